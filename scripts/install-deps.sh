@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs the Debian packages railyard needs to build, test and run its integration tests.
+# Idempotent: installs only what is missing, so running it twice costs nothing.
+set -euo pipefail
+
+PACKAGES=(
+  build-essential cmake ninja-build pkg-config
+  libyaml-cpp-dev      # cluster spec parsing (with line/column marks for errors)
+  nlohmann-json3-dev   # plan.json and other machine output
+  libcli11-dev         # command-line parsing
+  libfmt-dev           # formatting
+  libgtest-dev libgmock-dev   # unit tests
+  libbenchmark-dev     # bench/
+  ibsim-utils infiniband-diags   # real InfiniBand peers for the integration tests
+  time                 # /usr/bin/time -v for peak RSS in bench/
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#PACKAGES[@]} packages present"
+  exit 0
+fi
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

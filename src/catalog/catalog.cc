@@ -1,0 +1,265 @@
+#include "catalog/catalog.h"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "util/suggest.h"
+
+namespace railyard {
+namespace embedded {
+extern const std::array<std::pair<std::string_view, std::string_view>, 3> kFiles;
+}  // namespace embedded
+
+namespace {
+
+std::string_view EmbeddedFile(std::string_view name) {
+  for (const auto& [file, text] : embedded::kFiles) {
+    if (file == name) return text;
+  }
+  throw std::logic_error(fmt::format("embedded catalog file {} missing", name));
+}
+
+// Reads named columns of one row, with errors that name the file, line and column.
+class RowReader {
+ public:
+  RowReader(const CsvTable& table, const CsvRow& row, std::string_view source)
+      : table_(table), row_(row), source_(source) {}
+
+  const std::string& Text(std::string_view column) const {
+    int index = table_.Column(column);
+    if (index < 0) throw std::runtime_error(fmt::format("{}: no column '{}'", source_, column));
+    return row_.fields[static_cast<size_t>(index)];
+  }
+  double Number(std::string_view column) const {
+    auto value = OptionalNumber(column);
+    if (!value) Fail(column, "a number is required");
+    return *value;
+  }
+  std::optional<double> OptionalNumber(std::string_view column) const {
+    const std::string& text = Text(column);
+    if (text.empty()) return std::nullopt;
+    double value = 0;
+    auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || p != text.data() + text.size()) Fail(column, "'" + text + "' is not a number");
+    return value;
+  }
+  [[noreturn]] void Fail(std::string_view column, std::string_view why) const {
+    throw std::runtime_error(fmt::format("{}:{}: column {}: {}", source_, row_.line, column, why));
+  }
+  std::vector<SpeedCount> SpeedCounts(std::string_view column) const {
+    std::vector<SpeedCount> out;
+    const std::string& text = Text(column);
+    size_t start = 0;
+    while (start < text.size()) {
+      size_t end = text.find(';', start);
+      if (end == std::string::npos) end = text.size();
+      std::string_view item(text.data() + start, end - start);
+      auto colon = item.find(':');
+      SpeedCount sc;
+      if (colon == std::string_view::npos ||
+          std::from_chars(item.data(), item.data() + colon, sc.speed).ec != std::errc() ||
+          std::from_chars(item.data() + colon + 1, item.data() + item.size(), sc.count).ec != std::errc()) {
+        Fail(column, "expected speed:count;speed:count");
+      }
+      out.push_back(sc);
+      start = end + 1;
+    }
+    return out;
+  }
+
+ private:
+  const CsvTable& table_;
+  const CsvRow& row_;
+  std::string_view source_;
+};
+
+std::vector<std::string> SplitList(const std::string& text) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find(';', start);
+    if (end == std::string::npos) end = text.size();
+    if (end > start) out.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return out;
+}
+
+bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+uint32_t CountAt(const std::vector<SpeedCount>& counts, Gbps speed) {
+  for (const SpeedCount& sc : counts) {
+    if (sc.speed == speed) return sc.count;
+  }
+  return 0;
+}
+
+CableKind ParseCableKind(const RowReader& r) {
+  const std::string& k = r.Text("kind");
+  if (k == "dac") return CableKind::kDac;
+  if (k == "acc") return CableKind::kAcc;
+  if (k == "aoc") return CableKind::kAoc;
+  if (k == "transceiver") return CableKind::kTransceiver;
+  if (k == "fibre") return CableKind::kFibre;
+  if (k == "rj45") return CableKind::kRj45;
+  r.Fail("kind", "unknown kind '" + k + "'");
+}
+
+}  // namespace
+
+uint32_t SwitchModel::PortsAt(Gbps speed) const { return CountAt(ports, speed); }
+uint32_t SwitchModel::UplinkPortsAt(Gbps speed) const { return CountAt(uplink_ports, speed); }
+Gbps SwitchModel::FastestUplink() const {
+  Gbps best = 0;
+  for (const SpeedCount& sc : uplink_ports) best = std::max(best, sc.speed);
+  return best;
+}
+
+std::string_view ToString(CableKind kind) {
+  switch (kind) {
+    case CableKind::kDac: return "dac";
+    case CableKind::kAcc: return "acc";
+    case CableKind::kAoc: return "aoc";
+    case CableKind::kTransceiver: return "transceiver";
+    case CableKind::kFibre: return "fibre";
+    case CableKind::kRj45: return "rj45";
+  }
+  return "unknown";
+}
+
+Catalog Catalog::FromCsv(std::string_view switches_csv, std::string_view nics_csv,
+                         std::string_view cables_csv) {
+  Catalog catalog;
+  {
+    CsvTable t = ParseCsv(switches_csv, "switches.csv");
+    for (const CsvRow& row : t.rows) {
+      RowReader r(t, row, "switches.csv");
+      SwitchModel s;
+      s.model = r.Text("model");
+      s.opns = SplitList(r.Text("opns"));
+      s.vendor = r.Text("vendor");
+      auto fabric = ParseFabricKind(r.Text("fabric"));
+      if (!fabric || *fabric == FabricKind::kRoce) r.Fail("fabric", "expected infiniband or ethernet");
+      s.fabric = *fabric;
+      auto naming = ParsePortNaming(r.Text("port_naming"));
+      if (!naming) r.Fail("port_naming", "unknown naming scheme");
+      s.naming = *naming;
+      s.cages = static_cast<uint16_t>(r.Number("cages"));
+      s.cage = r.Text("cage");
+      s.ports = r.SpeedCounts("ports");
+      s.uplink_cage = r.Text("uplink_cage");
+      s.uplink_ports = r.SpeedCounts("uplink_ports");
+      s.rack_units = r.OptionalNumber("rack_units");
+      s.typical_power_w = r.OptionalNumber("typical_power_w");
+      s.max_power_w = r.OptionalNumber("max_power_w");
+      s.source = r.Text("source");
+      s.confidence = r.Text("confidence");
+      if (s.cages == 0 || s.ports.empty()) r.Fail("ports", "a switch needs cages and ports");
+      catalog.switches_.push_back(std::move(s));
+    }
+  }
+  {
+    CsvTable t = ParseCsv(nics_csv, "nics.csv");
+    for (const CsvRow& row : t.rows) {
+      RowReader r(t, row, "nics.csv");
+      NicModel n;
+      n.opn = r.Text("opn");
+      n.family = r.Text("family");
+      n.pci_device_id = r.Text("pci_device_id");
+      n.fw_major = static_cast<int>(r.Number("fw_major"));
+      n.ports = static_cast<uint32_t>(r.Number("ports"));
+      n.max_speed = static_cast<Gbps>(r.Number("max_speed_gbps"));
+      n.link_types = r.Text("link_types");
+      if (n.link_types != "ib" && n.link_types != "eth" && n.link_types != "vpi") r.Fail("link_types", "expected ib, eth or vpi");
+      n.pcie_gen = static_cast<int>(r.Number("pcie_gen"));
+      n.pcie_width = static_cast<int>(r.Number("pcie_width"));
+      n.cage = r.Text("cage");
+      n.psid = r.Text("psid");
+      n.source = r.Text("source");
+      n.confidence = r.Text("confidence");
+      catalog.nics_.push_back(std::move(n));
+    }
+  }
+  {
+    CsvTable t = ParseCsv(cables_csv, "cables.csv");
+    for (const CsvRow& row : t.rows) {
+      RowReader r(t, row, "cables.csv");
+      CableItem c;
+      c.opn = r.Text("opn");
+      c.kind = ParseCableKind(r);
+      c.speed = static_cast<Gbps>(r.Number("speed_gbps"));
+      c.links = static_cast<uint32_t>(r.Number("links"));
+      c.end_a = r.Text("end_a");
+      c.end_b = r.Text("end_b");
+      c.paired = r.Text("paired") == "1";
+      c.medium = r.Text("medium");
+      c.length_m = r.OptionalNumber("length_m").value_or(0);
+      c.reach_m = r.OptionalNumber("reach_m").value_or(c.length_m);
+      c.power_w = r.OptionalNumber("power_w");
+      c.source = r.Text("source");
+      c.confidence = r.Text("confidence");
+      if (c.kind != CableKind::kTransceiver && c.length_m <= 0) r.Fail("length_m", "cables and fibres need a length");
+      if (c.kind == CableKind::kTransceiver && c.reach_m <= 0) r.Fail("reach_m", "transceivers need a reach");
+      catalog.cables_.push_back(std::move(c));
+    }
+  }
+  if (catalog.cables_.size() >= kNoItem || catalog.switches_.size() >= kNoItem || catalog.nics_.size() >= kNoItem) {
+    throw std::runtime_error("catalog too large for 16-bit indexes");
+  }
+  return catalog;
+}
+
+const Catalog& Catalog::Builtin() {
+  static const Catalog catalog = FromCsv(EmbeddedFile("switches.csv"), EmbeddedFile("nics.csv"),
+                                         EmbeddedFile("cables.csv"));
+  return catalog;
+}
+
+std::optional<uint16_t> Catalog::FindSwitch(std::string_view name) const {
+  for (size_t i = 0; i < switches_.size(); ++i) {
+    if (EqualsIgnoreCase(switches_[i].model, name)) return static_cast<uint16_t>(i);
+    for (const std::string& opn : switches_[i].opns) {
+      if (EqualsIgnoreCase(opn, name)) return static_cast<uint16_t>(i);
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<uint16_t> Catalog::FindNic(std::string_view opn) const {
+  for (size_t i = 0; i < nics_.size(); ++i) {
+    if (EqualsIgnoreCase(nics_[i].opn, opn)) return static_cast<uint16_t>(i);
+  }
+  return std::nullopt;
+}
+
+std::optional<uint16_t> Catalog::FindCable(std::string_view opn) const {
+  for (size_t i = 0; i < cables_.size(); ++i) {
+    if (EqualsIgnoreCase(cables_[i].opn, opn)) return static_cast<uint16_t>(i);
+  }
+  return std::nullopt;
+}
+
+std::string Catalog::SuggestSwitch(std::string_view name) const {
+  std::vector<std::string> names;
+  for (const SwitchModel& s : switches_) {
+    names.push_back(s.model);
+    names.insert(names.end(), s.opns.begin(), s.opns.end());
+  }
+  return ClosestMatch(name, names);
+}
+
+std::string Catalog::SuggestNic(std::string_view opn) const {
+  std::vector<std::string> names;
+  for (const NicModel& n : nics_) names.push_back(n.opn);
+  return ClosestMatch(opn, names);
+}
+
+}  // namespace railyard

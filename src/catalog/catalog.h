@@ -1,0 +1,112 @@
+// Product facts railyard plans and checks with: switches, NICs, cables and optics.
+// The data lives in data/catalog/*.csv (each row citing its source) and is embedded at build
+// time, so the binary needs no files beside it.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "catalog/csv.h"
+#include "model/fabric.h"
+#include "model/units.h"
+
+namespace railyard {
+
+struct SpeedCount {
+  Gbps speed = 0;
+  uint32_t count = 0;
+};
+
+struct SwitchModel {
+  std::string model;
+  std::vector<std::string> opns;
+  std::string vendor;
+  FabricKind fabric = FabricKind::kEthernet;  // kInfiniband or kEthernet
+  PortNaming naming = PortNaming::kCumulus;
+  uint16_t cages = 0;
+  std::string cage;                 // form factor of the main port group
+  std::vector<SpeedCount> ports;    // main group: logical ports per speed
+  std::string uplink_cage;
+  std::vector<SpeedCount> uplink_ports;
+  std::optional<double> rack_units;
+  std::optional<double> typical_power_w;
+  std::optional<double> max_power_w;
+  std::string source;
+  std::string confidence;
+
+  // Logical ports of the main group at `speed`, 0 when the speed is not supported.
+  uint32_t PortsAt(Gbps speed) const;
+  uint32_t UplinkPortsAt(Gbps speed) const;
+  // The fastest speed of the separate uplink group, 0 when there is none.
+  Gbps FastestUplink() const;
+};
+
+struct NicModel {
+  std::string opn;
+  std::string family;
+  std::string pci_device_id;
+  int fw_major = 0;
+  uint32_t ports = 0;
+  Gbps max_speed = 0;
+  std::string link_types;  // ib | eth | vpi
+  int pcie_gen = 0;
+  int pcie_width = 0;
+  std::string cage;
+  std::string psid;
+  std::string source;
+  std::string confidence;
+
+  bool SupportsInfiniband() const { return link_types != "eth"; }
+  bool SupportsEthernet() const { return link_types != "ib"; }
+};
+
+enum class CableKind { kDac, kAcc, kAoc, kTransceiver, kFibre, kRj45 };
+
+struct CableItem {
+  std::string opn;
+  CableKind kind = CableKind::kDac;
+  Gbps speed = 0;
+  uint32_t links = 1;
+  std::string end_a;
+  std::string end_b;
+  bool paired = false;
+  std::string medium;
+  double length_m = 0;
+  double reach_m = 0;
+  std::optional<double> power_w;
+  std::string source;
+  std::string confidence;
+};
+
+std::string_view ToString(CableKind kind);
+
+class Catalog {
+ public:
+  // The catalog compiled into the binary. Parsed once, on first use.
+  static const Catalog& Builtin();
+  // Builds a catalog from CSV texts (tests use this to exercise bad data).
+  static Catalog FromCsv(std::string_view switches_csv, std::string_view nics_csv,
+                         std::string_view cables_csv);
+
+  // Looks up a switch by model or any of its OPNs, ignoring case. Returns an index.
+  std::optional<uint16_t> FindSwitch(std::string_view name) const;
+  std::optional<uint16_t> FindNic(std::string_view opn) const;
+  std::optional<uint16_t> FindCable(std::string_view opn) const;
+  // The closest known switch model / NIC OPN to a misspelt one, for error messages.
+  std::string SuggestSwitch(std::string_view name) const;
+  std::string SuggestNic(std::string_view opn) const;
+
+  const std::vector<SwitchModel>& switches() const { return switches_; }
+  const std::vector<NicModel>& nics() const { return nics_; }
+  const std::vector<CableItem>& cables() const { return cables_; }
+
+ private:
+  std::vector<SwitchModel> switches_;
+  std::vector<NicModel> nics_;
+  std::vector<CableItem> cables_;
+};
+
+}  // namespace railyard

@@ -1,0 +1,94 @@
+#include "catalog/csv.h"
+
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+namespace railyard {
+
+int CsvTable::Column(std::string_view name) const {
+  for (size_t i = 0; i < header.size(); ++i) {
+    if (header[i] == name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+CsvTable ParseCsv(std::string_view text, std::string_view source) {
+  CsvTable table;
+  size_t pos = 0;
+  int line = 1;
+  bool have_header = false;
+  while (pos < text.size()) {
+    // Comment and blank lines are skipped whole.
+    if (text[pos] == '#' || text[pos] == '\n' || text[pos] == '\r') {
+      size_t eol = text.find('\n', pos);
+      pos = eol == std::string_view::npos ? text.size() : eol + 1;
+      ++line;
+      continue;
+    }
+    CsvRow row;
+    row.line = line;
+    std::string field;
+    bool in_quotes = false;
+    bool done = false;
+    while (!done) {
+      if (pos >= text.size()) {
+        if (in_quotes) throw std::runtime_error(fmt::format("{}:{}: unterminated quoted field", source, row.line));
+        row.fields.push_back(std::move(field));
+        break;
+      }
+      char c = text[pos++];
+      if (in_quotes) {
+        if (c == '"') {
+          if (pos < text.size() && text[pos] == '"') {
+            field.push_back('"');
+            ++pos;
+          } else {
+            in_quotes = false;
+          }
+        } else {
+          if (c == '\n') ++line;
+          field.push_back(c);
+        }
+        continue;
+      }
+      switch (c) {
+        case '"': in_quotes = true; break;
+        case ',': row.fields.push_back(std::move(field)); field.clear(); break;
+        case '\r': break;
+        case '\n':
+          ++line;
+          row.fields.push_back(std::move(field));
+          done = true;
+          break;
+        default: field.push_back(c);
+      }
+    }
+    if (!have_header) {
+      table.header = std::move(row.fields);
+      have_header = true;
+      continue;
+    }
+    if (row.fields.size() != table.header.size()) {
+      throw std::runtime_error(fmt::format("{}:{}: {} fields, the header has {}", source, row.line,
+                                           row.fields.size(), table.header.size()));
+    }
+    table.rows.push_back(std::move(row));
+  }
+  return table;
+}
+
+std::string CsvEscape(std::string_view field) {
+  bool needs = field.find_first_of(",\"\r\n") != std::string_view::npos ||
+               (!field.empty() && (field.front() == ' ' || field.back() == ' '));
+  if (!needs) return std::string(field);
+  std::string out = "\"";
+  for (char c : field) {
+    if (c == '"') out.push_back('"');
+    out.push_back(c);
+  }
+  out.push_back('"');
+  return out;
+}
+
+}  // namespace railyard

@@ -1,0 +1,31 @@
+// One function per verb: each registers its subcommand and options, and runs it.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+namespace railyard::cli {
+
+// Exit codes scripts rely on.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFindings = 1;  // findings at or above --fail-on
+inline constexpr int kExitInput = 2;     // usage or input error
+
+// Options shared by `plan` and `check`: checking is planning without writing outputs, since
+// the checks need the planned fabric.
+struct PlanOptions {
+  std::string spec;
+  std::string out_dir;
+  std::string format = "table";
+  std::string fail_on = "error";
+};
+void AddSpecOptions(CLI::App* cmd, PlanOptions& options);
+int RunPlan(const PlanOptions& options, bool check_only);
+
+// Registers the verb on `app`; the returned function runs it when the verb was chosen.
+std::function<int()> AddPlanCommand(CLI::App& app);
+std::function<int()> AddCheckCommand(CLI::App& app);
+
+}  // namespace railyard::cli

@@ -1,0 +1,30 @@
+// railyard: plan, accept, verify, diagnose and upgrade the network of large GPU clusters.
+#include <iostream>
+#include <vector>
+
+#include "cli/commands.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"railyard: the network of 1,000 to 100,000-GPU training clusters, from plan to acceptance.", "railyard"};
+  app.footer(
+      "Examples:\n"
+      "  railyard plan examples/superpod-h100-4su.yaml            # counts, BOM totals, findings\n"
+      "  railyard plan examples/superpod-h100-4su.yaml -o out/    # plus plan.json, cut-sheet, labels, ...\n"
+      "  railyard plan cluster.yaml --format json | jq .planes     # machine-readable summary\n"
+      "  railyard check cluster.yaml --fail-on warning             # design checks only, for CI\n"
+      "\nExit codes: 0 ok, 1 findings at or above --fail-on, 2 usage or input error.");
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "railyard 0.1.0");
+  std::vector<std::pair<CLI::App*, std::function<int()>>> verbs;
+  auto plan = railyard::cli::AddPlanCommand(app);
+  auto check = railyard::cli::AddCheckCommand(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? 0 : railyard::cli::kExitInput;
+  }
+  if (app.got_subcommand("plan")) return plan();
+  if (app.got_subcommand("check")) return check();
+  return railyard::cli::kExitInput;
+}

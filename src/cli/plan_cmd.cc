@@ -1,0 +1,83 @@
+// railyard plan SPEC [-o DIR] [--format table|json] [--fail-on SEVERITY]
+#include <unistd.h>
+
+#include <iostream>
+
+#include "catalog/catalog.h"
+#include "cli/commands.h"
+#include "export/summary.h"
+#include "export/write_all.h"
+#include "plan/planner.h"
+#include "spec/spec.h"
+
+namespace railyard::cli {
+namespace {
+
+void Progress(const char* what) {
+  // Progress is for a person watching; pipes and logs stay clean.
+  if (isatty(STDERR_FILENO)) std::cerr << "railyard: " << what << "\n";
+}
+
+}  // namespace
+
+int RunPlan(const PlanOptions& o, bool check_only) {
+  Severity fail_on = *ParseSeverity(o.fail_on);
+  try {
+    const Catalog& catalog = Catalog::Builtin();
+    Spec spec = LoadSpec(o.spec, catalog);
+    Progress("planning");
+    PlanResult result = Plan(spec, catalog);
+    if (check_only) {
+      if (o.format == "json") {
+        std::cout << nlohmann::json{{"schema", "railyard.findings/1"}, {"findings", FindingsJson(result.findings)}}.dump(2)
+                  << "\n";
+      } else {
+        std::cout << FindingsTable(result.findings);
+      }
+    } else {
+      if (!o.out_dir.empty()) {
+        Progress("writing outputs");
+        auto files = WritePlanOutputs(result, catalog, o.out_dir);
+        if (o.format != "json") {
+          std::cerr << "railyard: wrote " << files.size() << " files to " << o.out_dir << "\n";
+        }
+      }
+      if (o.format == "json") {
+        std::cout << PlanSummaryJson(result, catalog).dump(2) << "\n";
+      } else {
+        std::cout << PlanSummaryTable(result, catalog);
+      }
+    }
+    return AnyAtOrAbove(result.findings, fail_on) ? kExitFindings : kExitOk;
+  } catch (const SpecError& e) {
+    std::cerr << "railyard: error: " << e.what() << "\n";
+    return kExitInput;
+  } catch (const std::exception& e) {
+    std::cerr << "railyard: error: " << e.what() << "\n";
+    return kExitInput;
+  }
+}
+
+void AddSpecOptions(CLI::App* cmd, PlanOptions& o) {
+  cmd->add_option("SPEC", o.spec, "cluster spec (YAML)")->required()->check(CLI::ExistingFile);
+  cmd->add_option("--format", o.format, "table (default) or json")->check(CLI::IsMember({"table", "json"}));
+  cmd->add_option("--fail-on", o.fail_on, "exit 1 when a finding reaches this severity: info, warning, error")
+      ->check(CLI::IsMember({"info", "warning", "error"}));
+}
+
+std::function<int()> AddPlanCommand(CLI::App& app) {
+  auto options = std::make_shared<PlanOptions>();
+  CLI::App* cmd = app.add_subcommand("plan", "Plan the fabric of every plane from a cluster spec");
+  cmd->footer(
+      "Examples:\n"
+      "  railyard plan examples/superpod-h100-4su.yaml\n"
+      "  railyard plan examples/ib-10k-gpu.yaml -o plan/      # writes plan.json, cutsheet.csv, bom.csv,\n"
+      "                                                        # labels.csv, ip-plan.csv, netbox-cables.csv,\n"
+      "                                                        # topology.dot, topology.conf, ibnetdiscover-*.topo\n"
+      "  railyard plan cluster.yaml --format json | jq '.planes[] | {name, switches}'");
+  AddSpecOptions(cmd, *options);
+  cmd->add_option("-o,--output", options->out_dir, "write every plan file into this directory");
+  return [options] { return RunPlan(*options, false); };
+}
+
+}  // namespace railyard::cli

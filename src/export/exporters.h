@@ -1,0 +1,42 @@
+// Writers for everything `railyard plan -o DIR` produces. Each takes the plan and one output
+// file; none decides anything, they only render the model.
+#pragma once
+
+#include <string>
+
+#include "catalog/catalog.h"
+#include "export/text.h"
+#include "model/fabric.h"
+#include "plan/planner.h"
+
+namespace railyard {
+
+inline constexpr const char* kVersion = "0.1.0";
+
+struct ExportContext {
+  ExportContext(const PlanResult& r, const Catalog& c) : result(r), catalog(c), ports(r.fabric) {}
+  const PlanResult& result;
+  const Catalog& catalog;
+  PortNamer ports;
+
+  const Fabric& fabric() const { return result.fabric; }
+  const std::string& RackOf(uint32_t device) const { return fabric().racks[fabric().devices[device].rack].name; }
+};
+
+std::string_view LevelName(uint8_t level);  // endpoint-leaf | leaf-spine | spine-core
+
+void WritePlanJson(const ExportContext& ctx, OutputFile& out);          // plan.json
+void WriteCutsheet(const ExportContext& ctx, OutputFile& out);          // cutsheet.csv
+void WriteBomCsv(const ExportContext& ctx, OutputFile& out);            // bom.csv
+void WriteLabels(const ExportContext& ctx, OutputFile& out);            // labels.csv
+void WriteIpPlan(const ExportContext& ctx, OutputFile& out);            // ip-plan.csv
+void WriteNetboxCables(const ExportContext& ctx, OutputFile& out);      // netbox-cables.csv
+void WriteDot(const ExportContext& ctx, OutputFile& out);               // topology.dot
+void WriteSlurmTopology(const ExportContext& ctx, OutputFile& out);     // topology.conf
+// ibnetdiscover-format topology of one InfiniBand plane, loadable by ibsim.
+void WriteIbnetdiscover(const ExportContext& ctx, size_t plane, OutputFile& out);
+
+// Slurm hostlist compression: node001,node002,node003 -> node[001-003].
+std::string CompressHostlist(const std::vector<std::string>& names);
+
+}  // namespace railyard

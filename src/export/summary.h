@@ -1,0 +1,20 @@
+// What `railyard plan --format json|table` and `railyard check` print to stdout.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "catalog/catalog.h"
+#include "model/finding.h"
+#include "plan/planner.h"
+
+namespace railyard {
+
+nlohmann::json FindingsJson(const std::vector<Finding>& findings);
+nlohmann::json PlanSummaryJson(const PlanResult& result, const Catalog& catalog);
+std::string PlanSummaryTable(const PlanResult& result, const Catalog& catalog);
+std::string FindingsTable(const std::vector<Finding>& findings);
+
+}  // namespace railyard

@@ -1,0 +1,133 @@
+// CSV exports: cut-sheet, BOM, labels, IP plan and NetBox cables.
+#include <fmt/format.h>
+
+#include "catalog/csv.h"
+#include "export/exporters.h"
+
+namespace railyard {
+namespace {
+
+std::string Opn(const Catalog& catalog, uint16_t item) {
+  return item == kNoItem ? std::string() : catalog.cables()[item].opn;
+}
+
+std::string Segment(const Plane& plane, const Link& link) {
+  std::string s = plane.name;
+  if (plane.addressing.vlan) s += fmt::format(" vlan{}", plane.addressing.vlan);
+  if (link.ip_length == 31) s += fmt::format(" {}/31", FormatIpv4(link.ip_z));
+  else if (plane.addressing.prefix) s += " " + FormatPrefix(*plane.addressing.prefix);
+  return s;
+}
+
+}  // namespace
+
+void WriteCutsheet(const ExportContext& ctx, OutputFile& out) {
+  const Fabric& f = ctx.fabric();
+  out.Append("label,plane,level,rail,a_device,a_port,a_rack,a_u,z_device,z_port,z_rack,z_u,speed,media,cable,"
+             "xcvr_a,xcvr_z,length_m,route_m\n");
+  for (uint32_t i = 0; i < f.links.size(); ++i) {
+    const Link& l = f.links[i];
+    const Device& a = f.devices[l.a.device];
+    const Device& z = f.devices[l.z.device];
+    out.Print("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{:.1f}\n", CableLabel(f, i),
+              f.planes[l.plane].name, LevelName(l.level), l.rail >= 0 ? std::to_string(l.rail + 1) : std::string(),
+              CsvEscape(a.name), ctx.ports(l.a), ctx.RackOf(l.a.device), a.u, CsvEscape(z.name), ctx.ports(l.z),
+              ctx.RackOf(l.z.device), z.u, FormatSpeed(l.speed), ToString(l.media), Opn(ctx.catalog, l.cable),
+              Opn(ctx.catalog, l.xcvr_a), Opn(ctx.catalog, l.xcvr_z), l.length_m, l.route_m);
+  }
+}
+
+void WriteBomCsv(const ExportContext& ctx, OutputFile& out) {
+  out.Append("category,opn,description,planes,quantity,unit_power_w,unit_max_power_w,total_power_w,source\n");
+  for (const BomLine& line : ctx.result.bom.lines) {
+    out.Print("{},{},{},{},{},{},{},{},{}\n", line.category, CsvEscape(line.opn), CsvEscape(line.description),
+              CsvEscape(line.planes), line.quantity, line.unit_power_w, line.unit_max_power_w,
+              line.unit_power_w * static_cast<double>(line.quantity), CsvEscape(line.source));
+  }
+}
+
+void WriteLabels(const ExportContext& ctx, OutputFile& out) {
+  const Fabric& f = ctx.fabric();
+  out.Append("label,end,device,port,rack,u,peer_device,peer_port,peer_rack,peer_u,plane,segment,text\n");
+  for (uint32_t i = 0; i < f.links.size(); ++i) {
+    const Link& l = f.links[i];
+    const std::string label = CableLabel(f, i);
+    const std::string segment = Segment(f.planes[l.plane], l);
+    for (int end = 0; end < 2; ++end) {
+      PortRef self = end == 0 ? l.a : l.z;
+      PortRef peer = end == 0 ? l.z : l.a;
+      const Device& sd = f.devices[self.device];
+      const Device& pd = f.devices[peer.device];
+      // What is printed on the flag at this end: the ID, then where the other end goes.
+      std::string text = fmt::format("{} {}:{} -> {}:{} ({} U{})", label, sd.name, ctx.ports(self), pd.name,
+                                     ctx.ports(peer), ctx.RackOf(peer.device), pd.u);
+      out.Print("{},{},{},{},{},{},{},{},{},{},{},{},{}\n", label, end == 0 ? "A" : "Z", CsvEscape(sd.name),
+                ctx.ports(self), ctx.RackOf(self.device), sd.u, CsvEscape(pd.name), ctx.ports(peer),
+                ctx.RackOf(peer.device), pd.u, f.planes[l.plane].name, CsvEscape(segment), CsvEscape(text));
+    }
+  }
+}
+
+void WriteIpPlan(const ExportContext& ctx, OutputFile& out) {
+  const Fabric& f = ctx.fabric();
+  out.Append("plane,kind,device,interface,address,prefix_length,vlan,peer_device,peer_interface,peer_address,asn\n");
+  for (const Plane& plane : f.planes) {
+    const uint16_t vlan = plane.addressing.vlan;
+    for (uint32_t i = plane.first_link; i < plane.first_link + plane.link_count; ++i) {
+      const Link& l = f.links[i];
+      if (!l.ip_a && !l.ip_z) continue;
+      if (l.ip_length == 31) {
+        for (int end = 0; end < 2; ++end) {
+          PortRef self = end == 0 ? l.a : l.z;
+          PortRef peer = end == 0 ? l.z : l.a;
+          out.Print("{},p2p,{},{},{},31,{},{},{},{},{}\n", plane.name, CsvEscape(f.devices[self.device].name),
+                    ctx.ports(self), FormatIpv4(end == 0 ? l.ip_a : l.ip_z), vlan ? std::to_string(vlan) : "",
+                    CsvEscape(f.devices[peer.device].name), ctx.ports(peer), FormatIpv4(end == 0 ? l.ip_z : l.ip_a),
+                    f.devices[self.device].asn ? std::to_string(f.devices[self.device].asn) : "");
+        }
+      } else {
+        out.Print("{},{},{},{},{},{},{},{},{},,\n", plane.name, plane.bmc ? "mgmt" : "host",
+                  CsvEscape(f.devices[l.a.device].name), ctx.ports(l.a), FormatIpv4(l.ip_a), l.ip_length,
+                  vlan ? std::to_string(vlan) : "", CsvEscape(f.devices[l.z.device].name), ctx.ports(l.z));
+      }
+    }
+    for (uint32_t d = plane.first_switch; d < plane.first_switch + plane.switch_count; ++d) {
+      const Device& dev = f.devices[d];
+      if (dev.loopback) {
+        out.Print("{},loopback,{},lo,{},32,,,,,{}\n", plane.name, CsvEscape(dev.name), FormatIpv4(dev.loopback), dev.asn);
+      }
+      if (plane.bmc && dev.mgmt_ip && plane.addressing.prefix) {
+        out.Print("{},mgmt,{},{},{},{},{},,,,\n", plane.name, CsvEscape(dev.name), ctx.ports(PortRef{d, kMgmtPort}),
+                  FormatIpv4(dev.mgmt_ip), plane.addressing.prefix->length, vlan ? std::to_string(vlan) : "");
+      }
+    }
+  }
+}
+
+void WriteNetboxCables(const ExportContext& ctx, OutputFile& out) {
+  const Fabric& f = ctx.fabric();
+  // NetBox 4.x bulk-import columns. ACC has no NetBox type: dac-active, said in the description.
+  out.Append("side_a_device,side_a_type,side_a_name,side_b_device,side_b_type,side_b_name,type,status,label,"
+             "length,length_unit,description\n");
+  for (uint32_t i = 0; i < f.links.size(); ++i) {
+    const Link& l = f.links[i];
+    std::string type;
+    std::string medium = l.cable != kNoItem ? ctx.catalog.cables()[l.cable].medium : "";
+    switch (l.media) {
+      case Media::kDac: type = "dac-passive"; break;
+      case Media::kAcc: type = "dac-active"; break;
+      case Media::kAoc: type = "aoc"; break;
+      case Media::kRj45: type = "cat6"; break;
+      case Media::kOptical: type = medium == "mmf" ? "mmf-om4" : "smf-os2"; break;
+      case Media::kNone: type = ""; break;
+    }
+    std::string description = fmt::format("{} {} {}", f.planes[l.plane].name, LevelName(l.level),
+                                          l.cable != kNoItem ? ctx.catalog.cables()[l.cable].opn : "no cable chosen");
+    if (l.media == Media::kAcc) description += " (active copper)";
+    out.Print("{},dcim.interface,{},{},dcim.interface,{},{},planned,{},{},m,{}\n", CsvEscape(f.devices[l.a.device].name),
+              ctx.ports(l.a), CsvEscape(f.devices[l.z.device].name), ctx.ports(l.z), type, CableLabel(f, i),
+              l.length_m, CsvEscape(description));
+  }
+}
+
+}  // namespace railyard

@@ -1,0 +1,54 @@
+// Output plumbing shared by the writers: a buffered file that only appears under its real name
+// once complete, and JSON string escaping.
+#pragma once
+
+#include <cstdio>
+#include <string>
+#include <string_view>
+
+#include <fmt/format.h>
+
+namespace railyard {
+
+// Appends `text` to `out` as the body of a JSON string (without the quotes).
+void JsonEscape(std::string_view text, fmt::memory_buffer& out);
+std::string JsonQuote(std::string_view text);
+
+// Writes to "<path>.tmp" through a 1 MiB buffer. Commit() renames it to `path`; a file never
+// committed is removed, so a failed run leaves no half-written output behind.
+class OutputFile {
+ public:
+  explicit OutputFile(std::string path);
+  ~OutputFile();
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+
+  fmt::memory_buffer& buffer() { return buffer_; }
+  template <typename... Args>
+  void Print(fmt::format_string<Args...> format, Args&&... args) {
+    fmt::format_to(std::back_inserter(buffer_), format, std::forward<Args>(args)...);
+    MaybeFlush();
+  }
+  void Append(std::string_view text) {
+    buffer_.append(text.data(), text.data() + text.size());
+    MaybeFlush();
+  }
+  void MaybeFlush() {
+    if (buffer_.size() >= (1u << 20)) Flush();
+  }
+  // Flushes and closes the temporary file. Throws std::runtime_error on an I/O error.
+  void Close();
+  // Renames the closed temporary file into place.
+  void Commit();
+  const std::string& path() const { return path_; }
+
+ private:
+  void Flush();
+  std::string path_;
+  std::string temp_path_;
+  std::FILE* file_ = nullptr;
+  fmt::memory_buffer buffer_;
+  bool committed_ = false;
+};
+
+}  // namespace railyard

@@ -1,0 +1,71 @@
+#include "export/write_all.h"
+
+#include <filesystem>
+#include <functional>
+#include <future>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "export/exporters.h"
+
+namespace railyard {
+
+std::vector<std::string> WritePlanOutputs(const PlanResult& result, const Catalog& catalog, const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw std::runtime_error(fmt::format("{}: cannot create the output directory: {}", dir, ec.message()));
+  ExportContext ctx(result, catalog);
+
+  struct Job {
+    std::string name;
+    std::function<void(OutputFile&)> write;
+  };
+  std::vector<Job> jobs = {
+      {"plan.json", [&](OutputFile& o) { WritePlanJson(ctx, o); }},
+      {"cutsheet.csv", [&](OutputFile& o) { WriteCutsheet(ctx, o); }},
+      {"labels.csv", [&](OutputFile& o) { WriteLabels(ctx, o); }},
+      {"netbox-cables.csv", [&](OutputFile& o) { WriteNetboxCables(ctx, o); }},
+      {"ip-plan.csv", [&](OutputFile& o) { WriteIpPlan(ctx, o); }},
+      {"topology.dot", [&](OutputFile& o) { WriteDot(ctx, o); }},
+      {"bom.csv", [&](OutputFile& o) { WriteBomCsv(ctx, o); }},
+      {"topology.conf", [&](OutputFile& o) { WriteSlurmTopology(ctx, o); }},
+  };
+  for (size_t p = 0; p < result.fabric.planes.size(); ++p) {
+    const Plane& plane = result.fabric.planes[p];
+    if (plane.kind == FabricKind::kInfiniband && plane.tiers > 0) {
+      jobs.push_back({fmt::format("ibnetdiscover-{}.topo", plane.name),
+                      [&ctx, p](OutputFile& o) { WriteIbnetdiscover(ctx, p, o); }});
+    }
+  }
+  std::vector<std::unique_ptr<OutputFile>> files;
+  for (const Job& job : jobs) files.push_back(std::make_unique<OutputFile>((std::filesystem::path(dir) / job.name).string()));
+  // Two workers (this machine class has two cores); the big files first so they overlap.
+  auto run = [&](size_t start) {
+    for (size_t i = start; i < jobs.size(); i += 2) {
+      jobs[i].write(*files[i]);
+      files[i]->Close();
+    }
+  };
+  auto other = std::async(std::launch::async, run, 1);
+  std::exception_ptr error;
+  try {
+    run(0);
+  } catch (...) {
+    error = std::current_exception();
+  }
+  try {
+    other.get();
+  } catch (...) {
+    if (!error) error = std::current_exception();
+  }
+  if (error) std::rethrow_exception(error);
+  std::vector<std::string> names;
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    files[i]->Commit();
+    names.push_back(jobs[i].name);
+  }
+  return names;
+}
+
+}  // namespace railyard

@@ -1,0 +1,30 @@
+// A Finding: something railyard noticed, with the evidence and the fix. Every checker
+// (design checks, doctor rules, cabling verification, authenticity) speaks in findings.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace railyard {
+
+enum class Severity { kInfo = 0, kWarning = 1, kError = 2 };
+
+std::string_view ToString(Severity severity);
+std::optional<Severity> ParseSeverity(std::string_view text);
+
+struct Finding {
+  std::string rule;      // stable id, e.g. "nic-pcie-below-line-rate"
+  Severity severity = Severity::kWarning;
+  std::string object;    // what it is about, e.g. "plane compute" or "link CMP-000123"
+  std::vector<std::pair<std::string, std::string>> evidence;  // raw values that show it
+  std::string message;   // what is wrong and why it matters
+  std::string fix;       // what to do
+};
+
+// True when any finding is at or above `threshold`.
+bool AnyAtOrAbove(const std::vector<Finding>& findings, Severity threshold);
+
+}  // namespace railyard

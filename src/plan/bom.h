@@ -1,0 +1,42 @@
+// Bill of materials: quantity per orderable part, with power.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "catalog/catalog.h"
+#include "model/fabric.h"
+
+namespace railyard {
+
+struct BomLine {
+  std::string category;  // switch | nic | cable | fibre | transceiver
+  std::string opn;
+  std::string description;
+  std::string planes;    // planes that use it, ';'-separated
+  uint64_t quantity = 0;
+  double unit_power_w = 0;      // typical (switches) or max module power (transceivers); 0 = unknown
+  double unit_max_power_w = 0;  // switches with optics loaded; 0 = unknown
+  std::string source;
+};
+
+struct BomTotals {
+  uint64_t switches = 0;
+  uint64_t nics = 0;
+  uint64_t cables = 0;        // assemblies (DAC/ACC/AOC/RJ45) and fibres
+  uint64_t transceivers = 0;
+  double switch_typical_w = 0;
+  double switch_max_w = 0;    // where the catalog knows it; else typical
+  double optics_w = 0;
+  uint64_t switches_without_power = 0;  // switches whose power the catalog does not know
+};
+
+struct Bom {
+  std::vector<BomLine> lines;  // sorted by category then OPN
+  BomTotals totals;
+};
+
+Bom BuildBom(const Catalog& catalog, const Fabric& fabric);
+
+}  // namespace railyard

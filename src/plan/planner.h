@@ -1,0 +1,27 @@
+// `railyard plan`: from a validated Spec to the Fabric, its bill of materials and the design
+// findings. Deterministic: the same spec always gives the same plan, byte for byte.
+#pragma once
+
+#include <vector>
+
+#include "catalog/catalog.h"
+#include "model/fabric.h"
+#include "model/finding.h"
+#include "plan/bom.h"
+#include "spec/spec.h"
+
+namespace railyard {
+
+struct PlanResult {
+  Fabric fabric;
+  Bom bom;
+  std::vector<Finding> findings;  // design checks, most severe first
+};
+
+PlanResult Plan(const Spec& spec, const Catalog& catalog = Catalog::Builtin());
+
+// Bisection bandwidth of a plane in Gb/s: half the endpoint bandwidth, limited by the uplink
+// capacity of each tier (a tier's total uplinks cap what can cross a cut through the tier above).
+double BisectionGbps(const Plane& plane);
+
+}  // namespace railyard

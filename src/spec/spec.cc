@@ -1,0 +1,428 @@
+#include "spec/spec.h"
+
+#include <algorithm>
+#include <charconv>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include "util/suggest.h"
+
+namespace railyard {
+
+SpecError::SpecError(std::string file, SourceMark mark, std::string key, std::string message)
+    : std::runtime_error(fmt::format("{}:{}:{}: {}: {}", file, mark.line, mark.column, key, message)),
+      file_(std::move(file)),
+      mark_(mark),
+      key_(std::move(key)),
+      message_(std::move(message)) {}
+
+namespace {
+
+SourceMark MarkOf(const YAML::Node& node) {
+  YAML::Mark m = node.Mark();
+  if (m.is_null()) return {};
+  return {m.line + 1, m.column + 1};
+}
+
+// Reads one YAML mapping with the key path it sits at, so every error can say where.
+class MapReader {
+ public:
+  MapReader(const std::string& file, YAML::Node node, std::string path)
+      : file_(file), node_(std::move(node)), path_(std::move(path)) {}
+
+  [[noreturn]] void Fail(const YAML::Node& at, const std::string& key, const std::string& message) const {
+    throw SpecError(file_, MarkOf(at), key, message);
+  }
+
+  std::string Key(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
+
+  void RequireMap() const {
+    if (!node_.IsMap()) Fail(node_, path_.empty() ? "(top level)" : path_, "expected a mapping of key: value");
+  }
+
+  // Every key must be one we know; a near miss gets a suggestion.
+  void CheckKeys(const std::vector<std::string>& allowed) const {
+    for (auto it = node_.begin(); it != node_.end(); ++it) {
+      std::string key = it->first.Scalar();
+      if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
+      std::string guess = ClosestMatch(key, allowed);
+      Fail(it->first, Key(key),
+           guess.empty() ? fmt::format("unknown key (known keys: {})", fmt::join(allowed, ", "))
+                         : fmt::format("unknown key; did you mean '{}'?", guess));
+    }
+  }
+
+  bool Has(const std::string& key) const { return node_[key].IsDefined() && !node_[key].IsNull(); }
+  YAML::Node Get(const std::string& key) const { return node_[key]; }
+  const YAML::Node& node() const { return node_; }
+  SourceMark Mark(const std::string& key) const {
+    for (auto it = node_.begin(); it != node_.end(); ++it) {
+      if (it->first.Scalar() == key) return MarkOf(it->first);
+    }
+    return MarkOf(node_);
+  }
+
+  std::string String(const std::string& key, bool required = true, std::string fallback = "") const {
+    if (!Has(key)) {
+      if (required) Fail(node_, Key(key), "required key is missing");
+      return fallback;
+    }
+    YAML::Node v = node_[key];
+    if (!v.IsScalar()) Fail(v, Key(key), "expected a single value");
+    return v.Scalar();
+  }
+
+  uint64_t Unsigned(const std::string& key, bool required, uint64_t fallback, uint64_t min, uint64_t max) const {
+    if (!Has(key)) {
+      if (required) Fail(node_, Key(key), "required key is missing");
+      return fallback;
+    }
+    YAML::Node v = node_[key];
+    const std::string& text = v.Scalar();
+    uint64_t value = 0;
+    auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (!v.IsScalar() || ec != std::errc() || p != text.data() + text.size()) {
+      Fail(v, Key(key), fmt::format("expected a whole number, got '{}'", text));
+    }
+    if (value < min || value > max) Fail(v, Key(key), fmt::format("{} is out of range [{}, {}]", value, min, max));
+    return value;
+  }
+
+  double Real(const std::string& key, double fallback, double min, double max) const {
+    if (!Has(key)) return fallback;
+    YAML::Node v = node_[key];
+    const std::string& text = v.Scalar();
+    double value = 0;
+    auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (!v.IsScalar() || ec != std::errc() || p != text.data() + text.size()) {
+      Fail(v, Key(key), fmt::format("expected a number, got '{}'", text));
+    }
+    if (!(value >= min && value <= max)) Fail(v, Key(key), fmt::format("{} is out of range [{}, {}]", text, min, max));
+    return value;
+  }
+
+  bool Bool(const std::string& key, bool fallback) const {
+    if (!Has(key)) return fallback;
+    YAML::Node v = node_[key];
+    const std::string& t = v.Scalar();
+    if (t == "true" || t == "yes" || t == "on") return true;
+    if (t == "false" || t == "no" || t == "off") return false;
+    Fail(v, Key(key), fmt::format("expected true or false, got '{}'", t));
+  }
+
+ private:
+  const std::string& file_;
+  YAML::Node node_;
+  std::string path_;
+};
+
+bool ValidName(const std::string& name) {
+  static const std::regex kName("^[a-z0-9][a-z0-9_-]{0,31}$");
+  return std::regex_match(name, kName);
+}
+
+uint16_t LookupSwitch(const MapReader& r, const std::string& key, const Catalog& catalog) {
+  std::string model = r.String(key);
+  auto index = catalog.FindSwitch(model);
+  if (!index) {
+    std::string guess = catalog.SuggestSwitch(model);
+    r.Fail(r.Get(key), r.Key(key),
+           guess.empty() ? fmt::format("unknown switch '{}' (not in the catalog; see `railyard catalog switches`)", model)
+                         : fmt::format("unknown switch '{}'; did you mean '{}'?", model, guess));
+  }
+  return *index;
+}
+
+NodesSpec ParseNodes(const MapReader& r) {
+  r.RequireMap();
+  r.CheckKeys({"count", "gpus", "pcie", "pcie_width", "per_rack", "height_u", "name_prefix"});
+  NodesSpec n;
+  n.mark = MarkOf(r.node());
+  n.count = static_cast<uint32_t>(r.Unsigned("count", true, 0, 1, 1'000'000));
+  n.gpus = static_cast<uint32_t>(r.Unsigned("gpus", false, 8, 0, 72));
+  std::string pcie = r.String("pcie", false, "gen5");
+  static const std::vector<std::string> kGens = {"gen3", "gen4", "gen5", "gen6"};
+  auto gen = std::find(kGens.begin(), kGens.end(), pcie);
+  if (gen == kGens.end()) {
+    r.Fail(r.Get("pcie"), r.Key("pcie"), fmt::format("expected one of gen3, gen4, gen5, gen6, got '{}'", pcie));
+  }
+  n.pcie_gen = static_cast<int>(gen - kGens.begin()) + 3;
+  n.pcie_width = static_cast<int>(r.Unsigned("pcie_width", false, 16, 1, 32));
+  if (n.pcie_width != 1 && n.pcie_width != 2 && n.pcie_width != 4 && n.pcie_width != 8 && n.pcie_width != 16 && n.pcie_width != 32) {
+    r.Fail(r.Get("pcie_width"), r.Key("pcie_width"), "expected a PCIe width of 1, 2, 4, 8, 16 or 32");
+  }
+  n.per_rack = static_cast<uint32_t>(r.Unsigned("per_rack", false, 4, 1, 64));
+  n.height_u = static_cast<uint32_t>(r.Unsigned("height_u", false, 0, 0, 48));
+  n.name_prefix = r.String("name_prefix", false, "node");
+  static const std::regex kHost("^[a-zA-Z][a-zA-Z0-9-]{0,40}$");
+  if (!std::regex_match(n.name_prefix, kHost)) {
+    r.Fail(r.Get("name_prefix"), r.Key("name_prefix"), "a hostname prefix is letters, digits and '-', starting with a letter");
+  }
+  return n;
+}
+
+std::vector<Ratio> ParseOversubscription(const MapReader& r) {
+  std::vector<Ratio> out;
+  if (!r.Has("oversubscription")) return {Ratio{1, 1}};
+  YAML::Node v = r.Get("oversubscription");
+  auto parse_one = [&](const YAML::Node& item) {
+    auto ratio = ParseRatio(item.Scalar());
+    if (!item.IsScalar() || !ratio) {
+      r.Fail(item, r.Key("oversubscription"),
+             fmt::format("expected a ratio like \"1:1\" or \"2:1\" (down:up, down >= up), got '{}'", item.Scalar()));
+    }
+    out.push_back(*ratio);
+  };
+  if (v.IsSequence()) {
+    if (v.size() == 0 || v.size() > 3) r.Fail(v, r.Key("oversubscription"), "give one ratio, or one per tier from the leaf up (at most 3)");
+    for (const YAML::Node& item : v) parse_one(item);
+  } else {
+    parse_one(v);
+  }
+  return out;
+}
+
+PlaneSpec ParsePlane(const std::string& file, const YAML::Node& node, size_t index, const Catalog& catalog) {
+  MapReader first(file, node, fmt::format("planes[{}]", index));
+  first.RequireMap();
+  // Until the plane has a name, errors say planes[i]; after, planes.<name>.
+  const std::string name = first.String("name");
+  MapReader r(file, node, ValidName(name) ? "planes." + name : fmt::format("planes[{}]", index));
+  r.CheckKeys({"name", "kind", "role", "carries", "nic", "ports_per_node", "speed", "switch", "spine_switch",
+               "core_switch", "rail_optimized", "nodes_per_su", "oversubscription", "tiers", "extra_endpoints",
+               "manage_switches"});
+  PlaneSpec p;
+  p.mark = MarkOf(node);
+  for (auto it = node.begin(); it != node.end(); ++it) p.key_marks[it->first.Scalar()] = MarkOf(it->first);
+  p.name = name;
+  if (!ValidName(p.name)) {
+    r.Fail(r.Get("name"), r.Key("name"), "plane names are 1-32 of a-z, 0-9, '_' and '-', starting with a letter or digit");
+  }
+  std::string kind = r.String("kind");
+  auto parsed_kind = ParseFabricKind(kind);
+  if (!parsed_kind) r.Fail(r.Get("kind"), r.Key("kind"), fmt::format("expected infiniband, roce or ethernet, got '{}'", kind));
+  p.kind = *parsed_kind;
+
+  // The role defaults from the name (compute, storage, inband, oob), else compute.
+  std::string role = r.String("role", false, "");
+  if (!role.empty()) {
+    auto parsed = ParsePlaneRole(role);
+    if (!parsed) r.Fail(r.Get("role"), r.Key("role"), fmt::format("expected compute, storage, inband or oob, got '{}'", role));
+    p.role = *parsed;
+  } else if (auto from_name = ParsePlaneRole(p.name)) {
+    p.role = *from_name;
+  } else if (p.name.find("oob") != std::string::npos || p.name.find("mgmt") != std::string::npos) {
+    p.role = PlaneRole::kOob;
+  } else if (p.name.find("stor") != std::string::npos) {
+    p.role = PlaneRole::kStorage;
+  } else if (p.name.find("inband") != std::string::npos || p.name.find("in-band") != std::string::npos) {
+    p.role = PlaneRole::kInband;
+  }
+  if (r.Has("carries")) {
+    YAML::Node c = r.Get("carries");
+    if (!c.IsSequence()) r.Fail(c, r.Key("carries"), "expected a list such as [compute, storage]");
+    for (const YAML::Node& item : c) {
+      auto parsed = ParsePlaneRole(item.Scalar());
+      if (!parsed) r.Fail(item, r.Key("carries"), fmt::format("expected compute, storage, inband or oob, got '{}'", item.Scalar()));
+      p.carries.push_back(*parsed);
+    }
+  } else {
+    p.carries = {p.role};
+  }
+
+  std::string speed = r.String("speed");
+  auto parsed_speed = ParseSpeed(speed);
+  if (!parsed_speed) r.Fail(r.Get("speed"), r.Key("speed"), fmt::format("expected a speed like 400G, got '{}'", speed));
+  p.speed = *parsed_speed;
+
+  p.leaf_switch = LookupSwitch(r, "switch", catalog);
+  if (r.Has("spine_switch")) p.spine_switch = LookupSwitch(r, "spine_switch", catalog);
+  if (r.Has("core_switch")) p.core_switch = LookupSwitch(r, "core_switch", catalog);
+
+  if (p.role == PlaneRole::kOob) {
+    // An out-of-band plane cables node BMCs, one port each; a NIC is not involved.
+    if (r.Has("nic")) r.Fail(r.Get("nic"), r.Key("nic"), "an oob plane cables BMC ports; it takes no nic");
+    p.ports_per_node = static_cast<uint32_t>(r.Unsigned("ports_per_node", false, 1, 1, 1));
+    p.manage_switches = r.Bool("manage_switches", true);
+  } else {
+    p.nic = r.String("nic");
+    auto nic = catalog.FindNic(p.nic);
+    if (!nic) {
+      std::string guess = catalog.SuggestNic(p.nic);
+      r.Fail(r.Get("nic"), r.Key("nic"),
+             guess.empty() ? fmt::format("unknown NIC OPN '{}' (not in the catalog)", p.nic)
+                           : fmt::format("unknown NIC OPN '{}'; did you mean '{}'?", p.nic, guess));
+    }
+    p.nic_index = *nic;
+    p.ports_per_node = static_cast<uint32_t>(r.Unsigned("ports_per_node", false, 1, 1, 64));
+    p.manage_switches = r.Bool("manage_switches", false);
+  }
+  p.rail_optimized = r.Bool("rail_optimized", false);
+  p.nodes_per_su = static_cast<uint32_t>(r.Unsigned("nodes_per_su", false, 0, 1, 4096));
+  p.oversubscription = ParseOversubscription(r);
+  p.tiers = static_cast<uint32_t>(r.Unsigned("tiers", false, 0, 1, 3));
+
+  if (r.Has("extra_endpoints")) {
+    YAML::Node list = r.Get("extra_endpoints");
+    if (!list.IsSequence()) r.Fail(list, r.Key("extra_endpoints"), "expected a list like [{name: ufm, ports: 4}]");
+    for (size_t i = 0; i < list.size(); ++i) {
+      MapReader e(file, list[i], fmt::format("{}[{}]", r.Key("extra_endpoints"), i));
+      e.RequireMap();
+      e.CheckKeys({"name", "ports", "count"});
+      ExtraEndpointSpec x;
+      x.mark = MarkOf(list[i]);
+      x.name = e.String("name");
+      if (!ValidName(x.name)) e.Fail(e.Get("name"), e.Key("name"), "names are 1-32 of a-z, 0-9, '_' and '-'");
+      x.ports = static_cast<uint32_t>(e.Unsigned("ports", false, 1, 1, 64));
+      x.count = static_cast<uint32_t>(e.Unsigned("count", false, 1, 1, 1024));
+      if (x.ports > p.ports_per_node) {
+        e.Fail(e.Get("ports"), e.Key("ports"),
+               fmt::format("an extra endpoint takes one node slot, so it has at most ports_per_node ({}) ports", p.ports_per_node));
+      }
+      p.extra_endpoints.push_back(x);
+    }
+  }
+  return p;
+}
+
+LayoutSpec ParseLayout(const MapReader& r) {
+  r.RequireMap();
+  r.CheckKeys({"racks_per_row", "rack_width_m", "row_pitch_m", "network_racks", "rack_units", "slack_m",
+               "in_rack_slack_m", "tray_height_m"});
+  LayoutSpec l;
+  l.mark = MarkOf(r.node());
+  l.racks_per_row = static_cast<uint32_t>(r.Unsigned("racks_per_row", false, 10, 1, 200));
+  l.rack_width_m = r.Real("rack_width_m", 0.6, 0.3, 2.0);
+  l.row_pitch_m = r.Real("row_pitch_m", 2.4, 1.0, 10.0);
+  l.rack_units = static_cast<uint32_t>(r.Unsigned("rack_units", false, 42, 20, 60));
+  l.slack_m = r.Real("slack_m", 1.0, 0, 10);
+  l.in_rack_slack_m = r.Real("in_rack_slack_m", 0.3, 0, 5);
+  l.tray_height_m = r.Real("tray_height_m", 0.5, 0, 5);
+  std::string placement = r.String("network_racks", false, "end-of-row");
+  if (placement == "end-of-row") l.network_racks = NetworkRackPlacement::kEndOfRow;
+  else if (placement == "middle-of-row") l.network_racks = NetworkRackPlacement::kMiddleOfRow;
+  else if (placement == "top-of-rack") l.network_racks = NetworkRackPlacement::kTopOfRack;
+  else r.Fail(r.Get("network_racks"), r.Key("network_racks"),
+              fmt::format("expected end-of-row, middle-of-row or top-of-rack, got '{}'", placement));
+  return l;
+}
+
+AddressingSpec ParseAddressing(const MapReader& r, const PlaneSpec& plane) {
+  r.RequireMap();
+  r.CheckKeys({"prefix", "mode", "vlan", "loopbacks", "asn_base"});
+  AddressingSpec a;
+  a.mark = MarkOf(r.node());
+  auto prefix_of = [&](const std::string& key) {
+    std::string text = r.String(key);
+    std::string why;
+    auto prefix = ParsePrefix(text, &why);
+    if (!prefix) r.Fail(r.Get(key), r.Key(key), fmt::format("'{}': {}", text, why));
+    return *prefix;
+  };
+  if (r.Has("prefix")) a.plane.prefix = prefix_of("prefix");
+  if (r.Has("loopbacks")) a.plane.loopbacks = prefix_of("loopbacks");
+  a.plane.vlan = static_cast<uint16_t>(r.Unsigned("vlan", false, 0, 1, 4094));
+  a.plane.asn_base = static_cast<uint32_t>(r.Unsigned("asn_base", false, 4'200'000'000u, 1, 4'294'967'294u));
+  // Default mode: hosts get addresses from the prefix; InfiniBand planes get none unless asked.
+  std::string mode = r.String("mode", false, plane.kind == FabricKind::kInfiniband ? "none" : "host");
+  using Mode = PlaneAddressing::Mode;
+  if (mode == "none") a.plane.mode = Mode::kNone;
+  else if (mode == "host") a.plane.mode = Mode::kHost;
+  else if (mode == "p2p31") a.plane.mode = Mode::kP2p31;
+  else if (mode == "ipoib") a.plane.mode = Mode::kIpoib;
+  else r.Fail(r.Get("mode"), r.Key("mode"), fmt::format("expected none, host, p2p31 or ipoib, got '{}'", mode));
+  if (a.plane.mode != Mode::kNone && !a.plane.prefix) r.Fail(r.node(), r.Key("prefix"), "mode needs a prefix");
+  if (a.plane.mode == Mode::kP2p31 && plane.kind == FabricKind::kInfiniband) {
+    r.Fail(r.Get("mode"), r.Key("mode"), "p2p31 routes on the NIC links; an InfiniBand plane uses none or ipoib");
+  }
+  if (a.plane.mode == Mode::kIpoib && plane.kind != FabricKind::kInfiniband) {
+    r.Fail(r.Get("mode"), r.Key("mode"), "ipoib is for InfiniBand planes");
+  }
+  return a;
+}
+
+}  // namespace
+
+Spec ParseSpec(const std::string& yaml_text, const std::string& file_name, const Catalog& catalog) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(yaml_text);
+  } catch (const YAML::ParserException& e) {
+    throw SpecError(file_name, {e.mark.line + 1, e.mark.column + 1}, "(syntax)", e.msg);
+  }
+  if (!root.IsDefined() || root.IsNull()) throw SpecError(file_name, {1, 1}, "(top level)", "the spec is empty");
+  Spec spec;
+  spec.file = file_name;
+  MapReader top(spec.file, root, "");
+  top.RequireMap();
+  top.CheckKeys({"name", "nodes", "planes", "layout", "addressing"});
+  spec.name = top.String("name");
+  if (spec.name.empty() || spec.name.size() > 64 ||
+      spec.name.find_first_of("\"\\\n\r\t") != std::string::npos) {
+    top.Fail(top.Get("name"), "name", "a cluster name is 1-64 printable characters without quotes or backslashes");
+  }
+  if (!top.Has("nodes")) top.Fail(root, "nodes", "required key is missing");
+  spec.nodes = ParseNodes(MapReader(spec.file, top.Get("nodes"), "nodes"));
+
+  if (!top.Has("planes")) top.Fail(root, "planes", "required key is missing");
+  YAML::Node planes = top.Get("planes");
+  if (!planes.IsSequence() || planes.size() == 0) top.Fail(planes, "planes", "expected a non-empty list of planes");
+  std::set<std::string> names;
+  for (size_t i = 0; i < planes.size(); ++i) {
+    PlaneSpec plane = ParsePlane(spec.file, planes[i], i, catalog);
+    if (!names.insert(plane.name).second) {
+      throw SpecError(spec.file, MarkOf(planes[i]["name"]), fmt::format("planes[{}].name", i),
+                      fmt::format("plane '{}' is defined twice", plane.name));
+    }
+    spec.planes.push_back(std::move(plane));
+  }
+  if (std::count_if(spec.planes.begin(), spec.planes.end(),
+                    [](const PlaneSpec& p) { return p.role == PlaneRole::kOob; }) > 1) {
+    top.Fail(planes, "planes", "at most one oob plane: a node has one BMC port");
+  }
+
+  if (top.Has("layout")) spec.layout = ParseLayout(MapReader(spec.file, top.Get("layout"), "layout"));
+
+  if (top.Has("addressing")) {
+    YAML::Node addressing = top.Get("addressing");
+    if (!addressing.IsMap()) top.Fail(addressing, "addressing", "expected a mapping of plane name to addressing");
+    std::vector<std::string> plane_names(names.begin(), names.end());
+    for (auto it = addressing.begin(); it != addressing.end(); ++it) {
+      std::string plane_name = it->first.Scalar();
+      auto plane = std::find_if(spec.planes.begin(), spec.planes.end(),
+                                [&](const PlaneSpec& p) { return p.name == plane_name; });
+      if (plane == spec.planes.end()) {
+        std::string guess = ClosestMatch(plane_name, plane_names);
+        throw SpecError(spec.file, MarkOf(it->first), "addressing." + plane_name,
+                        guess.empty() ? "no plane of that name" : fmt::format("no plane of that name; did you mean '{}'?", guess));
+      }
+      spec.addressing[plane_name] = ParseAddressing(MapReader(spec.file, it->second, "addressing." + plane_name), *plane);
+    }
+    // Prefixes of different planes must not overlap: they share routing domains at the edge.
+    for (auto a = spec.addressing.begin(); a != spec.addressing.end(); ++a) {
+      for (auto b = std::next(a); b != spec.addressing.end(); ++b) {
+        if (a->second.plane.prefix && b->second.plane.prefix && a->second.plane.prefix->overlaps(*b->second.plane.prefix)) {
+          throw SpecError(spec.file, b->second.mark, "addressing." + b->first + ".prefix",
+                          fmt::format("{} overlaps {} of plane {}", FormatPrefix(*b->second.plane.prefix),
+                                      FormatPrefix(*a->second.plane.prefix), a->first));
+        }
+      }
+    }
+  }
+  return spec;
+}
+
+Spec LoadSpec(const std::string& path, const Catalog& catalog) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw SpecError(path, {}, "(file)", "cannot read the file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return ParseSpec(text.str(), path, catalog);
+}
+
+}  // namespace railyard

@@ -1,0 +1,114 @@
+// The cluster spec: the YAML file an architect writes, validated into typed values.
+//
+// The shape of the file is a contract (see docs/spec.md). Every error names the file, line,
+// column and key, and suggests the intended key or OPN when one is close.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "catalog/catalog.h"
+#include "model/fabric.h"
+#include "model/units.h"
+
+namespace railyard {
+
+// 1-based position in the spec file (0 = unknown).
+struct SourceMark {
+  int line = 0;
+  int column = 0;
+};
+
+class SpecError : public std::runtime_error {
+ public:
+  SpecError(std::string file, SourceMark mark, std::string key, std::string message);
+  const std::string& file() const { return file_; }
+  SourceMark mark() const { return mark_; }
+  const std::string& key() const { return key_; }
+  const std::string& message() const { return message_; }
+
+ private:
+  std::string file_;
+  SourceMark mark_;
+  std::string key_;
+  std::string message_;
+};
+
+struct NodesSpec {
+  uint32_t count = 0;
+  uint32_t gpus = 8;
+  int pcie_gen = 5;
+  int pcie_width = 16;
+  uint32_t per_rack = 4;
+  uint32_t height_u = 0;       // 0 = derived from per_rack and the rack height
+  std::string name_prefix = "node";
+  SourceMark mark;
+};
+
+struct ExtraEndpointSpec {
+  std::string name;
+  uint32_t ports = 1;
+  uint32_t count = 1;
+  SourceMark mark;
+};
+
+struct PlaneSpec {
+  std::string name;
+  FabricKind kind = FabricKind::kEthernet;
+  PlaneRole role = PlaneRole::kCompute;
+  std::vector<PlaneRole> carries;  // traffic classes the plane carries; defaults to {role}
+  std::string nic;                 // OPN; empty on a BMC-only plane
+  uint16_t nic_index = kNoItem;
+  uint32_t ports_per_node = 1;
+  Gbps speed = 0;
+  uint16_t leaf_switch = kNoItem;
+  uint16_t spine_switch = kNoItem;  // kNoItem = same as leaf (or a catalog default for split-port leaves)
+  uint16_t core_switch = kNoItem;
+  bool rail_optimized = false;
+  uint32_t nodes_per_su = 0;        // 0 = as many as one leaf's downlinks hold
+  std::vector<Ratio> oversubscription;  // from the leaf up; one entry = every tier
+  uint32_t tiers = 0;               // 0 = fewest that fit
+  std::vector<ExtraEndpointSpec> extra_endpoints;
+  bool manage_switches = false;     // oob: also cable every switch's management port
+  SourceMark mark;
+  std::map<std::string, SourceMark> key_marks;  // where each key was written, for findings
+};
+
+enum class NetworkRackPlacement { kEndOfRow, kMiddleOfRow, kTopOfRack };
+
+struct LayoutSpec {
+  uint32_t racks_per_row = 10;
+  double rack_width_m = 0.6;
+  double row_pitch_m = 2.4;
+  NetworkRackPlacement network_racks = NetworkRackPlacement::kEndOfRow;
+  uint32_t rack_units = 42;
+  double slack_m = 1.0;          // service loop added to every cross-rack run
+  double in_rack_slack_m = 0.3;  // service loop within a rack
+  double tray_height_m = 0.5;    // cable tray above the rack top
+  SourceMark mark;
+};
+
+struct AddressingSpec {
+  PlaneAddressing plane;
+  SourceMark mark;
+};
+
+struct Spec {
+  std::string file;
+  std::string name;
+  NodesSpec nodes;
+  std::vector<PlaneSpec> planes;
+  LayoutSpec layout;
+  std::map<std::string, AddressingSpec> addressing;  // keyed by plane name
+};
+
+// Parses and validates a spec. Throws SpecError on the first problem.
+Spec ParseSpec(const std::string& yaml_text, const std::string& file_name,
+               const Catalog& catalog = Catalog::Builtin());
+// Reads the file and parses it. Throws SpecError (also for an unreadable file).
+Spec LoadSpec(const std::string& path, const Catalog& catalog = Catalog::Builtin());
+
+}  // namespace railyard
