@@ -14,13 +14,33 @@ namespace railyard {
 inline constexpr const char* kVersion = "0.1.0";
 
 struct ExportContext {
-  ExportContext(const PlanResult& r, const Catalog& c) : result(r), catalog(c), ports(r.fabric) {}
+  ExportContext(const PlanResult& r, const Catalog& c) : result(r), catalog(c), ports(r.fabric) {
+    // Every link speed is a plane's speed or one of its tiers' speeds. Formatted once, here,
+    // so writers on several threads only read.
+    for (const Plane& p : r.fabric.planes) {
+      for (Gbps s : {p.speed, p.tier[0].down_speed, p.tier[0].up_speed, p.tier[1].up_speed, p.tier[2].down_speed}) {
+        bool known = false;
+        for (const auto& entry : speeds_) known = known || entry.first == s;
+        if (s && !known) speeds_.emplace_back(s, FormatSpeed(s));
+      }
+    }
+  }
   const PlanResult& result;
   const Catalog& catalog;
   PortNamer ports;
 
   const Fabric& fabric() const { return result.fabric; }
   const std::string& RackOf(uint32_t device) const { return fabric().racks[fabric().devices[device].rack].name; }
+  // "400G" for a link speed.
+  std::string Speed(Gbps speed) const {
+    for (const auto& [s, text] : speeds_) {
+      if (s == speed) return text;
+    }
+    return FormatSpeed(speed);
+  }
+
+ private:
+  std::vector<std::pair<Gbps, std::string>> speeds_;
 };
 
 std::string_view LevelName(uint8_t level);  // endpoint-leaf | leaf-spine | spine-core

@@ -113,27 +113,31 @@ void WritePlanJson(const ExportContext& ctx, OutputFile& out) {
     out.MaybeFlush();
   }
   out.Append(R"(],"links":[)");
+  // Device, port, rack and plane names are JSON-safe by construction (the spec validates them),
+  // so the hot loop formats them without escaping.
   for (uint32_t i = 0; i < f.links.size(); ++i) {
     const Link& l = f.links[i];
     if (i) b.push_back(',');
     const Plane& pl = f.planes[l.plane];
-    out.Print(R"({{"label":"{}","plane":"{}","level":"{}","speed_gbps":{})", CableLabel(f, i), pl.name,
+    out.Print(FMT_COMPILE(R"({{"label":"{}","plane":"{}","level":"{}","speed_gbps":{})"), LabelParts(f, i), pl.name,
               LevelName(l.level), l.speed);
-    if (l.rail >= 0) out.Print(R"(,"rail":{})", l.rail + 1);
+    if (l.rail >= 0) out.Print(FMT_COMPILE(R"(,"rail":{})"), l.rail + 1);
     for (int end = 0; end < 2; ++end) {
       PortRef ref = end == 0 ? l.a : l.z;
       Ipv4 ip = end == 0 ? l.ip_a : l.ip_z;
-      out.Append(end == 0 ? R"(,"a":{"device":)" : R"(,"z":{"device":)");
-      Str(b, f.devices[ref.device].name);
-      out.Print(R"(,"port":"{}")", ctx.ports(ref));
-      if (ip) out.Print(R"(,"ip":"{}/{}")", FormatIpv4(ip), l.ip_length);
+      out.Print(FMT_COMPILE(R"(,"{}":{{"device":"{}","port":"{}")"), end == 0 ? 'a' : 'z', f.devices[ref.device].name,
+                ctx.ports(ref));
+      if (ip) {
+        out.Print(FMT_COMPILE(R"(,"ip":"{}.{}.{}.{}/{}")"), ip >> 24, (ip >> 16) & 255, (ip >> 8) & 255, ip & 255,
+                  l.ip_length);
+      }
       b.push_back('}');
     }
-    out.Print(R"(,"media":"{}","length_m":{},"route_m":{:.1f})", ToString(l.media), l.length_m, l.route_m);
-    if (l.cable != kNoItem) out.Print(R"(,"cable":"{}")", ctx.catalog.cables()[l.cable].opn);
-    if (l.xcvr_a != kNoItem) out.Print(R"(,"xcvr_a":"{}")", ctx.catalog.cables()[l.xcvr_a].opn);
-    if (l.xcvr_z != kNoItem) out.Print(R"(,"xcvr_z":"{}")", ctx.catalog.cables()[l.xcvr_z].opn);
-    out.Print(R"(,"assembly":{}}})", l.assembly);
+    out.Print(FMT_COMPILE(R"(,"media":"{}","length_m":{},"route_m":{:.1f})"), ToString(l.media), l.length_m, l.route_m);
+    if (l.cable != kNoItem) out.Print(FMT_COMPILE(R"(,"cable":"{}")"), ctx.catalog.cables()[l.cable].opn);
+    if (l.xcvr_a != kNoItem) out.Print(FMT_COMPILE(R"(,"xcvr_a":"{}")"), ctx.catalog.cables()[l.xcvr_a].opn);
+    if (l.xcvr_z != kNoItem) out.Print(FMT_COMPILE(R"(,"xcvr_z":"{}")"), ctx.catalog.cables()[l.xcvr_z].opn);
+    out.Print(FMT_COMPILE(R"(,"assembly":{}}})"), l.assembly);
   }
   out.Append(R"(],"bom":[)");
   const Bom& bom = ctx.result.bom;

@@ -7,8 +7,8 @@
 namespace railyard {
 namespace {
 
-std::string Opn(const Catalog& catalog, uint16_t item) {
-  return item == kNoItem ? std::string() : catalog.cables()[item].opn;
+std::string_view Opn(const Catalog& catalog, uint16_t item) {
+  return item == kNoItem ? std::string_view() : std::string_view(catalog.cables()[item].opn);
 }
 
 std::string Segment(const Plane& plane, const Link& link) {
@@ -29,11 +29,13 @@ void WriteCutsheet(const ExportContext& ctx, OutputFile& out) {
     const Link& l = f.links[i];
     const Device& a = f.devices[l.a.device];
     const Device& z = f.devices[l.z.device];
-    out.Print("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{:.1f}\n", CableLabel(f, i),
-              f.planes[l.plane].name, LevelName(l.level), l.rail >= 0 ? std::to_string(l.rail + 1) : std::string(),
-              CsvEscape(a.name), ctx.ports(l.a), ctx.RackOf(l.a.device), a.u, CsvEscape(z.name), ctx.ports(l.z),
-              ctx.RackOf(l.z.device), z.u, FormatSpeed(l.speed), ToString(l.media), Opn(ctx.catalog, l.cable),
-              Opn(ctx.catalog, l.xcvr_a), Opn(ctx.catalog, l.xcvr_z), l.length_m, l.route_m);
+    // Device, rack and port names are CSV-safe by construction (the spec validates them).
+    out.Print(FMT_COMPILE("{},{},{},"), LabelParts(f, i), f.planes[l.plane].name, LevelName(l.level));
+    if (l.rail >= 0) out.Print(FMT_COMPILE("{}"), l.rail + 1);
+    out.Print(FMT_COMPILE(",{},{},{},{},{},{},{},{},{},{},{},{},{},{},{:.1f}\n"), a.name, ctx.ports(l.a),
+              ctx.RackOf(l.a.device), a.u, z.name, ctx.ports(l.z), ctx.RackOf(l.z.device), z.u, ctx.Speed(l.speed),
+              ToString(l.media), Opn(ctx.catalog, l.cable), Opn(ctx.catalog, l.xcvr_a), Opn(ctx.catalog, l.xcvr_z),
+              l.length_m, l.route_m);
   }
 }
 
@@ -51,19 +53,19 @@ void WriteLabels(const ExportContext& ctx, OutputFile& out) {
   out.Append("label,end,device,port,rack,u,peer_device,peer_port,peer_rack,peer_u,plane,segment,text\n");
   for (uint32_t i = 0; i < f.links.size(); ++i) {
     const Link& l = f.links[i];
-    const std::string label = CableLabel(f, i);
+    const CableLabelParts label = LabelParts(f, i);
     const std::string segment = Segment(f.planes[l.plane], l);
     for (int end = 0; end < 2; ++end) {
       PortRef self = end == 0 ? l.a : l.z;
       PortRef peer = end == 0 ? l.z : l.a;
       const Device& sd = f.devices[self.device];
       const Device& pd = f.devices[peer.device];
-      // What is printed on the flag at this end: the ID, then where the other end goes.
-      std::string text = fmt::format("{} {}:{} -> {}:{} ({} U{})", label, sd.name, ctx.ports(self), pd.name,
-                                     ctx.ports(peer), ctx.RackOf(peer.device), pd.u);
-      out.Print("{},{},{},{},{},{},{},{},{},{},{},{},{}\n", label, end == 0 ? "A" : "Z", CsvEscape(sd.name),
-                ctx.ports(self), ctx.RackOf(self.device), sd.u, CsvEscape(pd.name), ctx.ports(peer),
-                ctx.RackOf(peer.device), pd.u, f.planes[l.plane].name, CsvEscape(segment), CsvEscape(text));
+      // The last column is what is printed on the flag at this end: the ID, then where the
+      // other end goes. Names are CSV-safe by construction; the segment may hold spaces only.
+      out.Print(FMT_COMPILE("{},{},{},{},{},{},{},{},{},{},{},{},{} {}:{} -> {}:{} ({} U{})\n"), label,
+                end == 0 ? "A" : "Z", sd.name, ctx.ports(self), ctx.RackOf(self.device), sd.u, pd.name, ctx.ports(peer),
+                ctx.RackOf(peer.device), pd.u, f.planes[l.plane].name, segment, label, sd.name, ctx.ports(self),
+                pd.name, ctx.ports(peer), ctx.RackOf(peer.device), pd.u);
     }
   }
 }
@@ -73,6 +75,7 @@ void WriteIpPlan(const ExportContext& ctx, OutputFile& out) {
   out.Append("plane,kind,device,interface,address,prefix_length,vlan,peer_device,peer_interface,peer_address,asn\n");
   for (const Plane& plane : f.planes) {
     const uint16_t vlan = plane.addressing.vlan;
+    const std::string vlan_text = vlan ? std::to_string(vlan) : std::string();
     for (uint32_t i = plane.first_link; i < plane.first_link + plane.link_count; ++i) {
       const Link& l = f.links[i];
       if (!l.ip_a && !l.ip_z) continue;
@@ -80,15 +83,18 @@ void WriteIpPlan(const ExportContext& ctx, OutputFile& out) {
         for (int end = 0; end < 2; ++end) {
           PortRef self = end == 0 ? l.a : l.z;
           PortRef peer = end == 0 ? l.z : l.a;
-          out.Print("{},p2p,{},{},{},31,{},{},{},{},{}\n", plane.name, CsvEscape(f.devices[self.device].name),
-                    ctx.ports(self), FormatIpv4(end == 0 ? l.ip_a : l.ip_z), vlan ? std::to_string(vlan) : "",
-                    CsvEscape(f.devices[peer.device].name), ctx.ports(peer), FormatIpv4(end == 0 ? l.ip_z : l.ip_a),
-                    f.devices[self.device].asn ? std::to_string(f.devices[self.device].asn) : "");
+          Ipv4 own = end == 0 ? l.ip_a : l.ip_z;
+          Ipv4 other = end == 0 ? l.ip_z : l.ip_a;
+          out.Print(FMT_COMPILE("{},p2p,{},{},{}.{}.{}.{},31,{},{},{},{}.{}.{}.{},{}\n"), plane.name,
+                    f.devices[self.device].name, ctx.ports(self), own >> 24, (own >> 16) & 255, (own >> 8) & 255,
+                    own & 255, vlan_text, f.devices[peer.device].name, ctx.ports(peer), other >> 24,
+                    (other >> 16) & 255, (other >> 8) & 255, other & 255,
+                    f.devices[self.device].asn ? std::to_string(f.devices[self.device].asn) : std::string());
         }
       } else {
-        out.Print("{},{},{},{},{},{},{},{},{},,\n", plane.name, plane.bmc ? "mgmt" : "host",
-                  CsvEscape(f.devices[l.a.device].name), ctx.ports(l.a), FormatIpv4(l.ip_a), l.ip_length,
-                  vlan ? std::to_string(vlan) : "", CsvEscape(f.devices[l.z.device].name), ctx.ports(l.z));
+        out.Print(FMT_COMPILE("{},{},{},{},{},{},{},{},{},,\n"), plane.name, plane.bmc ? "mgmt" : "host",
+                  f.devices[l.a.device].name, ctx.ports(l.a), FormatIpv4(l.ip_a), l.ip_length, vlan_text,
+                  f.devices[l.z.device].name, ctx.ports(l.z));
       }
     }
     for (uint32_t d = plane.first_switch; d < plane.first_switch + plane.switch_count; ++d) {
@@ -111,22 +117,21 @@ void WriteNetboxCables(const ExportContext& ctx, OutputFile& out) {
              "length,length_unit,description\n");
   for (uint32_t i = 0; i < f.links.size(); ++i) {
     const Link& l = f.links[i];
-    std::string type;
-    std::string medium = l.cable != kNoItem ? ctx.catalog.cables()[l.cable].medium : "";
+    std::string_view type;
+    std::string_view medium = l.cable != kNoItem ? std::string_view(ctx.catalog.cables()[l.cable].medium) : "";
     switch (l.media) {
       case Media::kDac: type = "dac-passive"; break;
       case Media::kAcc: type = "dac-active"; break;
       case Media::kAoc: type = "aoc"; break;
       case Media::kRj45: type = "cat6"; break;
-      case Media::kOptical: type = medium == "mmf" ? "mmf-om4" : "smf-os2"; break;
+      case Media::kOptical: type = medium.starts_with("mmf") ? "mmf-om4" : "smf-os2"; break;
       case Media::kNone: type = ""; break;
     }
-    std::string description = fmt::format("{} {} {}", f.planes[l.plane].name, LevelName(l.level),
-                                          l.cable != kNoItem ? ctx.catalog.cables()[l.cable].opn : "no cable chosen");
-    if (l.media == Media::kAcc) description += " (active copper)";
-    out.Print("{},dcim.interface,{},{},dcim.interface,{},{},planned,{},{},m,{}\n", CsvEscape(f.devices[l.a.device].name),
-              ctx.ports(l.a), CsvEscape(f.devices[l.z.device].name), ctx.ports(l.z), type, CableLabel(f, i),
-              l.length_m, CsvEscape(description));
+    out.Print(FMT_COMPILE("{},dcim.interface,{},{},dcim.interface,{},{},planned,{},{},m,{} {} {}{}\n"),
+              f.devices[l.a.device].name, ctx.ports(l.a), f.devices[l.z.device].name, ctx.ports(l.z), type,
+              LabelParts(f, i), l.length_m, f.planes[l.plane].name, LevelName(l.level),
+              l.cable != kNoItem ? std::string_view(ctx.catalog.cables()[l.cable].opn) : std::string_view("no cable chosen"),
+              l.media == Media::kAcc ? " (active copper)" : "");
   }
 }
 

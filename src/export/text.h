@@ -3,9 +3,11 @@
 #pragma once
 
 #include <cstdio>
+#include <type_traits>
 #include <string>
 #include <string_view>
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 namespace railyard {
@@ -26,7 +28,13 @@ class OutputFile {
   fmt::memory_buffer& buffer() { return buffer_; }
   template <typename... Args>
   void Print(fmt::format_string<Args...> format, Args&&... args) {
-    fmt::format_to(std::back_inserter(buffer_), format, std::forward<Args>(args)...);
+    fmt::format_to(fmt::appender(buffer_), format, std::forward<Args>(args)...);
+    MaybeFlush();
+  }
+  // Hot loops pass FMT_COMPILE("...") so the format string is parsed at compile time.
+  template <typename S, typename... Args, std::enable_if_t<fmt::detail::is_compiled_string<S>::value, int> = 0>
+  void Print(const S& format, Args&&... args) {
+    fmt::format_to(fmt::appender(buffer_), format, std::forward<Args>(args)...);
     MaybeFlush();
   }
   void Append(std::string_view text) {

@@ -57,7 +57,7 @@ void WriteDot(const ExportContext& ctx, OutputFile& out) {
   // Cumulus PTM form: every switch loads this file and checks its own edges against LLDP.
   out.Print("graph \"{}\" {{\n", f.name);
   for (const Link& l : f.links) {
-    out.Print("    \"{}\":\"{}\" -- \"{}\":\"{}\"\n", f.devices[l.a.device].name, ctx.ports(l.a),
+    out.Print(FMT_COMPILE("    \"{}\":\"{}\" -- \"{}\":\"{}\"\n"), f.devices[l.a.device].name, ctx.ports(l.a),
               f.devices[l.z.device].name, ctx.ports(l.z));
   }
   out.Append("}\n");

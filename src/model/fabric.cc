@@ -141,10 +141,13 @@ std::string PortName(const Fabric& fabric, PortRef ref) {
   return fmt::format("port{}", ref.port);
 }
 
+CableLabelParts LabelParts(const Fabric& fabric, uint32_t link_index) {
+  const Plane& plane = fabric.planes[fabric.links[link_index].plane];
+  return {plane.label_prefix, link_index - plane.first_link + 1};
+}
+
 std::string CableLabel(const Fabric& fabric, uint32_t link_index) {
-  const Link& link = fabric.links[link_index];
-  const Plane& plane = fabric.planes[link.plane];
-  return fmt::format("{}-{:06}", plane.label_prefix, link_index - plane.first_link + 1);
+  return fmt::format("{}", LabelParts(fabric, link_index));
 }
 
 }  // namespace railyard

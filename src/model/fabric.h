@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "model/units.h"
 
 namespace railyard {
@@ -176,7 +178,23 @@ class PortNamer {
 
 // Names a port as the device's own OS would ("swp12s1", "17", "mlx5_3", "bmc", "mgmt0").
 std::string PortName(const Fabric& fabric, PortRef ref);
-// The label printed on both ends of a link's cable, e.g. "CMP-000123".
+// The label printed on both ends of a link's cable, e.g. "COMP-000123": the plane's prefix and
+// the link's number within the plane.
 std::string CableLabel(const Fabric& fabric, uint32_t link_index);
+struct CableLabelParts {
+  std::string_view prefix;
+  uint32_t number = 0;
+};
+CableLabelParts LabelParts(const Fabric& fabric, uint32_t link_index);
 
 }  // namespace railyard
+
+// Formats CableLabelParts as the label text, so writers need not build a string per link.
+template <>
+struct fmt::formatter<railyard::CableLabelParts> {
+  constexpr auto parse(fmt::format_parse_context& ctx) { return ctx.begin(); }
+  template <typename Context>
+  auto format(const railyard::CableLabelParts& label, Context& ctx) const {
+    return fmt::format_to(ctx.out(), "{}-{:06}", label.prefix, label.number);
+  }
+};

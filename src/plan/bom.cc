@@ -66,16 +66,25 @@ Bom BuildBom(const Catalog& catalog, const Fabric& fabric) {
   // whole cage, a single-port module one port.
   std::unordered_set<uint32_t> assemblies;
   std::unordered_set<uint64_t> cages;
+  std::unordered_set<uint64_t> fibres;
   for (const Link& link : fabric.links) {
     const std::string& plane = fabric.planes[link.plane].name;
     if (link.cable == kNoItem) continue;
     const CableItem& cable = catalog.cables()[link.cable];
     if (link.media == Media::kOptical) {
-      BomLine& fibre = acc.Line("fibre", cable.opn, plane);
-      fibre.description = fmt::format("{} fibre {} m ({})", cable.medium, cable.length_m, cable.end_a);
-      fibre.source = cable.source;
-      ++fibre.quantity;
-      ++bom.totals.cables;
+      // A splitter fibre serves `links` adjacent switch ports; count it once for them.
+      bool counted = false;
+      if (cable.links > 1) {
+        uint64_t key = (uint64_t{link.z.device} << 20) | ((link.z.port - 1u) / cable.links);
+        counted = !fibres.insert(key).second;
+      }
+      if (!counted) {
+        BomLine& fibre = acc.Line("fibre", cable.opn, plane);
+        fibre.description = fmt::format("{} fibre {} m ({} to {})", cable.medium, cable.length_m, cable.end_a, cable.end_b);
+        fibre.source = cable.source;
+        ++fibre.quantity;
+        ++bom.totals.cables;
+      }
       for (auto [ref, xcvr] : {std::pair{link.a, link.xcvr_a}, std::pair{link.z, link.xcvr_z}}) {
         const CableItem& module = catalog.cables()[xcvr];
         if (module.links > 1) {

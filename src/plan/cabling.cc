@@ -44,11 +44,11 @@ uint16_t CageMate(const TierShape& shape, uint16_t port) {
   return static_cast<uint16_t>(base + (within ^ 1u) + 1);
 }
 
-// A cage takes the modules of the slower generations that fit it: a QSFP112 or QSFP56 cage
-// running 100G takes QSFP28 cables, a QSFP112 cage running 200G takes QSFP56 ones.
+// A cage takes the modules of slower generations that fit it and match its lane rate: a
+// QSFP112 or QSFP56 cage running 100G takes QSFP28 cables. (A QSFP112 cage at 200G keeps
+// QSFP112: 2 x 100G lanes, as the switch-side 4 x 200G breakouts drive it.)
 std::string FormAtSpeed(const std::string& cage, Gbps speed) {
   if ((cage == "qsfp112" || cage == "qsfp56") && speed <= 100) return "qsfp28";
-  if (cage == "qsfp112" && speed <= 200) return "qsfp56";
   if ((cage == "sfp56") && speed <= 25) return "sfp28";
   return cage;
 }
@@ -115,7 +115,7 @@ CableChoice ChooseCable(const Catalog& catalog, Gbps speed, const std::string& e
     }
     return found;
   };
-  for (const char* medium : {"mmf", "smf", "smf-duplex"}) {
+  for (const char* medium : {"mmf", "mmf-split", "smf", "smf-split", "smf-duplex"}) {
     uint16_t xa = best_xcvr(end_a, medium);
     uint16_t xz = best_xcvr(end_z, medium);
     if (xa == kNoItem || xz == kNoItem) continue;

@@ -222,8 +222,24 @@ void CheckTopology(const Spec& spec, const Catalog& catalog, const PlaneSpec& ps
       out.push_back(std::move(f));
     }
   }
-  // A partly filled last scalable unit is normal; say how full, so nobody is surprised.
-  if (plane.groups > 0 && plane.nodes_per_group > 0) {
+  // A tier whose switches use few of their down ports: uniform striping forced extra switches.
+  for (size_t t = 1; t < plane.tiers && t < 3; ++t) {
+    const TierShape& shape = plane.tier[t];
+    if (shape.down_ports == 0 || shape.used_down * 4 >= shape.down_ports * 3) continue;
+    Finding f = Make("tier-underused", Severity::kInfo, ps, spec.file);
+    f.evidence = {{"tier", std::string(ToString(static_cast<Tier>(t + 1)))},
+                  {"switches", std::to_string(shape.count)},
+                  {"down_ports_used", std::to_string(shape.used_down)},
+                  {"down_ports", std::to_string(shape.down_ports)}};
+    f.message = fmt::format("{} {} switches use {} of {} down ports: every switch below must reach each of them over "
+                            "the same number of links, so the tier is sized by divisors of the uplink count",
+                            shape.count, ToString(static_cast<Tier>(t + 1)), shape.used_down, shape.down_ports);
+    f.fix = t == 2 ? "a pod count that divides the spine uplinks evenly (e.g. a power of two) fills the cores"
+                   : "a leaf count that fills the spines' ports (whole scalable units) uses them fully";
+    out.push_back(std::move(f));
+  }
+  // A partly filled last scalable unit (of an explicit SU size) is normal; say how full.
+  if (ps.nodes_per_su > 0 && plane.groups > 0 && plane.nodes_per_group > 0) {
     uint32_t slots = 0;
     std::set<uint32_t> seen;
     for (uint32_t i = plane.first_link; i < plane.first_link + plane.links_per_level[0]; ++i) {
@@ -262,6 +278,7 @@ const std::vector<DesignRule>& DesignRules() {
       {"single-spine", Severity::kWarning, "a plane with one spine"},
       {"partial-scalable-unit", Severity::kInfo, "the last scalable unit is partly filled"},
       {"spine-switch-defaulted", Severity::kInfo, "the spine model was chosen by railyard"},
+      {"tier-underused", Severity::kInfo, "a spine or core tier uses under 3/4 of its down ports"},
       {"switch-facts-missing", Severity::kInfo, "a switch's height is not in the catalog"},
       {"catalog-low-confidence", Severity::kInfo, "a planned part's catalog facts are weakly sourced"},
   };

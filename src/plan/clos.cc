@@ -60,10 +60,10 @@ ClosShape SizeClos(const ClosInput& in) {
   }
   s.ports_per_rail = in.ports_per_node / s.rails;
 
-  // One tier: everything fits on one switch, no uplinks. Only when asked, or when the plane
-  // is small and not split into rails (a rail-optimized plane needs a leaf per rail).
+  // One tier: everything fits on one switch, no uplinks (the fewest tiers that hold the
+  // plane). The design checks say when that leaves a node's ports on a single switch.
   bool one_tier_fits = s.endpoints <= in.leaf_ports;
-  if (in.tiers == 1 || (in.tiers == 0 && one_tier_fits && s.rails == 1)) {
+  if (in.tiers == 1 || (in.tiers == 0 && one_tier_fits)) {
     if (!one_tier_fits) {
       s.error = fmt::format("one tier holds {} ports, the plane needs {}", in.leaf_ports, s.endpoints);
       return s;

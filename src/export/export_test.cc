@@ -1,0 +1,168 @@
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "catalog/csv.h"
+#include "export/exporters.h"
+#include "export/summary.h"
+#include "export/write_all.h"
+#include "plan/test_specs.h"
+
+namespace railyard {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string Read(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+class ExportTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("railyard-export-" + std::to_string(::getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    result_ = Plan(testing::ParseOrDie(testing::SuperPodYaml(
+        63, "  - {name: oob, kind: ethernet, speed: 1G, switch: SN2201}\n", "  oob: {prefix: 192.168.0.0/22, vlan: 10}\n")));
+    files_ = WritePlanOutputs(result_, Catalog::Builtin(), dir_.string());
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  fs::path dir_;
+  PlanResult result_;
+  std::vector<std::string> files_;
+};
+
+TEST_F(ExportTest, WritesEveryFileAndNoTemporaries) {
+  std::set<std::string> names(files_.begin(), files_.end());
+  for (const char* f : {"plan.json", "cutsheet.csv", "bom.csv", "labels.csv", "ip-plan.csv", "netbox-cables.csv",
+                        "topology.dot", "topology.conf", "ibnetdiscover-compute.topo"}) {
+    EXPECT_TRUE(names.count(f)) << f;
+    EXPECT_TRUE(fs::exists(dir_ / f)) << f;
+  }
+  for (const auto& entry : fs::directory_iterator(dir_)) EXPECT_NE(entry.path().extension(), ".tmp");
+}
+
+TEST_F(ExportTest, PlanJsonIsTheWholeFabric) {
+  auto j = nlohmann::json::parse(Read(dir_ / "plan.json"));
+  EXPECT_EQ(j["schema"], "railyard.plan/1");
+  EXPECT_EQ(j["links"].size(), result_.fabric.links.size());
+  EXPECT_EQ(j["devices"].size(), result_.fabric.devices.size());
+  EXPECT_EQ(j["planes"][0]["switches"]["leaf"]["count"], 16);
+  EXPECT_EQ(j["planes"][0]["switches"]["spine"]["count"], 8);
+  EXPECT_EQ(j["planes"][0]["links"]["endpoint-leaf"], 508);
+  const auto& link = j["links"][0];
+  EXPECT_EQ(link["label"], "COMP-000001");
+  EXPECT_EQ(link["a"]["device"], "dgx001");
+  EXPECT_EQ(link["a"]["port"], "mlx5_0");
+  EXPECT_EQ(link["z"]["device"], "compute-leaf-su01-r1");
+  EXPECT_TRUE(link.contains("length_m"));
+  std::set<std::string> labels;
+  for (const auto& l : j["links"]) EXPECT_TRUE(labels.insert(l["label"].get<std::string>()).second);
+}
+
+TEST_F(ExportTest, CutsheetHasEachLinkOnce) {
+  CsvTable t = ParseCsv(Read(dir_ / "cutsheet.csv"), "cutsheet.csv");
+  EXPECT_EQ(t.rows.size(), result_.fabric.links.size());
+  int cable = t.Column("cable");
+  int length = t.Column("length_m");
+  for (const CsvRow& row : t.rows) {
+    EXPECT_FALSE(row.fields[static_cast<size_t>(cable)].empty()) << row.line;
+    EXPECT_GT(std::stod(row.fields[static_cast<size_t>(length)]), 0) << row.line;
+  }
+}
+
+TEST_F(ExportTest, LabelsCarryTheSameIdAtBothEnds) {
+  CsvTable t = ParseCsv(Read(dir_ / "labels.csv"), "labels.csv");
+  ASSERT_EQ(t.rows.size(), 2 * result_.fabric.links.size());
+  std::map<std::string, std::set<std::string>> ends;
+  for (const CsvRow& row : t.rows) ends[row.fields[0]].insert(row.fields[1]);
+  for (const auto& [label, e] : ends) EXPECT_EQ(e, (std::set<std::string>{"A", "Z"})) << label;
+  // The A end's flag names the Z end, and the other way round.
+  EXPECT_EQ(t.rows[0].fields[12], "COMP-000001 dgx001:mlx5_0 -> compute-leaf-su01-r1:1 (r01-n1 U1)");
+}
+
+TEST_F(ExportTest, SlurmTreeHasOneSwitchPerScalableUnit) {
+  std::string conf = Read(dir_ / "topology.conf");
+  EXPECT_NE(conf.find("SwitchName=compute-su01 Nodes=dgx[001-032]\n"), std::string::npos) << conf;
+  EXPECT_NE(conf.find("SwitchName=compute-su02 Nodes=dgx[033-063]\n"), std::string::npos) << conf;
+  EXPECT_NE(conf.find("SwitchName=compute-spine Switches=compute-su[01-02]\n"), std::string::npos) << conf;
+  EXPECT_EQ(conf.find("ufm"), std::string::npos);  // appliances are not Slurm nodes
+}
+
+TEST_F(ExportTest, IbnetdiscoverListsEverySwitchAndCaPort) {
+  std::string topo = Read(dir_ / "ibnetdiscover-compute.topo");
+  size_t switches = 0, cas = 0, pos = 0;
+  while ((pos = topo.find("\nSwitch\t", pos)) != std::string::npos) ++switches, ++pos;
+  pos = 0;
+  while ((pos = topo.find("\nCa\t", pos)) != std::string::npos) ++cas, ++pos;
+  EXPECT_EQ(switches, 24u);
+  EXPECT_EQ(cas, 63u * 8 + 4);
+  EXPECT_NE(topo.find("# \"dgx001 mlx5_0\""), std::string::npos);
+}
+
+TEST_F(ExportTest, DotAndNetbox) {
+  std::string dot = Read(dir_ / "topology.dot");
+  EXPECT_EQ(dot.rfind("graph \"test\" {\n", 0), 0u);
+  EXPECT_NE(dot.find("    \"dgx001\":\"mlx5_0\" -- \"compute-leaf-su01-r1\":\"1\"\n"), std::string::npos);
+  CsvTable nb = ParseCsv(Read(dir_ / "netbox-cables.csv"), "netbox-cables.csv");
+  EXPECT_EQ(nb.header[0], "side_a_device");
+  EXPECT_EQ(nb.rows.size(), result_.fabric.links.size());
+  EXPECT_EQ(nb.rows[0].fields[1], "dcim.interface");
+}
+
+TEST_F(ExportTest, IpPlanHasManagementAddresses) {
+  CsvTable ip = ParseCsv(Read(dir_ / "ip-plan.csv"), "ip-plan.csv");
+  size_t mgmt = 0;
+  for (const CsvRow& row : ip.rows) mgmt += row.fields[1] == "mgmt" ? 1 : 0;
+  // 63 BMCs + 24 compute switches + the out-of-band switches themselves.
+  EXPECT_EQ(mgmt, 63u + 24 + result_.fabric.planes[1].switch_count);
+}
+
+TEST(Export, FailsCleanlyWhenTheDirectoryCannotBeMade) {
+  PlanResult r = Plan(testing::ParseOrDie(testing::SuperPodYaml(31)));
+  fs::path file = fs::temp_directory_path() / ("railyard-not-a-dir-" + std::to_string(::getpid()));
+  std::ofstream(file) << "x";
+  EXPECT_THROW(WritePlanOutputs(r, Catalog::Builtin(), (file / "sub").string()), std::runtime_error);
+  fs::remove(file);
+}
+
+TEST(Export, CompressHostlist) {
+  EXPECT_EQ(CompressHostlist({"node001", "node002", "node003"}), "node[001-003]");
+  EXPECT_EQ(CompressHostlist({"n1", "n2", "n4", "n5", "x"}), "n[1-2,4-5],x");
+  EXPECT_EQ(CompressHostlist({"a01"}), "a01");
+  EXPECT_EQ(CompressHostlist({"a9", "a10"}), "a9,a10");  // widths differ: no common range
+}
+
+TEST(Export, SummaryJsonHasTheContractKeys) {
+  PlanResult r = Plan(testing::ParseOrDie(testing::SuperPodYaml(127)));
+  auto j = PlanSummaryJson(r, Catalog::Builtin());
+  const auto& p = j["planes"][0];
+  EXPECT_EQ(p["name"], "compute");
+  EXPECT_EQ(p["endpoints"], 1020);
+  EXPECT_EQ(p["switches"]["leaf"], 32);
+  EXPECT_EQ(p["switches"]["spine"], 16);
+  EXPECT_EQ(p["switches"]["core"], 0);
+  EXPECT_EQ(p["links"]["endpoint-leaf"], 1020);
+  EXPECT_EQ(p["links"]["leaf-spine"], 1024);
+  EXPECT_EQ(p["links"]["spine-core"], 0);
+  EXPECT_EQ(p["oversubscription"]["leaf"], "1:1");
+  EXPECT_EQ(p["bisection_gbps"], 204000.0);
+  EXPECT_EQ(j["bom"]["switches"], 48);
+}
+
+TEST(Export, JsonEscapesHostileStrings) {
+  EXPECT_EQ(JsonQuote("a\"b\\c\n\x01"), "\"a\\\"b\\\\c\\n\\u0001\"");
+}
+
+}  // namespace
+}  // namespace railyard

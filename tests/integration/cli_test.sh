@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# The CLI contract: exit codes, error messages naming file:line:column, nothing written on
+# bad input, machine output on stdout. Usage: cli_test.sh RAILYARD SOURCE_DIR
+set -u
+RAILYARD=$1
+SRC=$2
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+pass=0
+fail=0
+check() {  # check NAME CONDITION...
+  local name=$1
+  shift
+  if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $name"; fi
+}
+
+# 0 on a clean plan, with every output written.
+"$RAILYARD" plan "$SRC/examples/superpod-h100-4su.yaml" -o "$WORK/out" > "$WORK/stdout" 2> "$WORK/stderr"
+check "clean plan exits 0" test $? -eq 0
+check "summary names the planes" grep -q "^compute .* 32 x QM9700 .* 16 x QM9700" "$WORK/stdout"
+for f in plan.json cutsheet.csv bom.csv labels.csv ip-plan.csv netbox-cables.csv topology.dot topology.conf ibnetdiscover-compute.topo; do
+  check "wrote $f" test -s "$WORK/out/$f"
+done
+
+# JSON summary on stdout parses and carries the contract keys.
+"$RAILYARD" plan "$SRC/examples/superpod-h100-4su.yaml" --format json > "$WORK/summary.json"
+check "json exits 0" test $? -eq 0
+check "json has plane switch counts" grep -q '"leaf": 32' "$WORK/summary.json"
+check "json has link counts" grep -q '"leaf-spine": 1024' "$WORK/summary.json"
+
+# 1 when findings reach --fail-on.
+"$RAILYARD" plan "$SRC/examples/superpod-h100-4su.yaml" --fail-on info > /dev/null
+check "--fail-on info exits 1 on info findings" test $? -eq 1
+"$RAILYARD" check "$SRC/examples/lab-8-node.yaml" --fail-on warning > "$WORK/check.txt"
+check "check --fail-on warning exits 1" test $? -eq 1
+check "check prints the rule" grep -q "node-single-switch" "$WORK/check.txt"
+"$RAILYARD" check --list-rules | grep -q "^nic-pcie-below-line-rate"
+check "check --list-rules" test $? -eq 0
+
+# 2 on bad input, with file:line:column, and nothing written.
+sed 's/rail_optimized: true/rail_optimised: true/' "$SRC/examples/superpod-h100-4su.yaml" > "$WORK/bad.yaml"
+"$RAILYARD" plan "$WORK/bad.yaml" -o "$WORK/bad-out" > /dev/null 2> "$WORK/bad.err"
+check "misspelt key exits 2" test $? -eq 2
+check "error names file:line:column and suggests" grep -q "bad.yaml:18:5: planes.compute.rail_optimised: unknown key; did you mean 'rail_optimized'?" "$WORK/bad.err"
+check "nothing written on bad input" test ! -e "$WORK/bad-out"
+"$RAILYARD" plan "$WORK/missing.yaml" > /dev/null 2>&1
+check "missing file exits 2" test $? -eq 2
+"$RAILYARD" plan "$SRC/examples/superpod-h100-4su.yaml" --format xml > /dev/null 2>&1
+check "bad option value exits 2" test $? -eq 2
+"$RAILYARD" frobnicate > /dev/null 2>&1
+check "unknown verb exits 2" test $? -eq 2
+printf 'name: x\nnodes: {count: 2\n' > "$WORK/syntax.yaml"
+"$RAILYARD" plan "$WORK/syntax.yaml" 2> "$WORK/syntax.err" > /dev/null
+check "YAML syntax error exits 2" test $? -eq 2
+check "syntax error has a position" grep -q "syntax.yaml:[0-9]*:[0-9]*: (syntax)" "$WORK/syntax.err"
+
+# An output directory that cannot be created: exit 2, no partial files.
+touch "$WORK/file"
+"$RAILYARD" plan "$SRC/examples/superpod-h100-4su.yaml" -o "$WORK/file/sub" > /dev/null 2>&1
+check "unwritable output exits 2" test $? -eq 2
+
+# Help shows examples.
+"$RAILYARD" --help | grep -q "Examples:"
+check "--help has examples" test $? -eq 0
+"$RAILYARD" plan --help | grep -q "railyard plan examples/"
+check "plan --help has examples" test $? -eq 0
+
+echo "$pass passed, $fail failed"
+test "$fail" -eq 0
