@@ -26,6 +26,25 @@ void SplitPorts(uint32_t ports, Ratio ratio, uint32_t* down, uint32_t* up) {
     --d;
     u = static_cast<uint32_t>(std::ceil(d / r - 1e-9));
   }
+  // A prime uplink count leaves striping no choice but that many spines (or cores): give up a
+  // downlink or two (at most a tenth) for an uplink count with divisors, e.g. 128 ports at
+  // 2:1 is 84 + 42, not 85 + 43.
+  auto is_prime = [](uint32_t n) {
+    if (n < 4) return false;  // 1, 2 and 3 uplinks are small enough to stripe over anyway
+    for (uint32_t k = 2; k * k <= n; ++k) {
+      if (n % k == 0) return false;
+    }
+    return true;
+  };
+  uint32_t best_d = d;
+  for (uint32_t cd = d; is_prime(u) && cd > 0 && cd * 10 >= best_d * 9; --cd) {
+    uint32_t cu = static_cast<uint32_t>(std::ceil(cd / r - 1e-9));
+    if (!is_prime(cu) && cd + cu <= ports) {
+      d = cd;
+      u = cu;
+      break;
+    }
+  }
   *down = d;
   *up = u;
 }

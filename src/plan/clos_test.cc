@@ -155,6 +155,9 @@ TEST(Clos, OversubscriptionSplitsLeafPorts) {
   SplitPorts(64, Ratio{3, 1}, &down, &up);
   EXPECT_EQ(down, 48u);
   EXPECT_EQ(up, 16u);
+  SplitPorts(128, Ratio{2, 1}, &down, &up);  // 85 + 43 would force 43 spines: 84 + 42
+  EXPECT_EQ(down, 84u);
+  EXPECT_EQ(up, 42u);
   SplitPorts(64, Ratio{1.5, 1}, &down, &up);
   EXPECT_LE(down, 1.5 * up + 1e-9);
   EXPECT_LE(down + up, 64u);

@@ -53,14 +53,36 @@ void PlaceSwitches(const Spec& spec, const Catalog& catalog, Fabric& fabric) {
   for (const Rack& r : fabric.racks) {
     if (!r.network) gpu_rows = std::max<uint16_t>(gpu_rows, static_cast<uint16_t>(r.row + 1));
   }
+  const uint16_t central_row = static_cast<uint16_t>(gpu_rows / 2);
   // The network rack being filled in each row; the spine row comes after the GPU rows.
   std::map<uint16_t, uint32_t> filling;
   for (uint32_t i = 0; i < fabric.racks.size(); ++i) {
     const Rack& r = fabric.racks[i];
     if (r.network) filling[r.row] = i;  // the last network rack of a row is the one filling
   }
-  auto place_in_row = [&](Device& d, uint16_t row) {
+  // A row takes at most half as many network racks as it has GPU racks (at least two); a row
+  // that is full sends its switches to the nearest row with room, alternating sides, so no run
+  // along a row grows without bound.
+  const uint32_t max_network = std::max<uint32_t>(2, spec.layout.racks_per_row / 2);
+  std::map<uint16_t, uint32_t> network_count;
+  for (const Rack& r : fabric.racks) {
+    if (r.network) ++network_count[r.row];
+  }
+  auto row_with_room = [&](uint16_t row, uint16_t height) {
+    for (int step = 0; step < 4 * (gpu_rows + 2); ++step) {
+      int offset = (step + 1) / 2 * (step % 2 ? 1 : -1);  // 0, +1, -1, +2, -2 ...
+      int candidate = int(row) + offset;
+      if (candidate < 0 || candidate > 0xFFFF) continue;
+      uint16_t r = static_cast<uint16_t>(candidate);
+      auto it = filling.find(r);
+      bool fits_current = it != filling.end() && fabric.racks[it->second].used_u + height <= usable;
+      if (fits_current || network_count[r] < max_network) return r;
+    }
+    return row;
+  };
+  auto place_in_row = [&](Device& d, uint16_t wanted_row) {
     uint16_t height = d.height_u;
+    uint16_t row = row_with_room(wanted_row, height);
     auto it = filling.find(row);
     if (it == filling.end() || fabric.racks[it->second].used_u + height > usable) {
       Rack rack;
@@ -68,6 +90,7 @@ void PlaceSwitches(const Spec& spec, const Catalog& catalog, Fabric& fabric) {
       rack.network = true;
       rack.position = 0;  // final position set by FinalizeRacks
       fabric.racks.push_back(rack);
+      ++network_count[row];
       filling[row] = static_cast<uint32_t>(fabric.racks.size() - 1);
       it = filling.find(row);
     }
@@ -76,23 +99,42 @@ void PlaceSwitches(const Spec& spec, const Catalog& catalog, Fabric& fabric) {
     d.u = static_cast<uint16_t>(rack.used_u + 1);
     rack.used_u = static_cast<uint16_t>(rack.used_u + height);
   };
+  // Leaves first: each goes near the endpoints it serves.
+  std::map<std::pair<int16_t, int32_t>, std::vector<uint16_t>> pod_rows;  // (plane, pod) -> leaf rows
   for (Device& d : fabric.devices) {
-    if (d.role != DeviceRole::kSwitch || d.u != 0) continue;  // placed already
+    if (d.role != DeviceRole::kSwitch || d.u != 0 || d.tier != Tier::kLeaf) continue;  // placed already
     d.height_u = SwitchHeight(catalog, d);
-    if (d.tier == Tier::kLeaf && d.rack < fabric.racks.size()) {
+    if (d.rack < fabric.racks.size()) {
       // The planner left the rack of the leaf's first endpoint in d.rack.
       const Rack& near = fabric.racks[d.rack];
+      pod_rows[{d.plane, d.pod}].push_back(near.row);
       if (spec.layout.network_racks == NetworkRackPlacement::kTopOfRack && !near.network &&
           near.used_u + d.height_u <= spec.layout.rack_units - 1) {
-        Rack& rack = fabric.racks[d.rack];
         // Top-of-rack switches fill from the top down, nodes from the bottom up.
+        Rack& rack = fabric.racks[d.rack];
         d.u = static_cast<uint16_t>(spec.layout.rack_units - d.height_u + 1);
         rack.used_u = static_cast<uint16_t>(rack.used_u + d.height_u);
         continue;
       }
       place_in_row(d, near.row);
     } else {
-      place_in_row(d, gpu_rows);
+      place_in_row(d, central_row);
+    }
+  }
+  // Spines of a three-tier pod go in the middle row of the pod's leaves, keeping leaf-spine
+  // runs inside the pod; two-tier spines and cores go in the hall's central row, so that no
+  // run is longer than half the hall.
+  for (Device& d : fabric.devices) {
+    if (d.role != DeviceRole::kSwitch || d.u != 0) continue;
+    d.height_u = SwitchHeight(catalog, d);
+    const Plane& plane = fabric.planes[static_cast<size_t>(d.plane)];
+    auto rows = pod_rows.find({d.plane, d.pod});
+    if (d.tier == Tier::kSpine && plane.tiers > 2 && rows != pod_rows.end() && !rows->second.empty()) {
+      std::vector<uint16_t>& r = rows->second;
+      std::nth_element(r.begin(), r.begin() + static_cast<long>(r.size() / 2), r.end());
+      place_in_row(d, r[r.size() / 2]);
+    } else {
+      place_in_row(d, central_row);
     }
   }
 }

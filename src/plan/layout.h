@@ -14,8 +14,9 @@ inline constexpr double kRackUnitM = 0.04445;  // EIA-310: 1U = 1.75 in
 void PlaceNodes(const Spec& spec, Fabric& fabric, uint32_t slots);
 
 // Places every switch in a network rack: leaves near the endpoints they serve (end or middle
-// of their row, or in the GPU rack for top-of-rack), spines and cores in a network row after
-// the last GPU row. Network racks are created as they fill.
+// of their row, or in the GPU rack for top-of-rack); the spines of a three-tier pod in the
+// middle row of that pod's leaves; two-tier spines and cores in the hall's central row.
+// Network racks are created as they fill.
 void PlaceSwitches(const Spec& spec, const Catalog& catalog, Fabric& fabric);
 
 // Route length in metres between two devices' cages.

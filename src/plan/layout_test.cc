@@ -1,5 +1,8 @@
 #include "plan/layout.h"
 
+#include <map>
+#include <set>
+
 #include <gtest/gtest.h>
 
 #include "plan/planner.h"
@@ -33,10 +36,37 @@ TEST(Layout, EndOfRowNetworkRackFollowsTheGpuRacks) {
   EXPECT_EQ(rack.row, 0);
   EXPECT_EQ(rack.position, 10);  // after GPU racks at positions 0..9
   EXPECT_EQ(rack.name, "r01-n1");
-  // Spines sit in the network row after the last GPU row.
+  // Two-tier spines sit in the hall's central row (here the only row), in a network rack.
   const Device& spine = *std::find_if(f.devices.begin(), f.devices.end(),
                                       [](const Device& d) { return d.tier == Tier::kSpine; });
-  EXPECT_EQ(f.racks[spine.rack].row, 1);
+  EXPECT_EQ(f.racks[spine.rack].row, 0);
+  EXPECT_TRUE(f.racks[spine.rack].network);
+}
+
+TEST(Layout, ThreeTierSpinesStayWithTheirPodAndCoresInTheMiddle) {
+  PlanResult r = Plan(ParseOrDie(SuperPodYaml(1279)));  // 40 SUs, 10 pods, 320 GPU racks, 32 rows
+  const Fabric& f = r.fabric;
+  ASSERT_EQ(f.planes[0].tiers, 3u);
+  int gpu_rows = 0;
+  for (const Rack& rack : f.racks) gpu_rows = rack.network ? gpu_rows : std::max(gpu_rows, rack.row + 1);
+  ASSERT_EQ(gpu_rows, 32);
+  std::map<int32_t, std::set<uint16_t>> leaf_rows;
+  for (const Device& d : f.devices) {
+    if (d.tier == Tier::kLeaf) leaf_rows[d.pod].insert(f.racks[d.rack].row);
+  }
+  for (const Device& d : f.devices) {
+    if (d.tier == Tier::kSpine) {
+      const auto& rows = leaf_rows[d.pod];
+      uint16_t row = f.racks[d.rack].row;
+      EXPECT_GE(row, *rows.begin()) << d.name;
+      EXPECT_LE(row, *rows.rbegin()) << d.name;
+    }
+    if (d.tier == Tier::kCore) {
+      // 256 1U cores fill 7 racks; a row takes at most 5 network racks, so the rest spill
+      // to the row next to the central one.
+      EXPECT_LE(std::abs(int(f.racks[d.rack].row) - gpu_rows / 2), 1) << d.name;
+    }
+  }
 }
 
 TEST(Layout, MiddleOfRowPushesLaterGpuRacksAlong) {

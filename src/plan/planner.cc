@@ -434,6 +434,13 @@ PlanResult Plan(const Spec& spec, const Catalog& catalog) {
       for (uint32_t d = 0; d < fabric.devices.size(); ++d) {
         if (fabric.devices[d].role == DeviceRole::kSwitch) slots.push_back({d, kMgmtPort, 1});
       }
+      // Management ports join the BMCs of their own row, so each out-of-band leaf serves one
+      // stretch of the hall rather than switches scattered across it.
+      std::stable_sort(slots.begin(), slots.end(), [&](const Slot& a, const Slot& b) {
+        const Device& da = fabric.devices[a.device];
+        const Device& db = fabric.devices[b.device];
+        return fabric.racks[da.rack].row < fabric.racks[db.rack].row;
+      });
     }
     builder.Build(ps, fabric.planes[p], slots, static_cast<uint16_t>(p));
     PlaceSwitches(spec, catalog, fabric);
