@@ -6,7 +6,10 @@ ASAN_BUILD ?= build-asan
 CMAKE_FLAGS ?=
 EXAMPLE ?= examples/superpod-h100-4su.yaml
 
-.PHONY: deps build run test asan-test bench clean
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 30
+
+.PHONY: deps build run test asan-test fuzz bench clean
 
 deps:
 	@scripts/install-deps.sh
@@ -27,8 +30,17 @@ asan-test: deps
 	@cmake --build $(ASAN_BUILD)
 	ctest --test-dir $(ASAN_BUILD) --output-on-failure -j2
 
+# libFuzzer on the spec parser and planner, seeded with the bundled examples.
+fuzz: deps
+	@cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DRAILYARD_FUZZ=ON -DRAILYARD_TESTS=OFF -DRAILYARD_BENCH=OFF > /dev/null
+	@cmake --build $(FUZZ_BUILD)
+	@mkdir -p $(FUZZ_BUILD)/corpus/spec && cp examples/*.yaml tests/integration/*.yaml $(FUZZ_BUILD)/corpus/spec/
+	./$(FUZZ_BUILD)/spec_fuzz -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 \
+	  -dict=fuzz/spec.dict $(FUZZ_BUILD)/corpus/spec
+
 bench: build
 	bench/run.sh $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) out
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) out
