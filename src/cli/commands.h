@@ -27,5 +27,6 @@ int RunPlan(const PlanOptions& options, bool check_only);
 // Registers the verb on `app`; the returned function runs it when the verb was chosen.
 std::function<int()> AddPlanCommand(CLI::App& app);
 std::function<int()> AddCheckCommand(CLI::App& app);
+std::function<int()> AddCatalogCommand(CLI::App& app);
 
 }  // namespace railyard::cli

@@ -12,12 +12,13 @@ int main(int argc, char** argv) {
       "  railyard plan examples/superpod-h100-4su.yaml -o out/    # plus plan.json, cut-sheet, labels, ...\n"
       "  railyard plan cluster.yaml --format json | jq .planes     # machine-readable summary\n"
       "  railyard check cluster.yaml --fail-on warning             # design checks only, for CI\n"
+      "  railyard catalog switches                                 # what the planner can choose from\n"
       "\nExit codes: 0 ok, 1 findings at or above --fail-on, 2 usage or input error.");
   app.require_subcommand(1);
   app.set_version_flag("--version", "railyard 0.1.0");
-  std::vector<std::pair<CLI::App*, std::function<int()>>> verbs;
   auto plan = railyard::cli::AddPlanCommand(app);
   auto check = railyard::cli::AddCheckCommand(app);
+  auto catalog = railyard::cli::AddCatalogCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -26,5 +27,6 @@ int main(int argc, char** argv) {
   }
   if (app.got_subcommand("plan")) return plan();
   if (app.got_subcommand("check")) return check();
+  if (app.got_subcommand("catalog")) return catalog();
   return railyard::cli::kExitInput;
 }

@@ -59,6 +59,12 @@ touch "$WORK/file"
 "$RAILYARD" plan "$SRC/examples/superpod-h100-4su.yaml" -o "$WORK/file/sub" > /dev/null 2>&1
 check "unwritable output exits 2" test $? -eq 2
 
+# The catalog the spec refers users to.
+"$RAILYARD" catalog switches | grep -q "^QM9700 "
+check "catalog switches lists QM9700" test $? -eq 0
+"$RAILYARD" catalog nics --format json | grep -q '"opn": "MCX75310AAS-NEAT"'
+check "catalog nics as json" test $? -eq 0
+
 # Help shows examples.
 "$RAILYARD" --help | grep -q "Examples:"
 check "--help has examples" test $? -eq 0
