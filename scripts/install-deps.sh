@@ -12,6 +12,8 @@ PACKAGES=(
   libgtest-dev libgmock-dev   # unit tests
   libbenchmark-dev     # bench/
   ibsim-utils infiniband-diags   # real InfiniBand peers for the integration tests
+  lldpd iproute2       # real LLDP peers in network namespaces (verify tests)
+  libsimdjson-dev      # LLDP JSON and plan.json at 100,000-GPU scale (GB/s parsing)
   time                 # /usr/bin/time -v for peak RSS in bench/
 )
 

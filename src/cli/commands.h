@@ -28,5 +28,6 @@ int RunPlan(const PlanOptions& options, bool check_only);
 std::function<int()> AddPlanCommand(CLI::App& app);
 std::function<int()> AddCheckCommand(CLI::App& app);
 std::function<int()> AddCatalogCommand(CLI::App& app);
+std::function<int()> AddVerifyCommand(CLI::App& app);
 
 }  // namespace railyard::cli

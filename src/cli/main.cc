@@ -13,12 +13,14 @@ int main(int argc, char** argv) {
       "  railyard plan cluster.yaml --format json | jq .planes     # machine-readable summary\n"
       "  railyard check cluster.yaml --fail-on warning             # design checks only, for CI\n"
       "  railyard catalog switches                                 # what the planner can choose from\n"
+      "  railyard verify --plan out/plan.json --ibnetdiscover fabric.topo   # cabling as built vs plan\n"
       "\nExit codes: 0 ok, 1 findings at or above --fail-on, 2 usage or input error.");
   app.require_subcommand(1);
   app.set_version_flag("--version", "railyard 0.1.0");
   auto plan = railyard::cli::AddPlanCommand(app);
   auto check = railyard::cli::AddCheckCommand(app);
   auto catalog = railyard::cli::AddCatalogCommand(app);
+  auto verify = railyard::cli::AddVerifyCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -28,5 +30,6 @@ int main(int argc, char** argv) {
   if (app.got_subcommand("plan")) return plan();
   if (app.got_subcommand("check")) return check();
   if (app.got_subcommand("catalog")) return catalog();
+  if (app.got_subcommand("verify")) return verify();
   return railyard::cli::kExitInput;
 }

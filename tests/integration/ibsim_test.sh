@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Loads railyard's exported InfiniBand topology into a real simulated fabric (ibsim), discovers
-# it with the real ibnetdiscover, and checks that every planned link (from the cut-sheet, an
-# independent rendering of the plan) is discovered and nothing else is.
-# Usage: ibsim_test.sh RAILYARD SOURCE_DIR. Exits 77 (skipped) when ibsim is not installed.
+# Real InfiniBand peers: railyard's exported topology is loaded into ibsim, discovered by the
+# real ibnetdiscover, and verified against the plan: first as planned (no findings), then with
+# the cabling mutated the way technicians get it wrong (two cables swapped, one removed, one
+# moved to a wrong port, one extra cable) -- the verifier must report exactly those faults.
+# Usage: ibsim_test.sh RAILYARD SOURCE_DIR FABRIC_MUTATOR. Exits 77 (skipped) without ibsim.
 set -u
 RAILYARD=$1
 SRC=$2
+MUTATOR=$3
 if ! command -v ibsim > /dev/null || ! command -v ibsim-run > /dev/null || ! command -v ibnetdiscover > /dev/null; then
   echo "SKIP: ibsim, ibsim-run or ibnetdiscover not installed (scripts/install-deps.sh installs them)"
   exit 77
@@ -13,67 +15,63 @@ fi
 WORK=$(mktemp -d)
 SIM_PID=""
 cleanup() {
-  [ -n "$SIM_PID" ] && kill "$SIM_PID" 2> /dev/null && wait "$SIM_PID" 2> /dev/null
+  if [ -n "$SIM_PID" ]; then kill "$SIM_PID" 2> /dev/null; wait "$SIM_PID" 2> /dev/null; fi
   rm -rf "$WORK"
 }
 trap cleanup EXIT
-
-"$RAILYARD" plan "$SRC/tests/integration/superpod-1su.yaml" -o "$WORK/plan" > /dev/null || {
-  echo "FAIL: plan"
-  exit 1
+pass=0
+fail=0
+check() {
+  local name=$1
+  shift
+  if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $name"; fi
 }
-TOPO="$WORK/plan/ibnetdiscover-compute.topo"
 
-# ibsim serves the fabric on a socket named after the user; keep it private to this run.
-export IBSIM_SOCKNAME="railyard-test-$$"
-(cd "$WORK" && exec ibsim -s "$TOPO" > "$WORK/ibsim.log" 2>&1) &
-SIM_PID=$!
-for _ in $(seq 1 50); do
-  grep -q "Network simulator ready" "$WORK/ibsim.log" 2> /dev/null && break
-  sleep 0.2
-done
-if ! grep -q "Network simulator ready" "$WORK/ibsim.log"; then
-  echo "FAIL: ibsim did not start"
-  cat "$WORK/ibsim.log"
-  exit 1
-fi
-timeout 60 ibsim-run ibnetdiscover > "$WORK/discovered.txt" 2> "$WORK/ibnetdiscover.err"
-if [ ! -s "$WORK/discovered.txt" ]; then
-  echo "FAIL: ibnetdiscover printed nothing"
-  cat "$WORK/ibnetdiscover.err"
-  exit 1
-fi
+# discover TOPO OUT: run the fabric in ibsim and write what ibnetdiscover sees.
+discover() {
+  local topo=$1 out=$2
+  (cd "$WORK" && exec ibsim -s "$topo" > "$WORK/ibsim.log" 2>&1) &
+  SIM_PID=$!
+  for _ in $(seq 1 100); do
+    grep -q "Network simulator ready" "$WORK/ibsim.log" 2> /dev/null && break
+    sleep 0.1
+  done
+  if ! grep -q "Network simulator ready" "$WORK/ibsim.log"; then
+    echo "FAIL: ibsim did not start"; cat "$WORK/ibsim.log"; exit 1
+  fi
+  timeout 60 ibsim-run ibnetdiscover > "$out" 2> "$WORK/ibnetdiscover.err"
+  kill "$SIM_PID" 2> /dev/null
+  wait "$SIM_PID" 2> /dev/null
+  SIM_PID=""
+  if [ ! -s "$out" ]; then echo "FAIL: ibnetdiscover printed nothing"; cat "$WORK/ibnetdiscover.err"; exit 1; fi
+}
 
-# Discovered links from the switch blocks: "desc:port" pairs, each link once.
-awk '
-  /^Switch/ { match($0, /# "[^"]*"/); sw = substr($0, RSTART + 3, RLENGTH - 4); next }
-  /^(Ca|Hca)/ { sw = ""; next }
-  /^\[/ && sw != "" {
-    match($0, /^\[[0-9]+\]/); lp = substr($0, 2, RLENGTH - 2)
-    match($0, /"\]*[HS]-[0-9a-f]+"\[[0-9]+\]/); rem = substr($0, RSTART, RLENGTH); sub(/.*\[/, "", rem); sub(/\]/, "", rem)
-    match($0, /# "[^"]*"/); rd = substr($0, RSTART + 3, RLENGTH - 4)
-    a = sw ":" lp; b = rd ":" rem
-    print (a < b) ? a " <-> " b : b " <-> " a
-  }' "$WORK/discovered.txt" | sort -u > "$WORK/discovered.links"
+SPEC="$SRC/tests/integration/superpod-1su.yaml"
+"$RAILYARD" plan "$SPEC" -o "$WORK/plan" > /dev/null 2>&1 || { echo "FAIL: plan"; exit 1; }
 
-# Planned links from the cut-sheet: a CA is "host mlx5_N" port 1, switches by port number.
-awk -F, 'NR > 1 && $2 == "compute" {
-    a = ($3 == "endpoint-leaf") ? $5 " " $6 ":1" : $5 ":" $6
-    b = $9 ":" $10
-    print (a < b) ? a " <-> " b : b " <-> " a
-  }' "$WORK/plan/cutsheet.csv" | sort -u > "$WORK/planned.links"
+# ibsim 0.10 reports every link at SDR, so link speeds are not compared (--ignore-speed);
+# widths are. As planned: every planned link is discovered, nothing else.
+discover "$WORK/plan/ibnetdiscover-compute.topo" "$WORK/clean.txt"
+"$RAILYARD" verify --plan "$WORK/plan/plan.json" --ibnetdiscover "$WORK/clean.txt" --ignore-speed > "$WORK/clean.out" 2>&1
+check "clean fabric verifies with exit 0" test $? -eq 0
+check "clean fabric: all 508 links ok" grep -q "^508 planned links: 508 ok, 0 missing, 0 miswired" "$WORK/clean.out"
+check "clean fabric: no findings" grep -q "^no findings" "$WORK/clean.out"
 
-planned=$(wc -l < "$WORK/planned.links")
-discovered=$(wc -l < "$WORK/discovered.links")
-if ! diff "$WORK/planned.links" "$WORK/discovered.links" > "$WORK/diff.txt"; then
-  echo "FAIL: planned and discovered links differ (< planned only, > discovered only):"
-  head -20 "$WORK/diff.txt"
-  echo "0 passed, 1 failed"
-  exit 1
-fi
-if [ "$planned" -ne 508 ]; then  # 31 x 8 + 4 node/UFM links + 8 leaves x 32 uplinks
-  echo "FAIL: expected 508 planned links, got $planned"
-  exit 1
-fi
-echo "ibsim: all $planned planned links discovered by ibnetdiscover ($discovered discovered)"
-echo "1 passed, 0 failed"
+# Mutated: COMP-000001/COMP-000009 swapped at the leaf, COMP-000020 pulled, COMP-000005 moved
+# from leaf r5 port 1 to the free port 32, an extra cable between the r6 and r7 leaves.
+"$MUTATOR" "$SPEC" "$WORK/mutated.topo" --swap COMP-000001,COMP-000009 --remove COMP-000020 \
+  --move COMP-000005:32 --add compute-leaf-su01-r6:32,compute-leaf-su01-r7:32 || { echo "FAIL: mutator"; exit 1; }
+discover "$WORK/mutated.topo" "$WORK/mutated.txt"
+"$RAILYARD" verify --plan "$WORK/plan/plan.json" --ibnetdiscover "$WORK/mutated.txt" --ignore-speed --format csv > "$WORK/mutated.csv" 2> "$WORK/mutated.err"
+check "mutated fabric exits 1" test $? -eq 1
+findings=$(($(wc -l < "$WORK/mutated.csv") - 1))
+check "exactly four findings (got $findings)" test "$findings" -eq 4
+check "the swap is one finding naming both cables" grep -q '^swapped,error,compute,COMP-000001;COMP-000009,' "$WORK/mutated.csv"
+check "the swap says which plugs to exchange" grep -q 'exchange the plugs in compute-leaf-su01-r1:1 and compute-leaf-su01-r1:2' "$WORK/mutated.csv"
+check "the pulled cable is missing" grep -q '^missing,error,compute,COMP-000020,' "$WORK/mutated.csv"
+check "the moved cable is miswired to port 32" grep -q '^miswired,error,compute,COMP-000005,dgx001:mlx5_4,compute-leaf-su01-r5:1,dgx001:mlx5_4,compute-leaf-su01-r5:32,' "$WORK/mutated.csv"
+check "the extra cable is unexpected" grep -q '^unexpected,warning,compute,,,,compute-leaf-su01-r6:32,compute-leaf-su01-r7:32,' "$WORK/mutated.csv"
+if [ "$fail" -ne 0 ]; then head -20 "$WORK/mutated.csv"; fi
+
+echo "$pass passed, $fail failed"
+test "$fail" -eq 0

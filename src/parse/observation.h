@@ -1,0 +1,35 @@
+// What a tool reported about one cable, from one side: the local port and the neighbour it sees.
+// Parsers of LLDP tables, lldpctl JSON and ibnetdiscover all produce these; the cabling verifier
+// matches them against the plan.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace railyard {
+
+struct Adjacency {
+  std::string local_device;   // as the source names it: hostname, LLDP system name, IB node description
+  std::string local_port;     // "swp3", "Ethernet8", "mlx5_2", "17" (IB port number)
+  std::string remote_device;
+  std::string remote_port;
+  std::string local_guid;     // InfiniBand node GUIDs, when known ("0x..."), or LLDP chassis id
+  std::string remote_guid;
+  int width = 0;              // IB link width (1, 2, 4, 8, 12); 0 = not reported
+  uint32_t speed_gbps = 0;    // per-link rate when reported (4xNDR = 400); 0 = not reported
+  std::string source;         // file it came from
+  int line = 0;               // line in that file (0 when the format has none, e.g. JSON)
+};
+
+struct ParseWarning {
+  int line = 0;
+  std::string message;
+};
+
+struct AdjacencyReport {
+  std::vector<Adjacency> adjacencies;
+  std::vector<ParseWarning> warnings;
+};
+
+}  // namespace railyard

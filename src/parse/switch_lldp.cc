@@ -1,0 +1,78 @@
+#include "parse/switch_lldp.h"
+
+#include <vector>
+
+#include <fmt/format.h>
+
+namespace railyard {
+namespace {
+
+std::vector<std::string_view> Fields(std::string_view line) {
+  std::vector<std::string_view> out;
+  size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) ++i;
+    size_t start = i;
+    while (i < line.size() && line[i] != ' ' && line[i] != '\t' && line[i] != '\r') ++i;
+    if (i > start) out.push_back(line.substr(start, i - start));
+  }
+  return out;
+}
+
+enum class Format { kUnknown, kArista, kCumulus, kSonic };
+
+struct Columns {
+  size_t local = 0, device = 0, port = 0, min_fields = 0;
+};
+
+}  // namespace
+
+AdjacencyReport ParseSwitchLldpTable(std::string_view text, std::string_view local_device, std::string_view source) {
+  AdjacencyReport report;
+  Format format = Format::kUnknown;
+  Columns c;
+  int line_no = 0;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t eol = text.find('\n', pos);
+    if (eol == std::string_view::npos) eol = text.size();
+    std::string_view line = text.substr(pos, eol - pos);
+    pos = eol + 1;
+    ++line_no;
+    std::vector<std::string_view> f = Fields(line);
+    if (f.empty()) continue;
+    if (format == Format::kUnknown) {
+      if (line.find("Neighbor Device ID") != std::string_view::npos && line.find("Neighbor Port ID") != std::string_view::npos) {
+        format = Format::kArista;
+        c = {0, 1, 2, 3};
+      } else if (f[0] == "LocalPort" && line.find("RemoteHost") != std::string_view::npos) {
+        format = Format::kCumulus;
+        c = {0, 4, 3, 5};
+      } else if (f[0] == "LocalPort" && line.find("RemoteDevice") != std::string_view::npos) {
+        format = Format::kSonic;
+        c = {0, 1, 2, 3};
+      }
+      continue;  // preamble (table counters, capability codes) and the header itself
+    }
+    if (f[0].find_first_not_of('-') == std::string_view::npos) continue;  // ----- rules
+    if (f[0] == "Total") continue;                                         // SONiC footer
+    if (f.size() < c.min_fields) {
+      report.warnings.push_back({line_no, fmt::format("{}:{}: short row '{}'", source, line_no, line)});
+      continue;
+    }
+    Adjacency a;
+    a.local_device = std::string(local_device);
+    a.local_port = std::string(f[c.local]);
+    a.remote_device = std::string(f[c.device]);
+    a.remote_port = std::string(f[c.port]);
+    a.source = std::string(source);
+    a.line = line_no;
+    report.adjacencies.push_back(std::move(a));
+  }
+  if (format == Format::kUnknown) {
+    report.warnings.push_back({0, fmt::format("{}: no Arista, Cumulus or SONiC LLDP table header found", source)});
+  }
+  return report;
+}
+
+}  // namespace railyard

@@ -1,0 +1,366 @@
+#include "verify/verify.h"
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+#include <unordered_map>
+#include <unordered_set>
+
+#include <fmt/format.h>
+
+#include "catalog/csv.h"
+
+namespace railyard {
+
+std::string_view ToString(VerifyKind kind) {
+  switch (kind) {
+    case VerifyKind::kMissing: return "missing";
+    case VerifyKind::kMiswired: return "miswired";
+    case VerifyKind::kSwapped: return "swapped";
+    case VerifyKind::kUnexpected: return "unexpected";
+    case VerifyKind::kDegraded: return "degraded";
+    case VerifyKind::kLabelMismatch: return "label-mismatch";
+    case VerifyKind::kUnknownDevice: return "unknown-device";
+  }
+  return "unknown";
+}
+
+namespace {
+
+// A resolved port: plan device index and port name.
+struct Port {
+  uint32_t device = 0;
+  std::string port;
+  bool operator==(const Port&) const = default;
+};
+
+std::string Key(uint32_t device, std::string_view port) {
+  std::string key = std::to_string(device);
+  key.push_back('@');
+  key.append(port);
+  return key;
+}
+
+class Verifier {
+ public:
+  Verifier(const PlannedFabric& plan, bool check_speed) : plan_(plan), check_speed_(check_speed) {
+    port_link_.reserve(plan.links.size() * 2);
+    for (uint32_t i = 0; i < plan.links.size(); ++i) {
+      const PlannedLink& l = plan.links[i];
+      port_link_.emplace(Key(l.a_device, l.a_port), i * 2);
+      port_link_.emplace(Key(l.z_device, l.z_port), i * 2 + 1);
+    }
+    ok_.assign(plan.links.size(), false);
+    actual_.resize(plan.links.size());
+  }
+
+  std::string Name(const Port& p) const { return plan_.devices[p.device].name + ":" + p.port; }
+  Port End(uint32_t link, int end) const {
+    const PlannedLink& l = plan_.links[link];
+    return end == 0 ? Port{l.a_device, l.a_port} : Port{l.z_device, l.z_port};
+  }
+  // Planned link and end at a port, or -1.
+  int64_t LinkAt(const Port& p) const {
+    auto it = port_link_.find(Key(p.device, p.port));
+    return it == port_link_.end() ? -1 : static_cast<int64_t>(it->second);
+  }
+
+  void Locate(VerifyFinding& f, const Port& p) const {
+    const PlannedDevice& d = plan_.devices[p.device];
+    f.row = d.row;
+    f.position = d.position;
+    f.u = d.u;
+    f.sort_port = p.port;
+  }
+
+  void Observe(const Port& p, const Port& q, const Adjacency& a) {
+    std::string k1 = Key(p.device, p.port), k2 = Key(q.device, q.port);
+    if (!seen_.insert(k1 < k2 ? k1 + "|" + k2 : k2 + "|" + k1).second) {
+      // The other end's view of a cable already seen; it may still carry link speed.
+      Degraded(p, q, a);
+      return;
+    }
+    int64_t lp = LinkAt(p), lq = LinkAt(q);
+    if (lp >= 0 && lq >= 0 && lp / 2 == lq / 2 && lp != lq) {
+      ok_[static_cast<size_t>(lp / 2)] = true;
+      Degraded(p, q, a);
+      return;
+    }
+    if (lp >= 0) actual_[static_cast<size_t>(lp / 2)].push_back({static_cast<int>(lp % 2), q});
+    if (lq >= 0) actual_[static_cast<size_t>(lq / 2)].push_back({static_cast<int>(lq % 2), p});
+    if (lp < 0 && lq < 0) unexpected_.push_back({p, q, a.source, a.line});
+  }
+
+  void Degraded(const Port& p, const Port& q, const Adjacency& a) {
+    int64_t lp = LinkAt(p);
+    if (lp < 0 || a.width == 0) return;
+    uint32_t link = static_cast<uint32_t>(lp / 2);
+    if (!(LinkAt(q) >= 0 && LinkAt(q) / 2 == lp / 2)) return;
+    const PlannedLink& l = plan_.links[link];
+    bool narrow = a.width < 4;
+    bool slow = check_speed_ && a.speed_gbps > 0 && l.speed_gbps > 0 && a.speed_gbps < l.speed_gbps;
+    if ((!narrow && !slow) || degraded_.count(link)) return;
+    degraded_.insert(link);
+    VerifyFinding f;
+    f.kind = VerifyKind::kDegraded;
+    f.severity = Severity::kWarning;
+    f.plane = l.plane;
+    f.labels = {l.label};
+    f.planned_a = Name(End(link, 0));
+    f.planned_b = Name(End(link, 1));
+    f.observed_a = f.planned_a;
+    f.observed_b = f.planned_b;
+    f.message = fmt::format("{} is up at {}x and {} Gb/s; the plan has 4x and {} Gb/s ({}:{})", l.label, a.width,
+                            a.speed_gbps, l.speed_gbps, a.source, a.line);
+    f.fix = "reseat both ends; if it stays degraded, swap the cable, then the module; check the port with mlxlink";
+    Locate(f, End(link, 0));
+    findings_.push_back(std::move(f));
+  }
+
+  void Classify(const std::set<uint32_t>& reporting, VerifyCounts& counts) {
+    std::vector<bool> consumed(plan_.links.size(), false);
+    counts.planned = plan_.links.size();
+    for (uint32_t i = 0; i < plan_.links.size(); ++i) {
+      if (ok_[i]) {
+        ++counts.ok;
+        continue;
+      }
+      if (!actual_[i].empty()) {
+        ++counts.miswired;
+        continue;
+      }
+      const PlannedLink& l = plan_.links[i];
+      if (reporting.count(l.a_device) || reporting.count(l.z_device)) {
+        ++counts.missing;
+        VerifyFinding f;
+        f.kind = VerifyKind::kMissing;
+        f.severity = Severity::kError;
+        f.plane = l.plane;
+        f.labels = {l.label};
+        f.planned_a = Name(End(i, 0));
+        f.planned_b = Name(End(i, 1));
+        f.message = fmt::format("{} ({} to {}) is not seen from either end", l.label, f.planned_a, f.planned_b);
+        f.fix = fmt::format("check that cable {} is plugged in at both ends and the ports are up (module seated, "
+                            "no admin-down)",
+                            l.label);
+        Locate(f, End(i, 0));
+        findings_.push_back(std::move(f));
+      } else {
+        ++counts.unverified;
+      }
+    }
+    counts.degraded = degraded_.size();
+    // Swaps: L = (A1, Z1) and M = (A2, Z2) observed as A1-Z2 and A2-Z1.
+    for (uint32_t i = 0; i < plan_.links.size(); ++i) {
+      if (actual_[i].empty() || consumed[i]) continue;
+      bool swapped = false;
+      for (const auto& [end, far] : actual_[i]) {
+        int64_t other = LinkAt(far);
+        if (other < 0) continue;
+        uint32_t m = static_cast<uint32_t>(other / 2);
+        if (m == i || consumed[m]) continue;
+        int far_end = static_cast<int>(other % 2);
+        // My `end` reaches M's `far_end`; does M's opposite end reach my opposite end?
+        Port mine_other = End(i, 1 - end);
+        for (const auto& [end2, far2] : actual_[m]) {
+          if (end2 == 1 - far_end && far2 == mine_other) {
+            Swapped(i, end, m, far_end);
+            consumed[i] = consumed[m] = true;
+            swapped = true;
+            break;
+          }
+        }
+        if (swapped) break;
+      }
+      if (!swapped) Miswired(i);
+    }
+    for (const auto& u : unexpected_) {
+      ++counts.unexpected;
+      VerifyFinding f;
+      f.kind = VerifyKind::kUnexpected;
+      f.severity = Severity::kWarning;
+      f.observed_a = std::min(Name(u.a), Name(u.b));  // either end may have reported it: fix the order
+      f.observed_b = std::max(Name(u.a), Name(u.b));
+      f.plane = plan_.devices[u.a.device].plane;
+      f.message = fmt::format("a cable joins {} and {}, which the plan leaves unused ({}:{})", f.observed_a,
+                              f.observed_b, u.source, u.line);
+      f.fix = "remove the cable, or add the link to the plan";
+      Locate(f, u.a);
+      findings_.push_back(std::move(f));
+    }
+  }
+
+  // The planned label at a port, or "".
+  std::string LabelAt(const Port& p) const {
+    int64_t at = LinkAt(p);
+    return at < 0 ? std::string() : plan_.links[static_cast<size_t>(at / 2)].label;
+  }
+
+  std::vector<VerifyFinding>& findings() { return findings_; }
+  const PlannedFabric& plan() const { return plan_; }
+
+ private:
+  struct Actual {
+    int end;   // which end of the planned link saw it
+    Port far;  // what it reaches instead
+  };
+  struct Unexpected {
+    Port a, b;
+    std::string source;
+    int line;
+  };
+
+  void Swapped(uint32_t l, int end_l, uint32_t m, int end_m) {
+    // Planned A1-Z1 (l) and A2-Z2 (m); observed A1-Z2 and A2-Z1, where A1 is l's `end_l` and
+    // Z2 is m's `end_m`. Exchanging the plugs in Z1 and Z2 (or in A1 and A2) fixes both; say
+    // the pair that sits on one device, where the technician can reach both at once.
+    const PlannedLink& a = plan_.links[l];
+    const PlannedLink& b = plan_.links[m];
+    Port a1 = End(l, end_l), z1 = End(l, 1 - end_l);
+    Port a2 = End(m, 1 - end_m), z2 = End(m, end_m);
+    bool at_z = z1.device == z2.device || a1.device != a2.device;
+    Port x = at_z ? z1 : a1, y = at_z ? z2 : a2;
+    VerifyFinding f;
+    f.kind = VerifyKind::kSwapped;
+    f.severity = Severity::kError;
+    f.plane = a.plane;
+    f.labels = {a.label, b.label};
+    // Pairs are printed in the plan's A-to-Z order: each cable's A end, and what it reaches.
+    auto pair = [&](uint32_t link) { return Name(End(link, 0)) + " - " + Name(End(link, 1)); };
+    auto reach = [&](const Port& p) { return p == a1 ? z2 : p == z1 ? a2 : p == a2 ? z1 : a1; };
+    f.planned_a = pair(l);
+    f.planned_b = pair(m);
+    f.observed_a = Name(End(l, 0)) + " - " + Name(reach(End(l, 0)));
+    f.observed_b = Name(End(m, 0)) + " - " + Name(reach(End(m, 0)));
+    f.message = fmt::format("cables {} and {} are swapped: {} reaches {} and {} reaches {}", a.label, b.label, Name(a1),
+                            Name(z2), Name(a2), Name(z1));
+    f.fix = fmt::format("exchange the plugs in {} and {}", Name(x), Name(y));
+    Locate(f, x);
+    findings_.push_back(std::move(f));
+  }
+
+  void Miswired(uint32_t i) {
+    const PlannedLink& l = plan_.links[i];
+    for (const auto& [end, far] : actual_[i]) {
+      Port here = End(i, end), want = End(i, 1 - end);
+      VerifyFinding f;
+      f.kind = VerifyKind::kMiswired;
+      f.severity = Severity::kError;
+      f.plane = l.plane;
+      f.labels = {l.label};
+      f.planned_a = Name(here);
+      f.planned_b = Name(want);
+      f.observed_a = Name(here);
+      f.observed_b = Name(far);
+      std::string rail;
+      const PlannedDevice& far_device = plan_.devices[far.device];
+      if (l.rail > 0 && far_device.rail > 0 && far_device.rail != l.rail) {
+        rail = fmt::format(" (cross-rail: a rail-{} port on a rail-{} leaf)", l.rail, far_device.rail);
+      }
+      f.message = fmt::format("{} from {} should reach {} but reaches {}{}", l.label, Name(here), Name(want), Name(far), rail);
+      f.fix = fmt::format("move the end in {} to {}", Name(far), Name(want));
+      Locate(f, here);
+      findings_.push_back(std::move(f));
+    }
+  }
+
+  const PlannedFabric& plan_;
+  const bool check_speed_;
+  std::unordered_map<std::string, uint32_t> port_link_;
+  std::unordered_set<std::string> seen_;
+  std::vector<bool> ok_;
+  std::vector<std::vector<Actual>> actual_;
+  std::vector<Unexpected> unexpected_;
+  std::set<uint32_t> degraded_;
+  std::vector<VerifyFinding> findings_;
+};
+
+}  // namespace
+
+std::vector<LabelScan> LoadLabelAudit(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error(path + ": cannot read the file");
+  std::stringstream text;
+  text << in.rdbuf();
+  CsvTable t = ParseCsv(text.str(), path);
+  int device = t.Column("device"), port = t.Column("port"), label = t.Column("label");
+  if (device < 0 || port < 0 || label < 0) {
+    throw std::runtime_error(path + ":1: the header must name device, port and label columns");
+  }
+  std::vector<LabelScan> scans;
+  for (const CsvRow& row : t.rows) {
+    scans.push_back({row.fields[static_cast<size_t>(device)], row.fields[static_cast<size_t>(port)],
+                     row.fields[static_cast<size_t>(label)], path, row.line});
+  }
+  return scans;
+}
+
+VerifyResult Verify(const PlannedFabric& plan, const NameResolver& names, const std::vector<Adjacency>& observed,
+                    const std::set<std::string>& reporting_devices, const std::vector<LabelScan>& labels,
+                    const VerifyOptions& options) {
+  VerifyResult result;
+  Verifier v(plan, options.check_speed);
+  std::set<uint32_t> reporting;
+  std::map<std::string, std::pair<int, std::string>> unknown;  // name -> (count, first place)
+  for (const std::string& name : reporting_devices) {
+    if (auto d = names.ResolveDevice(name)) reporting.insert(*d);
+  }
+  for (const Adjacency& a : observed) {
+    ++result.counts.observations;
+    auto p = names.Resolve(a.local_device, a.local_port);
+    auto q = names.Resolve(a.remote_device, a.remote_port);
+    if (p) reporting.insert(p->device);  // a device that reports neighbours covers its ports
+    for (auto [resolved, name] : {std::pair{p.has_value(), &a.local_device}, std::pair{q.has_value(), &a.remote_device}}) {
+      if (resolved) continue;
+      auto& entry = unknown[*name];
+      if (entry.first++ == 0) entry.second = a.line ? fmt::format("{}:{}", a.source, a.line) : a.source;
+    }
+    if (!p || !q) continue;
+    v.Observe(Port{p->device, p->port}, Port{q->device, q->port}, a);
+  }
+  v.Classify(reporting, result.counts);
+  std::vector<VerifyFinding>& findings = v.findings();
+  for (const auto& [name, where] : unknown) {
+    VerifyFinding f;
+    f.kind = VerifyKind::kUnknownDevice;
+    f.severity = Severity::kWarning;
+    f.observed_a = name;
+    f.message = fmt::format("'{}' is not a device of the plan ({} observation(s), first at {})", name, where.first,
+                            where.second);
+    f.fix = "map it with --names (observed,plan), or add it to the plan";
+    findings.push_back(std::move(f));
+  }
+  for (const LabelScan& scan : labels) {
+    auto at = names.Resolve(scan.device, scan.port);
+    std::string planned = at ? v.LabelAt(Port{at->device, at->port}) : std::string();
+    if (planned == scan.label) continue;
+    VerifyFinding f;
+    f.kind = VerifyKind::kLabelMismatch;
+    f.severity = Severity::kWarning;
+    f.labels = {scan.label};
+    f.observed_a = scan.device + ":" + scan.port;
+    f.message = planned.empty() ? fmt::format("label {} scanned at {}, where the plan has no cable ({}:{})", scan.label,
+                                              f.observed_a, scan.source, scan.line)
+                                : fmt::format("label {} scanned at {}, where the plan has {} ({}:{})", scan.label,
+                                              f.observed_a, planned, scan.source, scan.line);
+    f.fix = planned.empty() ? "find where this cable belongs" : fmt::format("re-label the end as {}, or re-patch it", planned);
+    if (at) {
+      const PlannedDevice& d = plan.devices[at->device];
+      f.row = d.row;
+      f.position = d.position;
+      f.u = d.u;
+      f.plane = d.plane;
+      f.sort_port = at->port;
+    }
+    findings.push_back(std::move(f));
+  }
+  std::stable_sort(findings.begin(), findings.end(), [](const VerifyFinding& a, const VerifyFinding& b) {
+    return std::tie(a.plane, a.row, a.position, a.u, a.sort_port) < std::tie(b.plane, b.row, b.position, b.u, b.sort_port);
+  });
+  result.findings = std::move(findings);
+  return result;
+}
+
+}  // namespace railyard

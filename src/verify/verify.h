@@ -1,0 +1,81 @@
+// `railyard verify`: the cabling as built against the plan.
+//
+// Every planned link is classified once: ok, missing (a device on it reported its neighbours
+// and this cable was not among them), miswired (an end reaches the wrong port), or unverified
+// (no report covers either end). Two miswired links whose ends were exchanged are one
+// `swapped` finding naming both cables and the two plugs to exchange. Observed links between
+// ports the plan does not use are `unexpected`; links that came up slower or narrower than
+// planned are `degraded`; scanned labels that disagree with the plan are `label-mismatch`;
+// names no rule maps to the plan are `unknown-device`. Findings are sorted by location
+// (plane, row, rack, U, port) so a technician walks the aisle once.
+#pragma once
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "model/finding.h"
+#include "parse/observation.h"
+#include "verify/names.h"
+#include "verify/planned.h"
+
+namespace railyard {
+
+enum class VerifyKind { kMissing, kMiswired, kSwapped, kUnexpected, kDegraded, kLabelMismatch, kUnknownDevice };
+std::string_view ToString(VerifyKind kind);
+
+struct VerifyFinding {
+  VerifyKind kind = VerifyKind::kMissing;
+  Severity severity = Severity::kError;
+  std::string plane;
+  std::vector<std::string> labels;  // the planned cables concerned
+  std::string planned_a, planned_b;  // "device:port"
+  std::string observed_a, observed_b;
+  std::string message;
+  std::string fix;
+  // Where to walk to: row, rack position, U, port of the first end.
+  int row = 0, position = 0, u = 0;
+  std::string sort_port;
+};
+
+struct VerifyCounts {
+  uint64_t planned = 0;
+  uint64_t ok = 0;
+  uint64_t missing = 0;
+  uint64_t miswired = 0;
+  uint64_t degraded = 0;
+  uint64_t unverified = 0;
+  uint64_t unexpected = 0;
+  uint64_t observations = 0;
+};
+
+struct VerifyResult {
+  VerifyCounts counts;
+  std::vector<VerifyFinding> findings;
+};
+
+struct LabelScan {
+  std::string device;
+  std::string port;
+  std::string label;
+  std::string source;
+  int line = 0;
+};
+
+// Reads a label audit CSV with a header naming device, port and label columns.
+// Throws std::runtime_error("<path>:<line>: ...").
+std::vector<LabelScan> LoadLabelAudit(const std::string& path);
+
+struct VerifyOptions {
+  // Compare reported link speeds with the plan. Off for simulators: ibsim reports every link
+  // at SDR whatever the topology says. Width is always compared.
+  bool check_speed = true;
+};
+
+// `reporting_devices`: names of the devices whose neighbour tables were given (a device that
+// reported is expected to see each of its planned cables).
+VerifyResult Verify(const PlannedFabric& plan, const NameResolver& names, const std::vector<Adjacency>& observed,
+                    const std::set<std::string>& reporting_devices, const std::vector<LabelScan>& labels = {},
+                    const VerifyOptions& options = {});
+
+}  // namespace railyard
