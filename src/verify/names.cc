@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -85,26 +86,25 @@ void NameResolver::LoadMapText(std::string_view text, const std::string& source)
 }
 
 std::optional<uint32_t> NameResolver::ResolveDevice(std::string_view device) const {
+  // Candidates in order: the name; an InfiniBand switch description's inner name
+  // ("MF0;A09-P1-IBLEAF-04-04:MQM9701/U1" -> "A09-P1-IBLEAF-04-04"); the host of an FQDN.
   std::string name(device);
-  if (auto it = device_alias_.find(name); it != device_alias_.end()) return it->second;
-  if (auto it = plan_.device_index.find(name); it != plan_.device_index.end()) return it->second;
-  // InfiniBand switch description: "MF0;A09-P1-IBLEAF-04-04:MQM9701/U1".
+  std::vector<std::string> candidates = {name};
   size_t semi = name.find(';');
   size_t colon = name.find(':', semi == std::string::npos ? 0 : semi);
   if (semi != std::string::npos || colon != std::string::npos) {
     size_t from = semi == std::string::npos ? 0 : semi + 1;
-    std::string inner = name.substr(from, colon == std::string::npos ? std::string::npos : colon - from);
-    if (inner != name) {
-      if (auto r = ResolveDevice(inner)) return r;
-    }
+    candidates.push_back(name.substr(from, colon == std::string::npos ? std::string::npos : colon - from));
   }
   size_t dot = name.find('.');
-  if (dot != std::string::npos && dot > 0) {
-    std::string host = name.substr(0, dot);
-    if (auto it = device_alias_.find(host); it != device_alias_.end()) return it->second;
-    if (auto it = plan_.device_index.find(host); it != plan_.device_index.end()) return it->second;
+  if (dot != std::string::npos && dot > 0) candidates.push_back(name.substr(0, dot));
+  for (const std::string& c : candidates) {
+    if (auto it = device_alias_.find(c); it != device_alias_.end()) return it->second;
+    if (auto it = plan_.device_index.find(c); it != plan_.device_index.end()) return it->second;
   }
-  if (auto it = lower_.find(Lower(name)); it != lower_.end()) return it->second;
+  for (const std::string& c : candidates) {
+    if (auto it = lower_.find(Lower(c)); it != lower_.end()) return it->second;
+  }
   return std::nullopt;
 }
 

@@ -1,0 +1,184 @@
+#include <gtest/gtest.h>
+
+#include "parse/fixtures.h"
+#include "parse/ibnetdiscover.h"
+#include "parse/lldpctl.h"
+#include "parse/switch_lldp.h"
+
+namespace railyard {
+namespace {
+
+using testing::ReadText;
+using testing::SharedFixture;
+
+AdjacencyReport IbFixture(const std::string& name) {
+  return ParseIbnetdiscover(ReadText(SharedFixture("ibnetdiscover/" + name)), name);
+}
+
+TEST(Ibnetdiscover, DgxH100SwitchBlocks) {
+  auto path = SharedFixture("ibnetdiscover/dgx-h100-ndr-qm9701-fabric-first-4-switches.txt");
+  RAILYARD_REQUIRE_FIXTURE(path);
+  AdjacencyReport r = IbFixture("dgx-h100-ndr-qm9701-fabric-first-4-switches.txt");
+  EXPECT_TRUE(r.warnings.empty());
+  ASSERT_EQ(r.adjacencies.size(), 136u);  // every "[port]" line of the four switch blocks
+  const Adjacency& first = r.adjacencies.front();
+  EXPECT_EQ(first.local_device, "MF0;A09-P1-IBLEAF-04-04:MQM9701/U1");
+  EXPECT_EQ(first.local_guid, "0x2c5eab0300b87b40");
+  EXPECT_EQ(first.local_port, "1");
+  EXPECT_EQ(first.remote_device, "a08-p1-dgx-04-c01 mlx5_5");
+  EXPECT_EQ(first.remote_guid, "0xe09d7303007a4bd8");
+  EXPECT_EQ(first.remote_port, "1");
+  EXPECT_EQ(first.width, 4);
+  EXPECT_EQ(first.speed_gbps, 400u);  // 4xNDR
+  EXPECT_EQ(first.line, 11);
+  const Adjacency& last = r.adjacencies.back();  // port 65: the SHARP aggregation node
+  EXPECT_EQ(last.local_port, "65");
+  EXPECT_EQ(last.remote_device, "Mellanox Technologies Aggregation Node");
+}
+
+TEST(Ibnetdiscover, DgxH100CaBlocks) {
+  auto path = SharedFixture("ibnetdiscover/dgx-h100-ndr-qm9701-fabric-last-ca-blocks.txt");
+  RAILYARD_REQUIRE_FIXTURE(path);
+  AdjacencyReport r = IbFixture("dgx-h100-ndr-qm9701-fabric-last-ca-blocks.txt");
+  ASSERT_EQ(r.adjacencies.size(), 13u);
+  const Adjacency& a = r.adjacencies.front();
+  EXPECT_EQ(a.local_device, "b05-p1-dgx-05-c13 HCA-6");
+  EXPECT_EQ(a.local_port, "1");
+  EXPECT_EQ(a.remote_device, "MF0;B09-P1-IBLEAF-04-05:MQM9701/U1");  // last quoted name in the comment
+  EXPECT_EQ(a.remote_port, "13");
+  EXPECT_EQ(a.width, 4);
+}
+
+TEST(Ibnetdiscover, IsolatedCaHasNoLinks) {
+  auto path = SharedFixture("ibnetdiscover/gb200-isolated-ca-no-links.txt");
+  RAILYARD_REQUIRE_FIXTURE(path);
+  AdjacencyReport r = IbFixture("gb200-isolated-ca-no-links.txt");
+  EXPECT_TRUE(r.adjacencies.empty());
+  EXPECT_TRUE(r.warnings.empty());
+}
+
+TEST(Ibnetdiscover, MalformedLinesWarnAndNeverThrow) {
+  AdjacencyReport r = ParseIbnetdiscover(
+      "[1]\t\"H-1\"[1]\n"                  // port line outside a node
+      "Switch\t36 S-no-quotes\n"           // header without a quoted id
+      "Switch\t36 \"S-0001\"\t\t# \"sw\"\n"
+      "[x]\t\"H-1\"[1]\n"                  // bad port number
+      "[2]\tH-unquoted[1]\n"               // remote id not quoted
+      "[3]\t\"H-2\"[9\n"                   // unclosed remote port
+      "[4]\t\"H-3\"[1]\t\t# \"host mlx5_0\" lid 1 4xNDR\n"
+      "garbage line\n",
+      "bad.topo");
+  ASSERT_EQ(r.adjacencies.size(), 1u);
+  EXPECT_EQ(r.adjacencies[0].remote_device, "host mlx5_0");
+  EXPECT_EQ(r.warnings.size(), 6u);
+  EXPECT_EQ(r.warnings[0].line, 1);
+  // Truncated anywhere: never a crash.
+  std::string text = ReadText(SharedFixture("ibnetdiscover/dgx-h100-ndr-qm9701-fabric-first-4-switches.txt"));
+  for (size_t cut = 0; cut < text.size(); cut += 97) ParseIbnetdiscover(text.substr(0, cut), "cut");
+}
+
+TEST(Lldpctl, Json0GpuHostRailNics) {
+  auto path = SharedFixture("lldpctl/json0-gpu-host-rail-nics-to-sonic-leafs.json");
+  RAILYARD_REQUIRE_FIXTURE(path);
+  AdjacencyReport r = ParseLldpctlJson(ReadText(path), "gpu-host", "json0.json");
+  EXPECT_TRUE(r.warnings.empty());
+  ASSERT_EQ(r.adjacencies.size(), 5u);
+  EXPECT_EQ(r.adjacencies[0].local_device, "gpu-host");
+  EXPECT_EQ(r.adjacencies[0].local_port, "ens1np0");
+  EXPECT_EQ(r.adjacencies[0].remote_device, "StorageSW");
+  EXPECT_EQ(r.adjacencies[0].remote_port, "Ethernet120");  // port id subtype local
+  EXPECT_EQ(r.adjacencies[0].remote_guid, "70:06:92:6e:32:64");
+  EXPECT_EQ(r.adjacencies[4].local_port, "ens108np0");
+  EXPECT_EQ(r.adjacencies[4].remote_device, "LEAF01");
+}
+
+TEST(Lldpctl, Json0H3cAndHostPeersWithUnknownTlvs) {
+  auto path = SharedFixture("lldpctl/json0-h3c-access-and-host-peers-unknown-tlv.json");
+  RAILYARD_REQUIRE_FIXTURE(path);
+  AdjacencyReport r = ParseLldpctlJson(ReadText(path), "h", "h3c.json");
+  ASSERT_EQ(r.adjacencies.size(), 3u);
+  EXPECT_EQ(r.adjacencies[0].remote_device, "DaoCloud_ShangPu_H3C_D01_AccessSwitch");
+  EXPECT_EQ(r.adjacencies[0].remote_port, "GigabitEthernet1/0/17");  // subtype ifname
+  // A host peer sends a MAC port id; its port description names the interface.
+  EXPECT_EQ(r.adjacencies[1].remote_device, "10-20-1-50");
+  EXPECT_EQ(r.adjacencies[1].remote_port, "enp5s0f0np0");
+}
+
+TEST(Lldpctl, DefaultJsonFromRealLldpd) {
+  // Captured from lldpd 1.0.16 in network namespaces (tests/fixtures/lldpd/SOURCES.md).
+  const std::string dir = std::string(RAILYARD_SOURCE_DIR) + "/tests/fixtures/lldpd/";
+  AdjacencyReport host = ParseLldpctlJson(ReadText(dir + "json-host-one-neighbour.json"), "node001", "host.json");
+  EXPECT_TRUE(host.warnings.empty());
+  ASSERT_EQ(host.adjacencies.size(), 1u);  // single interface: {"interface": {"mlx5_0": {...}}}
+  EXPECT_EQ(host.adjacencies[0].local_port, "mlx5_0");
+  EXPECT_EQ(host.adjacencies[0].remote_device, "storage-leaf-001");  // chassis keyed by system name
+  EXPECT_EQ(host.adjacencies[0].remote_port, "swp1");                // port id subtype ifname
+  AdjacencyReport leaf = ParseLldpctlJson(ReadText(dir + "json-leaf-four-neighbours.json"), "storage-leaf-001", "leaf.json");
+  ASSERT_EQ(leaf.adjacencies.size(), 4u);  // several interfaces: {"interface": [{"swp1": ...}, ...]}
+  EXPECT_EQ(leaf.adjacencies[0].local_port, "swp1");
+  EXPECT_EQ(leaf.adjacencies[0].remote_device, "node001");
+  EXPECT_EQ(leaf.adjacencies[0].remote_port, "mlx5_0");  // MAC port id: the description names the port
+  EXPECT_EQ(leaf.adjacencies[3].local_port, "swp16");
+  EXPECT_EQ(leaf.adjacencies[3].remote_device, "storage-spine-02");
+}
+
+TEST(Lldpctl, BadJsonWarns) {
+  EXPECT_EQ(ParseLldpctlJson("{\"lldp\": ", "h", "x").warnings.size(), 1u);
+  EXPECT_EQ(ParseLldpctlJson("{\"other\": 1}", "h", "x").warnings.size(), 1u);
+  EXPECT_TRUE(ParseLldpctlJson("{\"lldp\": {}}", "h", "x").adjacencies.empty());
+  EXPECT_TRUE(ParseLldpctlJson("{\"lldp\": {\"interface\": 7}}", "h", "x").adjacencies.empty());
+  AdjacencyReport r = ParseLldpctlJson("{\"lldp\": {\"interface\": {\"eth0\": {\"chassis\": {}}}}}", "h", "x");
+  EXPECT_TRUE(r.adjacencies.empty());
+  EXPECT_EQ(r.warnings.size(), 1u);
+}
+
+TEST(SwitchLldp, AristaTables) {
+  for (const char* name : {"arista-eos-show-lldp-neighbors.txt", "arista-eos-show-lldp-neighbors-dashed-header.txt",
+                           "arista-eos-show-lldp-neighbors-eantc-with-table-counters.txt"}) {
+    auto path = SharedFixture(std::string("switch-lldp/") + name);
+    RAILYARD_REQUIRE_FIXTURE(path);
+  }
+  AdjacencyReport a = ParseSwitchLldpTable(ReadText(SharedFixture("switch-lldp/arista-eos-show-lldp-neighbors.txt")), "sw1", "a");
+  ASSERT_EQ(a.adjacencies.size(), 4u);
+  EXPECT_EQ(a.adjacencies[2].local_port, "Et3/1");
+  EXPECT_EQ(a.adjacencies[2].remote_device, "tg104.sjc.aristanetworks.com");
+  EXPECT_EQ(a.adjacencies[2].remote_port, "Ethernet3/2");
+  AdjacencyReport dashed =
+      ParseSwitchLldpTable(ReadText(SharedFixture("switch-lldp/arista-eos-show-lldp-neighbors-dashed-header.txt")), "sw", "b");
+  EXPECT_EQ(dashed.adjacencies.size(), 6u);
+  EXPECT_TRUE(dashed.warnings.empty());
+  AdjacencyReport eantc = ParseSwitchLldpTable(
+      ReadText(SharedFixture("switch-lldp/arista-eos-show-lldp-neighbors-eantc-with-table-counters.txt")), "pe", "c");
+  ASSERT_EQ(eantc.adjacencies.size(), 3u);
+  EXPECT_EQ(eantc.adjacencies[2].local_port, "Ma1");
+  EXPECT_EQ(eantc.adjacencies[2].remote_port, "25");
+}
+
+TEST(SwitchLldp, CumulusNetShowLldp) {
+  auto path = SharedFixture("switch-lldp/cumulus-net-show-lldp-vx.txt");
+  RAILYARD_REQUIRE_FIXTURE(path);
+  AdjacencyReport r = ParseSwitchLldpTable(ReadText(path), "leaf01", "c");
+  ASSERT_EQ(r.adjacencies.size(), 2u);
+  EXPECT_EQ(r.adjacencies[1].local_port, "swp2");
+  EXPECT_EQ(r.adjacencies[1].remote_device, "CumulusVX-spine2");
+  EXPECT_EQ(r.adjacencies[1].remote_port, "swp1");
+}
+
+TEST(SwitchLldp, SonicShowLldpTable) {
+  // The example in sonic-utilities scripts/lldpshow (tests/fixtures/sonic/SOURCES.md).
+  std::string text = ReadText(std::string(RAILYARD_SOURCE_DIR) + "/tests/fixtures/sonic/show-lldp-table.txt");
+  AdjacencyReport r = ParseSwitchLldpTable(text, "leaf", "s");
+  ASSERT_EQ(r.adjacencies.size(), 3u);
+  EXPECT_EQ(r.adjacencies[0].local_port, "Ethernet0");
+  EXPECT_EQ(r.adjacencies[0].remote_device, "<neighbor0_hostname>");
+  EXPECT_EQ(r.adjacencies[2].remote_port, "Ethernet1/51");
+}
+
+TEST(SwitchLldp, UnknownFormatWarns) {
+  AdjacencyReport r = ParseSwitchLldpTable("hello\nworld\n", "x", "u");
+  EXPECT_TRUE(r.adjacencies.empty());
+  EXPECT_EQ(r.warnings.size(), 1u);
+}
+
+}  // namespace
+}  // namespace railyard
