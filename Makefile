@@ -41,6 +41,7 @@ fuzz: deps
 
 bench: build
 	bench/run.sh $(BUILD)
+	bench/verify_bench.sh $(BUILD)
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) out

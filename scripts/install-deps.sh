@@ -14,7 +14,7 @@ PACKAGES=(
   ibsim-utils infiniband-diags   # real InfiniBand peers for the integration tests
   lldpd iproute2       # real LLDP peers in network namespaces (verify tests)
   libsimdjson-dev      # LLDP JSON and plan.json at 100,000-GPU scale (GB/s parsing)
-  time                 # /usr/bin/time -v for peak RSS in bench/
+  time jq              # bench/: /usr/bin/time for peak RSS; jq as the verify baseline
 )
 
 missing=()

@@ -79,6 +79,7 @@ uint32_t IbLaneGbps(std::string_view speed) {
 
 AdjacencyReport ParseIbnetdiscover(std::string_view text, std::string_view source) {
   AdjacencyReport report;
+  const auto file = std::make_shared<const std::string>(source);
   std::string node_desc;   // description of the node whose block we are in
   std::string node_guid;
   bool in_node = false;
@@ -168,7 +169,7 @@ AdjacencyReport ParseIbnetdiscover(std::string_view text, std::string_view sourc
         }
         LinkInfo(comment, a.width, a.speed_gbps);
       }
-      a.source = std::string(source);
+      a.source = file;
       a.line = line_no;
       report.adjacencies.push_back(std::move(a));
       continue;

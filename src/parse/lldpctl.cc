@@ -49,11 +49,11 @@ PortId IdOf(element e) {
 
 // One neighbour entry: the interface object (name already known).
 void Neighbour(object iface, std::string_view name, std::string_view local_device, std::string_view source,
-               AdjacencyReport& report) {
+               const std::shared_ptr<const std::string>& file, AdjacencyReport& report) {
   Adjacency a;
   a.local_device = std::string(local_device);
   a.local_port = std::string(name);
-  a.source = std::string(source);
+  a.source = file;
   // Chassis: json0 has a list with "name"; the json form keys the chassis object by system name.
   element chassis;
   if (iface["chassis"].get(chassis) == simdjson::SUCCESS) {
@@ -61,17 +61,12 @@ void Neighbour(object iface, std::string_view name, std::string_view local_devic
     if (First(chassis).get(c) == simdjson::SUCCESS) {
       element field;
       if (c["name"].get(field) == simdjson::SUCCESS) {
-        a.remote_device = std::string(Text(field));
-        if (c["id"].get(field) == simdjson::SUCCESS) a.remote_guid = std::string(IdOf(field).value);
+        a.remote_device = std::string(Text(field));  // the chassis id is kept only without a name
       } else if (c["id"].get(field) == simdjson::SUCCESS) {
         a.remote_guid = std::string(IdOf(field).value);  // no system name sent
       } else {
         for (auto [key, value] : c) {  // {"<sysname>": {"id": ..., "descr": ...}}
           a.remote_device = std::string(key);
-          object inner;
-          if (value.get(inner) == simdjson::SUCCESS && inner["id"].get(field) == simdjson::SUCCESS) {
-            a.remote_guid = std::string(IdOf(field).value);
-          }
           break;
         }
       }
@@ -98,7 +93,8 @@ void Neighbour(object iface, std::string_view name, std::string_view local_devic
   report.adjacencies.push_back(std::move(a));
 }
 
-void Interfaces(element interfaces, std::string_view local_device, std::string_view source, AdjacencyReport& report) {
+void Interfaces(element interfaces, std::string_view local_device, std::string_view source,
+                const std::shared_ptr<const std::string>& file, AdjacencyReport& report) {
   array list;
   object single;
   if (interfaces.get(list) == simdjson::SUCCESS) {
@@ -108,18 +104,18 @@ void Interfaces(element interfaces, std::string_view local_device, std::string_v
       element name;
       std::string_view n;
       if (o["name"].get(name) == simdjson::SUCCESS && name.get(n) == simdjson::SUCCESS) {
-        Neighbour(o, n, local_device, source, report);  // json0: {"name": "swp1", ...}
+        Neighbour(o, n, local_device, source, file, report);  // json0: {"name": "swp1", ...}
       } else {
         for (auto [key, value] : o) {  // json with several interfaces: [{"swp1": {...}}, ...]
           object inner;
-          if (value.get(inner) == simdjson::SUCCESS) Neighbour(inner, key, local_device, source, report);
+          if (value.get(inner) == simdjson::SUCCESS) Neighbour(inner, key, local_device, source, file, report);
         }
       }
     }
   } else if (interfaces.get(single) == simdjson::SUCCESS) {
     for (auto [key, value] : single) {  // json with one interface: {"swp1": {...}}
       object inner;
-      if (value.get(inner) == simdjson::SUCCESS) Neighbour(inner, key, local_device, source, report);
+      if (value.get(inner) == simdjson::SUCCESS) Neighbour(inner, key, local_device, source, file, report);
     }
   }
 }
@@ -128,14 +124,19 @@ void Interfaces(element interfaces, std::string_view local_device, std::string_v
 
 AdjacencyReport ParseLldpctlJson(std::string_view json, std::string_view local_device, std::string_view source) {
   AdjacencyReport report;
-  simdjson::dom::parser parser;
-  simdjson::padded_string padded(json);
+  // One parser and one padded buffer per thread, reused: a fresh parser per file costs more in
+  // page faults than the parse itself when thousands of switch files are read.
+  thread_local simdjson::dom::parser parser;
+  thread_local std::string buffer;
+  buffer.reserve(json.size() + simdjson::SIMDJSON_PADDING);
+  buffer.assign(json.data(), json.size());
   element doc;
-  if (auto error = parser.parse(padded).get(doc)) {
+  if (auto error = parser.parse(buffer.data(), buffer.size(), false).get(doc)) {
     report.warnings.push_back({0, fmt::format("{}: not valid JSON: {}", source, simdjson::error_message(error))});
     return report;
   }
   element lldp;
+  const auto file = std::make_shared<const std::string>(source);
   if (doc["lldp"].get(lldp) != simdjson::SUCCESS) {
     report.warnings.push_back({0, fmt::format("{}: no \"lldp\" key: not lldpctl JSON output", source)});
     return report;
@@ -144,12 +145,12 @@ AdjacencyReport ParseLldpctlJson(std::string_view json, std::string_view local_d
   if (lldp.get(blocks) == simdjson::SUCCESS) {  // json0: "lldp": [{"interface": [...]}]
     for (element block : blocks) {
       element interfaces;
-      if (block["interface"].get(interfaces) == simdjson::SUCCESS) Interfaces(interfaces, local_device, source, report);
+      if (block["interface"].get(interfaces) == simdjson::SUCCESS) Interfaces(interfaces, local_device, source, file, report);
     }
     return report;
   }
   element interfaces;
-  if (lldp["interface"].get(interfaces) == simdjson::SUCCESS) Interfaces(interfaces, local_device, source, report);
+  if (lldp["interface"].get(interfaces) == simdjson::SUCCESS) Interfaces(interfaces, local_device, source, file, report);
   return report;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -18,8 +19,15 @@ struct Adjacency {
   std::string remote_guid;
   int width = 0;              // IB link width (1, 2, 4, 8, 12); 0 = not reported
   uint32_t speed_gbps = 0;    // per-link rate when reported (4xNDR = 400); 0 = not reported
-  std::string source;         // file it came from
+  // The file it came from, shared by every record of that file (a switch reports 64 ports;
+  // 600,000 copies of a path would cost more than parsing them).
+  std::shared_ptr<const std::string> source;
   int line = 0;               // line in that file (0 when the format has none, e.g. JSON)
+
+  const std::string& file() const {
+    static const std::string kNone;
+    return source ? *source : kNone;
+  }
 };
 
 struct ParseWarning {

@@ -87,7 +87,7 @@ TEST(Lldpctl, Json0GpuHostRailNics) {
   EXPECT_EQ(r.adjacencies[0].local_port, "ens1np0");
   EXPECT_EQ(r.adjacencies[0].remote_device, "StorageSW");
   EXPECT_EQ(r.adjacencies[0].remote_port, "Ethernet120");  // port id subtype local
-  EXPECT_EQ(r.adjacencies[0].remote_guid, "70:06:92:6e:32:64");
+  EXPECT_EQ(r.adjacencies[0].file(), "json0.json");
   EXPECT_EQ(r.adjacencies[4].local_port, "ens108np0");
   EXPECT_EQ(r.adjacencies[4].remote_device, "LEAF01");
 }

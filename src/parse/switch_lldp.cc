@@ -29,6 +29,7 @@ struct Columns {
 
 AdjacencyReport ParseSwitchLldpTable(std::string_view text, std::string_view local_device, std::string_view source) {
   AdjacencyReport report;
+  const auto file = std::make_shared<const std::string>(source);
   Format format = Format::kUnknown;
   Columns c;
   int line_no = 0;
@@ -65,7 +66,7 @@ AdjacencyReport ParseSwitchLldpTable(std::string_view text, std::string_view loc
     a.local_port = std::string(f[c.local]);
     a.remote_device = std::string(f[c.device]);
     a.remote_port = std::string(f[c.port]);
-    a.source = std::string(source);
+    a.source = file;
     a.line = line_no;
     report.adjacencies.push_back(std::move(a));
   }

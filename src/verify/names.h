@@ -32,6 +32,7 @@ class NameResolver {
   void LoadMapText(std::string_view text, const std::string& source);
 
   std::optional<ResolvedPort> Resolve(std::string_view device, std::string_view port) const;
+  bool HasPortAliases() const { return !port_alias_.empty(); }
   std::optional<uint32_t> ResolveDevice(std::string_view device) const;
 
  private:

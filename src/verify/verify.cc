@@ -1,6 +1,9 @@
 #include "verify/verify.h"
 
 #include <algorithm>
+#include <cctype>
+#include <deque>
+#include <optional>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -29,19 +32,42 @@ std::string_view ToString(VerifyKind kind) {
 
 namespace {
 
-// A resolved port: plan device index and port name.
-struct Port {
-  uint32_t device = 0;
-  std::string port;
-  bool operator==(const Port&) const = default;
+// Port names are few (swp1..swp64, mlx5_0..7, "17"): intern them, so a port is two integers
+// and the tables over hundreds of thousands of ports hash integers, not strings.
+struct StringHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
 };
 
-std::string Key(uint32_t device, std::string_view port) {
-  std::string key = std::to_string(device);
-  key.push_back('@');
-  key.append(port);
-  return key;
-}
+class PortNames {
+ public:
+  uint32_t Id(std::string_view name) {
+    auto it = ids_.find(name);
+    if (it != ids_.end()) return it->second;
+    names_.emplace_back(name);
+    ids_.emplace(names_.back(), static_cast<uint32_t>(names_.size() - 1));
+    return static_cast<uint32_t>(names_.size() - 1);
+  }
+  const std::string& Name(uint32_t id) const { return names_[id]; }
+
+ private:
+  std::deque<std::string> names_;  // stable addresses: ids_ keys view into them
+  std::unordered_map<std::string_view, uint32_t, StringHash, std::equal_to<>> ids_;
+};
+
+// A resolved port: plan device index and interned port name.
+struct Port {
+  uint32_t device = 0;
+  uint32_t port = 0;
+  bool operator==(const Port&) const = default;
+  uint64_t key() const { return (uint64_t{device} << 24) | port; }
+};
+
+struct PairHash {
+  size_t operator()(const std::pair<uint64_t, uint64_t>& p) const {
+    return std::hash<uint64_t>{}(p.first * 0x9E3779B97F4A7C15ull ^ p.second);
+  }
+};
 
 class Verifier {
  public:
@@ -49,21 +75,22 @@ class Verifier {
     port_link_.reserve(plan.links.size() * 2);
     for (uint32_t i = 0; i < plan.links.size(); ++i) {
       const PlannedLink& l = plan.links[i];
-      port_link_.emplace(Key(l.a_device, l.a_port), i * 2);
-      port_link_.emplace(Key(l.z_device, l.z_port), i * 2 + 1);
+      port_link_.emplace(Port{l.a_device, ports_.Id(l.a_port)}.key(), i * 2);
+      port_link_.emplace(Port{l.z_device, ports_.Id(l.z_port)}.key(), i * 2 + 1);
     }
     ok_.assign(plan.links.size(), false);
     actual_.resize(plan.links.size());
   }
 
-  std::string Name(const Port& p) const { return plan_.devices[p.device].name + ":" + p.port; }
-  Port End(uint32_t link, int end) const {
+  std::string Name(const Port& p) const { return plan_.devices[p.device].name + ":" + ports_.Name(p.port); }
+  Port MakePort(uint32_t device, std::string_view port) { return Port{device, ports_.Id(port)}; }
+  Port End(uint32_t link, int end) {
     const PlannedLink& l = plan_.links[link];
-    return end == 0 ? Port{l.a_device, l.a_port} : Port{l.z_device, l.z_port};
+    return end == 0 ? MakePort(l.a_device, l.a_port) : MakePort(l.z_device, l.z_port);
   }
   // Planned link and end at a port, or -1.
   int64_t LinkAt(const Port& p) const {
-    auto it = port_link_.find(Key(p.device, p.port));
+    auto it = port_link_.find(p.key());
     return it == port_link_.end() ? -1 : static_cast<int64_t>(it->second);
   }
 
@@ -72,25 +99,22 @@ class Verifier {
     f.row = d.row;
     f.position = d.position;
     f.u = d.u;
-    f.sort_port = p.port;
+    f.sort_port = ports_.Name(p.port);
   }
 
   void Observe(const Port& p, const Port& q, const Adjacency& a) {
-    std::string k1 = Key(p.device, p.port), k2 = Key(q.device, q.port);
-    if (!seen_.insert(k1 < k2 ? k1 + "|" + k2 : k2 + "|" + k1).second) {
-      // The other end's view of a cable already seen; it may still carry link speed.
-      Degraded(p, q, a);
-      return;
-    }
     int64_t lp = LinkAt(p), lq = LinkAt(q);
     if (lp >= 0 && lq >= 0 && lp / 2 == lq / 2 && lp != lq) {
+      // As planned (the common case): the link's flag dedupes the two ends' views.
       ok_[static_cast<size_t>(lp / 2)] = true;
       Degraded(p, q, a);
       return;
     }
+    uint64_t k1 = p.key(), k2 = q.key();
+    if (!seen_.insert(k1 < k2 ? std::pair{k1, k2} : std::pair{k2, k1}).second) return;  // the other end's view
     if (lp >= 0) actual_[static_cast<size_t>(lp / 2)].push_back({static_cast<int>(lp % 2), q});
     if (lq >= 0) actual_[static_cast<size_t>(lq / 2)].push_back({static_cast<int>(lq % 2), p});
-    if (lp < 0 && lq < 0) unexpected_.push_back({p, q, a.source, a.line});
+    if (lp < 0 && lq < 0) unexpected_.push_back({p, q, a.file(), a.line});
   }
 
   void Degraded(const Port& p, const Port& q, const Adjacency& a) {
@@ -113,13 +137,13 @@ class Verifier {
     f.observed_a = f.planned_a;
     f.observed_b = f.planned_b;
     f.message = fmt::format("{} is up at {}x and {} Gb/s; the plan has 4x and {} Gb/s ({}:{})", l.label, a.width,
-                            a.speed_gbps, l.speed_gbps, a.source, a.line);
+                            a.speed_gbps, l.speed_gbps, a.file(), a.line);
     f.fix = "reseat both ends; if it stays degraded, swap the cable, then the module; check the port with mlxlink";
     Locate(f, End(link, 0));
     findings_.push_back(std::move(f));
   }
 
-  void Classify(const std::set<uint32_t>& reporting, VerifyCounts& counts) {
+  void Classify(const std::vector<bool>& reporting, VerifyCounts& counts) {
     std::vector<bool> consumed(plan_.links.size(), false);
     counts.planned = plan_.links.size();
     for (uint32_t i = 0; i < plan_.links.size(); ++i) {
@@ -132,7 +156,7 @@ class Verifier {
         continue;
       }
       const PlannedLink& l = plan_.links[i];
-      if (reporting.count(l.a_device) || reporting.count(l.z_device)) {
+      if (reporting[l.a_device] || reporting[l.z_device]) {
         ++counts.missing;
         VerifyFinding f;
         f.kind = VerifyKind::kMissing;
@@ -268,8 +292,9 @@ class Verifier {
 
   const PlannedFabric& plan_;
   const bool check_speed_;
-  std::unordered_map<std::string, uint32_t> port_link_;
-  std::unordered_set<std::string> seen_;
+  PortNames ports_;
+  std::unordered_map<uint64_t, uint32_t> port_link_;
+  std::unordered_set<std::pair<uint64_t, uint64_t>, PairHash> seen_;
   std::vector<bool> ok_;
   std::vector<std::vector<Actual>> actual_;
   std::vector<Unexpected> unexpected_;
@@ -300,25 +325,51 @@ std::vector<LabelScan> LoadLabelAudit(const std::string& path) {
 VerifyResult Verify(const PlannedFabric& plan, const NameResolver& names, const std::vector<Adjacency>& observed,
                     const std::set<std::string>& reporting_devices, const std::vector<LabelScan>& labels,
                     const VerifyOptions& options) {
+  return Verify(plan, names, std::vector<std::span<const Adjacency>>{std::span<const Adjacency>(observed)},
+                reporting_devices, labels, options);
+}
+
+VerifyResult Verify(const PlannedFabric& plan, const NameResolver& names,
+                    const std::vector<std::span<const Adjacency>>& batches,
+                    const std::set<std::string>& reporting_devices, const std::vector<LabelScan>& labels,
+                    const VerifyOptions& options) {
   VerifyResult result;
   Verifier v(plan, options.check_speed);
-  std::set<uint32_t> reporting;
+  std::vector<bool> reporting(plan.devices.size(), false);
   std::map<std::string, std::pair<int, std::string>> unknown;  // name -> (count, first place)
   for (const std::string& name : reporting_devices) {
-    if (auto d = names.ResolveDevice(name)) reporting.insert(*d);
+    if (auto d = names.ResolveDevice(name)) reporting[*d] = true;
   }
-  for (const Adjacency& a : observed) {
+  // Most names repeat (a switch reports 64 ports): resolve each distinct plain name once. Names
+  // with a port alias, or IB CA descriptions ("host mlx5_3"), take the full path every time.
+  std::unordered_map<std::string_view, std::optional<uint32_t>, StringHash, std::equal_to<>> device_cache;
+  device_cache.reserve(plan.devices.size());
+  auto resolve = [&](const std::string& device, const std::string& port) -> std::optional<Port> {
+    if (names.HasPortAliases() || device.find(' ') != std::string::npos) {
+      auto r = names.Resolve(device, port);
+      if (!r) return std::nullopt;
+      return v.MakePort(r->device, r->port);
+    }
+    auto it = device_cache.find(std::string_view(device));
+    if (it == device_cache.end()) it = device_cache.emplace(std::string_view(device), names.ResolveDevice(device)).first;
+    if (!it->second) return std::nullopt;
+    if (port.size() > 2 && port[0] == 'E' && port[1] == 't' && std::isdigit(static_cast<unsigned char>(port[2]))) {
+      return v.MakePort(*it->second, CanonicalPort(port));
+    }
+    return v.MakePort(*it->second, port);
+  };
+  for (const auto& batch : batches) for (const Adjacency& a : batch) {
     ++result.counts.observations;
-    auto p = names.Resolve(a.local_device, a.local_port);
-    auto q = names.Resolve(a.remote_device, a.remote_port);
-    if (p) reporting.insert(p->device);  // a device that reports neighbours covers its ports
+    auto p = resolve(a.local_device, a.local_port);
+    auto q = resolve(a.remote_device, a.remote_port);
+    if (p) reporting[p->device] = true;  // a device that reports neighbours covers its ports
     for (auto [resolved, name] : {std::pair{p.has_value(), &a.local_device}, std::pair{q.has_value(), &a.remote_device}}) {
       if (resolved) continue;
       auto& entry = unknown[*name];
-      if (entry.first++ == 0) entry.second = a.line ? fmt::format("{}:{}", a.source, a.line) : a.source;
+      if (entry.first++ == 0) entry.second = a.line ? fmt::format("{}:{}", a.file(), a.line) : a.file();
     }
     if (!p || !q) continue;
-    v.Observe(Port{p->device, p->port}, Port{q->device, q->port}, a);
+    v.Observe(*p, *q, a);
   }
   v.Classify(reporting, result.counts);
   std::vector<VerifyFinding>& findings = v.findings();
@@ -334,7 +385,7 @@ VerifyResult Verify(const PlannedFabric& plan, const NameResolver& names, const 
   }
   for (const LabelScan& scan : labels) {
     auto at = names.Resolve(scan.device, scan.port);
-    std::string planned = at ? v.LabelAt(Port{at->device, at->port}) : std::string();
+    std::string planned = at ? v.LabelAt(v.MakePort(at->device, at->port)) : std::string();
     if (planned == scan.label) continue;
     VerifyFinding f;
     f.kind = VerifyKind::kLabelMismatch;

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <set>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -75,6 +76,12 @@ struct VerifyOptions {
 // `reporting_devices`: names of the devices whose neighbour tables were given (a device that
 // reported is expected to see each of its planned cables).
 VerifyResult Verify(const PlannedFabric& plan, const NameResolver& names, const std::vector<Adjacency>& observed,
+                    const std::set<std::string>& reporting_devices, const std::vector<LabelScan>& labels = {},
+                    const VerifyOptions& options = {});
+// The same over observations in batches (one per capture file), so callers need not gather
+// hundreds of thousands of records into one vector first.
+VerifyResult Verify(const PlannedFabric& plan, const NameResolver& names,
+                    const std::vector<std::span<const Adjacency>>& observed,
                     const std::set<std::string>& reporting_devices, const std::vector<LabelScan>& labels = {},
                     const VerifyOptions& options = {});
 

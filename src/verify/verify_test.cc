@@ -45,7 +45,7 @@ class VerifyTest : public ::testing::Test {
     x.local_port = std::move(ap);
     x.remote_device = std::move(b);
     x.remote_port = std::move(bp);
-    x.source = "test";
+    x.source = std::make_shared<const std::string>("test");
     return x;
   }
   VerifyResult Run(const std::vector<Adjacency>& seen, const std::vector<LabelScan>& labels = {}) const {
