@@ -7,6 +7,7 @@
 #include "export/write_all.h"
 #include "parse/fixtures.h"
 #include "parse/lldpctl.h"
+#include "parse/switch_lldp.h"
 #include "plan/test_specs.h"
 #include "verify/report.h"
 
@@ -227,6 +228,28 @@ TEST(VerifyRealCapture, GpuHostRailNicsAgainstAMatchingPlan) {
   VerifyResult unmapped = Verify(plan, bare, seen.adjacencies, {"gpu-host"});
   EXPECT_EQ(unmapped.counts.ok, 0u);
   EXPECT_FALSE(unmapped.findings.empty());
+}
+
+TEST(VerifyRealCapture, CumulusLeafTableAgainstAMatchingPlan) {
+  // The shared Cumulus `net show lldp` capture (a VX leaf with two spine uplinks) against the
+  // one-leaf, two-spine plan of the LLDP peer test. The lab's leaf has no hosts: the two node
+  // cables the plan gives it are missing, and said so; the uplinks are ok.
+  auto fixture = testing::SharedFixture("switch-lldp/cumulus-net-show-lldp-vx.txt");
+  RAILYARD_REQUIRE_FIXTURE(fixture);
+  const fs::path root(RAILYARD_SOURCE_DIR);
+  const fs::path dir = fs::temp_directory_path() / ("railyard-cumulus-" + std::to_string(::getpid()));
+  WritePlanOutputs(Plan(LoadSpec((root / "tests/integration/lldp-fabric.yaml").string())), Catalog::Builtin(), dir.string());
+  PlannedFabric plan = LoadPlannedFabric((dir / "plan.json").string());
+  fs::remove_all(dir);
+  NameResolver names(plan);
+  names.LoadMap((root / "tests/fixtures/match/cumulus-vx.names.csv").string());
+  AdjacencyReport seen = ParseSwitchLldpTable(testing::ReadText(fixture), "leaf01", fixture.string());
+  VerifyResult r = Verify(plan, names, seen.adjacencies, {"leaf01"});
+  EXPECT_EQ(r.counts.ok, 2u);
+  EXPECT_EQ(r.counts.missing, 2u);
+  ASSERT_EQ(r.findings.size(), 2u);
+  EXPECT_EQ(r.findings[0].kind, VerifyKind::kMissing);
+  EXPECT_EQ(r.findings[0].planned_b, "storage-leaf-001:swp1");
 }
 
 TEST(PlannedFabric, RejectsWhatIsNotAPlan) {
