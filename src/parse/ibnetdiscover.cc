@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "util/lines.h"
+
 namespace railyard {
 namespace {
 
@@ -83,18 +85,13 @@ AdjacencyReport ParseIbnetdiscover(std::string_view text, std::string_view sourc
   std::string node_desc;   // description of the node whose block we are in
   std::string node_guid;
   bool in_node = false;
-  int line_no = 0;
-  size_t pos = 0;
-  while (pos <= text.size()) {
-    size_t eol = text.find('\n', pos);
-    if (eol == std::string_view::npos) eol = text.size();
-    std::string_view line = text.substr(pos, eol - pos);
-    pos = eol + 1;
-    ++line_no;
+  LineReader lines(text);
+  std::string_view line;
+  while (lines.Next(line)) {
+    const int line_no = lines.number();
     std::string_view t = Trim(line);
     if (t.empty()) {
       in_node = false;  // a blank line ends a node block
-      if (eol == text.size()) break;
       continue;
     }
     if (t.front() == '#') continue;
@@ -178,7 +175,6 @@ AdjacencyReport ParseIbnetdiscover(std::string_view text, std::string_view sourc
     if (t.find('=') == std::string_view::npos) {
       report.warnings.push_back({line_no, fmt::format("unrecognised line '{}'", t.substr(0, 60))});
     }
-    if (eol == text.size()) break;
   }
   return report;
 }

@@ -1,5 +1,7 @@
 #include "parse/switch_lldp.h"
 
+#include "util/lines.h"
+
 #include <vector>
 
 #include <fmt/format.h>
@@ -32,14 +34,10 @@ AdjacencyReport ParseSwitchLldpTable(std::string_view text, std::string_view loc
   const auto file = std::make_shared<const std::string>(source);
   Format format = Format::kUnknown;
   Columns c;
-  int line_no = 0;
-  size_t pos = 0;
-  while (pos < text.size()) {
-    size_t eol = text.find('\n', pos);
-    if (eol == std::string_view::npos) eol = text.size();
-    std::string_view line = text.substr(pos, eol - pos);
-    pos = eol + 1;
-    ++line_no;
+  LineReader lines(text);
+  std::string_view line;
+  while (lines.Next(line)) {
+    const int line_no = lines.number();
     std::vector<std::string_view> f = Fields(line);
     if (f.empty()) continue;
     if (format == Format::kUnknown) {

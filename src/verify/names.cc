@@ -1,5 +1,7 @@
 #include "verify/names.h"
 
+#include "util/lines.h"
+
 #include <cctype>
 #include <fstream>
 #include <sstream>
@@ -49,15 +51,10 @@ void NameResolver::LoadMap(const std::string& path) {
 void NameResolver::LoadMapText(std::string_view text, const std::string& source) {
   // No header: every row is data, plain comma-separated names (device and port names hold no
   // commas or quotes).
-  size_t start = 0;
-  int line = 0;
-  while (start < text.size()) {
-    size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view row = text.substr(start, end - start);
-    start = end + 1;
-    ++line;
-    if (!row.empty() && row.back() == '\r') row.remove_suffix(1);
+  LineReader lines(text);
+  std::string_view row;
+  while (lines.Next(row)) {
+    const int line = lines.number();
     if (row.empty() || row.front() == '#') continue;
     std::vector<std::string> f;
     size_t p = 0;

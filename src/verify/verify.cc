@@ -94,6 +94,20 @@ class Verifier {
     return it == port_link_.end() ? -1 : static_cast<int64_t>(it->second);
   }
 
+  // A finding about planned link `link`, located at its A end.
+  VerifyFinding AboutLink(VerifyKind kind, Severity severity, uint32_t link) {
+    const PlannedLink& l = plan_.links[link];
+    VerifyFinding f;
+    f.kind = kind;
+    f.severity = severity;
+    f.plane = l.plane;
+    f.labels = {l.label};
+    f.planned_a = Name(End(link, 0));
+    f.planned_b = Name(End(link, 1));
+    Locate(f, End(link, 0));
+    return f;
+  }
+
   void Locate(VerifyFinding& f, const Port& p) const {
     const PlannedDevice& d = plan_.devices[p.device];
     f.row = d.row;
@@ -127,19 +141,12 @@ class Verifier {
     bool slow = check_speed_ && a.speed_gbps > 0 && l.speed_gbps > 0 && a.speed_gbps < l.speed_gbps;
     if ((!narrow && !slow) || degraded_.count(link)) return;
     degraded_.insert(link);
-    VerifyFinding f;
-    f.kind = VerifyKind::kDegraded;
-    f.severity = Severity::kWarning;
-    f.plane = l.plane;
-    f.labels = {l.label};
-    f.planned_a = Name(End(link, 0));
-    f.planned_b = Name(End(link, 1));
+    VerifyFinding f = AboutLink(VerifyKind::kDegraded, Severity::kWarning, link);
     f.observed_a = f.planned_a;
     f.observed_b = f.planned_b;
     f.message = fmt::format("{} is up at {}x and {} Gb/s; the plan has 4x and {} Gb/s ({}:{})", l.label, a.width,
                             a.speed_gbps, l.speed_gbps, a.file(), a.line);
     f.fix = "reseat both ends; if it stays degraded, swap the cable, then the module; check the port with mlxlink";
-    Locate(f, End(link, 0));
     findings_.push_back(std::move(f));
   }
 
@@ -158,18 +165,11 @@ class Verifier {
       const PlannedLink& l = plan_.links[i];
       if (reporting[l.a_device] || reporting[l.z_device]) {
         ++counts.missing;
-        VerifyFinding f;
-        f.kind = VerifyKind::kMissing;
-        f.severity = Severity::kError;
-        f.plane = l.plane;
-        f.labels = {l.label};
-        f.planned_a = Name(End(i, 0));
-        f.planned_b = Name(End(i, 1));
+        VerifyFinding f = AboutLink(VerifyKind::kMissing, Severity::kError, i);
         f.message = fmt::format("{} ({} to {}) is not seen from either end", l.label, f.planned_a, f.planned_b);
         f.fix = fmt::format("check that cable {} is plugged in at both ends and the ports are up (module seated, "
                             "no admin-down)",
                             l.label);
-        Locate(f, End(i, 0));
         findings_.push_back(std::move(f));
       } else {
         ++counts.unverified;
@@ -269,11 +269,7 @@ class Verifier {
     const PlannedLink& l = plan_.links[i];
     for (const auto& [end, far] : actual_[i]) {
       Port here = End(i, end), want = End(i, 1 - end);
-      VerifyFinding f;
-      f.kind = VerifyKind::kMiswired;
-      f.severity = Severity::kError;
-      f.plane = l.plane;
-      f.labels = {l.label};
+      VerifyFinding f = AboutLink(VerifyKind::kMiswired, Severity::kError, i);
       f.planned_a = Name(here);
       f.planned_b = Name(want);
       f.observed_a = Name(here);
