@@ -1,0 +1,37 @@
+#include "parse/key_value.h"
+
+#include "util/lines.h"
+
+namespace railyard {
+
+std::string_view TrimView(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+std::vector<KeyValue> ParseKeyValues(std::string_view text, char separator) {
+  std::vector<KeyValue> out;
+  LineReader lines(text);
+  std::string_view line;
+  while (lines.Next(line)) {
+    if (TrimView(line).empty()) continue;
+    size_t sep = line.find(separator);
+    bool indented = line.front() == ' ' || line.front() == '\t';
+    if (sep == std::string_view::npos) {
+      if (indented && !out.empty()) {
+        std::string_view more = TrimView(line);
+        if (!out.back().value.empty()) out.back().value += '\n';
+        out.back().value += std::string(more);
+      }
+      continue;
+    }
+    std::string_view key = TrimView(line.substr(0, sep));
+    std::string_view value = TrimView(line.substr(sep + 1));
+    if (key.empty()) continue;
+    out.push_back({std::string(key), std::string(value), lines.number()});
+  }
+  return out;
+}
+
+}  // namespace railyard

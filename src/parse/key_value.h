@@ -1,0 +1,25 @@
+// "Key: value" blocks, the shape most Linux and Mellanox tools print (flint, ethtool,
+// /proc/net/bonding, mlxlink). Keys keep their case; values are trimmed. A line that starts
+// with whitespace and has no key continues the previous value (flint's second "Rom Info" line,
+// ethtool's further link modes), joined with '\n'.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace railyard {
+
+struct KeyValue {
+  std::string key;
+  std::string value;
+  int line = 0;
+};
+
+// Splits at the first `separator` (':' for most tools). Lines without one that are not
+// continuations are skipped (section titles such as "802.3ad info").
+std::vector<KeyValue> ParseKeyValues(std::string_view text, char separator = ':');
+
+std::string_view TrimView(std::string_view s);
+
+}  // namespace railyard
