@@ -29,5 +29,6 @@ std::function<int()> AddPlanCommand(CLI::App& app);
 std::function<int()> AddCheckCommand(CLI::App& app);
 std::function<int()> AddCatalogCommand(CLI::App& app);
 std::function<int()> AddVerifyCommand(CLI::App& app);
+std::function<int()> AddCollectCommand(CLI::App& app);
 
 }  // namespace railyard::cli

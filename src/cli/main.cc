@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
       "  railyard check cluster.yaml --fail-on warning             # design checks only, for CI\n"
       "  railyard catalog switches                                 # what the planner can choose from\n"
       "  railyard verify --plan out/plan.json --ibnetdiscover fabric.topo   # cabling as built vs plan\n"
+      "  railyard collect -o host.json                             # this host's NIC facts\n"
       "\nExit codes: 0 ok, 1 findings at or above --fail-on, 2 usage or input error.");
   app.require_subcommand(1);
   app.set_version_flag("--version", "railyard 0.1.0");
@@ -21,6 +22,7 @@ int main(int argc, char** argv) {
   auto check = railyard::cli::AddCheckCommand(app);
   auto catalog = railyard::cli::AddCatalogCommand(app);
   auto verify = railyard::cli::AddVerifyCommand(app);
+  auto collect = railyard::cli::AddCollectCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -31,5 +33,6 @@ int main(int argc, char** argv) {
   if (app.got_subcommand("check")) return check();
   if (app.got_subcommand("catalog")) return catalog();
   if (app.got_subcommand("verify")) return verify();
+  if (app.got_subcommand("collect")) return collect();
   return railyard::cli::kExitInput;
 }

@@ -1,0 +1,56 @@
+// railyard collect [--from DIR] [-o FILE] [--no-tools]
+#include <iostream>
+
+#include "cli/commands.h"
+#include "export/text.h"
+#include "facts/collect.h"
+
+namespace railyard::cli {
+
+std::function<int()> AddCollectCommand(CLI::App& app) {
+  struct Args {
+    std::string from;
+    std::string out;
+    bool no_tools = false;
+    int timeout_ms = 10000;
+  };
+  auto a = std::make_shared<Args>();
+  CLI::App* cmd = app.add_subcommand("collect", "Gather this host's network facts (HostFacts JSON)");
+  cmd->footer(
+      "Examples:\n"
+      "  railyard collect -o $(hostname).json          # live: sysfs, procfs and installed tools\n"
+      "  railyard collect --from capture/ -o host.json  # saved outputs (file names in docs/facts.md)\n"
+      "  clush -w gpu[001-128] -b 'railyard collect' > fleet.ndjson");
+  cmd->add_option("--from", a->from, "build the facts from a directory of saved tool outputs")->check(CLI::ExistingDirectory);
+  cmd->add_option("-o,--output", a->out, "write the JSON here (default: stdout, one line)");
+  cmd->add_flag("--no-tools", a->no_tools, "read sysfs and procfs only; run no tools");
+  cmd->add_option("--timeout-ms", a->timeout_ms, "per-tool timeout (default 10000)")->check(CLI::Range(100, 600000));
+  return [a] {
+    try {
+      CollectInputs inputs;
+      if (!a->from.empty()) {
+        inputs = ReadCaptureDir(a->from);
+      } else {
+        LiveOptions options;
+        options.run_tools = !a->no_tools;
+        options.tool_timeout_ms = a->timeout_ms;
+        inputs = CollectLive(options);
+      }
+      nlohmann::json facts = ToJson(BuildHostFacts(inputs));
+      if (a->out.empty()) {
+        std::cout << facts.dump() << "\n";  // one line: NDJSON when many hosts write to one stream
+      } else {
+        OutputFile out(a->out);
+        out.Append(facts.dump(2));
+        out.Append("\n");
+        out.Commit();
+      }
+      return kExitOk;
+    } catch (const std::exception& e) {
+      std::cerr << "railyard: error: " << e.what() << "\n";
+      return kExitInput;
+    }
+  };
+}
+
+}  // namespace railyard::cli

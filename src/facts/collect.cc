@@ -1,0 +1,165 @@
+#include "facts/collect.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "parse/ethtool.h"
+
+namespace railyard {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::optional<std::string> ReadIfExists(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::string FirstLine(const std::string& text) {
+  std::string line = text.substr(0, text.find('\n'));
+  while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+  return line;
+}
+
+std::vector<std::string> AsStrings(const std::vector<ParseWarning>& warnings) {
+  std::vector<std::string> out;
+  for (const ParseWarning& w : warnings) out.push_back(w.line ? fmt::format("line {}: {}", w.line, w.message) : w.message);
+  return out;
+}
+
+}  // namespace
+
+HostFacts BuildHostFacts(const CollectInputs& in) {
+  HostFacts f;
+  f.hostname = in.hostname;
+  f.kernel = in.kernel;
+  f.ofed = in.ofed;
+  f.sources = in.sources;
+  if (in.lspci) {
+    LspciReport r = ParseLspci(*in.lspci);
+    for (PciFunction& p : r.functions) {
+      // Mellanox/NVIDIA functions only: by id with -nn, else by name.
+      bool ours = p.vendor_id == "15b3" || p.description.find("Mellanox") != std::string::npos ||
+                  p.description.find("NVIDIA") != std::string::npos || p.has_vpd;
+      if (ours) f.pci.push_back(std::move(p));
+    }
+    for (SourceStatus& s : f.sources) {
+      if (s.name == "lspci -vvv") {
+        auto more = AsStrings(r.warnings);
+        s.warnings.insert(s.warnings.end(), more.begin(), more.end());
+      }
+    }
+  }
+  for (const auto& [bdf, text] : in.flint) f.firmware[bdf] = ParseFlintQuery(text);
+  for (const auto& [bond, text] : in.bonding) f.bonds[bond] = ParseBonding(text);
+  for (const NetdevSnapshot& s : in.netdevs) {
+    NetdevFacts n;
+    n.name = s.name;
+    n.kind = s.kind;
+    n.mtu = s.mtu;
+    n.operstate = s.operstate;
+    n.carrier = s.carrier;
+    n.mac = s.mac;
+    n.speed_mbps = s.speed_mbps;
+    n.duplex = s.duplex;
+    n.promiscuous = s.promiscuous;
+    n.master = s.master;
+    n.pci_bdf = s.pci_bdf;
+    if (auto it = in.ethtool_info.find(s.name); it != in.ethtool_info.end()) {
+      EthtoolDriver d = ParseEthtoolDriver(it->second);
+      n.driver = d.driver;
+      n.firmware_version = d.firmware_version;
+      n.firmware_psid = d.firmware_psid;
+      if (n.pci_bdf.empty() && d.bus_info.find(':') != std::string::npos) n.pci_bdf = d.bus_info;
+      if (d.driver == "veth" && n.kind == "other") n.kind = "veth";
+    }
+    if (auto it = in.ethtool.find(s.name); it != in.ethtool.end()) {
+      EthtoolSettings e = ParseEthtoolSettings(it->second);
+      if (e.speed_mbps) n.speed_mbps = e.speed_mbps;
+      if (!e.duplex.empty() && n.duplex.empty()) n.duplex = e.duplex;
+      n.link_detected = e.link_detected;
+      n.link_detected_reason = e.link_detected_reason;
+      n.supported_fec_modes = e.supported_fec_modes;
+      n.lanes = e.lanes;
+    }
+    f.netdevs.push_back(std::move(n));
+  }
+  std::sort(f.netdevs.begin(), f.netdevs.end(), [](const NetdevFacts& a, const NetdevFacts& b) { return a.name < b.name; });
+  return f;
+}
+
+CollectInputs ReadCaptureDir(const std::string& dir) {
+  if (!fs::is_directory(dir)) throw std::runtime_error(dir + ": not a directory");
+  CollectInputs in;
+  auto note = [&](const std::string& name, bool present, const std::string& detail) {
+    in.sources.push_back({name, present, detail, {}});
+  };
+  const fs::path root(dir);
+  if (auto t = ReadIfExists(root / "hostname.txt")) in.hostname = FirstLine(*t);
+  if (auto t = ReadIfExists(root / "uname-r.txt")) in.kernel = FirstLine(*t);
+  if (auto t = ReadIfExists(root / "ofed_info-s.txt")) in.ofed = FirstLine(*t);
+  in.lspci = ReadIfExists(root / "lspci-vvv.txt");
+  note("lspci -vvv", in.lspci.has_value(), in.lspci ? (root / "lspci-vvv.txt").string() : "lspci-vvv.txt not in the capture");
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(root)) {
+    if (entry.is_regular_file()) files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  for (const fs::path& p : files) {
+    std::string name = p.filename().string();
+    auto body = [&](const std::string& prefix) { return name.substr(prefix.size(), name.size() - prefix.size() - 4); };
+    bool txt = name.size() > 4 && name.ends_with(".txt");
+    if (txt && name.starts_with("flint-q-")) {
+      in.flint[body("flint-q-")] = *ReadIfExists(p);
+      note("flint q " + body("flint-q-"), true, p.string());
+    } else if (txt && name.starts_with("ethtool-i-")) {
+      in.ethtool_info[body("ethtool-i-")] = *ReadIfExists(p);
+      note("ethtool -i " + body("ethtool-i-"), true, p.string());
+    } else if (txt && name.starts_with("ethtool-") && !name.starts_with("ethtool-m-") && !name.starts_with("ethtool-S-")) {
+      in.ethtool[body("ethtool-")] = *ReadIfExists(p);
+      note("ethtool " + body("ethtool-"), true, p.string());
+    } else if (txt && name.starts_with("bonding-")) {
+      in.bonding[body("bonding-")] = *ReadIfExists(p);
+      note("/proc/net/bonding/" + body("bonding-"), true, p.string());
+    }
+  }
+  if (auto t = ReadIfExists(root / "ip-j-d-link.json")) {
+    nlohmann::json links;
+    try {
+      links = nlohmann::json::parse(*t);
+      for (const auto& l : links) {
+        NetdevSnapshot s;
+        s.name = l.value("ifname", "");
+        s.mtu = l.value("mtu", 0u);
+        std::string state = l.value("operstate", "");
+        for (char& c : state) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        s.operstate = state;
+        s.mac = l.value("address", "");
+        s.master = l.value("master", "");
+        auto flags = l.value("flags", std::vector<std::string>{});
+        s.promiscuous = std::find(flags.begin(), flags.end(), "PROMISC") != flags.end();
+        s.carrier = std::find(flags.begin(), flags.end(), "LOWER_UP") != flags.end();
+        std::string kind = l.contains("linkinfo") ? l["linkinfo"].value("info_kind", "") : "";
+        s.kind = s.name == "lo" ? "loopback" : kind == "bond" ? "bond" : kind == "bridge" ? "bridge" : kind == "vlan" ? "vlan"
+                 : kind == "veth" ? "veth" : kind.empty() ? "physical" : "other";
+        in.netdevs.push_back(std::move(s));
+      }
+    } catch (const nlohmann::json::exception& e) {
+      throw std::runtime_error(fmt::format("{}: not `ip -j -d link` output: {}", (root / "ip-j-d-link.json").string(), e.what()));
+    }
+    note("ip -j -d link", true, (root / "ip-j-d-link.json").string());
+  } else {
+    note("ip -j -d link", false, "ip-j-d-link.json not in the capture");
+  }
+  return in;
+}
+
+}  // namespace railyard

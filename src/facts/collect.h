@@ -1,0 +1,63 @@
+// `railyard collect`: gathering a host's facts. Gathering (sysfs, procfs, tools, or a capture
+// directory) fills CollectInputs; BuildHostFacts interprets them. The same interpretation
+// serves a live host and a directory of saved outputs sent from the field.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "facts/host_facts.h"
+
+namespace railyard {
+
+// One network interface as sysfs (live) or `ip -j -d link` (captured) describes it.
+struct NetdevSnapshot {
+  std::string name;
+  std::string kind;  // physical | bond | bridge | vlan | veth | loopback | other
+  uint32_t mtu = 0;
+  std::string operstate;
+  std::optional<bool> carrier;
+  std::string mac;
+  uint32_t speed_mbps = 0;
+  std::string duplex;
+  bool promiscuous = false;
+  std::string master;
+  std::string pci_bdf;
+};
+
+struct CollectInputs {
+  std::string hostname;
+  std::string kernel;
+  std::string ofed;
+  std::vector<NetdevSnapshot> netdevs;
+  std::optional<std::string> lspci;                  // lspci -vvv
+  std::map<std::string, std::string> flint;          // PCI address -> flint/mstflint q
+  std::map<std::string, std::string> ethtool;        // interface -> ethtool IF
+  std::map<std::string, std::string> ethtool_info;   // interface -> ethtool -i IF
+  std::map<std::string, std::string> bonding;        // bond -> /proc/net/bonding/BOND
+  std::vector<SourceStatus> sources;                 // what was read or missing, and why
+};
+
+HostFacts BuildHostFacts(const CollectInputs& inputs);
+
+// A capture directory (file names in docs/facts.md): hostname.txt, uname-r.txt,
+// ofed_info-s.txt, lspci-vvv.txt, flint-q-<pci address>.txt, ethtool-<if>.txt,
+// ethtool-i-<if>.txt, bonding-<bond>.txt, ip-j-d-link.json. Missing files are recorded as
+// absent sources, not errors. Throws std::runtime_error for an unreadable directory or a
+// malformed ip-j-d-link.json (naming the file).
+CollectInputs ReadCaptureDir(const std::string& dir);
+
+struct LiveOptions {
+  std::string sysfs = "/sys";         // roots, so tests can point at a prepared tree
+  std::string procfs = "/proc";
+  int tool_timeout_ms = 10000;
+  bool run_tools = true;              // lspci, ethtool, mstflint, ofed_info when installed
+};
+
+// Reads sysfs and procfs directly and runs the tools that are installed (argv only, never a
+// shell; each with a timeout). A missing tool or file is recorded, not fatal.
+CollectInputs CollectLive(const LiveOptions& options = {});
+
+}  // namespace railyard

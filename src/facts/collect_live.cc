@@ -1,0 +1,148 @@
+// The live half of `railyard collect`: sysfs and procfs read directly, tools run when installed.
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <charconv>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "facts/collect.h"
+#include "util/run.h"
+
+namespace railyard {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string ReadTrimmed(const fs::path& path) {
+  std::ifstream in(path);
+  if (!in) return {};
+  std::string line;
+  std::getline(in, line);
+  while (!line.empty() && (line.back() == '\n' || line.back() == ' ')) line.pop_back();
+  return line;
+}
+
+uint32_t ReadNumber(const fs::path& path) {
+  std::string text = ReadTrimmed(path);
+  int64_t v = 0;
+  auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  return ec == std::errc() && v > 0 ? static_cast<uint32_t>(v) : 0;  // "-1" speed = unknown
+}
+
+std::string LinkTarget(const fs::path& link) {
+  std::error_code ec;
+  fs::path target = fs::read_symlink(link, ec);
+  return ec ? std::string() : target.filename().string();
+}
+
+bool LooksLikePciAddress(const std::string& s) { return s.size() >= 7 && s.find(':') != std::string::npos && s.find('.') != std::string::npos; }
+
+}  // namespace
+
+CollectInputs CollectLive(const LiveOptions& o) {
+  CollectInputs in;
+  auto note = [&](const std::string& name, bool present, const std::string& detail) {
+    in.sources.push_back({name, present, detail, {}});
+  };
+  utsname u{};
+  if (uname(&u) == 0) {
+    in.hostname = u.nodename;
+    in.kernel = u.release;
+  }
+  // Network interfaces: /sys/class/net/<if>/...
+  const fs::path net = fs::path(o.sysfs) / "class" / "net";
+  std::error_code ec;
+  std::vector<fs::path> ifaces;
+  for (const auto& entry : fs::directory_iterator(net, ec)) ifaces.push_back(entry.path());
+  std::sort(ifaces.begin(), ifaces.end());
+  note("/sys/class/net", !ec, ec ? ec.message() : net.string());
+  for (const fs::path& dir : ifaces) {
+    NetdevSnapshot s;
+    s.name = dir.filename().string();
+    s.mtu = ReadNumber(dir / "mtu");
+    s.operstate = ReadTrimmed(dir / "operstate");
+    std::string carrier = ReadTrimmed(dir / "carrier");  // unreadable while the device is down
+    if (carrier == "1") s.carrier = true;
+    if (carrier == "0") s.carrier = false;
+    s.mac = ReadTrimmed(dir / "address");
+    s.speed_mbps = ReadNumber(dir / "speed");
+    s.duplex = ReadTrimmed(dir / "duplex");
+    std::string flags = ReadTrimmed(dir / "flags");
+    unsigned long bits = flags.empty() ? 0 : std::strtoul(flags.c_str(), nullptr, 16);
+    s.promiscuous = (bits & 0x100) != 0;  // IFF_PROMISC
+    s.master = LinkTarget(dir / "master");
+    std::string device = LinkTarget(dir / "device");
+    if (LooksLikePciAddress(device)) s.pci_bdf = device;
+    std::string uevent;
+    if (auto text = std::ifstream(dir / "uevent"); text) {
+      std::stringstream ss;
+      ss << text.rdbuf();
+      uevent = ss.str();
+    }
+    if (s.name == "lo") s.kind = "loopback";
+    else if (fs::exists(dir / "bonding")) s.kind = "bond";
+    else if (fs::exists(dir / "bridge")) s.kind = "bridge";
+    else if (uevent.find("DEVTYPE=vlan") != std::string::npos) s.kind = "vlan";
+    else if (!s.pci_bdf.empty()) s.kind = "physical";
+    else s.kind = "other";  // refined to veth from `ethtool -i` when available
+    in.netdevs.push_back(std::move(s));
+  }
+  // Bonds: /proc/net/bonding/<bond>
+  const fs::path bonding = fs::path(o.procfs) / "net" / "bonding";
+  for (const auto& entry : fs::directory_iterator(bonding, ec)) {
+    std::ifstream f(entry.path());
+    std::stringstream text;
+    text << f.rdbuf();
+    in.bonding[entry.path().filename().string()] = text.str();
+    note(entry.path().string(), true, entry.path().string());
+  }
+  if (!o.run_tools) return in;
+  auto run = [&](const std::vector<std::string>& argv, const std::string& name) -> std::optional<std::string> {
+    RunResult r = RunTool(argv, o.tool_timeout_ms);
+    if (!r.started) {
+      note(name, false, argv[0] + " not installed");
+      return std::nullopt;
+    }
+    if (r.timed_out) {
+      note(name, false, fmt::format("timed out after {} ms", o.tool_timeout_ms));
+      return std::nullopt;
+    }
+    if (r.output.empty()) {
+      note(name, false, fmt::format("no output (exit {})", r.exit_code));
+      return std::nullopt;
+    }
+    note(name, true, fmt::format("exit {}", r.exit_code));
+    return r.output;
+  };
+  // Mellanox/NVIDIA functions only: LnkCap and VPD need root; what lspci cannot read it omits.
+  in.lspci = run({"lspci", "-vvv", "-d", "15b3:"}, "lspci -vvv");
+  for (const NetdevSnapshot& s : in.netdevs) {
+    if (s.kind == "loopback") continue;
+    if (auto out = run({"ethtool", "-i", s.name}, "ethtool -i " + s.name)) in.ethtool_info[s.name] = *out;
+    if (auto out = run({"ethtool", s.name}, "ethtool " + s.name)) in.ethtool[s.name] = *out;
+  }
+  std::set<std::string> cards;
+  for (const NetdevSnapshot& s : in.netdevs) {
+    if (!s.pci_bdf.empty()) cards.insert(s.pci_bdf);
+  }
+  bool have_mstflint = OnPath("mstflint");
+  for (const std::string& bdf : cards) {
+    if (!have_mstflint) break;
+    if (auto out = run({"mstflint", "-d", bdf, "q"}, "mstflint q " + bdf)) in.flint[bdf] = *out;
+  }
+  if (!have_mstflint && !cards.empty()) note("mstflint q", false, "mstflint not installed");
+  if (auto out = run({"ofed_info", "-s"}, "ofed_info -s")) {
+    std::string line = out->substr(0, out->find('\n'));
+    if (!line.empty() && line.back() == ':') line.pop_back();
+    in.ofed = line;
+  }
+  return in;
+}
+
+}  // namespace railyard

@@ -1,0 +1,151 @@
+#include "facts/collect.h"
+
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "parse/fixtures.h"
+
+namespace railyard {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A capture directory as a field engineer would send it, assembled from the real samples.
+class CaptureDirTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    for (const char* f : {"lspci/cx7-ndr-osfp-gen5-x16-vpd.txt", "flint/cx7-fs4-secure-fw-query-rom-info-two-lines.txt",
+                          "ethtool/i-mlx5-cx7-vf-aws-psid-in-fw-version.txt",
+                          "ethtool/cx4lx-25g-dac-to-10g-switch-link-training-failure.txt",
+                          "bonding/8023ad-partner-mac-zero-aggregator-mismatch.txt"}) {
+      if (!fs::exists(testing::SharedFixture(f))) GTEST_SKIP() << "shared fixture not found: " << f;
+    }
+    dir_ = fs::temp_directory_path() / ("railyard-capture-" + std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    auto put = [&](const std::string& name, const fs::path& from) { fs::copy_file(from, dir_ / name); };
+    put("lspci-vvv.txt", testing::SharedFixture("lspci/cx7-ndr-osfp-gen5-x16-vpd.txt"));
+    put("flint-q-19:00.0.txt", testing::SharedFixture("flint/cx7-fs4-secure-fw-query-rom-info-two-lines.txt"));
+    put("ethtool-i-ens1f0np0.txt", testing::SharedFixture("ethtool/i-mlx5-cx7-vf-aws-psid-in-fw-version.txt"));
+    put("ethtool-ens1f0np0.txt", testing::SharedFixture("ethtool/cx4lx-25g-dac-to-10g-switch-link-training-failure.txt"));
+    put("bonding-bond0.txt", testing::SharedFixture("bonding/8023ad-partner-mac-zero-aggregator-mismatch.txt"));
+    put("ip-j-d-link.json", fs::path(RAILYARD_SOURCE_DIR) / "tests/fixtures/iproute2/ip-j-d-link-veth-bridge.json");
+    std::ofstream(dir_ / "hostname.txt") << "gpu042\n";
+    std::ofstream(dir_ / "uname-r.txt") << "6.8.0-45-generic\n";
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path dir_;
+};
+
+TEST_F(CaptureDirTest, BuildsHostFacts) {
+  HostFacts f = BuildHostFacts(ReadCaptureDir(dir_.string()));
+  EXPECT_EQ(f.hostname, "gpu042");
+  EXPECT_EQ(f.kernel, "6.8.0-45-generic");
+  ASSERT_EQ(f.pci.size(), 1u);
+  EXPECT_EQ(f.pci[0].vpd.at("PN"), "MCX75310AAS-NEAT");
+  EXPECT_EQ(PcieGeneration(f.pci[0].sta.speed_gts), 5);
+  ASSERT_EQ(f.firmware.count("19:00.0"), 1u);
+  EXPECT_EQ(f.firmware.at("19:00.0").psid, "MT_0000001244");
+  ASSERT_EQ(f.bonds.count("bond0"), 1u);
+  EXPECT_EQ(f.bonds.at("bond0").partner_mac, "00:00:00:00:00:00");
+  // Netdevs come from ip -j -d link, enriched by ethtool where a capture has it.
+  auto find = [&](const std::string& name) -> const NetdevFacts* {
+    for (const NetdevFacts& n : f.netdevs) {
+      if (n.name == name) return &n;
+    }
+    return nullptr;
+  };
+  const NetdevFacts* ens = find("ens1f0np0");
+  ASSERT_TRUE(ens);
+  EXPECT_EQ(ens->mtu, 9000u);
+  EXPECT_EQ(ens->kind, "veth");
+  EXPECT_EQ(ens->driver, "mlx5_core");  // from the ethtool -i capture
+  EXPECT_EQ(ens->firmware_psid, "MT_0000000834");
+  EXPECT_EQ(ens->link_detected, false);
+  EXPECT_EQ(ens->link_detected_reason, "Link training failure, Remote side is not ready yet");
+  const NetdevFacts* vm0 = find("vm0");
+  ASSERT_TRUE(vm0);
+  EXPECT_EQ(vm0->master, "br0");
+  EXPECT_EQ(find("br0")->kind, "bridge");
+  EXPECT_EQ(find("eth9")->carrier, false);
+  // Every source is accounted for.
+  bool ip_seen = false;
+  for (const SourceStatus& s : f.sources) ip_seen = ip_seen || (s.name == "ip -j -d link" && s.present);
+  EXPECT_TRUE(ip_seen);
+}
+
+TEST_F(CaptureDirTest, JsonRoundTripIsExact) {
+  HostFacts f = BuildHostFacts(ReadCaptureDir(dir_.string()));
+  nlohmann::json once = ToJson(f);
+  nlohmann::json twice = ToJson(FactsFromJson(nlohmann::json::parse(once.dump())));
+  EXPECT_EQ(once, twice);
+  EXPECT_EQ(once["schema"], "railyard.facts/1");
+}
+
+TEST(Facts, MissingSourcesAreRecordedNotFatal) {
+  fs::path empty = fs::temp_directory_path() / ("railyard-empty-" + std::to_string(::getpid()));
+  fs::create_directories(empty);
+  HostFacts f = BuildHostFacts(ReadCaptureDir(empty.string()));
+  fs::remove_all(empty);
+  EXPECT_TRUE(f.netdevs.empty());
+  ASSERT_GE(f.sources.size(), 2u);
+  EXPECT_FALSE(f.sources[0].present);
+  EXPECT_EQ(f.sources[0].detail, "lspci-vvv.txt not in the capture");
+}
+
+TEST(Facts, BadInputNamesTheProblem) {
+  EXPECT_THROW(ReadCaptureDir("/nonexistent/dir"), std::runtime_error);
+  fs::path dir = fs::temp_directory_path() / ("railyard-badip-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "ip-j-d-link.json") << "[{\"ifname\": ";
+  try {
+    ReadCaptureDir(dir.string());
+    FAIL();
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("ip-j-d-link.json: not `ip -j -d link` output"), std::string::npos) << e.what();
+  }
+  fs::remove_all(dir);
+  EXPECT_THROW(FactsFromJson(nlohmann::json::object()), std::runtime_error);
+  nlohmann::json broken = {{"schema", "railyard.facts/1"}, {"host", {{"hostname", "h"}}}};
+  try {
+    FactsFromJson(broken);
+    FAIL();
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("bad \"host\" section"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Facts, LiveSysfsFromAPreparedTree) {
+  // The live collector reads any sysfs root: a prepared tree stands in for /sys.
+  fs::path root = fs::temp_directory_path() / ("railyard-sysfs-" + std::to_string(::getpid()));
+  fs::path eth = root / "class/net/ens3np0";
+  fs::create_directories(eth);
+  std::ofstream(eth / "mtu") << "4200\n";
+  std::ofstream(eth / "operstate") << "down\n";
+  std::ofstream(eth / "carrier") << "0\n";
+  std::ofstream(eth / "address") << "b8:3f:d2:00:00:01\n";
+  std::ofstream(eth / "speed") << "-1\n";
+  std::ofstream(eth / "flags") << "0x1103\n";  // UP | BROADCAST | PROMISC | MULTICAST
+  fs::create_directories(root / "bus/pci/devices/0000:3b:00.0");
+  fs::create_directory_symlink(root / "bus/pci/devices/0000:3b:00.0", eth / "device");
+  LiveOptions o;
+  o.sysfs = root.string();
+  o.procfs = (root / "proc").string();
+  o.run_tools = false;
+  HostFacts f = BuildHostFacts(CollectLive(o));
+  fs::remove_all(root);
+  ASSERT_EQ(f.netdevs.size(), 1u);
+  const NetdevFacts& n = f.netdevs[0];
+  EXPECT_EQ(n.mtu, 4200u);
+  EXPECT_EQ(n.operstate, "down");
+  EXPECT_EQ(n.carrier, false);
+  EXPECT_EQ(n.speed_mbps, 0u);  // -1: unknown
+  EXPECT_TRUE(n.promiscuous);
+  EXPECT_EQ(n.pci_bdf, "0000:3b:00.0");
+  EXPECT_EQ(n.kind, "physical");
+}
+
+}  // namespace
+}  // namespace railyard

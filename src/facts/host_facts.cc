@@ -1,0 +1,269 @@
+#include "facts/host_facts.h"
+
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+namespace railyard {
+namespace {
+
+using nlohmann::json;
+
+json Optional(const std::optional<bool>& v) { return v ? json(*v) : json(nullptr); }
+std::optional<bool> OptionalBool(const json& j, const char* key) {
+  if (!j.contains(key) || j.at(key).is_null()) return std::nullopt;
+  return j.at(key).get<bool>();
+}
+
+json LinkJson(const PcieLink& l) {
+  return {{"speed_gts", l.speed_gts},
+          {"generation", PcieGeneration(l.speed_gts)},
+          {"speed_unknown", l.speed_unknown},
+          {"width", l.width},
+          {"speed_downgraded", l.speed_downgraded},
+          {"width_downgraded", l.width_downgraded}};
+}
+
+PcieLink LinkFrom(const json& j) {
+  PcieLink l;
+  l.speed_gts = j.at("speed_gts").get<double>();
+  l.speed_unknown = j.at("speed_unknown").get<bool>();
+  l.width = j.at("width").get<int>();
+  l.speed_downgraded = j.at("speed_downgraded").get<bool>();
+  l.width_downgraded = j.at("width_downgraded").get<bool>();
+  return l;
+}
+
+const char* ChecksumName(PciFunction::VpdChecksum c) {
+  switch (c) {
+    case PciFunction::VpdChecksum::kGood: return "good";
+    case PciFunction::VpdChecksum::kBad: return "bad";
+    case PciFunction::VpdChecksum::kNone: break;
+  }
+  return "none";
+}
+
+json WarningsJson(const std::vector<ParseWarning>& warnings) {
+  json out = json::array();
+  for (const ParseWarning& w : warnings) out.push_back({{"line", w.line}, {"message", w.message}});
+  return out;
+}
+
+std::vector<ParseWarning> WarningsFrom(const json& j) {
+  std::vector<ParseWarning> out;
+  for (const json& w : j) out.push_back({w.at("line").get<int>(), w.at("message").get<std::string>()});
+  return out;
+}
+
+}  // namespace
+
+json ToJson(const HostFacts& f) {
+  json pci = json::array();
+  for (const PciFunction& p : f.pci) {
+    pci.push_back({{"bdf", p.bdf},
+                   {"class", p.class_name},
+                   {"description", p.description},
+                   {"vendor_id", p.vendor_id},
+                   {"device_id", p.device_id},
+                   {"subsystem", p.subsystem},
+                   {"driver", p.driver},
+                   {"numa_node", p.numa_node},
+                   {"link_capability", LinkJson(p.cap)},
+                   {"link_status", LinkJson(p.sta)},
+                   {"has_vpd", p.has_vpd},
+                   {"vpd_product_name", p.vpd_product_name},
+                   {"vpd", p.vpd},
+                   {"vpd_checksum", ChecksumName(p.vpd_checksum)}});
+  }
+  json firmware = json::object();
+  for (const auto& [bdf, q] : f.firmware) {
+    firmware[bdf] = {{"image_type", q.image_type},
+                     {"fw_version", q.fw_version},
+                     {"running_fw_version", q.running_fw_version},
+                     {"fw_release_date", q.fw_release_date},
+                     {"product_version", q.product_version},
+                     {"rom_info", q.rom_info},
+                     {"base_guid", q.base_guid},
+                     {"guids", q.guids},
+                     {"orig_base_guid", q.orig_base_guid},
+                     {"base_mac", q.base_mac},
+                     {"macs", q.macs},
+                     {"orig_base_mac", q.orig_base_mac},
+                     {"psid", q.psid},
+                     {"orig_psid", q.orig_psid},
+                     {"security_attributes", q.security_attributes},
+                     {"part_number", q.part_number},
+                     {"description", q.description},
+                     {"warnings", WarningsJson(q.warnings)}};
+  }
+  json netdevs = json::array();
+  for (const NetdevFacts& n : f.netdevs) {
+    netdevs.push_back({{"name", n.name},
+                       {"kind", n.kind},
+                       {"mtu", n.mtu},
+                       {"operstate", n.operstate},
+                       {"carrier", Optional(n.carrier)},
+                       {"mac", n.mac},
+                       {"speed_mbps", n.speed_mbps},
+                       {"duplex", n.duplex},
+                       {"promiscuous", n.promiscuous},
+                       {"master", n.master},
+                       {"pci_bdf", n.pci_bdf},
+                       {"driver", n.driver},
+                       {"firmware_version", n.firmware_version},
+                       {"firmware_psid", n.firmware_psid},
+                       {"link_detected", Optional(n.link_detected)},
+                       {"link_detected_reason", n.link_detected_reason},
+                       {"supported_fec_modes", n.supported_fec_modes},
+                       {"lanes", n.lanes}});
+  }
+  json bonds = json::object();
+  for (const auto& [name, b] : f.bonds) {
+    json members = json::array();
+    for (const BondMember& m : b.members) {
+      members.push_back({{"name", m.name},
+                         {"mii_status", m.mii_status},
+                         {"speed_mbps", m.speed_mbps},
+                         {"duplex", m.duplex},
+                         {"link_failure_count", m.link_failure_count},
+                         {"permanent_hw_addr", m.permanent_hw_addr},
+                         {"aggregator_id", m.aggregator_id},
+                         {"partner_mac", m.partner_mac}});
+    }
+    bonds[name] = {{"mode", b.mode},
+                   {"mii_status", b.mii_status},
+                   {"transmit_hash_policy", b.transmit_hash_policy},
+                   {"currently_active", b.currently_active},
+                   {"lacp_rate", b.lacp_rate},
+                   {"active_aggregator_id", b.active_aggregator_id},
+                   {"partner_mac", b.partner_mac},
+                   {"members", members}};
+  }
+  json sources = json::array();
+  for (const SourceStatus& s : f.sources) {
+    sources.push_back({{"name", s.name}, {"present", s.present}, {"detail", s.detail}, {"warnings", s.warnings}});
+  }
+  return {{"schema", kFactsSchema},
+          {"host", {{"hostname", f.hostname}, {"kernel", f.kernel}, {"ofed", f.ofed}}},
+          {"pci", pci},
+          {"firmware", firmware},
+          {"netdevs", netdevs},
+          {"bonds", bonds},
+          {"sources", sources}};
+}
+
+HostFacts FactsFromJson(const json& j) {
+  if (!j.is_object() || j.value("schema", "") != kFactsSchema) {
+    throw std::runtime_error(fmt::format("not a HostFacts document: expected \"schema\": \"{}\"", kFactsSchema));
+  }
+  HostFacts f;
+  std::string where = "host";
+  try {
+    const json& host = j.at("host");
+    f.hostname = host.at("hostname").get<std::string>();
+    f.kernel = host.at("kernel").get<std::string>();
+    f.ofed = host.at("ofed").get<std::string>();
+    where = "pci";
+    for (const json& p : j.at("pci")) {
+      PciFunction x;
+      x.bdf = p.at("bdf").get<std::string>();
+      x.class_name = p.at("class").get<std::string>();
+      x.description = p.at("description").get<std::string>();
+      x.vendor_id = p.at("vendor_id").get<std::string>();
+      x.device_id = p.at("device_id").get<std::string>();
+      x.subsystem = p.at("subsystem").get<std::string>();
+      x.driver = p.at("driver").get<std::string>();
+      x.numa_node = p.at("numa_node").get<int>();
+      x.cap = LinkFrom(p.at("link_capability"));
+      x.sta = LinkFrom(p.at("link_status"));
+      x.has_vpd = p.at("has_vpd").get<bool>();
+      x.vpd_product_name = p.at("vpd_product_name").get<std::string>();
+      x.vpd = p.at("vpd").get<std::map<std::string, std::string>>();
+      std::string c = p.at("vpd_checksum").get<std::string>();
+      x.vpd_checksum = c == "good" ? PciFunction::VpdChecksum::kGood
+                       : c == "bad" ? PciFunction::VpdChecksum::kBad
+                                    : PciFunction::VpdChecksum::kNone;
+      f.pci.push_back(std::move(x));
+    }
+    where = "firmware";
+    for (const auto& [bdf, q] : j.at("firmware").items()) {
+      FirmwareQuery x;
+      x.image_type = q.at("image_type").get<std::string>();
+      x.fw_version = q.at("fw_version").get<std::string>();
+      x.running_fw_version = q.at("running_fw_version").get<std::string>();
+      x.fw_release_date = q.at("fw_release_date").get<std::string>();
+      x.product_version = q.at("product_version").get<std::string>();
+      x.rom_info = q.at("rom_info").get<std::vector<std::string>>();
+      x.base_guid = q.at("base_guid").get<std::string>();
+      x.guids = q.at("guids").get<int>();
+      x.orig_base_guid = q.at("orig_base_guid").get<std::string>();
+      x.base_mac = q.at("base_mac").get<std::string>();
+      x.macs = q.at("macs").get<int>();
+      x.orig_base_mac = q.at("orig_base_mac").get<std::string>();
+      x.psid = q.at("psid").get<std::string>();
+      x.orig_psid = q.at("orig_psid").get<std::string>();
+      x.security_attributes = q.at("security_attributes").get<std::string>();
+      x.part_number = q.at("part_number").get<std::string>();
+      x.description = q.at("description").get<std::string>();
+      x.warnings = WarningsFrom(q.at("warnings"));
+      f.firmware[bdf] = std::move(x);
+    }
+    where = "netdevs";
+    for (const json& n : j.at("netdevs")) {
+      NetdevFacts x;
+      x.name = n.at("name").get<std::string>();
+      x.kind = n.at("kind").get<std::string>();
+      x.mtu = n.at("mtu").get<uint32_t>();
+      x.operstate = n.at("operstate").get<std::string>();
+      x.carrier = OptionalBool(n, "carrier");
+      x.mac = n.at("mac").get<std::string>();
+      x.speed_mbps = n.at("speed_mbps").get<uint32_t>();
+      x.duplex = n.at("duplex").get<std::string>();
+      x.promiscuous = n.at("promiscuous").get<bool>();
+      x.master = n.at("master").get<std::string>();
+      x.pci_bdf = n.at("pci_bdf").get<std::string>();
+      x.driver = n.at("driver").get<std::string>();
+      x.firmware_version = n.at("firmware_version").get<std::string>();
+      x.firmware_psid = n.at("firmware_psid").get<std::string>();
+      x.link_detected = OptionalBool(n, "link_detected");
+      x.link_detected_reason = n.at("link_detected_reason").get<std::string>();
+      x.supported_fec_modes = n.at("supported_fec_modes").get<std::vector<std::string>>();
+      x.lanes = n.at("lanes").get<int>();
+      f.netdevs.push_back(std::move(x));
+    }
+    where = "bonds";
+    for (const auto& [name, b] : j.at("bonds").items()) {
+      BondStatus x;
+      x.mode = b.at("mode").get<std::string>();
+      x.mii_status = b.at("mii_status").get<std::string>();
+      x.transmit_hash_policy = b.at("transmit_hash_policy").get<std::string>();
+      x.currently_active = b.at("currently_active").get<std::string>();
+      x.lacp_rate = b.at("lacp_rate").get<std::string>();
+      x.active_aggregator_id = b.at("active_aggregator_id").get<int>();
+      x.partner_mac = b.at("partner_mac").get<std::string>();
+      for (const json& m : b.at("members")) {
+        BondMember y;
+        y.name = m.at("name").get<std::string>();
+        y.mii_status = m.at("mii_status").get<std::string>();
+        y.speed_mbps = m.at("speed_mbps").get<uint32_t>();
+        y.duplex = m.at("duplex").get<std::string>();
+        y.link_failure_count = m.at("link_failure_count").get<int>();
+        y.permanent_hw_addr = m.at("permanent_hw_addr").get<std::string>();
+        y.aggregator_id = m.at("aggregator_id").get<int>();
+        y.partner_mac = m.at("partner_mac").get<std::string>();
+        x.members.push_back(std::move(y));
+      }
+      f.bonds[name] = std::move(x);
+    }
+    where = "sources";
+    for (const json& s : j.at("sources")) {
+      f.sources.push_back({s.at("name").get<std::string>(), s.at("present").get<bool>(),
+                           s.at("detail").get<std::string>(), s.at("warnings").get<std::vector<std::string>>()});
+    }
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error(fmt::format("HostFacts: bad \"{}\" section: {}", where, e.what()));
+  }
+  return f;
+}
+
+}  // namespace railyard

@@ -1,0 +1,64 @@
+// HostFacts: one host's network facts, gathered once from sysfs, procfs and the usual tools,
+// as one versioned JSON document ("schema": "railyard.facts/1", see docs/facts.md). The doctor,
+// the verifier and the inventory ledger read it; `railyard collect` writes it.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "parse/bonding.h"
+#include "parse/flint.h"
+#include "parse/lspci.h"
+
+namespace railyard {
+
+inline constexpr const char* kFactsSchema = "railyard.facts/1";
+
+struct NetdevFacts {
+  std::string name;
+  std::string kind;           // physical | bond | bridge | vlan | veth | loopback | other
+  uint32_t mtu = 0;
+  std::string operstate;      // up | down | lowerlayerdown | unknown ...
+  std::optional<bool> carrier;
+  std::string mac;
+  uint32_t speed_mbps = 0;    // 0 = unknown
+  std::string duplex;
+  bool promiscuous = false;
+  std::string master;         // bond or bridge this port belongs to
+  std::string pci_bdf;        // backing PCI function, "" for virtual devices
+  std::string driver;         // ethtool -i
+  std::string firmware_version;
+  std::string firmware_psid;
+  std::optional<bool> link_detected;
+  std::string link_detected_reason;
+  std::vector<std::string> supported_fec_modes;
+  int lanes = 0;
+};
+
+struct SourceStatus {
+  std::string name;           // "lspci -vvv", "/sys/class/net", "ethtool -i ib0" ...
+  bool present = false;       // the tool or file existed and produced output
+  std::string detail;         // why not, or where it came from
+  std::vector<std::string> warnings;
+};
+
+struct HostFacts {
+  std::string hostname;
+  std::string kernel;
+  std::string ofed;           // ofed_info -s
+  std::vector<PciFunction> pci;                    // Mellanox/NVIDIA functions (vendor 15b3)
+  std::map<std::string, FirmwareQuery> firmware;   // by PCI address
+  std::vector<NetdevFacts> netdevs;
+  std::map<std::string, BondStatus> bonds;         // by bond name
+  std::vector<SourceStatus> sources;
+};
+
+nlohmann::json ToJson(const HostFacts& facts);
+// Throws std::runtime_error naming the field when the document is not railyard.facts/1.
+HostFacts FactsFromJson(const nlohmann::json& json);
+
+}  // namespace railyard
