@@ -8,6 +8,7 @@ EXAMPLE ?= examples/superpod-h100-4su.yaml
 
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 30
+PARSER_FUZZ_SECONDS ?= 8
 
 .PHONY: deps build run test asan-test fuzz bench clean
 
@@ -34,10 +35,11 @@ asan-test: deps
 fuzz: deps
 	@cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DRAILYARD_FUZZ=ON -DRAILYARD_TESTS=OFF -DRAILYARD_BENCH=OFF > /dev/null
-	@cmake --build $(FUZZ_BUILD)
+	@cmake --build $(FUZZ_BUILD) --target fuzzers
 	@mkdir -p $(FUZZ_BUILD)/corpus/spec && cp examples/*.yaml tests/integration/*.yaml $(FUZZ_BUILD)/corpus/spec/
 	./$(FUZZ_BUILD)/spec_fuzz -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 \
 	  -dict=fuzz/spec.dict $(FUZZ_BUILD)/corpus/spec
+	@fuzz/run_parsers.sh $(FUZZ_BUILD) $(PARSER_FUZZ_SECONDS)
 
 bench: build
 	bench/run.sh $(BUILD)

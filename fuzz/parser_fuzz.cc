@@ -1,0 +1,40 @@
+// libFuzzer target for one tool-output parser, chosen at build time (-DRAILYARD_PARSER=name):
+// any bytes must parse to a result with warnings, never crash, hang, leak or throw.
+// Built as one binary per parser by `make fuzz`.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "parse/bonding.h"
+#include "parse/ethtool.h"
+#include "parse/flint.h"
+#include "parse/ibstat.h"
+#include "parse/mlxlink.h"
+#include "parse/ibnetdiscover.h"
+#include "parse/lldpctl.h"
+#include "parse/lspci.h"
+#include "parse/switch_lldp.h"
+
+#define RAILYARD_STR2(x) #x
+#define RAILYARD_STR(x) RAILYARD_STR2(x)
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string text(reinterpret_cast<const char*>(data), size);
+  const std::string parser = RAILYARD_STR(RAILYARD_PARSER);
+  if (parser == "lspci") railyard::ParseLspci(text);
+  else if (parser == "flint") railyard::ParseFlintQuery(text);
+  else if (parser == "ethtool") {
+    railyard::ParseEthtoolSettings(text);
+    railyard::ParseEthtoolDriver(text);
+  } else if (parser == "bonding") railyard::ParseBonding(text);
+  else if (parser == "ibnetdiscover") railyard::ParseIbnetdiscover(text, "fuzz");
+  else if (parser == "lldpctl") railyard::ParseLldpctlJson(text, "host", "fuzz");
+  else if (parser == "switch_lldp") railyard::ParseSwitchLldpTable(text, "switch", "fuzz");
+  else if (parser == "mlxlink") railyard::ParseMlxlink(text);
+  else if (parser == "ibstat") {
+    railyard::ParseIbstat(text);
+    railyard::ParseIbdev2netdev(text);
+  }
+  else __builtin_trap();  // a parser name the build does not know
+  return 0;
+}

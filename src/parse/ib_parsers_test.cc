@@ -1,0 +1,129 @@
+// mlxlink, ibstat and ibdev2netdev on every real sample in ../shared/fixtures.
+#include <gtest/gtest.h>
+
+#include "parse/fixtures.h"
+#include "parse/ibstat.h"
+#include "parse/mlxlink.h"
+
+namespace railyard {
+namespace {
+
+using testing::ReadText;
+using testing::SharedFixture;
+
+TEST(Mlxlink, EthernetPortWithNoIssue) {
+  auto path = SharedFixture("mlxlink/cx6dx-eth-100g-rs528-no-issue.txt");
+  RAILYARD_REQUIRE_FIXTURE(path);
+  MlxlinkReport r = ParseMlxlink(ReadText(path));
+  ASSERT_EQ(r.ports.size(), 1u);
+  const MlxlinkPort& p = r.ports[0];
+  EXPECT_EQ(p.state, "Active");
+  EXPECT_EQ(p.physical_state, "ETH_AN_FSM_ENABLE");
+  EXPECT_EQ(p.speed, "100G");
+  EXPECT_EQ(p.width, "4x");
+  EXPECT_EQ(p.fec, "Standard RS-FEC - RS(528,514)");
+  EXPECT_EQ(p.status_opcode, 0);
+  EXPECT_EQ(p.recommendation, "No issue was observed");
+  EXPECT_EQ(p.firmware_version, "22.36.1010");
+  EXPECT_EQ(p.fields.at("Enabled Link Speed (Ext.)"), "0x000007f2 (100G_2X,100G_4X,50G_1X,50G_2X,40G,25G,10G,1G)");
+}
+
+TEST(Mlxlink, EightHcasOfBerCountersInOneCapture) {
+  auto path = SharedFixture("mlxlink/cx6-ib-hdr-show-counters-grep-filtered-8hca-raw-ber.txt");
+  RAILYARD_REQUIRE_FIXTURE(path);
+  MlxlinkReport r = ParseMlxlink(ReadText(path));
+  ASSERT_EQ(r.ports.size(), 8u);
+  EXPECT_EQ(r.ports[0].device, "mlx5_0");
+  EXPECT_DOUBLE_EQ(*r.ports[0].raw_ber, 1e-8);
+  EXPECT_DOUBLE_EQ(*r.ports[0].effective_ber, 15e-255);  // mlxlink's "no error seen" floor
+  EXPECT_EQ(*r.ports[0].effective_errors, 0u);
+  EXPECT_EQ(r.ports[0].raw_errors_per_lane, (std::vector<uint64_t>{3183333, 242074}));
+  EXPECT_DOUBLE_EQ(*r.ports[3].raw_ber, 1e-7);  // the worst of the eight
+  EXPECT_EQ(r.ports[7].device, "mlx5_7");
+}
+
+TEST(Mlxlink, IbHdrAndExtendedSpeedMasks) {
+  for (const char* f : {"mlxlink/cx6-ib-hdr-2x-hdr100-ber-monitor-unsupported.txt", "mlxlink/cx7-eth-100g-dac-rs528-ext-speed-masks.txt"}) {
+    RAILYARD_REQUIRE_FIXTURE(SharedFixture(f));
+  }
+  MlxlinkReport hdr = ParseMlxlink(ReadText(SharedFixture("mlxlink/cx6-ib-hdr-2x-hdr100-ber-monitor-unsupported.txt")));
+  ASSERT_EQ(hdr.ports.size(), 1u);
+  EXPECT_EQ(hdr.ports[0].speed, "IB-HDR");
+  EXPECT_EQ(hdr.ports[0].width, "2x");  // HDR100: two lanes
+  MlxlinkReport cx7 = ParseMlxlink(ReadText(SharedFixture("mlxlink/cx7-eth-100g-dac-rs528-ext-speed-masks.txt")));
+  EXPECT_EQ(cx7.ports[0].firmware_version, "28.47.1088");
+}
+
+TEST(Mlxlink, ColoursAndGarbage) {
+  MlxlinkReport r = ParseMlxlink("State                           : \x1b[1;32mActive\x1b[0m\n");
+  ASSERT_EQ(r.ports.size(), 1u);
+  EXPECT_EQ(r.ports[0].state, "Active");
+  EXPECT_EQ(ParseMlxlink("-E- Failed to open device\n").warnings.size(), 1u);
+}
+
+TEST(Ibstat, H100WithCx7IbAndEthernetPorts) {
+  auto path = SharedFixture("ibstat/h100-cx7-ib-400g-with-eth-ports-down.txt");
+  RAILYARD_REQUIRE_FIXTURE(path);
+  IbstatReport r = ParseIbstat(ReadText(path));
+  ASSERT_GE(r.cas.size(), 3u);
+  const IbstatCa& cx7 = r.cas[0];
+  EXPECT_EQ(cx7.name, "mlx5_0");
+  EXPECT_EQ(cx7.ca_type, "MT4129");
+  EXPECT_EQ(cx7.firmware_version, "28.39.1002");
+  EXPECT_EQ(cx7.node_guid, "0x946dae0300cde72c");
+  ASSERT_EQ(cx7.ports.size(), 1u);
+  EXPECT_EQ(cx7.ports[0].state, "Active");
+  EXPECT_EQ(cx7.ports[0].physical_state, "LinkUp");
+  EXPECT_EQ(cx7.ports[0].rate, 400u);
+  EXPECT_EQ(cx7.ports[0].link_layer, "InfiniBand");
+  EXPECT_EQ(r.cas[1].ports[0].link_layer, "Ethernet");
+  int down = 0;
+  for (const IbstatCa& ca : r.cas) {
+    for (const IbstatPort& p : ca.ports) down += p.state == "Down" ? 1 : 0;
+  }
+  EXPECT_GT(down, 0);  // the Ethernet ports that are down
+}
+
+TEST(Ibstat, A100HdrAndCx3Vpi) {
+  for (const char* f : {"ibstat/a100-node-8x-cx6-hdr100-rate100.txt", "ibstat/cx3-mlx4-vpi-both-ports-ethernet-rate40.txt"}) {
+    RAILYARD_REQUIRE_FIXTURE(SharedFixture(f));
+  }
+  IbstatReport a100 = ParseIbstat(ReadText(SharedFixture("ibstat/a100-node-8x-cx6-hdr100-rate100.txt")));
+  EXPECT_GE(a100.cas.size(), 8u);
+  EXPECT_EQ(a100.cas[0].ports[0].rate, 100u);  // HDR100
+  IbstatReport cx3 = ParseIbstat(ReadText(SharedFixture("ibstat/cx3-mlx4-vpi-both-ports-ethernet-rate40.txt")));
+  ASSERT_EQ(cx3.cas.size(), 1u);
+  ASSERT_EQ(cx3.cas[0].ports.size(), 2u);
+  EXPECT_EQ(cx3.cas[0].ports[1].rate, 40u);
+  EXPECT_EQ(ParseIbstat("nothing").warnings.size(), 2u);
+}
+
+TEST(Ibdev2netdev, VerboseAndPlain) {
+  for (const char* f : {"ibdev2netdev/mixed-cx4lx-cx5-cx6-socket-direct-vf-verbose.txt", "ibdev2netdev/mixed-cx4lx-cx5-cx6-vf-plain.txt"}) {
+    RAILYARD_REQUIRE_FIXTURE(SharedFixture(f));
+  }
+  std::vector<ParseWarning> warnings;
+  auto v = ParseIbdev2netdev(ReadText(SharedFixture("ibdev2netdev/mixed-cx4lx-cx5-cx6-socket-direct-vf-verbose.txt")), &warnings);
+  EXPECT_TRUE(warnings.empty());
+  ASSERT_GE(v.size(), 8u);
+  EXPECT_EQ(v[2].pci_bdf, "0000:4b:00.0");
+  EXPECT_EQ(v[2].rdma_device, "mlx5_2");
+  EXPECT_EQ(v[2].part, "MCX515A-CCAT");
+  EXPECT_EQ(v[2].firmware, "16.27.1016");
+  EXPECT_EQ(v[2].port_state, "ACTIVE");
+  EXPECT_EQ(v[2].netdev, "ens6");
+  EXPECT_EQ(v[2].netdev_state, "Up");
+  EXPECT_EQ(v[5].description, "ConnectX-6 VPI adapter card, HDR IB (200Gb/s) and 200GbE, single-port QSFP56, Socket Direct");
+  EXPECT_EQ(v[5].netdev, "ib0");
+  EXPECT_EQ(v[6].part, "NA");  // a VF: no part
+  EXPECT_EQ(v[6].description, "");
+  auto plain = ParseIbdev2netdev(ReadText(SharedFixture("ibdev2netdev/mixed-cx4lx-cx5-cx6-vf-plain.txt")));
+  ASSERT_GE(plain.size(), 8u);
+  EXPECT_EQ(plain[0].rdma_device, "mlx5_0");
+  EXPECT_EQ(plain[0].netdev, "ens4f0");
+  EXPECT_EQ(plain[0].netdev_state, "Down");
+  EXPECT_EQ(ParseIbdev2netdev("junk\n", &warnings).size(), 0u);
+}
+
+}  // namespace
+}  // namespace railyard

@@ -1,0 +1,128 @@
+#include "parse/ibstat.h"
+
+#include <charconv>
+
+#include "parse/key_value.h"
+#include "util/lines.h"
+
+namespace railyard {
+namespace {
+
+int Int(std::string_view v) {
+  int n = 0;
+  std::from_chars(v.data(), v.data() + v.size(), n);
+  return n;
+}
+
+}  // namespace
+
+IbstatReport ParseIbstat(std::string_view text) {
+  IbstatReport report;
+  IbstatCa* ca = nullptr;
+  IbstatPort* port = nullptr;
+  LineReader lines(text);
+  std::string_view line;
+  while (lines.Next(line)) {
+    std::string_view t = TrimView(line);
+    if (t.empty()) continue;
+    if (t.starts_with("CA '") && t.back() == '\'') {
+      report.cas.push_back(IbstatCa{});
+      ca = &report.cas.back();
+      ca->name = std::string(t.substr(4, t.size() - 5));
+      port = nullptr;
+      continue;
+    }
+    if (!ca) {
+      report.warnings.push_back({lines.number(), "line before any \"CA '...'\" header"});
+      continue;
+    }
+    if (t.starts_with("Port ") && t.back() == ':') {
+      ca->ports.push_back(IbstatPort{});
+      port = &ca->ports.back();
+      port->number = Int(t.substr(5));
+      continue;
+    }
+    size_t colon = t.find(':');
+    if (colon == std::string_view::npos) continue;
+    std::string_view key = TrimView(t.substr(0, colon));
+    std::string_view value = TrimView(t.substr(colon + 1));
+    if (port) {
+      if (key == "State") port->state = std::string(value);
+      else if (key == "Physical state") port->physical_state = std::string(value);
+      else if (key == "Rate") port->rate = static_cast<uint32_t>(Int(value));
+      else if (key == "Base lid") port->base_lid = Int(value);
+      else if (key == "SM lid") port->sm_lid = Int(value);
+      else if (key == "Port GUID") port->port_guid = std::string(value);
+      else if (key == "Link layer") port->link_layer = std::string(value);
+    } else {
+      if (key == "CA type") ca->ca_type = std::string(value);
+      else if (key == "Firmware version") ca->firmware_version = std::string(value);
+      else if (key == "Node GUID") ca->node_guid = std::string(value);
+    }
+  }
+  if (report.cas.empty()) report.warnings.push_back({0, "no \"CA '...'\" block: not ibstat output"});
+  return report;
+}
+
+std::vector<RdmaNetdev> ParseIbdev2netdev(std::string_view text, std::vector<ParseWarning>* warnings) {
+  std::vector<RdmaNetdev> out;
+  LineReader lines(text);
+  std::string_view line;
+  while (lines.Next(line)) {
+    std::string_view t = TrimView(line);
+    if (t.empty()) continue;
+    size_t arrow = t.find(" ==> ");
+    if (arrow == std::string_view::npos) {
+      if (warnings) warnings->push_back({lines.number(), "no \"==>\": not ibdev2netdev output"});
+      continue;
+    }
+    RdmaNetdev r;
+    // Right side: "ens6 (Up)"
+    std::string_view right = TrimView(t.substr(arrow + 5));
+    size_t open = right.find(" (");
+    r.netdev = std::string(right.substr(0, open));
+    if (open != std::string_view::npos) r.netdev_state = std::string(TrimView(right.substr(open + 2, right.find(')', open) - open - 2)));
+    std::string_view left = TrimView(t.substr(0, arrow));
+    // Left side ends with "port N" or "port N (STATE)".
+    size_t port_at = left.rfind(" port ");
+    if (port_at == std::string_view::npos) {
+      if (warnings) warnings->push_back({lines.number(), "no \"port N\" before \"==>\""});
+      continue;
+    }
+    std::string_view port_part = left.substr(port_at + 6);
+    r.port = Int(port_part);
+    if (size_t p = port_part.find('('); p != std::string_view::npos) {
+      r.port_state = std::string(TrimView(port_part.substr(p + 1, port_part.find(')', p) - p - 1)));
+    }
+    std::string_view head = TrimView(left.substr(0, port_at));
+    if (head.find(' ') == std::string_view::npos) {
+      r.rdma_device = std::string(head);  // plain form: "mlx5_0 port 1 ==> ens4f0 (Down)"
+    } else {
+      // -v: "0000:4b:00.0 mlx5_2 (MT4119 - MCX515A-CCAT) CX515A - ConnectX-5 QSFP28 fw 16.27.1016"
+      size_t s1 = head.find(' ');
+      r.pci_bdf = std::string(head.substr(0, s1));
+      std::string_view rest = TrimView(head.substr(s1));
+      size_t s2 = rest.find(' ');
+      r.rdma_device = std::string(rest.substr(0, s2));
+      rest = s2 == std::string_view::npos ? std::string_view() : TrimView(rest.substr(s2));
+      if (rest.starts_with("(")) {
+        size_t close = rest.find(')');
+        std::string_view ids = rest.substr(1, close - 1);
+        if (size_t dash = ids.find(" - "); dash != std::string_view::npos) r.part = std::string(TrimView(ids.substr(dash + 3)));
+        rest = close == std::string_view::npos ? std::string_view() : TrimView(rest.substr(close + 1));
+      }
+      size_t fw = rest.rfind(" fw ");
+      if (rest.starts_with("fw ")) fw = 0;
+      if (fw != std::string_view::npos) {
+        r.firmware = std::string(TrimView(rest.substr(fw + (fw == 0 ? 3 : 4))));
+        r.description = std::string(TrimView(rest.substr(0, fw)));
+      } else {
+        r.description = std::string(rest);
+      }
+    }
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+}  // namespace railyard

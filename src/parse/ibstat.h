@@ -1,0 +1,53 @@
+// `ibstat` (CA blocks with their ports) and `ibdev2netdev [-v]` (RDMA device to netdev, which
+// maps host-side names like ens6 to the plan's mlx5_N). Never throw.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "parse/observation.h"
+
+namespace railyard {
+
+struct IbstatPort {
+  int number = 0;
+  std::string state;           // Active, Down, Initializing ...
+  std::string physical_state;  // LinkUp, Polling, Disabled ...
+  uint32_t rate = 0;           // Gb/s
+  int base_lid = 0;
+  int sm_lid = 0;
+  std::string port_guid;
+  std::string link_layer;      // InfiniBand | Ethernet
+};
+
+struct IbstatCa {
+  std::string name;            // mlx5_0
+  std::string ca_type;         // MT4129
+  std::string firmware_version;
+  std::string node_guid;
+  std::vector<IbstatPort> ports;
+};
+
+struct IbstatReport {
+  std::vector<IbstatCa> cas;
+  std::vector<ParseWarning> warnings;
+};
+
+IbstatReport ParseIbstat(std::string_view text);
+
+struct RdmaNetdev {
+  std::string pci_bdf;         // -v only
+  std::string rdma_device;     // mlx5_2
+  std::string part;            // -v: "MCX515A-CCAT" (or the serial the driver shows)
+  std::string description;     // -v
+  std::string firmware;        // -v
+  int port = 1;
+  std::string port_state;      // -v: ACTIVE / DOWN
+  std::string netdev;          // ens6
+  std::string netdev_state;    // Up / Down
+};
+
+std::vector<RdmaNetdev> ParseIbdev2netdev(std::string_view text, std::vector<ParseWarning>* warnings = nullptr);
+
+}  // namespace railyard

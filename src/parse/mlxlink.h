@@ -1,0 +1,46 @@
+// `mlxlink -d DEV [-m] [-c] [-e]`: port state, speed, FEC, the troubleshooting verdict, BER
+// counters and module data. A capture may hold several ports, each introduced by a
+// "====== mlx5_0 ... ======" banner (as fleet scripts print them). Never throws.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "parse/observation.h"
+
+namespace railyard {
+
+struct MlxlinkPort {
+  std::string device;                 // from the banner, "" without one
+  std::string state;                  // Active, Polling, Disable ...
+  std::string physical_state;
+  std::string speed;                  // "100G", "HDR" ...
+  std::string width;                  // "4x"
+  std::string fec;
+  std::optional<int> status_opcode;   // Troubleshooting Info
+  std::string recommendation;
+  std::string firmware_version;
+  std::optional<double> raw_ber;
+  std::optional<double> effective_ber;
+  std::optional<double> symbol_ber;
+  std::optional<uint64_t> symbol_errors;
+  std::optional<uint64_t> effective_errors;
+  std::vector<uint64_t> raw_errors_per_lane;
+  std::optional<uint64_t> link_down_counter;
+  std::optional<uint64_t> link_error_recovery;
+  std::optional<double> module_temperature_c;
+  std::string module_vendor, module_part_number, module_serial, cable_length;
+  std::map<std::string, std::string> fields;  // every "key : value" as printed, last one wins
+};
+
+struct MlxlinkReport {
+  std::vector<MlxlinkPort> ports;
+  std::vector<ParseWarning> warnings;
+};
+
+MlxlinkReport ParseMlxlink(std::string_view text);
+
+}  // namespace railyard
