@@ -59,6 +59,9 @@ TEST(Mlxlink, ColoursAndGarbage) {
   ASSERT_EQ(r.ports.size(), 1u);
   EXPECT_EQ(r.ports[0].state, "Active");
   EXPECT_EQ(ParseMlxlink("-E- Failed to open device\n").warnings.size(), 1u);
+  // Found by the fuzzer: a rule of '=' alone once threw std::out_of_range.
+  EXPECT_NO_THROW(ParseMlxlink("Speed : IB-HDR\n==========\nWidth : 4x\n"));
+  EXPECT_EQ(ParseMlxlink("==========\n=====\n").warnings.size(), 1u);
 }
 
 TEST(Ibstat, H100WithCx7IbAndEthernetPorts) {

@@ -77,7 +77,10 @@ MlxlinkReport ParseMlxlink(std::string_view raw) {
     std::string_view t = TrimView(line);
     if (t.starts_with("=====")) {
       // "========== mlx5_0 FEC Counters ==========": a new port; its name is the first word.
-      std::string_view inner = TrimView(t.substr(t.find_first_not_of('=')));
+      // A rule of '=' alone names nothing and starts nothing.
+      size_t name_at = t.find_first_not_of('=');
+      if (name_at == std::string_view::npos) continue;
+      std::string_view inner = TrimView(t.substr(name_at));
       report.ports.emplace_back();
       port = &report.ports.back();
       port->device = std::string(inner.substr(0, inner.find(' ')));
