@@ -9,6 +9,8 @@
 #include <fmt/format.h>
 
 #include "parse/ethtool.h"
+#include "parse/ibstat.h"
+#include "parse/mlxlink.h"
 
 namespace railyard {
 namespace {
@@ -60,6 +62,29 @@ HostFacts BuildHostFacts(const CollectInputs& in) {
   }
   for (const auto& [bdf, text] : in.flint) f.firmware[bdf] = ParseFlintQuery(text);
   for (const auto& [bond, text] : in.bonding) f.bonds[bond] = ParseBonding(text);
+  if (in.ibstat) {
+    std::vector<RdmaNetdev> map;
+    if (in.ibdev2netdev) map = ParseIbdev2netdev(*in.ibdev2netdev);
+    for (IbstatCa& ca : ParseIbstat(*in.ibstat).cas) {
+      RdmaFacts r;
+      for (const RdmaNetdev& m : map) {
+        if (m.rdma_device == ca.name) {
+          r.netdev = m.netdev;
+          r.netdev_state = m.netdev_state;
+          r.pci_bdf = m.pci_bdf;
+        }
+      }
+      r.ca = std::move(ca);
+      f.rdma.push_back(std::move(r));
+    }
+  }
+  for (const auto& [device, text] : in.mlxlink) {
+    MlxlinkReport r = ParseMlxlink(text);
+    if (!r.ports.empty()) {
+      r.ports[0].device = device;
+      f.links[device] = std::move(r.ports[0]);
+    }
+  }
   for (const NetdevSnapshot& s : in.netdevs) {
     NetdevFacts n;
     n.name = s.name;
@@ -108,6 +133,11 @@ CollectInputs ReadCaptureDir(const std::string& dir) {
   if (auto t = ReadIfExists(root / "ofed_info-s.txt")) in.ofed = FirstLine(*t);
   in.lspci = ReadIfExists(root / "lspci-vvv.txt");
   note("lspci -vvv", in.lspci.has_value(), in.lspci ? (root / "lspci-vvv.txt").string() : "lspci-vvv.txt not in the capture");
+  in.ibstat = ReadIfExists(root / "ibstat.txt");
+  note("ibstat", in.ibstat.has_value(), in.ibstat ? (root / "ibstat.txt").string() : "ibstat.txt not in the capture");
+  in.ibdev2netdev = ReadIfExists(root / "ibdev2netdev.txt");
+  note("ibdev2netdev", in.ibdev2netdev.has_value(),
+       in.ibdev2netdev ? (root / "ibdev2netdev.txt").string() : "ibdev2netdev.txt not in the capture");
   std::vector<fs::path> files;
   for (const auto& entry : fs::directory_iterator(root)) {
     if (entry.is_regular_file()) files.push_back(entry.path());
@@ -126,6 +156,9 @@ CollectInputs ReadCaptureDir(const std::string& dir) {
     } else if (txt && name.starts_with("ethtool-") && !name.starts_with("ethtool-m-") && !name.starts_with("ethtool-S-")) {
       in.ethtool[body("ethtool-")] = *ReadIfExists(p);
       note("ethtool " + body("ethtool-"), true, p.string());
+    } else if (txt && name.starts_with("mlxlink-")) {
+      in.mlxlink[body("mlxlink-")] = *ReadIfExists(p);
+      note("mlxlink " + body("mlxlink-"), true, p.string());
     } else if (txt && name.starts_with("bonding-")) {
       in.bonding[body("bonding-")] = *ReadIfExists(p);
       note("/proc/net/bonding/" + body("bonding-"), true, p.string());

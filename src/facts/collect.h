@@ -37,6 +37,9 @@ struct CollectInputs {
   std::map<std::string, std::string> ethtool;        // interface -> ethtool IF
   std::map<std::string, std::string> ethtool_info;   // interface -> ethtool -i IF
   std::map<std::string, std::string> bonding;        // bond -> /proc/net/bonding/BOND
+  std::optional<std::string> ibstat;                 // ibstat
+  std::optional<std::string> ibdev2netdev;           // ibdev2netdev [-v]
+  std::map<std::string, std::string> mlxlink;        // RDMA device -> mlxlink -d DEV [-c -m]
   std::vector<SourceStatus> sources;                 // what was read or missing, and why
 };
 
@@ -44,7 +47,8 @@ HostFacts BuildHostFacts(const CollectInputs& inputs);
 
 // A capture directory (file names in docs/facts.md): hostname.txt, uname-r.txt,
 // ofed_info-s.txt, lspci-vvv.txt, flint-q-<pci address>.txt, ethtool-<if>.txt,
-// ethtool-i-<if>.txt, bonding-<bond>.txt, ip-j-d-link.json. Missing files are recorded as
+// ethtool-i-<if>.txt, bonding-<bond>.txt, ip-j-d-link.json, ibstat.txt, ibdev2netdev.txt,
+// mlxlink-<rdma device>.txt. Missing files are recorded as
 // absent sources, not errors. Throws std::runtime_error for an unreadable directory or a
 // malformed ip-j-d-link.json (naming the file).
 CollectInputs ReadCaptureDir(const std::string& dir);

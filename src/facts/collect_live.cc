@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "facts/collect.h"
+#include "parse/ibstat.h"
 #include "util/run.h"
 
 namespace railyard {
@@ -137,6 +138,13 @@ CollectInputs CollectLive(const LiveOptions& o) {
     if (auto out = run({"mstflint", "-d", bdf, "q"}, "mstflint q " + bdf)) in.flint[bdf] = *out;
   }
   if (!have_mstflint && !cards.empty()) note("mstflint q", false, "mstflint not installed");
+  in.ibstat = run({"ibstat"}, "ibstat");
+  in.ibdev2netdev = run({"ibdev2netdev", "-v"}, "ibdev2netdev -v");
+  if (in.ibstat && OnPath("mlxlink")) {
+    for (const IbstatCa& ca : ParseIbstat(*in.ibstat).cas) {
+      if (auto out = run({"mlxlink", "-d", ca.name, "-c", "-m"}, "mlxlink " + ca.name)) in.mlxlink[ca.name] = *out;
+    }
+  }
   if (auto out = run({"ofed_info", "-s"}, "ofed_info -s")) {
     std::string line = out->substr(0, out->find('\n'));
     if (!line.empty() && line.back() == ':') line.pop_back();

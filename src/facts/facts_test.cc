@@ -19,7 +19,9 @@ class CaptureDirTest : public ::testing::Test {
     for (const char* f : {"lspci/cx7-ndr-osfp-gen5-x16-vpd.txt", "flint/cx7-fs4-secure-fw-query-rom-info-two-lines.txt",
                           "ethtool/i-mlx5-cx7-vf-aws-psid-in-fw-version.txt",
                           "ethtool/cx4lx-25g-dac-to-10g-switch-link-training-failure.txt",
-                          "bonding/8023ad-partner-mac-zero-aggregator-mismatch.txt"}) {
+                          "bonding/8023ad-partner-mac-zero-aggregator-mismatch.txt",
+                          "ibstat/h100-cx7-ib-400g-with-eth-ports-down.txt",
+                          "ibdev2netdev/mixed-cx4lx-cx5-cx6-vf-plain.txt", "mlxlink/cx6dx-eth-100g-rs528-no-issue.txt"}) {
       if (!fs::exists(testing::SharedFixture(f))) GTEST_SKIP() << "shared fixture not found: " << f;
     }
     dir_ = fs::temp_directory_path() / ("railyard-capture-" + std::to_string(::getpid()));
@@ -32,6 +34,9 @@ class CaptureDirTest : public ::testing::Test {
     put("ethtool-ens1f0np0.txt", testing::SharedFixture("ethtool/cx4lx-25g-dac-to-10g-switch-link-training-failure.txt"));
     put("bonding-bond0.txt", testing::SharedFixture("bonding/8023ad-partner-mac-zero-aggregator-mismatch.txt"));
     put("ip-j-d-link.json", fs::path(RAILYARD_SOURCE_DIR) / "tests/fixtures/iproute2/ip-j-d-link-veth-bridge.json");
+    put("ibstat.txt", testing::SharedFixture("ibstat/h100-cx7-ib-400g-with-eth-ports-down.txt"));
+    put("ibdev2netdev.txt", testing::SharedFixture("ibdev2netdev/mixed-cx4lx-cx5-cx6-vf-plain.txt"));
+    put("mlxlink-mlx5_1.txt", testing::SharedFixture("mlxlink/cx6dx-eth-100g-rs528-no-issue.txt"));
     std::ofstream(dir_ / "hostname.txt") << "gpu042\n";
     std::ofstream(dir_ / "uname-r.txt") << "6.8.0-45-generic\n";
   }
@@ -70,6 +75,14 @@ TEST_F(CaptureDirTest, BuildsHostFacts) {
   EXPECT_EQ(vm0->master, "br0");
   EXPECT_EQ(find("br0")->kind, "bridge");
   EXPECT_EQ(find("eth9")->carrier, false);
+  // RDMA devices from ibstat, joined with ibdev2netdev; link data from mlxlink.
+  ASSERT_GE(f.rdma.size(), 3u);
+  EXPECT_EQ(f.rdma[0].ca.name, "mlx5_0");
+  EXPECT_EQ(f.rdma[0].ca.ports[0].rate, 400u);
+  EXPECT_EQ(f.rdma[0].netdev, "ens4f0");  // the (unrelated) sample host's mapping, as captured
+  ASSERT_EQ(f.links.count("mlx5_1"), 1u);
+  EXPECT_EQ(f.links.at("mlx5_1").fec, "Standard RS-FEC - RS(528,514)");
+  EXPECT_EQ(f.links.at("mlx5_1").status_opcode, 0);
   // Every source is accounted for.
   bool ip_seen = false;
   for (const SourceStatus& s : f.sources) ip_seen = ip_seen || (s.name == "ip -j -d link" && s.present);

@@ -139,6 +139,53 @@ json ToJson(const HostFacts& f) {
                    {"partner_mac", b.partner_mac},
                    {"members", members}};
   }
+  json rdma = json::array();
+  for (const RdmaFacts& r : f.rdma) {
+    json ports = json::array();
+    for (const IbstatPort& p : r.ca.ports) {
+      ports.push_back({{"number", p.number},
+                       {"state", p.state},
+                       {"physical_state", p.physical_state},
+                       {"rate", p.rate},
+                       {"base_lid", p.base_lid},
+                       {"sm_lid", p.sm_lid},
+                       {"port_guid", p.port_guid},
+                       {"link_layer", p.link_layer}});
+    }
+    rdma.push_back({{"device", r.ca.name},
+                    {"ca_type", r.ca.ca_type},
+                    {"firmware_version", r.ca.firmware_version},
+                    {"node_guid", r.ca.node_guid},
+                    {"ports", ports},
+                    {"netdev", r.netdev},
+                    {"netdev_state", r.netdev_state},
+                    {"pci_bdf", r.pci_bdf}});
+  }
+  json links = json::object();
+  auto opt = [](const auto& v) { return v ? json(*v) : json(nullptr); };
+  for (const auto& [device, p] : f.links) {
+    links[device] = {{"state", p.state},
+                     {"physical_state", p.physical_state},
+                     {"speed", p.speed},
+                     {"width", p.width},
+                     {"fec", p.fec},
+                     {"status_opcode", opt(p.status_opcode)},
+                     {"recommendation", p.recommendation},
+                     {"firmware_version", p.firmware_version},
+                     {"raw_ber", opt(p.raw_ber)},
+                     {"effective_ber", opt(p.effective_ber)},
+                     {"symbol_ber", opt(p.symbol_ber)},
+                     {"symbol_errors", opt(p.symbol_errors)},
+                     {"effective_errors", opt(p.effective_errors)},
+                     {"raw_errors_per_lane", p.raw_errors_per_lane},
+                     {"link_down_counter", opt(p.link_down_counter)},
+                     {"link_error_recovery", opt(p.link_error_recovery)},
+                     {"module_temperature_c", opt(p.module_temperature_c)},
+                     {"module_vendor", p.module_vendor},
+                     {"module_part_number", p.module_part_number},
+                     {"module_serial", p.module_serial},
+                     {"cable_length", p.cable_length}};
+  }
   json sources = json::array();
   for (const SourceStatus& s : f.sources) {
     sources.push_back({{"name", s.name}, {"present", s.present}, {"detail", s.detail}, {"warnings", s.warnings}});
@@ -149,6 +196,8 @@ json ToJson(const HostFacts& f) {
           {"firmware", firmware},
           {"netdevs", netdevs},
           {"bonds", bonds},
+          {"rdma", rdma},
+          {"links", links},
           {"sources", sources}};
 }
 
@@ -254,6 +303,57 @@ HostFacts FactsFromJson(const json& j) {
         x.members.push_back(std::move(y));
       }
       f.bonds[name] = std::move(x);
+    }
+    where = "rdma";
+    for (const json& r : j.at("rdma")) {
+      RdmaFacts x;
+      x.ca.name = r.at("device").get<std::string>();
+      x.ca.ca_type = r.at("ca_type").get<std::string>();
+      x.ca.firmware_version = r.at("firmware_version").get<std::string>();
+      x.ca.node_guid = r.at("node_guid").get<std::string>();
+      for (const json& p : r.at("ports")) {
+        IbstatPort y;
+        y.number = p.at("number").get<int>();
+        y.state = p.at("state").get<std::string>();
+        y.physical_state = p.at("physical_state").get<std::string>();
+        y.rate = p.at("rate").get<uint32_t>();
+        y.base_lid = p.at("base_lid").get<int>();
+        y.sm_lid = p.at("sm_lid").get<int>();
+        y.port_guid = p.at("port_guid").get<std::string>();
+        y.link_layer = p.at("link_layer").get<std::string>();
+        x.ca.ports.push_back(std::move(y));
+      }
+      x.netdev = r.at("netdev").get<std::string>();
+      x.netdev_state = r.at("netdev_state").get<std::string>();
+      x.pci_bdf = r.at("pci_bdf").get<std::string>();
+      f.rdma.push_back(std::move(x));
+    }
+    where = "links";
+    for (const auto& [device, l] : j.at("links").items()) {
+      MlxlinkPort p;
+      p.device = device;
+      p.state = l.at("state").get<std::string>();
+      p.physical_state = l.at("physical_state").get<std::string>();
+      p.speed = l.at("speed").get<std::string>();
+      p.width = l.at("width").get<std::string>();
+      p.fec = l.at("fec").get<std::string>();
+      if (!l.at("status_opcode").is_null()) p.status_opcode = l.at("status_opcode").get<int>();
+      p.recommendation = l.at("recommendation").get<std::string>();
+      p.firmware_version = l.at("firmware_version").get<std::string>();
+      if (!l.at("raw_ber").is_null()) p.raw_ber = l.at("raw_ber").get<double>();
+      if (!l.at("effective_ber").is_null()) p.effective_ber = l.at("effective_ber").get<double>();
+      if (!l.at("symbol_ber").is_null()) p.symbol_ber = l.at("symbol_ber").get<double>();
+      if (!l.at("symbol_errors").is_null()) p.symbol_errors = l.at("symbol_errors").get<uint64_t>();
+      if (!l.at("effective_errors").is_null()) p.effective_errors = l.at("effective_errors").get<uint64_t>();
+      p.raw_errors_per_lane = l.at("raw_errors_per_lane").get<std::vector<uint64_t>>();
+      if (!l.at("link_down_counter").is_null()) p.link_down_counter = l.at("link_down_counter").get<uint64_t>();
+      if (!l.at("link_error_recovery").is_null()) p.link_error_recovery = l.at("link_error_recovery").get<uint64_t>();
+      if (!l.at("module_temperature_c").is_null()) p.module_temperature_c = l.at("module_temperature_c").get<double>();
+      p.module_vendor = l.at("module_vendor").get<std::string>();
+      p.module_part_number = l.at("module_part_number").get<std::string>();
+      p.module_serial = l.at("module_serial").get<std::string>();
+      p.cable_length = l.at("cable_length").get<std::string>();
+      f.links[device] = std::move(p);
     }
     where = "sources";
     for (const json& s : j.at("sources")) {

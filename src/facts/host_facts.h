@@ -12,6 +12,8 @@
 
 #include "parse/bonding.h"
 #include "parse/flint.h"
+#include "parse/ibstat.h"
+#include "parse/mlxlink.h"
 #include "parse/lspci.h"
 
 namespace railyard {
@@ -39,6 +41,14 @@ struct NetdevFacts {
   int lanes = 0;
 };
 
+// One RDMA device: ibstat's view, joined with ibdev2netdev's netdev and PCI address.
+struct RdmaFacts {
+  IbstatCa ca;
+  std::string netdev;        // from ibdev2netdev
+  std::string netdev_state;
+  std::string pci_bdf;       // from ibdev2netdev -v
+};
+
 struct SourceStatus {
   std::string name;           // "lspci -vvv", "/sys/class/net", "ethtool -i ib0" ...
   bool present = false;       // the tool or file existed and produced output
@@ -54,6 +64,8 @@ struct HostFacts {
   std::map<std::string, FirmwareQuery> firmware;   // by PCI address
   std::vector<NetdevFacts> netdevs;
   std::map<std::string, BondStatus> bonds;         // by bond name
+  std::vector<RdmaFacts> rdma;                     // by RDMA device, ibstat order
+  std::map<std::string, MlxlinkPort> links;        // mlxlink, by RDMA device
   std::vector<SourceStatus> sources;
 };
 
