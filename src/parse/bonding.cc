@@ -7,11 +7,7 @@
 namespace railyard {
 namespace {
 
-int Int(const std::string& v) {
-  int n = -1;
-  std::from_chars(v.data(), v.data() + v.size(), n);
-  return n;
-}
+int Int(const std::string& v) { return LeadingInt(v, -1); }
 
 }  // namespace
 

@@ -8,11 +8,7 @@
 namespace railyard {
 namespace {
 
-int Int(std::string_view v) {
-  int n = 0;
-  std::from_chars(v.data(), v.data() + v.size(), n);
-  return n;
-}
+int Int(std::string_view v) { return LeadingInt(v, 0); }
 
 }  // namespace
 

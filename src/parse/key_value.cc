@@ -1,5 +1,7 @@
 #include "parse/key_value.h"
 
+#include <charconv>
+
 #include "util/lines.h"
 
 namespace railyard {
@@ -8,6 +10,13 @@ std::string_view TrimView(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
   return s;
+}
+
+int LeadingInt(std::string_view s, int fallback) {
+  s = TrimView(s);
+  int n = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
+  return ec == std::errc() && p != s.data() ? n : fallback;
 }
 
 std::vector<KeyValue> ParseKeyValues(std::string_view text, char separator) {

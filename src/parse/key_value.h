@@ -22,4 +22,7 @@ std::vector<KeyValue> ParseKeyValues(std::string_view text, char separator = ':'
 
 std::string_view TrimView(std::string_view s);
 
+// The leading decimal integer of `s` (after spaces), or `fallback` when there is none.
+int LeadingInt(std::string_view s, int fallback = 0);
+
 }  // namespace railyard

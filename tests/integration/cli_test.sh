@@ -6,13 +6,8 @@ RAILYARD=$1
 SRC=$2
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
-pass=0
-fail=0
-check() {  # check NAME CONDITION...
-  local name=$1
-  shift
-  if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $name"; fi
-}
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
 
 # 0 on a clean plan, with every output written.
 "$RAILYARD" plan "$SRC/examples/superpod-h100-4su.yaml" -o "$WORK/out" > "$WORK/stdout" 2> "$WORK/stderr"
@@ -71,5 +66,4 @@ check "--help has examples" test $? -eq 0
 "$RAILYARD" plan --help | grep -q "railyard plan examples/"
 check "plan --help has examples" test $? -eq 0
 
-echo "$pass passed, $fail failed"
-test "$fail" -eq 0
+finish

@@ -14,13 +14,8 @@ NS="rycollect$$"
 ip netns add "$NS" 2> /dev/null || { echo "SKIP: cannot create network namespaces here"; exit 77; }
 WORK=$(mktemp -d)
 trap 'ip netns del "$NS" 2> /dev/null; rm -rf "$WORK"' EXIT
-pass=0
-fail=0
-check() {
-  local name=$1
-  shift
-  if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $name"; fi
-}
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
 
 ip -n "$NS" link add ens1f0np0 type veth peer name ens1f1np1
 ip -n "$NS" link set ens1f0np0 mtu 9000 up
@@ -55,5 +50,4 @@ check "the MTU mismatch is there" test "$(jq -r '[.netdevs[] | select(.name | st
 check "eth9 without carrier" test "$(jq -r '.netdevs[] | select(.name == "eth9") | .carrier' "$WORK/facts.json")" = false
 check "ethtool -i recorded as a source" test "$(jq '[.sources[] | select(.name | startswith("ethtool -i")) | select(.present)] | length' "$WORK/facts.json")" -ge 6
 
-echo "$pass passed, $fail failed"
-test "$fail" -eq 0
+finish

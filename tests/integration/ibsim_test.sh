@@ -19,13 +19,8 @@ cleanup() {
   rm -rf "$WORK"
 }
 trap cleanup EXIT
-pass=0
-fail=0
-check() {
-  local name=$1
-  shift
-  if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $name"; fi
-}
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
 
 # discover TOPO OUT: run the fabric in ibsim and write what ibnetdiscover sees.
 discover() {
@@ -73,5 +68,4 @@ check "the moved cable is miswired to port 32" grep -q '^miswired,error,compute,
 check "the extra cable is unexpected" grep -q '^unexpected,warning,compute,,,,compute-leaf-su01-r6:32,compute-leaf-su01-r7:32,' "$WORK/mutated.csv"
 if [ "$fail" -ne 0 ]; then head -20 "$WORK/mutated.csv"; fi
 
-echo "$pass passed, $fail failed"
-test "$fail" -eq 0
+finish

@@ -28,13 +28,8 @@ cleanup() {
   [ -n "${KEEP_WORK:-}" ] || rm -rf "$WORK"
 }
 trap cleanup EXIT
-pass=0
-fail=0
-check() {
-  local name=$1
-  shift
-  if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $name"; fi
-}
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
 
 ns() { echo "${PREFIX}-$1"; }
 # link DEV_A PORT_A DEV_B PORT_B: one cable, a veth pair.
@@ -110,5 +105,4 @@ check "swapped: the plugs to exchange" grep -q 'exchange the plugs in storage-le
 if [ "$fail" -ne 0 ]; then head -c 2000 "$WORK/clean.out"; head -c 2000 "$WORK/swapped.csv"; fi
 teardown
 
-echo "$pass passed, $fail failed"
-test "$fail" -eq 0
+finish
