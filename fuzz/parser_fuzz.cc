@@ -6,6 +6,8 @@
 #include <string>
 
 #include "parse/bonding.h"
+#include "parse/dmesg.h"
+#include "parse/netconfig.h"
 #include "parse/ethtool.h"
 #include "parse/flint.h"
 #include "parse/ibstat.h"
@@ -34,6 +36,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   else if (parser == "ibstat") {
     railyard::ParseIbstat(text);
     railyard::ParseIbdev2netdev(text);
+  }
+  else if (parser == "dmesg") railyard::ParseDmesg(text);
+  else if (parser == "netconfig") {
+    railyard::ParseNmcli(text);
+    railyard::ParseIfcfg(text);
   }
   else __builtin_trap();  // a parser name the build does not know
   return 0;

@@ -21,7 +21,9 @@ seed lldpctl "$SHARED/lldpctl" "$SRC/tests/fixtures/lldpd"
 seed switch_lldp "$SHARED/switch-lldp" "$SRC/tests/fixtures/sonic"
 seed mlxlink "$SHARED/mlxlink"
 seed ibstat "$SHARED/ibstat" "$SHARED/ibdev2netdev"
-for parser in lspci flint ethtool bonding ibnetdiscover lldpctl switch_lldp mlxlink ibstat; do
+seed dmesg "$SHARED/dmesg"
+seed netconfig "$SHARED/nmcli" "$SHARED/ifcfg"
+for parser in lspci flint ethtool bonding ibnetdiscover lldpctl switch_lldp mlxlink ibstat dmesg netconfig; do
   echo "fuzz: $parser for ${SECONDS_EACH}s"
   "$BUILD/${parser}_fuzz" -max_total_time="$SECONDS_EACH" -max_len=16384 -timeout=10 \
     "$BUILD/corpus/$parser" 2>&1 | tail -n 2

@@ -1,0 +1,124 @@
+// dmesg, nmcli and ifcfg on every real sample in ../shared/fixtures.
+#include <gtest/gtest.h>
+
+#include "parse/dmesg.h"
+#include "parse/fixtures.h"
+#include "parse/netconfig.h"
+
+namespace railyard {
+namespace {
+
+using testing::ReadText;
+using testing::SharedFixture;
+
+const KernelEvent* First(const KernelLog& log, KernelEventKind kind) {
+  for (const KernelEvent& e : log.events) {
+    if (e.kind == kind) return &e;
+  }
+  return nullptr;
+}
+
+TEST(Dmesg, PcieBandwidthLimitedNamesTheLimitingLink) {
+  auto path = SharedFixture("dmesg/cx6dx-pcie-bandwidth-limited-x8-gen3.txt");
+  RAILYARD_REQUIRE_FIXTURE(path);
+  KernelLog log = ParseDmesg(ReadText(path));
+  const KernelEvent* e = First(log, KernelEventKind::kPcieBandwidthLimited);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->device, "0000:b3:00.1");
+  EXPECT_EQ(e->values.at("available_gbps"), "63.008");
+  EXPECT_EQ(e->values.at("capable_gbps"), "252.048");
+  EXPECT_EQ(e->values.at("limited_by"), "8 GT/s x8 link");
+  EXPECT_EQ(e->values.at("limiting_device"), "0000:b2:00.0");
+  EXPECT_NEAR(e->timestamp, 10380.315885, 1e-6);
+}
+
+TEST(Dmesg, ProbeFailuresAndFirmwareTimeout) {
+  for (const char* f : {"dmesg/cx4lx-handle-hca-cap-failed-probe-error-22.txt", "dmesg/mlx5-fw-pre-initializing-timeout-probe-failed.txt"}) {
+    RAILYARD_REQUIRE_FIXTURE(SharedFixture(f));
+  }
+  KernelLog cap = ParseDmesg(ReadText(SharedFixture("dmesg/cx4lx-handle-hca-cap-failed-probe-error-22.txt")));
+  const KernelEvent* probe = First(cap, KernelEventKind::kProbeFailed);
+  ASSERT_TRUE(probe);
+  EXPECT_EQ(probe->device, "0000:03:00.0");  // named in the message, not the prefix
+  EXPECT_EQ(probe->values.at("error"), "-22");
+  EXPECT_EQ(First(cap, KernelEventKind::kFirmwareVersion)->values.at("version"), "14.32.1010");
+  KernelLog timeout = ParseDmesg(ReadText(SharedFixture("dmesg/mlx5-fw-pre-initializing-timeout-probe-failed.txt")));
+  EXPECT_TRUE(First(timeout, KernelEventKind::kFirmwareTimeout));
+  EXPECT_EQ(First(timeout, KernelEventKind::kLoadFailed)->values.at("error"), "-16");
+}
+
+TEST(Dmesg, SriovAndUnknownHeaderAndHealthyProbe) {
+  for (const char* f : {"dmesg/cx5-sriov-enable-failed-unknown-header-type-7f.txt", "dmesg/cx5-arm64-probe-ok-slot-power-pcie-bw-truncated.txt"}) {
+    RAILYARD_REQUIRE_FIXTURE(SharedFixture(f));
+  }
+  KernelLog sriov = ParseDmesg(ReadText(SharedFixture("dmesg/cx5-sriov-enable-failed-unknown-header-type-7f.txt")));
+  EXPECT_EQ(First(sriov, KernelEventKind::kSriovFailed)->values.at("error"), "-5");
+  const KernelEvent* header = First(sriov, KernelEventKind::kUnknownHeaderType);
+  ASSERT_TRUE(header);
+  EXPECT_EQ(header->driver, "pci");
+  KernelLog ok = ParseDmesg(ReadText(SharedFixture("dmesg/cx5-arm64-probe-ok-slot-power-pcie-bw-truncated.txt")));
+  EXPECT_FALSE(First(ok, KernelEventKind::kProbeFailed));
+  const KernelEvent* bw = First(ok, KernelEventKind::kPcieBandwidth);
+  ASSERT_TRUE(bw);
+  EXPECT_EQ(bw->device, "0004:01:00.0");  // PCI domain 4 on arm64
+  EXPECT_EQ(bw->values.at("link"), "8.0 GT/s PCIe x8 link");
+  EXPECT_EQ(First(ok, KernelEventKind::kCableEvent)->values.at("event"), "Cable plugged");
+  EXPECT_TRUE(ParseDmesg("[x] junk\nunrelated: message\n").events.empty());
+}
+
+TEST(Nmcli, DeviceStatusAndShow) {
+  for (const char* f : {"nmcli/device-status-centos7-bridge-and-lo-unmanaged.txt", "nmcli/device-show-centos7-multi-device-unmanaged-state-10.txt"}) {
+    RAILYARD_REQUIRE_FIXTURE(SharedFixture(f));
+  }
+  auto status = ParseNmcli(ReadText(SharedFixture("nmcli/device-status-centos7-bridge-and-lo-unmanaged.txt")));
+  ASSERT_EQ(status.size(), 3u);
+  EXPECT_EQ(status[1].device, "docker0");
+  EXPECT_EQ(status[1].type, "bridge");
+  EXPECT_EQ(status[1].state, "unmanaged");
+  EXPECT_EQ(status[1].connection, "");  // "--"
+  auto show = ParseNmcli(ReadText(SharedFixture("nmcli/device-show-centos7-multi-device-unmanaged-state-10.txt")));
+  ASSERT_EQ(show.size(), 3u);  // IP4/IP6 properties are not devices
+  EXPECT_EQ(show[0].state_code, 100);
+  EXPECT_EQ(show[0].state, "connected");
+  EXPECT_EQ(show[0].mtu, 1500u);
+  EXPECT_EQ(show[0].carrier, true);
+  EXPECT_EQ(show[1].state_code, 10);  // unmanaged
+  auto terse = ParseNmcli("ens1f0np0:ethernet:unmanaged:--\nib0:infiniband:connected:ib0\n");
+  ASSERT_EQ(terse.size(), 2u);
+  EXPECT_EQ(terse[0].state, "unmanaged");
+  EXPECT_EQ(terse[1].connection, "ib0");
+}
+
+TEST(Ifcfg, WhatTheLoadersIgnoreIsSaid) {
+  auto path = SharedFixture("ifcfg/ifcfg-enp0s25-commented-onboot-spaces-around-equals.txt");
+  RAILYARD_REQUIRE_FIXTURE(path);
+  IfcfgFile f = ParseIfcfg(ReadText(path));
+  EXPECT_EQ(f.Get("BOOTPROTO"), "dhcp");
+  EXPECT_EQ(f.Get("ONBOOT"), "");  // commented out: no ONBOOT at all
+  EXPECT_EQ(f.Get("TYPE"), "");    // "TYPE = ..." is no assignment
+  ASSERT_EQ(f.warnings.size(), 4u);
+  EXPECT_EQ(f.warnings[2].line, 4);
+  EXPECT_NE(f.warnings[2].message.find("commented out"), std::string::npos);
+}
+
+TEST(Ifcfg, BondsAndSlaves) {
+  for (const char* f : {"ifcfg/ifcfg-bond0-active-backup-arp-monitor.txt", "ifcfg/ifcfg-bond0-balance-xor-bad-spacing-in-opts.txt",
+                        "ifcfg/ifcfg-eth2-bond-slave-quoted-master.txt"}) {
+    RAILYARD_REQUIRE_FIXTURE(SharedFixture(f));
+  }
+  IfcfgFile bond = ParseIfcfg(ReadText(SharedFixture("ifcfg/ifcfg-bond0-active-backup-arp-monitor.txt")));
+  EXPECT_EQ(bond.Get("ONBOOT"), "yes");
+  EXPECT_EQ(bond.bonding_opts.at("mode"), "1");
+  EXPECT_EQ(bond.bonding_opts.at("arp_ip_target"), "+10.11.96.1");
+  EXPECT_TRUE(bond.warnings.empty());
+  IfcfgFile bad = ParseIfcfg(ReadText(SharedFixture("ifcfg/ifcfg-bond0-balance-xor-bad-spacing-in-opts.txt")));
+  EXPECT_EQ(bad.bonding_opts.at("mode"), "balance-xor");
+  ASSERT_EQ(bad.warnings.size(), 1u);
+  EXPECT_NE(bad.warnings[0].message.find("primary = eth1"), std::string::npos) << bad.warnings[0].message;
+  IfcfgFile slave = ParseIfcfg(ReadText(SharedFixture("ifcfg/ifcfg-eth2-bond-slave-quoted-master.txt")));
+  EXPECT_EQ(slave.Get("MASTER"), "bond0");  // quotes removed
+  EXPECT_EQ(slave.Get("DEVICE"), "eth2");
+}
+
+}  // namespace
+}  // namespace railyard
