@@ -8,7 +8,9 @@
 
 #include <fmt/format.h>
 
+#include "parse/dmesg.h"
 #include "parse/ethtool.h"
+#include "parse/netconfig.h"
 #include "parse/ibstat.h"
 #include "parse/mlxlink.h"
 
@@ -78,6 +80,9 @@ HostFacts BuildHostFacts(const CollectInputs& in) {
       f.rdma.push_back(std::move(r));
     }
   }
+  if (in.dmesg) f.kernel_events = ParseDmesg(*in.dmesg).events;
+  if (in.nmcli) f.networkmanager = ParseNmcli(*in.nmcli);
+  for (const auto& [name, text] : in.ifcfg) f.ifcfg[name] = ParseIfcfg(text);
   for (const auto& [device, text] : in.mlxlink) {
     MlxlinkReport r = ParseMlxlink(text);
     if (!r.ports.empty()) {
@@ -133,6 +138,10 @@ CollectInputs ReadCaptureDir(const std::string& dir) {
   if (auto t = ReadIfExists(root / "ofed_info-s.txt")) in.ofed = FirstLine(*t);
   in.lspci = ReadIfExists(root / "lspci-vvv.txt");
   note("lspci -vvv", in.lspci.has_value(), in.lspci ? (root / "lspci-vvv.txt").string() : "lspci-vvv.txt not in the capture");
+  in.dmesg = ReadIfExists(root / "dmesg.txt");
+  note("dmesg", in.dmesg.has_value(), in.dmesg ? (root / "dmesg.txt").string() : "dmesg.txt not in the capture");
+  in.nmcli = ReadIfExists(root / "nmcli.txt");
+  note("nmcli", in.nmcli.has_value(), in.nmcli ? (root / "nmcli.txt").string() : "nmcli.txt not in the capture");
   in.ibstat = ReadIfExists(root / "ibstat.txt");
   note("ibstat", in.ibstat.has_value(), in.ibstat ? (root / "ibstat.txt").string() : "ibstat.txt not in the capture");
   in.ibdev2netdev = ReadIfExists(root / "ibdev2netdev.txt");
@@ -159,6 +168,9 @@ CollectInputs ReadCaptureDir(const std::string& dir) {
     } else if (txt && name.starts_with("mlxlink-")) {
       in.mlxlink[body("mlxlink-")] = *ReadIfExists(p);
       note("mlxlink " + body("mlxlink-"), true, p.string());
+    } else if (name.starts_with("ifcfg-") && !name.ends_with(".txt")) {
+      in.ifcfg[name] = *ReadIfExists(p);
+      note(name, true, p.string());
     } else if (txt && name.starts_with("bonding-")) {
       in.bonding[body("bonding-")] = *ReadIfExists(p);
       note("/proc/net/bonding/" + body("bonding-"), true, p.string());

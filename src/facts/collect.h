@@ -40,6 +40,9 @@ struct CollectInputs {
   std::optional<std::string> ibstat;                 // ibstat
   std::optional<std::string> ibdev2netdev;           // ibdev2netdev [-v]
   std::map<std::string, std::string> mlxlink;        // RDMA device -> mlxlink -d DEV [-c -m]
+  std::optional<std::string> dmesg;                  // dmesg (the kernel ring buffer)
+  std::optional<std::string> nmcli;                  // nmcli -t device status, or nmcli device show
+  std::map<std::string, std::string> ifcfg;          // ifcfg-<name> -> its text
   std::vector<SourceStatus> sources;                 // what was read or missing, and why
 };
 
@@ -48,7 +51,7 @@ HostFacts BuildHostFacts(const CollectInputs& inputs);
 // A capture directory (file names in docs/facts.md): hostname.txt, uname-r.txt,
 // ofed_info-s.txt, lspci-vvv.txt, flint-q-<pci address>.txt, ethtool-<if>.txt,
 // ethtool-i-<if>.txt, bonding-<bond>.txt, ip-j-d-link.json, ibstat.txt, ibdev2netdev.txt,
-// mlxlink-<rdma device>.txt. Missing files are recorded as
+// mlxlink-<rdma device>.txt, dmesg.txt, nmcli.txt, ifcfg-<name> (as in network-scripts). Missing files are recorded as
 // absent sources, not errors. Throws std::runtime_error for an unreadable directory or a
 // malformed ip-j-d-link.json (naming the file).
 CollectInputs ReadCaptureDir(const std::string& dir);
@@ -56,6 +59,7 @@ CollectInputs ReadCaptureDir(const std::string& dir);
 struct LiveOptions {
   std::string sysfs = "/sys";         // roots, so tests can point at a prepared tree
   std::string procfs = "/proc";
+  std::string network_scripts = "/etc/sysconfig/network-scripts";  // RHEL ifcfg files
   int tool_timeout_ms = 10000;
   bool run_tools = true;              // lspci, ethtool, mstflint, ofed_info when installed
 };

@@ -103,6 +103,16 @@ CollectInputs CollectLive(const LiveOptions& o) {
     in.bonding[entry.path().filename().string()] = text.str();
     note(entry.path().string(), true, entry.path().string());
   }
+  // RHEL ifcfg files, where the host has them.
+  for (const auto& entry : fs::directory_iterator(o.network_scripts, ec)) {
+    std::string name = entry.path().filename().string();
+    if (!name.starts_with("ifcfg-") || name == "ifcfg-lo") continue;
+    std::ifstream f(entry.path());
+    std::stringstream text;
+    text << f.rdbuf();
+    in.ifcfg[name] = text.str();
+    note(entry.path().string(), true, entry.path().string());
+  }
   if (!o.run_tools) return in;
   auto run = [&](const std::vector<std::string>& argv, const std::string& name) -> std::optional<std::string> {
     RunResult r = RunTool(argv, o.tool_timeout_ms);
@@ -123,6 +133,8 @@ CollectInputs CollectLive(const LiveOptions& o) {
   };
   // Mellanox/NVIDIA functions only: LnkCap and VPD need root; what lspci cannot read it omits.
   in.lspci = run({"lspci", "-vvv", "-d", "15b3:"}, "lspci -vvv");
+  in.dmesg = run({"dmesg"}, "dmesg");  // needs root where kernel.dmesg_restrict is set
+  in.nmcli = run({"nmcli", "-t", "device", "status"}, "nmcli -t device status");
   for (const NetdevSnapshot& s : in.netdevs) {
     if (s.kind == "loopback") continue;
     if (auto out = run({"ethtool", "-i", s.name}, "ethtool -i " + s.name)) in.ethtool_info[s.name] = *out;

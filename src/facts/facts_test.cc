@@ -21,7 +21,9 @@ class CaptureDirTest : public ::testing::Test {
                           "ethtool/cx4lx-25g-dac-to-10g-switch-link-training-failure.txt",
                           "bonding/8023ad-partner-mac-zero-aggregator-mismatch.txt",
                           "ibstat/h100-cx7-ib-400g-with-eth-ports-down.txt",
-                          "ibdev2netdev/mixed-cx4lx-cx5-cx6-vf-plain.txt", "mlxlink/cx6dx-eth-100g-rs528-no-issue.txt"}) {
+                          "ibdev2netdev/mixed-cx4lx-cx5-cx6-vf-plain.txt", "mlxlink/cx6dx-eth-100g-rs528-no-issue.txt",
+                          "dmesg/cx6dx-pcie-bandwidth-limited-x8-gen3.txt", "nmcli/device-status-centos7-bridge-and-lo-unmanaged.txt",
+                          "ifcfg/ifcfg-eth2-bond-slave-quoted-master.txt"}) {
       if (!fs::exists(testing::SharedFixture(f))) GTEST_SKIP() << "shared fixture not found: " << f;
     }
     dir_ = fs::temp_directory_path() / ("railyard-capture-" + std::to_string(::getpid()));
@@ -37,6 +39,9 @@ class CaptureDirTest : public ::testing::Test {
     put("ibstat.txt", testing::SharedFixture("ibstat/h100-cx7-ib-400g-with-eth-ports-down.txt"));
     put("ibdev2netdev.txt", testing::SharedFixture("ibdev2netdev/mixed-cx4lx-cx5-cx6-vf-plain.txt"));
     put("mlxlink-mlx5_1.txt", testing::SharedFixture("mlxlink/cx6dx-eth-100g-rs528-no-issue.txt"));
+    put("dmesg.txt", testing::SharedFixture("dmesg/cx6dx-pcie-bandwidth-limited-x8-gen3.txt"));
+    put("nmcli.txt", testing::SharedFixture("nmcli/device-status-centos7-bridge-and-lo-unmanaged.txt"));
+    put("ifcfg-eth2", testing::SharedFixture("ifcfg/ifcfg-eth2-bond-slave-quoted-master.txt"));
     std::ofstream(dir_ / "hostname.txt") << "gpu042\n";
     std::ofstream(dir_ / "uname-r.txt") << "6.8.0-45-generic\n";
   }
@@ -83,6 +88,13 @@ TEST_F(CaptureDirTest, BuildsHostFacts) {
   ASSERT_EQ(f.links.count("mlx5_1"), 1u);
   EXPECT_EQ(f.links.at("mlx5_1").fec, "Standard RS-FEC - RS(528,514)");
   EXPECT_EQ(f.links.at("mlx5_1").status_opcode, 0);
+  // Kernel events, NetworkManager's view, ifcfg files.
+  ASSERT_EQ(f.kernel_events.size(), 1u);
+  EXPECT_EQ(f.kernel_events[0].kind, KernelEventKind::kPcieBandwidthLimited);
+  ASSERT_EQ(f.networkmanager.size(), 3u);
+  EXPECT_EQ(f.networkmanager[1].state, "unmanaged");
+  ASSERT_EQ(f.ifcfg.count("ifcfg-eth2"), 1u);
+  EXPECT_EQ(f.ifcfg.at("ifcfg-eth2").Get("MASTER"), "bond0");
   // Every source is accounted for.
   bool ip_seen = false;
   for (const SourceStatus& s : f.sources) ip_seen = ip_seen || (s.name == "ip -j -d link" && s.present);

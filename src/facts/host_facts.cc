@@ -186,6 +186,31 @@ json ToJson(const HostFacts& f) {
                      {"module_serial", p.module_serial},
                      {"cable_length", p.cable_length}};
   }
+  json kernel = json::array();
+  for (const KernelEvent& e : f.kernel_events) {
+    kernel.push_back({{"timestamp", e.timestamp},
+                      {"driver", e.driver},
+                      {"device", e.device},
+                      {"kind", ToString(e.kind)},
+                      {"message", e.message},
+                      {"values", e.values},
+                      {"line", e.line}});
+  }
+  json nm = json::array();
+  for (const NmDevice& d : f.networkmanager) {
+    nm.push_back({{"device", d.device},
+                  {"type", d.type},
+                  {"state", d.state},
+                  {"state_code", d.state_code},
+                  {"connection", d.connection},
+                  {"mtu", d.mtu},
+                  {"hwaddr", d.hwaddr},
+                  {"carrier", Optional(d.carrier)}});
+  }
+  json ifcfg = json::object();
+  for (const auto& [name, file] : f.ifcfg) {
+    ifcfg[name] = {{"values", file.values}, {"bonding_opts", file.bonding_opts}, {"warnings", WarningsJson(file.warnings)}};
+  }
   json sources = json::array();
   for (const SourceStatus& s : f.sources) {
     sources.push_back({{"name", s.name}, {"present", s.present}, {"detail", s.detail}, {"warnings", s.warnings}});
@@ -198,6 +223,9 @@ json ToJson(const HostFacts& f) {
           {"bonds", bonds},
           {"rdma", rdma},
           {"links", links},
+          {"kernel_events", kernel},
+          {"networkmanager", nm},
+          {"ifcfg", ifcfg},
           {"sources", sources}};
 }
 
@@ -354,6 +382,53 @@ HostFacts FactsFromJson(const json& j) {
       p.module_serial = l.at("module_serial").get<std::string>();
       p.cable_length = l.at("cable_length").get<std::string>();
       f.links[device] = std::move(p);
+    }
+    where = "kernel_events";
+    static const std::map<std::string, KernelEventKind> kKinds = {
+        {"other", KernelEventKind::kOther},
+        {"firmware-version", KernelEventKind::kFirmwareVersion},
+        {"pcie-bandwidth", KernelEventKind::kPcieBandwidth},
+        {"pcie-bandwidth-limited", KernelEventKind::kPcieBandwidthLimited},
+        {"probe-failed", KernelEventKind::kProbeFailed},
+        {"load-failed", KernelEventKind::kLoadFailed},
+        {"firmware-timeout", KernelEventKind::kFirmwareTimeout},
+        {"sriov-failed", KernelEventKind::kSriovFailed},
+        {"unknown-header-type", KernelEventKind::kUnknownHeaderType},
+        {"cable-event", KernelEventKind::kCableEvent},
+        {"link-event", KernelEventKind::kLinkEvent}};
+    for (const json& e : j.at("kernel_events")) {
+      KernelEvent x;
+      x.timestamp = e.at("timestamp").get<double>();
+      x.driver = e.at("driver").get<std::string>();
+      x.device = e.at("device").get<std::string>();
+      auto kind = kKinds.find(e.at("kind").get<std::string>());
+      if (kind == kKinds.end()) throw std::runtime_error("unknown kernel event kind " + e.at("kind").get<std::string>());
+      x.kind = kind->second;
+      x.message = e.at("message").get<std::string>();
+      x.values = e.at("values").get<std::map<std::string, std::string>>();
+      x.line = e.at("line").get<int>();
+      f.kernel_events.push_back(std::move(x));
+    }
+    where = "networkmanager";
+    for (const json& d : j.at("networkmanager")) {
+      NmDevice x;
+      x.device = d.at("device").get<std::string>();
+      x.type = d.at("type").get<std::string>();
+      x.state = d.at("state").get<std::string>();
+      x.state_code = d.at("state_code").get<int>();
+      x.connection = d.at("connection").get<std::string>();
+      x.mtu = d.at("mtu").get<uint32_t>();
+      x.hwaddr = d.at("hwaddr").get<std::string>();
+      x.carrier = OptionalBool(d, "carrier");
+      f.networkmanager.push_back(std::move(x));
+    }
+    where = "ifcfg";
+    for (const auto& [name, file] : j.at("ifcfg").items()) {
+      IfcfgFile x;
+      x.values = file.at("values").get<std::map<std::string, std::string>>();
+      x.bonding_opts = file.at("bonding_opts").get<std::map<std::string, std::string>>();
+      x.warnings = WarningsFrom(file.at("warnings"));
+      f.ifcfg[name] = std::move(x);
     }
     where = "sources";
     for (const json& s : j.at("sources")) {

@@ -11,6 +11,8 @@
 #include <nlohmann/json.hpp>
 
 #include "parse/bonding.h"
+#include "parse/dmesg.h"
+#include "parse/netconfig.h"
 #include "parse/flint.h"
 #include "parse/ibstat.h"
 #include "parse/mlxlink.h"
@@ -66,6 +68,9 @@ struct HostFacts {
   std::map<std::string, BondStatus> bonds;         // by bond name
   std::vector<RdmaFacts> rdma;                     // by RDMA device, ibstat order
   std::map<std::string, MlxlinkPort> links;        // mlxlink, by RDMA device
+  std::vector<KernelEvent> kernel_events;          // mlx4/mlx5/pci kernel messages, classified
+  std::vector<NmDevice> networkmanager;            // nmcli device status / show
+  std::map<std::string, IfcfgFile> ifcfg;          // by file name (ifcfg-eth2)
   std::vector<SourceStatus> sources;
 };
 
