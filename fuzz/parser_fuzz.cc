@@ -12,6 +12,8 @@
 #include "parse/flint.h"
 #include "parse/ibstat.h"
 #include "parse/mlxlink.h"
+#include "parse/module.h"
+#include "parse/vpd.h"
 #include "parse/ibnetdiscover.h"
 #include "parse/lldpctl.h"
 #include "parse/lspci.h"
@@ -42,6 +44,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     railyard::ParseNmcli(text);
     railyard::ParseIfcfg(text);
   }
+  else if (parser == "module") {
+    railyard::ParseEthtoolModule(text);
+    railyard::ParseEthtoolStats(text);
+  } else if (parser == "vpd") railyard::ParseBinaryVpd(text);
   else __builtin_trap();  // a parser name the build does not know
   return 0;
 }

@@ -1,0 +1,74 @@
+#include "parse/vpd.h"
+
+#include <fmt/format.h>
+
+namespace railyard {
+namespace {
+
+std::string Trimmed(std::string_view s) {
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\0')) s.remove_suffix(1);
+  return std::string(s);
+}
+
+}  // namespace
+
+BinaryVpd ParseBinaryVpd(std::string_view b) {
+  BinaryVpd v;
+  auto byte = [&](size_t i) { return static_cast<uint8_t>(b[i]); };
+  size_t pos = 0;
+  while (pos < b.size()) {
+    uint8_t tag = byte(pos);
+    if (tag == 0x78) {  // small resource: end tag
+      v.has_end = true;
+      break;
+    }
+    if ((tag & 0x80) == 0) {
+      v.warnings.push_back({static_cast<int>(pos), fmt::format("unexpected small resource tag 0x{:02x}", tag)});
+      break;
+    }
+    if (pos + 3 > b.size()) {
+      v.warnings.push_back({static_cast<int>(pos), "truncated resource header"});
+      break;
+    }
+    size_t length = byte(pos + 1) | (static_cast<size_t>(byte(pos + 2)) << 8);
+    size_t data = pos + 3;
+    if (data + length > b.size()) {
+      v.warnings.push_back({static_cast<int>(pos), fmt::format("resource 0x{:02x} of {} bytes runs past the end", tag, length)});
+      break;
+    }
+    if (tag == 0x82) {
+      v.product_name = Trimmed(b.substr(data, length));
+    } else if (tag == 0x90 || tag == 0x91) {
+      auto& fields = tag == 0x90 ? v.read_only : v.read_write;
+      size_t f = data;
+      while (f + 3 <= data + length) {
+        std::string keyword(b.substr(f, 2));
+        size_t flen = byte(f + 2);
+        if (f + 3 + flen > data + length) {
+          v.warnings.push_back({static_cast<int>(f), fmt::format("field {} runs past its resource", keyword)});
+          break;
+        }
+        if (tag == 0x90 && keyword == "RV") {
+          v.has_rv = true;
+          // The checksum is the first byte of RV: all bytes up to and including it sum to zero.
+          uint8_t sum = 0;
+          for (size_t i = 0; i <= f + 3 && i < b.size(); ++i) sum = static_cast<uint8_t>(sum + byte(i));
+          v.checksum_sum = sum;
+          v.checksum_ok = flen >= 1 && sum == 0;
+        } else if (tag == 0x91 && keyword == "RW") {
+          // read-write free space: nothing to keep
+        } else {
+          fields[keyword] = Trimmed(b.substr(f + 3, flen));
+        }
+        f += 3 + flen;
+      }
+    } else {
+      v.warnings.push_back({static_cast<int>(pos), fmt::format("unknown large resource tag 0x{:02x}", tag)});
+    }
+    pos = data + length;
+  }
+  if (!v.has_rv) v.warnings.push_back({0, "no RV field: the read-only section has no checksum"});
+  return v;
+}
+
+}  // namespace railyard
