@@ -10,6 +10,7 @@
 
 #include "parse/dmesg.h"
 #include "parse/ethtool.h"
+#include "parse/module.h"
 #include "parse/netconfig.h"
 #include "parse/ibstat.h"
 #include "parse/mlxlink.h"
@@ -81,6 +82,7 @@ HostFacts BuildHostFacts(const CollectInputs& in) {
     }
   }
   if (in.dmesg) f.kernel_events = ParseDmesg(*in.dmesg).events;
+  for (const auto& [bdf, bytes] : in.vpd) f.vpd[bdf] = ParseBinaryVpd(bytes);
   if (in.nmcli) f.networkmanager = ParseNmcli(*in.nmcli);
   for (const auto& [name, text] : in.ifcfg) f.ifcfg[name] = ParseIfcfg(text);
   for (const auto& [device, text] : in.mlxlink) {
@@ -110,6 +112,20 @@ HostFacts BuildHostFacts(const CollectInputs& in) {
       n.firmware_psid = d.firmware_psid;
       if (n.pci_bdf.empty() && d.bus_info.find(':') != std::string::npos) n.pci_bdf = d.bus_info;
       if (d.driver == "veth" && n.kind == "other") n.kind = "veth";
+    }
+    if (auto it = in.ethtool_module.find(s.name); it != in.ethtool_module.end()) n.module = ParseEthtoolModule(it->second);
+    if (auto it = in.ethtool_stats.find(s.name); it != in.ethtool_stats.end()) {
+      for (const auto& [name, value] : ParseEthtoolStats(it->second).values) {
+        for (const std::string& kept : kKeptCounters) {
+          bool wildcard = kept.find('*') != std::string::npos;
+          if (wildcard ? (name.rfind(kept.substr(0, kept.find('*')), 0) == 0 &&
+                          name.ends_with(kept.substr(kept.find('*') + 1)))
+                       : name == kept) {
+            n.counters[name] = value;
+            break;
+          }
+        }
+      }
     }
     if (auto it = in.ethtool.find(s.name); it != in.ethtool.end()) {
       EthtoolSettings e = ParseEthtoolSettings(it->second);
@@ -162,7 +178,16 @@ CollectInputs ReadCaptureDir(const std::string& dir) {
     } else if (txt && name.starts_with("ethtool-i-")) {
       in.ethtool_info[body("ethtool-i-")] = *ReadIfExists(p);
       note("ethtool -i " + body("ethtool-i-"), true, p.string());
-    } else if (txt && name.starts_with("ethtool-") && !name.starts_with("ethtool-m-") && !name.starts_with("ethtool-S-")) {
+    } else if (txt && name.starts_with("ethtool-m-")) {
+      in.ethtool_module[body("ethtool-m-")] = *ReadIfExists(p);
+      note("ethtool -m " + body("ethtool-m-"), true, p.string());
+    } else if (txt && name.starts_with("ethtool-S-")) {
+      in.ethtool_stats[body("ethtool-S-")] = *ReadIfExists(p);
+      note("ethtool -S " + body("ethtool-S-"), true, p.string());
+    } else if (name.starts_with("vpd-") && name.ends_with(".bin")) {
+      in.vpd[name.substr(4, name.size() - 8)] = *ReadIfExists(p);
+      note("vpd " + name.substr(4, name.size() - 8), true, p.string());
+    } else if (txt && name.starts_with("ethtool-")) {
       in.ethtool[body("ethtool-")] = *ReadIfExists(p);
       note("ethtool " + body("ethtool-"), true, p.string());
     } else if (txt && name.starts_with("mlxlink-")) {

@@ -43,6 +43,9 @@ struct CollectInputs {
   std::optional<std::string> dmesg;                  // dmesg (the kernel ring buffer)
   std::optional<std::string> nmcli;                  // nmcli -t device status, or nmcli device show
   std::map<std::string, std::string> ifcfg;          // ifcfg-<name> -> its text
+  std::map<std::string, std::string> ethtool_module; // interface -> ethtool -m IF
+  std::map<std::string, std::string> ethtool_stats;  // interface -> ethtool -S IF
+  std::map<std::string, std::string> vpd;            // PCI address -> raw bytes of sysfs vpd
   std::vector<SourceStatus> sources;                 // what was read or missing, and why
 };
 
@@ -51,7 +54,8 @@ HostFacts BuildHostFacts(const CollectInputs& inputs);
 // A capture directory (file names in docs/facts.md): hostname.txt, uname-r.txt,
 // ofed_info-s.txt, lspci-vvv.txt, flint-q-<pci address>.txt, ethtool-<if>.txt,
 // ethtool-i-<if>.txt, bonding-<bond>.txt, ip-j-d-link.json, ibstat.txt, ibdev2netdev.txt,
-// mlxlink-<rdma device>.txt, dmesg.txt, nmcli.txt, ifcfg-<name> (as in network-scripts). Missing files are recorded as
+// mlxlink-<rdma device>.txt, dmesg.txt, nmcli.txt, ifcfg-<name> (as in network-scripts),
+// ethtool-m-<if>.txt, ethtool-S-<if>.txt, vpd-<pci address>.bin. Missing files are recorded as
 // absent sources, not errors. Throws std::runtime_error for an unreadable directory or a
 // malformed ip-j-d-link.json (naming the file).
 CollectInputs ReadCaptureDir(const std::string& dir);

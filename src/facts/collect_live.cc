@@ -103,6 +103,17 @@ CollectInputs CollectLive(const LiveOptions& o) {
     in.bonding[entry.path().filename().string()] = text.str();
     note(entry.path().string(), true, entry.path().string());
   }
+  // VPD of the Mellanox/NVIDIA functions, straight from sysfs (root can read it).
+  const fs::path pci = fs::path(o.sysfs) / "bus" / "pci" / "devices";
+  for (const auto& entry : fs::directory_iterator(pci, ec)) {
+    if (ReadTrimmed(entry.path() / "vendor") != "0x15b3") continue;
+    std::ifstream f(entry.path() / "vpd", std::ios::binary);
+    std::stringstream bytes;
+    if (f) bytes << f.rdbuf();
+    std::string name = entry.path().filename().string();
+    if (!bytes.str().empty()) in.vpd[name] = bytes.str();
+    note("vpd " + name, !bytes.str().empty(), f ? "read" : "unreadable (needs root)");
+  }
   // RHEL ifcfg files, where the host has them.
   for (const auto& entry : fs::directory_iterator(o.network_scripts, ec)) {
     std::string name = entry.path().filename().string();
@@ -139,6 +150,10 @@ CollectInputs CollectLive(const LiveOptions& o) {
     if (s.kind == "loopback") continue;
     if (auto out = run({"ethtool", "-i", s.name}, "ethtool -i " + s.name)) in.ethtool_info[s.name] = *out;
     if (auto out = run({"ethtool", s.name}, "ethtool " + s.name)) in.ethtool[s.name] = *out;
+    if (s.kind == "physical") {
+      if (auto out = run({"ethtool", "-m", s.name}, "ethtool -m " + s.name)) in.ethtool_module[s.name] = *out;
+      if (auto out = run({"ethtool", "-S", s.name}, "ethtool -S " + s.name)) in.ethtool_stats[s.name] = *out;
+    }
   }
   std::set<std::string> cards;
   for (const NetdevSnapshot& s : in.netdevs) {

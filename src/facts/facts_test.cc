@@ -23,7 +23,9 @@ class CaptureDirTest : public ::testing::Test {
                           "ibstat/h100-cx7-ib-400g-with-eth-ports-down.txt",
                           "ibdev2netdev/mixed-cx4lx-cx5-cx6-vf-plain.txt", "mlxlink/cx6dx-eth-100g-rs528-no-issue.txt",
                           "dmesg/cx6dx-pcie-bandwidth-limited-x8-gen3.txt", "nmcli/device-status-centos7-bridge-and-lo-unmanaged.txt",
-                          "ifcfg/ifcfg-eth2-bond-slave-quoted-master.txt"}) {
+                          "ifcfg/ifcfg-eth2-bond-slave-quoted-master.txt",
+                          "ethtool/m-qsfp-dd-mellanox-passive-dac-spectrum2-prerelease-cmis-parser.txt",
+                          "ethtool/S-mlx5-kernel-5.15-xdp-load-rx-discards-phy-out-of-buffer-pause.txt"}) {
       if (!fs::exists(testing::SharedFixture(f))) GTEST_SKIP() << "shared fixture not found: " << f;
     }
     dir_ = fs::temp_directory_path() / ("railyard-capture-" + std::to_string(::getpid()));
@@ -42,6 +44,8 @@ class CaptureDirTest : public ::testing::Test {
     put("dmesg.txt", testing::SharedFixture("dmesg/cx6dx-pcie-bandwidth-limited-x8-gen3.txt"));
     put("nmcli.txt", testing::SharedFixture("nmcli/device-status-centos7-bridge-and-lo-unmanaged.txt"));
     put("ifcfg-eth2", testing::SharedFixture("ifcfg/ifcfg-eth2-bond-slave-quoted-master.txt"));
+    put("ethtool-m-ens1f0np0.txt", testing::SharedFixture("ethtool/m-qsfp-dd-mellanox-passive-dac-spectrum2-prerelease-cmis-parser.txt"));
+    put("ethtool-S-ens1f0np0.txt", testing::SharedFixture("ethtool/S-mlx5-kernel-5.15-xdp-load-rx-discards-phy-out-of-buffer-pause.txt"));
     std::ofstream(dir_ / "hostname.txt") << "gpu042\n";
     std::ofstream(dir_ / "uname-r.txt") << "6.8.0-45-generic\n";
   }
@@ -75,6 +79,10 @@ TEST_F(CaptureDirTest, BuildsHostFacts) {
   EXPECT_EQ(ens->firmware_psid, "MT_0000000834");
   EXPECT_EQ(ens->link_detected, false);
   EXPECT_EQ(ens->link_detected_reason, "Link training failure, Remote side is not ready yet");
+  ASSERT_TRUE(ens->module);
+  EXPECT_EQ(ens->module->vendor_pn, "MCP1660-W00AE30");
+  EXPECT_EQ(ens->counters.at("rx_out_of_buffer"), 990473555u);
+  EXPECT_EQ(ens->counters.count("rx_packets"), 0u);  // only the counters the doctor reads are kept
   const NetdevFacts* vm0 = find("vm0");
   ASSERT_TRUE(vm0);
   EXPECT_EQ(vm0->master, "br0");

@@ -5,9 +5,59 @@
 #include <fmt/format.h>
 
 namespace railyard {
+
+const std::vector<std::string> kKeptCounters = {
+    "rx_discards_phy",   "tx_discards_phy",    "rx_out_of_buffer",  "rx_pause_ctrl_phy", "tx_pause_ctrl_phy",
+    "rx_prio*_pause",    "tx_prio*_pause",     "rx_crc_errors_phy", "rx_symbol_err_phy", "rx_corrected_bits_phy",
+    "link_down_events_phy", "rx_buffer_passed_thres_phy", "tx_queue_stopped", "tx_timeout", "rx_wqe_err"};
+
 namespace {
 
 using nlohmann::json;
+
+json ModuleJson(const ModuleInfo& m) {
+  auto opt = [](const std::optional<double>& v) { return v ? json(*v) : json(nullptr); };
+  return {{"readable", m.readable},
+          {"identifier", m.identifier},
+          {"connector", m.connector},
+          {"transmitter_technology", m.transmitter_technology},
+          {"vendor_name", m.vendor_name},
+          {"vendor_oui", m.vendor_oui},
+          {"vendor_pn", m.vendor_pn},
+          {"vendor_rev", m.vendor_rev},
+          {"vendor_sn", m.vendor_sn},
+          {"date_code", m.date_code},
+          {"temperature_c", opt(m.temperature_c)},
+          {"voltage_v", opt(m.voltage_v)},
+          {"cable_length_m", opt(m.cable_length_m)},
+          {"transceiver_types", m.transceiver_types},
+          {"lengths", m.lengths},
+          {"alarms_on", m.alarms_on}};
+}
+
+ModuleInfo ModuleFrom(const json& j) {
+  auto opt = [&](const char* key) -> std::optional<double> {
+    return j.at(key).is_null() ? std::nullopt : std::optional<double>(j.at(key).get<double>());
+  };
+  ModuleInfo m;
+  m.readable = j.at("readable").get<bool>();
+  m.identifier = j.at("identifier").get<std::string>();
+  m.connector = j.at("connector").get<std::string>();
+  m.transmitter_technology = j.at("transmitter_technology").get<std::string>();
+  m.vendor_name = j.at("vendor_name").get<std::string>();
+  m.vendor_oui = j.at("vendor_oui").get<std::string>();
+  m.vendor_pn = j.at("vendor_pn").get<std::string>();
+  m.vendor_rev = j.at("vendor_rev").get<std::string>();
+  m.vendor_sn = j.at("vendor_sn").get<std::string>();
+  m.date_code = j.at("date_code").get<std::string>();
+  m.temperature_c = opt("temperature_c");
+  m.voltage_v = opt("voltage_v");
+  m.cable_length_m = opt("cable_length_m");
+  m.transceiver_types = j.at("transceiver_types").get<std::vector<std::string>>();
+  m.lengths = j.at("lengths").get<std::map<std::string, std::string>>();
+  m.alarms_on = j.at("alarms_on").get<std::vector<std::string>>();
+  return m;
+}
 
 json Optional(const std::optional<bool>& v) { return v ? json(*v) : json(nullptr); }
 std::optional<bool> OptionalBool(const json& j, const char* key) {
@@ -115,7 +165,9 @@ json ToJson(const HostFacts& f) {
                        {"link_detected", Optional(n.link_detected)},
                        {"link_detected_reason", n.link_detected_reason},
                        {"supported_fec_modes", n.supported_fec_modes},
-                       {"lanes", n.lanes}});
+                       {"lanes", n.lanes},
+                       {"module", n.module ? ModuleJson(*n.module) : json(nullptr)},
+                       {"counters", n.counters}});
   }
   json bonds = json::object();
   for (const auto& [name, b] : f.bonds) {
@@ -211,6 +263,17 @@ json ToJson(const HostFacts& f) {
   for (const auto& [name, file] : f.ifcfg) {
     ifcfg[name] = {{"values", file.values}, {"bonding_opts", file.bonding_opts}, {"warnings", WarningsJson(file.warnings)}};
   }
+  json vpd = json::object();
+  for (const auto& [bdf, v] : f.vpd) {
+    vpd[bdf] = {{"product_name", v.product_name},
+                {"read_only", v.read_only},
+                {"read_write", v.read_write},
+                {"has_rv", v.has_rv},
+                {"checksum_ok", v.checksum_ok},
+                {"checksum_sum", v.checksum_sum},
+                {"has_end", v.has_end},
+                {"warnings", WarningsJson(v.warnings)}};
+  }
   json sources = json::array();
   for (const SourceStatus& s : f.sources) {
     sources.push_back({{"name", s.name}, {"present", s.present}, {"detail", s.detail}, {"warnings", s.warnings}});
@@ -226,6 +289,7 @@ json ToJson(const HostFacts& f) {
           {"kernel_events", kernel},
           {"networkmanager", nm},
           {"ifcfg", ifcfg},
+          {"vpd", vpd},
           {"sources", sources}};
 }
 
@@ -306,6 +370,8 @@ HostFacts FactsFromJson(const json& j) {
       x.link_detected_reason = n.at("link_detected_reason").get<std::string>();
       x.supported_fec_modes = n.at("supported_fec_modes").get<std::vector<std::string>>();
       x.lanes = n.at("lanes").get<int>();
+      if (!n.at("module").is_null()) x.module = ModuleFrom(n.at("module"));
+      x.counters = n.at("counters").get<std::map<std::string, uint64_t>>();
       f.netdevs.push_back(std::move(x));
     }
     where = "bonds";
@@ -429,6 +495,19 @@ HostFacts FactsFromJson(const json& j) {
       x.bonding_opts = file.at("bonding_opts").get<std::map<std::string, std::string>>();
       x.warnings = WarningsFrom(file.at("warnings"));
       f.ifcfg[name] = std::move(x);
+    }
+    where = "vpd";
+    for (const auto& [bdf, v] : j.at("vpd").items()) {
+      BinaryVpd x;
+      x.product_name = v.at("product_name").get<std::string>();
+      x.read_only = v.at("read_only").get<std::map<std::string, std::string>>();
+      x.read_write = v.at("read_write").get<std::map<std::string, std::string>>();
+      x.has_rv = v.at("has_rv").get<bool>();
+      x.checksum_ok = v.at("checksum_ok").get<bool>();
+      x.checksum_sum = v.at("checksum_sum").get<uint8_t>();
+      x.has_end = v.at("has_end").get<bool>();
+      x.warnings = WarningsFrom(v.at("warnings"));
+      f.vpd[bdf] = std::move(x);
     }
     where = "sources";
     for (const json& s : j.at("sources")) {

@@ -16,6 +16,8 @@
 #include "parse/flint.h"
 #include "parse/ibstat.h"
 #include "parse/mlxlink.h"
+#include "parse/module.h"
+#include "parse/vpd.h"
 #include "parse/lspci.h"
 
 namespace railyard {
@@ -41,7 +43,14 @@ struct NetdevFacts {
   std::string link_detected_reason;
   std::vector<std::string> supported_fec_modes;
   int lanes = 0;
+  std::optional<ModuleInfo> module;            // ethtool -m
+  std::map<std::string, uint64_t> counters;    // ethtool -S, the counters in kKeptCounters
 };
+
+// The ethtool -S counters HostFacts keeps (hundreds exist; these are the ones the doctor reads:
+// drops, buffer exhaustion, pause storms, PHY errors, link flaps). A counter named with a
+// prefix listed here ending in '*' is kept whatever follows (rx_prio3_pause ...).
+extern const std::vector<std::string> kKeptCounters;
 
 // One RDMA device: ibstat's view, joined with ibdev2netdev's netdev and PCI address.
 struct RdmaFacts {
@@ -71,6 +80,7 @@ struct HostFacts {
   std::vector<KernelEvent> kernel_events;          // mlx4/mlx5/pci kernel messages, classified
   std::vector<NmDevice> networkmanager;            // nmcli device status / show
   std::map<std::string, IfcfgFile> ifcfg;          // by file name (ifcfg-eth2)
+  std::map<std::string, BinaryVpd> vpd;            // /sys/bus/pci/devices/<bdf>/vpd, by PCI address
   std::vector<SourceStatus> sources;
 };
 
