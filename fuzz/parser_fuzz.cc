@@ -17,6 +17,7 @@
 #include "parse/ibnetdiscover.h"
 #include "parse/lldpctl.h"
 #include "parse/lspci.h"
+#include "parse/mellanox_tools.h"
 #include "parse/switch_lldp.h"
 
 #define RAILYARD_STR2(x) #x
@@ -48,6 +49,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     railyard::ParseEthtoolModule(text);
     railyard::ParseEthtoolStats(text);
   } else if (parser == "vpd") railyard::ParseBinaryVpd(text);
-  else __builtin_trap();  // a parser name the build does not know
+  else if (parser == "mellanox_tools") {
+    railyard::ParseMlxfwmanager(text);
+    railyard::ParseMstStatus(text);
+    railyard::ParseIbstatus(text);
+    railyard::ParseIblinkinfo(text, "fuzz");
+  } else __builtin_trap();  // a parser name the build does not know
   return 0;
 }

@@ -15,6 +15,7 @@
 #include "cli/commands.h"
 #include "parse/ibnetdiscover.h"
 #include "parse/lldpctl.h"
+#include "parse/mellanox_tools.h"
 #include "parse/switch_lldp.h"
 #include "verify/report.h"
 #include "verify/verify.h"
@@ -26,7 +27,7 @@ namespace fs = std::filesystem;
 
 struct VerifyArgs {
   std::string plan;
-  std::vector<std::string> lldp, ibnetdiscover, switch_lldp;
+  std::vector<std::string> lldp, ibnetdiscover, switch_lldp, iblinkinfo;
   std::string names;
   std::string labels;
   std::string format = "table";
@@ -120,6 +121,11 @@ int Run(const VerifyArgs& o) {
       for (ParseWarning& w : report.warnings) w.message = fmt::format("{}:{}: {}", file, w.line, w.message);
       reports.push_back(std::move(report));
     }
+    for (const std::string& file : o.iblinkinfo) {
+      IblinkinfoReport r = ParseIblinkinfo(ReadFile(file), file);
+      for (ParseWarning& w : r.links.warnings) w.message = fmt::format("{}:{}: {}", file, w.line, w.message);
+      reports.push_back(std::move(r.links));
+    }
     // Each capture is a batch; nothing is copied into one big list.
     std::vector<std::span<const Adjacency>> observed;
     for (const AdjacencyReport& r : reports) {
@@ -162,6 +168,8 @@ std::function<int()> AddVerifyCommand(CLI::App& app) {
   cmd->add_option("--plan", o->plan, "plan.json from `railyard plan -o`")->required()->check(CLI::ExistingFile);
   cmd->add_option("--lldp", o->lldp, "lldpctl -f json / -f json0 output: FILE, DEVICE=FILE or a directory");
   cmd->add_option("--ibnetdiscover", o->ibnetdiscover, "ibnetdiscover topology file")->check(CLI::ExistingFile);
+  cmd->add_option("--iblinkinfo", o->iblinkinfo, "iblinkinfo output (its \"Could be\" hints mark degraded links)")
+      ->check(CLI::ExistingFile);
   cmd->add_option("--switch-lldp", o->switch_lldp, "switch LLDP table (Arista, Cumulus, SONiC): FILE, DEVICE=FILE or a directory");
   cmd->add_option("--names", o->names, "CSV: observed_device,plan_device or observed_device,observed_port,plan_device,plan_port")
       ->check(CLI::ExistingFile);

@@ -133,19 +133,22 @@ class Verifier {
 
   void Degraded(const Port& p, const Port& q, const Adjacency& a) {
     int64_t lp = LinkAt(p);
-    if (lp < 0 || a.width == 0) return;
+    if (lp < 0 || (a.width == 0 && a.could_be_gbps == 0)) return;
     uint32_t link = static_cast<uint32_t>(lp / 2);
     if (!(LinkAt(q) >= 0 && LinkAt(q) / 2 == lp / 2)) return;
     const PlannedLink& l = plan_.links[link];
     bool narrow = a.width < 4;
     bool slow = check_speed_ && a.speed_gbps > 0 && l.speed_gbps > 0 && a.speed_gbps < l.speed_gbps;
-    if ((!narrow && !slow) || degraded_.count(link)) return;
+    bool could_be_faster = a.could_be_gbps > a.speed_gbps;  // iblinkinfo: both ends support more
+    if ((!narrow && !slow && !could_be_faster) || degraded_.count(link)) return;
     degraded_.insert(link);
     VerifyFinding f = AboutLink(VerifyKind::kDegraded, Severity::kWarning, link);
     f.observed_a = f.planned_a;
     f.observed_b = f.planned_b;
-    f.message = fmt::format("{} is up at {}x and {} Gb/s; the plan has 4x and {} Gb/s ({}:{})", l.label, a.width,
-                            a.speed_gbps, l.speed_gbps, a.file(), a.line);
+    f.message = fmt::format("{} is up at {}x and {} Gb/s; the plan has 4x and {} Gb/s{} ({}:{})", l.label, a.width,
+                            a.speed_gbps, l.speed_gbps,
+                            could_be_faster ? fmt::format(", and both ends could run {} Gb/s", a.could_be_gbps) : "",
+                            a.file(), a.line);
     f.fix = "reseat both ends; if it stays degraded, swap the cable, then the module; check the port with mlxlink";
     findings_.push_back(std::move(f));
   }

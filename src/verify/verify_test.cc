@@ -152,6 +152,18 @@ TEST_F(VerifyTest, NarrowLinkIsDegraded) {
   EXPECT_EQ(Run(seen).findings.size(), 1u);
 }
 
+TEST_F(VerifyTest, CouldBeFasterIsDegraded) {
+  // iblinkinfo: up at 4x, but both ends could run faster than the link trained.
+  auto seen = AsPlanned();
+  seen[5].width = 4;
+  seen[5].speed_gbps = 400;
+  seen[5].could_be_gbps = 800;
+  VerifyResult r = Run(seen);
+  auto degraded = Of(r, VerifyKind::kDegraded);
+  ASSERT_EQ(degraded.size(), 1u);
+  EXPECT_NE(degraded[0]->message.find("both ends could run 800 Gb/s"), std::string::npos) << degraded[0]->message;
+}
+
 TEST_F(VerifyTest, ExtraCableIsUnexpected) {
   auto seen = AsPlanned();
   seen.push_back(Seen("compute-leaf-su01-r6", "32", "compute-leaf-su01-r7", "32"));

@@ -1,0 +1,305 @@
+#include "parse/mellanox_tools.h"
+
+#include <charconv>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "parse/key_value.h"
+#include "util/lines.h"
+
+namespace railyard {
+namespace {
+
+std::vector<std::string_view> Words(std::string_view s) {
+  std::vector<std::string_view> out;
+  size_t i = 0;
+  while (i < s.size()) {
+    while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
+    size_t start = i;
+    while (i < s.size() && s[i] != ' ' && s[i] != '\t') ++i;
+    if (i > start) out.push_back(s.substr(start, i - start));
+  }
+  return out;
+}
+
+// The value of attr="..." inside one XML tag.
+std::string Attribute(std::string_view tag, std::string_view name) {
+  std::string key = std::string(name) + "=\"";
+  size_t at = tag.find(key);
+  while (at != std::string_view::npos && at > 0 && tag[at - 1] != ' ' && tag[at - 1] != '\t' && tag[at - 1] != '<') {
+    at = tag.find(key, at + 1);
+  }
+  if (at == std::string_view::npos) return {};
+  size_t start = at + key.size();
+  size_t end = tag.find('"', start);
+  return end == std::string_view::npos ? std::string() : std::string(tag.substr(start, end - start));
+}
+
+FwManagerReport ParseXml(std::string_view x) {
+  FwManagerReport r;
+  size_t pos = 0;
+  while ((pos = x.find("<Device ", pos)) != std::string_view::npos) {
+    size_t tag_end = x.find('>', pos);
+    size_t close = x.find("</Device>", pos);
+    if (tag_end == std::string_view::npos) {
+      r.warnings.push_back({0, "unterminated <Device> tag"});
+      break;
+    }
+    std::string_view tag = x.substr(pos, tag_end - pos);
+    std::string_view body = close == std::string_view::npos ? x.substr(tag_end) : x.substr(tag_end, close - tag_end);
+    FwManagerDevice d;
+    d.pci_device_name = Attribute(tag, "pciName");
+    d.device_type = Attribute(tag, "type");
+    d.psid = Attribute(tag, "psid");
+    d.part_number = Attribute(tag, "partNumber");
+    for (const char* component : {"FW", "PXE", "UEFI", "NVME"}) {
+      size_t c = body.find(std::string("<") + component + " ");
+      if (c == std::string_view::npos) continue;
+      std::string_view ctag = body.substr(c, body.find('>', c) - c);
+      FirmwareVersions v{Attribute(ctag, "current"), Attribute(ctag, "available")};
+      if (v.available == "N/A") v.available.clear();
+      d.versions[component] = v;
+    }
+    if (size_t m = body.find("<MACs "); m != std::string_view::npos) d.base_mac = Attribute(body.substr(m, body.find('>', m) - m), "Base_Mac");
+    if (size_t g = body.find("<GUIDs "); g != std::string_view::npos) d.base_guid = Attribute(body.substr(g, body.find('>', g) - g), "Base_Guid");
+    auto element = [&](std::string_view name) {
+      std::string open = "<" + std::string(name) + ">", end = "</" + std::string(name) + ">";
+      size_t s = body.find(open);
+      if (s == std::string_view::npos) return std::string();
+      size_t e = body.find(end, s);
+      return std::string(TrimView(body.substr(s + open.size(), e == std::string_view::npos ? std::string_view::npos : e - s - open.size())));
+    };
+    d.status = element("Status");
+    d.description = element("Description");
+    r.devices.push_back(std::move(d));
+    pos = tag_end;
+  }
+  if (r.devices.empty()) r.warnings.push_back({0, "no <Device> element"});
+  return r;
+}
+
+}  // namespace
+
+FwManagerReport ParseMlxfwmanager(std::string_view text) {
+  if (text.find("<Devices>") != std::string_view::npos || text.find("<Device ") != std::string_view::npos) return ParseXml(text);
+  FwManagerReport r;
+  FwManagerDevice* d = nullptr;
+  bool in_versions = false;
+  LineReader lines(text);
+  std::string_view line;
+  while (lines.Next(line)) {
+    std::string_view t = TrimView(line);
+    if (t.starts_with("Device #") && t.back() == ':') {
+      r.devices.emplace_back();
+      d = &r.devices.back();
+      in_versions = false;
+      continue;
+    }
+    if (!d || t.empty()) {
+      in_versions = false;
+      continue;
+    }
+    if (in_versions) {
+      auto w = Words(t);
+      if (w.size() >= 2 && t.find(':') == std::string_view::npos) {
+        FirmwareVersions v{std::string(w[1]), w.size() > 2 && w[2] != "N/A" ? std::string(w[2]) : std::string()};
+        d->versions[std::string(w[0])] = v;
+        continue;
+      }
+      in_versions = false;
+    }
+    size_t colon = t.find(':');
+    if (colon == std::string_view::npos) continue;
+    std::string_view key = TrimView(t.substr(0, colon));
+    std::string value(TrimView(t.substr(colon + 1)));
+    if (key == "Device Type") d->device_type = value;
+    else if (key == "Part Number") d->part_number = value;
+    else if (key == "Description") d->description = value;
+    else if (key == "PSID") d->psid = value;
+    else if (key == "PCI Device Name") d->pci_device_name = value;
+    else if (key == "Base GUID") d->base_guid = value;
+    else if (key == "Base MAC") d->base_mac = value;
+    else if (key.starts_with("Port") && key.ends_with("MAC")) d->port_macs.push_back(value);
+    else if (key == "Versions") in_versions = true;
+    else if (key == "Status") d->status = value;
+  }
+  if (r.devices.empty()) r.warnings.push_back({0, "no \"Device #N:\" block: not mlxfwmanager/mlxup query output"});
+  return r;
+}
+
+MstStatus ParseMstStatus(std::string_view text) {
+  MstStatus s;
+  MstDevice* last = nullptr;
+  bool verbose_table = false;
+  LineReader lines(text);
+  std::string_view line;
+  while (lines.Next(line)) {
+    std::string_view t = TrimView(line);
+    if (t.empty()) continue;
+    if (t == "MST PCI module loaded") s.pci_module_loaded = true;
+    else if (t == "MST PCI configuration module loaded") s.pciconf_module_loaded = true;
+    if (t.find("Failure") != std::string_view::npos || t.find("driver not found") != std::string_view::npos) s.start_failed = true;
+    if (t.starts_with("DEVICE_TYPE") && t.find("MST") != std::string_view::npos) {
+      verbose_table = true;
+      continue;
+    }
+    if (verbose_table) {
+      auto w = Words(t);
+      if (w.size() >= 3 && w[1].starts_with("/dev/mst/")) {
+        MstDevice d;
+        d.device_type = std::string(w[0]);
+        d.mst_path = std::string(w[1]);
+        d.pci_address = std::string(w[2]);
+        // RDMA and NET columns may be empty; the last column is NUMA.
+        d.numa = LeadingInt(w.back(), -1);
+        if (w.size() >= 6) {
+          d.rdma = std::string(w[3]);
+          d.net = std::string(w[4]);
+        }
+        s.devices.push_back(std::move(d));
+      }
+      continue;
+    }
+    if (t.starts_with("/dev/mst/")) {
+      MstDevice d;
+      d.mst_path = std::string(t.substr(0, t.find(' ')));
+      s.devices.push_back(std::move(d));
+      last = &s.devices.back();
+      continue;
+    }
+    if (last && t.starts_with("domain:bus:dev.fn=")) {
+      std::string_view rest = t.substr(18);
+      last->pci_address = std::string(rest.substr(0, rest.find(' ')));
+    }
+  }
+  if (s.devices.empty() && !s.start_failed && !s.pci_module_loaded && !s.pciconf_module_loaded) {
+    s.warnings.push_back({0, "not `mst status` or `mst start` output"});
+  }
+  return s;
+}
+
+std::vector<IbstatusPort> ParseIbstatus(std::string_view text, std::vector<ParseWarning>* warnings) {
+  std::vector<IbstatusPort> out;
+  LineReader lines(text);
+  std::string_view line;
+  while (lines.Next(line)) {
+    std::string_view t = TrimView(line);
+    if (t.starts_with("Infiniband device '")) {
+      IbstatusPort p;
+      size_t close = t.find('\'', 19);
+      p.device = std::string(t.substr(19, close == std::string_view::npos ? 0 : close - 19));
+      size_t port = t.find(" port ");
+      if (port != std::string_view::npos) p.port = LeadingInt(t.substr(port + 6));
+      out.push_back(std::move(p));
+      continue;
+    }
+    if (out.empty() || t.empty()) continue;
+    size_t colon = t.find(':');
+    if (colon == std::string_view::npos) continue;
+    std::string_view key = TrimView(t.substr(0, colon));
+    std::string_view value = TrimView(t.substr(colon + 1));
+    IbstatusPort& p = out.back();
+    auto after_code = [](std::string_view v) {  // "4: ACTIVE" -> "ACTIVE"
+      size_t c = v.find(": ");
+      return std::string(c == std::string_view::npos ? v : v.substr(c + 2));
+    };
+    if (key == "state") p.state = after_code(value);
+    else if (key == "phys state") p.phys_state = after_code(value);
+    else if (key == "rate") {
+      p.rate_gbps = static_cast<uint32_t>(LeadingInt(value));
+      size_t open = value.find('(');
+      if (open != std::string_view::npos) p.rate_detail = std::string(value.substr(open + 1, value.find(')', open) - open - 1));
+    } else if (key == "link_layer") p.link_layer = std::string(value);
+    else if (key == "base lid") p.base_lid = std::string(value);
+    else if (key == "sm lid") p.sm_lid = std::string(value);
+  }
+  if (out.empty() && warnings) warnings->push_back({0, "no \"Infiniband device\" block: not ibstatus output"});
+  return out;
+}
+
+namespace {
+
+// Lane signalling rate (Gb/s) to the nominal per-lane data rate railyard plans with.
+uint32_t NominalLane(double gbps) {
+  struct Pair { double signal; uint32_t nominal; };
+  static const Pair kLanes[] = {{2.5, 2}, {5.0, 4}, {10.0, 8}, {10.3125, 10}, {14.0625, 14},
+                                {25.78125, 25}, {53.125, 50}, {106.25, 100}, {212.5, 200}};
+  for (const Pair& p : kLanes) {
+    if (std::fabs(gbps - p.signal) < 0.01) return p.nominal;
+  }
+  return static_cast<uint32_t>(gbps);
+}
+
+}  // namespace
+
+IblinkinfoReport ParseIblinkinfo(std::string_view text, std::string_view source) {
+  IblinkinfoReport r;
+  const auto file = std::make_shared<const std::string>(source);
+  std::string node_desc, node_guid;
+  LineReader lines(text);
+  std::string_view line;
+  while (lines.Next(line)) {
+    std::string_view t = TrimView(line);
+    if (t.starts_with("Switch:") || t.starts_with("CA:")) {
+      // "Switch: 0x08c0eb0300add04e Quantum Mellanox Technologies:"
+      std::string_view rest = TrimView(t.substr(t.find(':') + 1));
+      size_t space = rest.find(' ');
+      node_guid = std::string(rest.substr(0, space));
+      std::string_view desc = space == std::string_view::npos ? std::string_view() : TrimView(rest.substr(space));
+      if (desc.ends_with(":")) desc.remove_suffix(1);
+      node_desc = std::string(desc);
+      continue;
+    }
+    size_t open = t.find("==(");
+    size_t close = t.find(")==>");
+    if (open == std::string_view::npos || close == std::string_view::npos) continue;
+    // "10   21[  ] ==( 4X  25.78125 Gbps Active/  LinkUp)==>  40    1[  ] "node3 HCA-2" ( Could be 53.125 Gbps)"
+    auto left = Words(t.substr(0, open));
+    std::string_view link = t.substr(open + 3, close - open - 3);
+    if (link.find("Down") != std::string_view::npos || link.find("Polling") != std::string_view::npos ||
+        link.find("Disabled") != std::string_view::npos) {
+      ++r.ports_down;
+      continue;
+    }
+    if (left.size() < 2) {
+      r.links.warnings.push_back({lines.number(), "cannot read the local port"});
+      continue;
+    }
+    Adjacency a;
+    a.local_device = node_desc;
+    a.local_guid = node_guid;
+    a.local_port = std::to_string(LeadingInt(left[1]));
+    auto lw = Words(link);
+    if (!lw.empty()) a.width = LeadingInt(lw[0]);
+    if (lw.size() >= 2) {
+      double lane = 0;
+      std::from_chars(lw[1].data(), lw[1].data() + lw[1].size(), lane);
+      a.speed_gbps = static_cast<uint32_t>(a.width) * NominalLane(lane);
+    }
+    std::string_view right = t.substr(close + 4);
+    auto rw = Words(right);
+    if (rw.size() >= 2) a.remote_port = std::to_string(LeadingInt(rw[1]));
+    size_t q1 = right.find('"');
+    size_t q2 = q1 == std::string_view::npos ? q1 : right.find('"', q1 + 1);
+    if (q2 != std::string_view::npos) a.remote_device = std::string(right.substr(q1 + 1, q2 - q1 - 1));
+    size_t could = right.find("Could be ");
+    if (could != std::string_view::npos) {
+      double lane = 0;
+      std::string_view v = right.substr(could + 9);
+      std::from_chars(v.data(), v.data() + v.size(), lane);
+      a.could_be_gbps = static_cast<uint32_t>(a.width) * NominalLane(lane);
+    }
+    a.source = file;
+    a.line = lines.number();
+    if (a.remote_device.empty()) {
+      r.links.warnings.push_back({lines.number(), "an active port without a neighbour name"});
+      continue;
+    }
+    r.links.adjacencies.push_back(std::move(a));
+  }
+  if (node_desc.empty() && node_guid.empty()) r.links.warnings.push_back({0, "no \"Switch:\" or \"CA:\" line: not iblinkinfo output"});
+  return r;
+}
+
+}  // namespace railyard

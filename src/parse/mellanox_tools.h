@@ -1,0 +1,82 @@
+// Mellanox/NVIDIA tool outputs about adapters and IB ports: `mlxfwmanager --query` and
+// `mlxup --query` (text or --query-format xml), `mst status [-v]`, `ibstatus`, and
+// `iblinkinfo` (which also yields cabling observations). Never throw.
+#pragma once
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "parse/observation.h"
+
+namespace railyard {
+
+struct FirmwareVersions {
+  std::string current;
+  std::string available;  // "" when N/A
+};
+
+struct FwManagerDevice {
+  std::string device_type;      // ConnectX7
+  std::string part_number;      // MCX715105AS-WEAT_Ax
+  std::string description;
+  std::string psid;
+  std::string pci_device_name;  // 0002:01:00.0 or /dev/mst/mt4129_pciconf1
+  std::string base_guid;
+  std::string base_mac;
+  std::vector<std::string> port_macs;  // older tools: "Port1 MAC", "Port2 MAC"
+  std::map<std::string, FirmwareVersions> versions;  // FW, PXE, UEFI, NVME ...
+  std::string status;           // "Up to date", "Update required", "No matching image found"
+};
+
+struct FwManagerReport {
+  std::vector<FwManagerDevice> devices;
+  std::vector<ParseWarning> warnings;
+};
+
+FwManagerReport ParseMlxfwmanager(std::string_view text);  // text or XML, recognised by content
+
+struct MstDevice {
+  std::string mst_path;         // /dev/mst/mt4129_pciconf0
+  std::string pci_address;      // 0000:05:00.0
+  std::string device_type;      // -v: ConnectX7(rev:0)
+  std::string rdma;             // -v
+  std::string net;              // -v
+  int numa = -1;                // -v
+};
+
+struct MstStatus {
+  bool pci_module_loaded = false;
+  bool pciconf_module_loaded = false;
+  bool start_failed = false;    // `mst start` output with "Failure" lines
+  std::vector<MstDevice> devices;
+  std::vector<ParseWarning> warnings;
+};
+
+MstStatus ParseMstStatus(std::string_view text);
+
+struct IbstatusPort {
+  std::string device;           // mlx5_0
+  int port = 0;
+  std::string state;            // ACTIVE, DOWN, INIT ...
+  std::string phys_state;       // LinkUp, Disabled, Polling ...
+  uint32_t rate_gbps = 0;
+  std::string rate_detail;      // "4X HDR"
+  std::string link_layer;
+  std::string base_lid;
+  std::string sm_lid;
+};
+
+std::vector<IbstatusPort> ParseIbstatus(std::string_view text, std::vector<ParseWarning>* warnings = nullptr);
+
+// iblinkinfo: each connected port line is one Adjacency from the listed switch's side, with
+// width, rate and the "Could be" rate. Down/Polling ports have no neighbour and are counted.
+struct IblinkinfoReport {
+  AdjacencyReport links;
+  int ports_down = 0;
+};
+
+IblinkinfoReport ParseIblinkinfo(std::string_view text, std::string_view source);
+
+}  // namespace railyard
