@@ -6,6 +6,7 @@
 #include <string>
 
 #include "parse/bonding.h"
+#include "parse/qos.h"
 #include "parse/dmesg.h"
 #include "parse/netconfig.h"
 #include "parse/ethtool.h"
@@ -41,6 +42,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     railyard::ParseIbdev2netdev(text);
   }
   else if (parser == "dmesg") railyard::ParseDmesg(text);
+  else if (parser == "qos") {
+    railyard::ParseMlnxQos(text);
+    railyard::ParseEcnGrep(text);
+  }
   else if (parser == "netconfig") {
     railyard::ParseNmcli(text);
     railyard::ParseIfcfg(text);

@@ -11,7 +11,9 @@
 #include "parse/dmesg.h"
 #include "parse/ethtool.h"
 #include "parse/module.h"
+#include "parse/key_value.h"
 #include "parse/netconfig.h"
+#include "parse/qos.h"
 #include "parse/ibstat.h"
 #include "parse/mlxlink.h"
 
@@ -47,6 +49,10 @@ HostFacts BuildHostFacts(const CollectInputs& in) {
   f.hostname = in.hostname;
   f.kernel = in.kernel;
   f.ofed = in.ofed;
+  if (in.cmdline) {
+    f.kernel_cmdline = FirstLine(*in.cmdline);
+    f.kernel_params = ParseKernelCmdline(f.kernel_cmdline);
+  }
   f.sources = in.sources;
   if (in.lspci) {
     LspciReport r = ParseLspci(*in.lspci);
@@ -127,6 +133,11 @@ HostFacts BuildHostFacts(const CollectInputs& in) {
         }
       }
     }
+    if (auto it = in.mlnx_qos.find(s.name); it != in.mlnx_qos.end()) n.qos = ParseMlnxQos(it->second);
+    if (auto it = in.ecn.find(s.name); it != in.ecn.end()) {
+      EcnState e = ParseEcnGrep(it->second);
+      if (e.Known() || !e.warnings.empty()) n.ecn = std::move(e);
+    }
     if (auto it = in.ethtool.find(s.name); it != in.ethtool.end()) {
       EthtoolSettings e = ParseEthtoolSettings(it->second);
       if (e.speed_mbps) n.speed_mbps = e.speed_mbps;
@@ -163,6 +174,8 @@ CollectInputs ReadCaptureDir(const std::string& dir) {
   in.ibdev2netdev = ReadIfExists(root / "ibdev2netdev.txt");
   note("ibdev2netdev", in.ibdev2netdev.has_value(),
        in.ibdev2netdev ? (root / "ibdev2netdev.txt").string() : "ibdev2netdev.txt not in the capture");
+  in.cmdline = ReadIfExists(root / "proc-cmdline.txt");
+  note("/proc/cmdline", in.cmdline.has_value(), in.cmdline ? (root / "proc-cmdline.txt").string() : "proc-cmdline.txt not in the capture");
   std::vector<fs::path> files;
   for (const auto& entry : fs::directory_iterator(root)) {
     if (entry.is_regular_file()) files.push_back(entry.path());
@@ -190,6 +203,12 @@ CollectInputs ReadCaptureDir(const std::string& dir) {
     } else if (txt && name.starts_with("ethtool-")) {
       in.ethtool[body("ethtool-")] = *ReadIfExists(p);
       note("ethtool " + body("ethtool-"), true, p.string());
+    } else if (txt && name.starts_with("mlnx_qos-")) {
+      in.mlnx_qos[body("mlnx_qos-")] = *ReadIfExists(p);
+      note("mlnx_qos -i " + body("mlnx_qos-"), true, p.string());
+    } else if (txt && name.starts_with("ecn-")) {
+      in.ecn[body("ecn-")] = *ReadIfExists(p);
+      note("ecn " + body("ecn-"), true, p.string());
     } else if (txt && name.starts_with("mlxlink-")) {
       in.mlxlink[body("mlxlink-")] = *ReadIfExists(p);
       note("mlxlink " + body("mlxlink-"), true, p.string());

@@ -46,6 +46,9 @@ struct CollectInputs {
   std::map<std::string, std::string> ethtool_module; // interface -> ethtool -m IF
   std::map<std::string, std::string> ethtool_stats;  // interface -> ethtool -S IF
   std::map<std::string, std::string> vpd;            // PCI address -> raw bytes of sysfs vpd
+  std::map<std::string, std::string> mlnx_qos;       // interface -> mlnx_qos -i IF
+  std::map<std::string, std::string> ecn;            // interface -> "PATH:VALUE" lines of its ecn/*/enable/N
+  std::optional<std::string> cmdline;                // /proc/cmdline
   std::vector<SourceStatus> sources;                 // what was read or missing, and why
 };
 
@@ -55,7 +58,8 @@ HostFacts BuildHostFacts(const CollectInputs& inputs);
 // ofed_info-s.txt, lspci-vvv.txt, flint-q-<pci address>.txt, ethtool-<if>.txt,
 // ethtool-i-<if>.txt, bonding-<bond>.txt, ip-j-d-link.json, ibstat.txt, ibdev2netdev.txt,
 // mlxlink-<rdma device>.txt, dmesg.txt, nmcli.txt, ifcfg-<name> (as in network-scripts),
-// ethtool-m-<if>.txt, ethtool-S-<if>.txt, vpd-<pci address>.bin. Missing files are recorded as
+// ethtool-m-<if>.txt, ethtool-S-<if>.txt, vpd-<pci address>.bin, mlnx_qos-<if>.txt,
+// ecn-<if>.txt (`grep -H . /sys/class/net/IF/ecn/roce_*/enable/*`), proc-cmdline.txt. Missing files are recorded as
 // absent sources, not errors. Throws std::runtime_error for an unreadable directory or a
 // malformed ip-j-d-link.json (naming the file).
 CollectInputs ReadCaptureDir(const std::string& dir);

@@ -94,6 +94,27 @@ CollectInputs CollectLive(const LiveOptions& o) {
     else s.kind = "other";  // refined to veth from `ethtool -i` when available
     in.netdevs.push_back(std::move(s));
   }
+  // RoCE ECN switches (mlx5): ecn/roce_np|roce_rp/enable/<priority>, as "PATH:VALUE" lines so a
+  // live read and a captured `grep -H` share one parser.
+  for (const fs::path& dir : ifaces) {
+    std::string lines;
+    for (const char* point : {"roce_np", "roce_rp"}) {
+      for (int prio = 0; prio < 8; ++prio) {
+        fs::path knob = dir / "ecn" / point / "enable" / std::to_string(prio);
+        std::string value = ReadTrimmed(knob);
+        if (!value.empty()) lines += knob.string() + ":" + value + "\n";
+      }
+    }
+    if (!lines.empty()) in.ecn[dir.filename().string()] = lines;
+  }
+  if (std::ifstream f(fs::path(o.procfs) / "cmdline"); f) {
+    std::string line;
+    std::getline(f, line);
+    in.cmdline = line;
+    note("/proc/cmdline", true, (fs::path(o.procfs) / "cmdline").string());
+  } else {
+    note("/proc/cmdline", false, "unreadable");
+  }
   // Bonds: /proc/net/bonding/<bond>
   const fs::path bonding = fs::path(o.procfs) / "net" / "bonding";
   for (const auto& entry : fs::directory_iterator(bonding, ec)) {
@@ -146,6 +167,7 @@ CollectInputs CollectLive(const LiveOptions& o) {
   in.lspci = run({"lspci", "-vvv", "-d", "15b3:"}, "lspci -vvv");
   in.dmesg = run({"dmesg"}, "dmesg");  // needs root where kernel.dmesg_restrict is set
   in.nmcli = run({"nmcli", "-t", "device", "status"}, "nmcli -t device status");
+  const bool have_mlnx_qos = OnPath("mlnx_qos");
   for (const NetdevSnapshot& s : in.netdevs) {
     if (s.kind == "loopback") continue;
     if (auto out = run({"ethtool", "-i", s.name}, "ethtool -i " + s.name)) in.ethtool_info[s.name] = *out;
@@ -153,6 +175,10 @@ CollectInputs CollectLive(const LiveOptions& o) {
     if (s.kind == "physical") {
       if (auto out = run({"ethtool", "-m", s.name}, "ethtool -m " + s.name)) in.ethtool_module[s.name] = *out;
       if (auto out = run({"ethtool", "-S", s.name}, "ethtool -S " + s.name)) in.ethtool_stats[s.name] = *out;
+      // mlnx_qos ships with MLNX_OFED / mlnx-tools; it is only asked about Mellanox ports.
+      if (have_mlnx_qos && in.ecn.count(s.name)) {
+        if (auto out = run({"mlnx_qos", "-i", s.name}, "mlnx_qos -i " + s.name)) in.mlnx_qos[s.name] = *out;
+      }
     }
   }
   std::set<std::string> cards;

@@ -46,6 +46,11 @@ class CaptureDirTest : public ::testing::Test {
     put("ifcfg-eth2", testing::SharedFixture("ifcfg/ifcfg-eth2-bond-slave-quoted-master.txt"));
     put("ethtool-m-ens1f0np0.txt", testing::SharedFixture("ethtool/m-qsfp-dd-mellanox-passive-dac-spectrum2-prerelease-cmis-parser.txt"));
     put("ethtool-S-ens1f0np0.txt", testing::SharedFixture("ethtool/S-mlx5-kernel-5.15-xdp-load-rx-discards-phy-out-of-buffer-pause.txt"));
+    put("mlnx_qos-ens1f0np0.txt", fs::path(RAILYARD_SOURCE_DIR) / "tests/fixtures/mlnx_qos/firmware-dcbx-dscp-pfc3-buffers-ets.txt");
+    std::ofstream(dir_ / "ecn-ens1f0np0.txt") << "/sys/class/net/ens1f0np0/ecn/roce_np/enable/3:1\n"
+                                                 "/sys/class/net/ens1f0np0/ecn/roce_rp/enable/3:0\n";
+    std::ofstream(dir_ / "proc-cmdline.txt")
+        << "BOOT_IMAGE=/vmlinuz-6.8.0-45-generic root=UUID=4f1c ro intel_iommu=on iommu=pt quiet splash\n";
     std::ofstream(dir_ / "hostname.txt") << "gpu042\n";
     std::ofstream(dir_ / "uname-r.txt") << "6.8.0-45-generic\n";
   }
@@ -83,6 +88,18 @@ TEST_F(CaptureDirTest, BuildsHostFacts) {
   EXPECT_EQ(ens->module->vendor_pn, "MCP1660-W00AE30");
   EXPECT_EQ(ens->counters.at("rx_out_of_buffer"), 990473555u);
   EXPECT_EQ(ens->counters.count("rx_packets"), 0u);  // only the counters the doctor reads are kept
+  // RoCE QoS from mlnx_qos, ECN from the sysfs switches (here: receiver on, sender off on prio 3).
+  ASSERT_TRUE(ens->qos);
+  EXPECT_EQ(ens->qos->trust, "dscp");
+  EXPECT_EQ(ens->qos->PfcPriorities(), std::vector<int>{3});
+  ASSERT_TRUE(ens->ecn);
+  EXPECT_EQ(ens->ecn->np_enabled[3], 1);
+  EXPECT_EQ(ens->ecn->rp_enabled[3], 0);
+  EXPECT_EQ(ens->ecn->rp_enabled[0], -1);
+  EXPECT_FALSE(find("vm0")->qos);
+  EXPECT_EQ(f.kernel_params.at("iommu"), "pt");
+  EXPECT_EQ(f.kernel_params.at("intel_iommu"), "on");
+  EXPECT_EQ(f.kernel_params.at("quiet"), "");
   const NetdevFacts* vm0 = find("vm0");
   ASSERT_TRUE(vm0);
   EXPECT_EQ(vm0->master, "br0");
@@ -161,6 +178,14 @@ TEST(Facts, LiveSysfsFromAPreparedTree) {
   std::ofstream(eth / "address") << "b8:3f:d2:00:00:01\n";
   std::ofstream(eth / "speed") << "-1\n";
   std::ofstream(eth / "flags") << "0x1103\n";  // UP | BROADCAST | PROMISC | MULTICAST
+  for (int prio = 0; prio < 8; ++prio) {
+    fs::create_directories(eth / "ecn/roce_np/enable");
+    fs::create_directories(eth / "ecn/roce_rp/enable");
+    std::ofstream(eth / "ecn/roce_np/enable" / std::to_string(prio)) << (prio == 3 ? "1\n" : "0\n");
+    std::ofstream(eth / "ecn/roce_rp/enable" / std::to_string(prio)) << "1\n";
+  }
+  fs::create_directories(root / "proc");
+  std::ofstream(root / "proc/cmdline") << "ro pci=realloc=off dyndbg=\"file mlx5 +p\"\n";
   fs::create_directories(root / "bus/pci/devices/0000:3b:00.0");
   fs::create_directory_symlink(root / "bus/pci/devices/0000:3b:00.0", eth / "device");
   LiveOptions o;
@@ -178,6 +203,12 @@ TEST(Facts, LiveSysfsFromAPreparedTree) {
   EXPECT_TRUE(n.promiscuous);
   EXPECT_EQ(n.pci_bdf, "0000:3b:00.0");
   EXPECT_EQ(n.kind, "physical");
+  ASSERT_TRUE(n.ecn);
+  EXPECT_EQ(n.ecn->np_enabled, (PerPriority{0, 0, 0, 1, 0, 0, 0, 0}));
+  EXPECT_EQ(n.ecn->rp_enabled, (PerPriority{1, 1, 1, 1, 1, 1, 1, 1}));
+  EXPECT_EQ(f.kernel_params.at("pci"), "realloc=off");
+  EXPECT_EQ(f.kernel_params.at("dyndbg"), "file mlx5 +p");
+  EXPECT_EQ(f.kernel_params.count("ro"), 1u);
 }
 
 }  // namespace

@@ -105,6 +105,62 @@ std::vector<ParseWarning> WarningsFrom(const json& j) {
   return out;
 }
 
+json QosJson(const MlnxQos& q) {
+  json tcs = json::array();
+  for (const TrafficClass& t : q.traffic_classes) {
+    tcs.push_back({{"tc", t.tc},
+                   {"rate_limit", t.rate_limit},
+                   {"tsa", t.tsa},
+                   {"bandwidth_percent", t.bandwidth_percent ? json(*t.bandwidth_percent) : json(nullptr)},
+                   {"priorities", t.priorities}});
+  }
+  return {{"dcbx_mode", q.dcbx_mode},
+          {"trust", q.trust},
+          {"dscp_to_priority", q.dscp_to_priority},
+          {"receive_buffer_bytes", q.receive_buffer_bytes},
+          {"max_buffer_bytes", q.max_buffer_bytes ? json(*q.max_buffer_bytes) : json(nullptr)},
+          {"cable_length_m", q.cable_length_m ? json(*q.cable_length_m) : json(nullptr)},
+          {"pfc_enabled", q.pfc_enabled},
+          {"pfc_buffer", q.pfc_buffer},
+          {"traffic_classes", tcs},
+          {"warnings", WarningsJson(q.warnings)}};
+}
+
+MlnxQos QosFrom(const json& j) {
+  MlnxQos q;
+  q.dcbx_mode = j.at("dcbx_mode").get<std::string>();
+  q.trust = j.at("trust").get<std::string>();
+  q.dscp_to_priority = j.at("dscp_to_priority").get<std::array<int, 64>>();
+  q.receive_buffer_bytes = j.at("receive_buffer_bytes").get<std::vector<uint64_t>>();
+  if (!j.at("max_buffer_bytes").is_null()) q.max_buffer_bytes = j.at("max_buffer_bytes").get<uint64_t>();
+  if (!j.at("cable_length_m").is_null()) q.cable_length_m = j.at("cable_length_m").get<int>();
+  q.pfc_enabled = j.at("pfc_enabled").get<PerPriority>();
+  q.pfc_buffer = j.at("pfc_buffer").get<PerPriority>();
+  for (const json& t : j.at("traffic_classes")) {
+    TrafficClass x;
+    x.tc = t.at("tc").get<int>();
+    x.rate_limit = t.at("rate_limit").get<std::string>();
+    x.tsa = t.at("tsa").get<std::string>();
+    if (!t.at("bandwidth_percent").is_null()) x.bandwidth_percent = t.at("bandwidth_percent").get<int>();
+    x.priorities = t.at("priorities").get<std::vector<int>>();
+    q.traffic_classes.push_back(std::move(x));
+  }
+  q.warnings = WarningsFrom(j.at("warnings"));
+  return q;
+}
+
+json EcnJson(const EcnState& e) {
+  return {{"np_enabled", e.np_enabled}, {"rp_enabled", e.rp_enabled}, {"warnings", WarningsJson(e.warnings)}};
+}
+
+EcnState EcnFrom(const json& j) {
+  EcnState e;
+  e.np_enabled = j.at("np_enabled").get<PerPriority>();
+  e.rp_enabled = j.at("rp_enabled").get<PerPriority>();
+  e.warnings = WarningsFrom(j.at("warnings"));
+  return e;
+}
+
 }  // namespace
 
 json ToJson(const HostFacts& f) {
@@ -167,7 +223,9 @@ json ToJson(const HostFacts& f) {
                        {"supported_fec_modes", n.supported_fec_modes},
                        {"lanes", n.lanes},
                        {"module", n.module ? ModuleJson(*n.module) : json(nullptr)},
-                       {"counters", n.counters}});
+                       {"counters", n.counters},
+                       {"qos", n.qos ? QosJson(*n.qos) : json(nullptr)},
+                       {"ecn", n.ecn ? EcnJson(*n.ecn) : json(nullptr)}});
   }
   json bonds = json::object();
   for (const auto& [name, b] : f.bonds) {
@@ -279,7 +337,12 @@ json ToJson(const HostFacts& f) {
     sources.push_back({{"name", s.name}, {"present", s.present}, {"detail", s.detail}, {"warnings", s.warnings}});
   }
   return {{"schema", kFactsSchema},
-          {"host", {{"hostname", f.hostname}, {"kernel", f.kernel}, {"ofed", f.ofed}}},
+          {"host",
+           {{"hostname", f.hostname},
+            {"kernel", f.kernel},
+            {"ofed", f.ofed},
+            {"kernel_cmdline", f.kernel_cmdline},
+            {"kernel_params", f.kernel_params}}},
           {"pci", pci},
           {"firmware", firmware},
           {"netdevs", netdevs},
@@ -304,6 +367,8 @@ HostFacts FactsFromJson(const json& j) {
     f.hostname = host.at("hostname").get<std::string>();
     f.kernel = host.at("kernel").get<std::string>();
     f.ofed = host.at("ofed").get<std::string>();
+    f.kernel_cmdline = host.at("kernel_cmdline").get<std::string>();
+    f.kernel_params = host.at("kernel_params").get<std::map<std::string, std::string>>();
     where = "pci";
     for (const json& p : j.at("pci")) {
       PciFunction x;
@@ -372,6 +437,8 @@ HostFacts FactsFromJson(const json& j) {
       x.lanes = n.at("lanes").get<int>();
       if (!n.at("module").is_null()) x.module = ModuleFrom(n.at("module"));
       x.counters = n.at("counters").get<std::map<std::string, uint64_t>>();
+      if (!n.at("qos").is_null()) x.qos = QosFrom(n.at("qos"));
+      if (!n.at("ecn").is_null()) x.ecn = EcnFrom(n.at("ecn"));
       f.netdevs.push_back(std::move(x));
     }
     where = "bonds";

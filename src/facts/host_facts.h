@@ -17,6 +17,7 @@
 #include "parse/ibstat.h"
 #include "parse/mlxlink.h"
 #include "parse/module.h"
+#include "parse/qos.h"
 #include "parse/vpd.h"
 #include "parse/lspci.h"
 
@@ -45,6 +46,8 @@ struct NetdevFacts {
   int lanes = 0;
   std::optional<ModuleInfo> module;            // ethtool -m
   std::map<std::string, uint64_t> counters;    // ethtool -S, the counters in kKeptCounters
+  std::optional<MlnxQos> qos;                  // mlnx_qos -i IF
+  std::optional<EcnState> ecn;                 // /sys/class/net/IF/ecn/roce_np|roce_rp/enable/N
 };
 
 // The ethtool -S counters HostFacts keeps (hundreds exist; these are the ones the doctor reads:
@@ -71,6 +74,8 @@ struct HostFacts {
   std::string hostname;
   std::string kernel;
   std::string ofed;           // ofed_info -s
+  std::string kernel_cmdline;                      // /proc/cmdline, as read
+  std::map<std::string, std::string> kernel_params;  // its words: "iommu" -> "pt"; flags -> ""
   std::vector<PciFunction> pci;                    // Mellanox/NVIDIA functions (vendor 15b3)
   std::map<std::string, FirmwareQuery> firmware;   // by PCI address
   std::vector<NetdevFacts> netdevs;

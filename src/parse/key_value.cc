@@ -1,5 +1,6 @@
 #include "parse/key_value.h"
 
+#include <cctype>
 #include <charconv>
 
 #include "util/lines.h"
@@ -39,6 +40,31 @@ std::vector<KeyValue> ParseKeyValues(std::string_view text, char separator) {
     std::string_view value = TrimView(line.substr(sep + 1));
     if (key.empty()) continue;
     out.push_back({std::string(key), std::string(value), lines.number()});
+  }
+  return out;
+}
+
+std::map<std::string, std::string> ParseKernelCmdline(std::string_view text) {
+  std::map<std::string, std::string> out;
+  size_t i = 0;
+  while (i < text.size()) {
+    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+    if (i >= text.size()) break;
+    std::string word;
+    bool quoted = false;
+    for (; i < text.size(); ++i) {
+      char c = text[i];
+      if (c == '"') {
+        quoted = !quoted;
+        continue;
+      }
+      if (!quoted && std::isspace(static_cast<unsigned char>(c))) break;
+      word += c;
+    }
+    size_t eq = word.find('=');
+    if (eq == 0) continue;  // "=x" names nothing
+    if (eq == std::string::npos) out[word] = "";
+    else out[word.substr(0, eq)] = word.substr(eq + 1);
   }
   return out;
 }

@@ -4,6 +4,7 @@
 // ethtool's further link modes), joined with '\n'.
 #pragma once
 
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,5 +25,10 @@ std::string_view TrimView(std::string_view s);
 
 // The leading decimal integer of `s` (after spaces), or `fallback` when there is none.
 int LeadingInt(std::string_view s, int fallback = 0);
+
+// /proc/cmdline: space-separated words, "key=value" or a bare flag (value ""). Double quotes
+// group spaces ("dyndbg=\"file x +p\""); a repeated key keeps the last value, as the kernel does
+// for most parameters.
+std::map<std::string, std::string> ParseKernelCmdline(std::string_view text);
 
 }  // namespace railyard
