@@ -6,6 +6,7 @@
 #include <string>
 
 #include "parse/bonding.h"
+#include "parse/iproute.h"
 #include "parse/qos.h"
 #include "parse/dmesg.h"
 #include "parse/netconfig.h"
@@ -42,7 +43,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     railyard::ParseIbdev2netdev(text);
   }
   else if (parser == "dmesg") railyard::ParseDmesg(text);
-  else if (parser == "qos") {
+  else if (parser == "iproute") {
+    railyard::ParseIpLinkText(text);
+    railyard::ParseIpLinkJson(text);
+    railyard::ParseIpAddrJson(text);
+  } else if (parser == "qos") {
     railyard::ParseMlnxQos(text);
     railyard::ParseEcnGrep(text);
   }

@@ -26,8 +26,9 @@ seed netconfig "$SHARED/nmcli" "$SHARED/ifcfg"
 seed module "$SHARED/ethtool"
 mkdir -p "$BUILD/corpus/vpd" && printf '\x82\x03\x00abc\x90\x06\x00RV\x03\x00\x00\x00\x78' > "$BUILD/corpus/vpd/seed"
 seed qos "$SRC/tests/fixtures/mlnx_qos"
+seed iproute "$SHARED/ip-link" "$SRC/tests/fixtures/iproute2"
 seed mellanox_tools "$SHARED/mlxfwmanager" "$SHARED/mst" "$SHARED/ibstatus" "$SHARED/iblinkinfo"
-for parser in lspci flint ethtool bonding ibnetdiscover lldpctl switch_lldp mlxlink ibstat dmesg netconfig module vpd mellanox_tools qos; do
+for parser in lspci flint ethtool bonding ibnetdiscover lldpctl switch_lldp mlxlink ibstat dmesg netconfig module vpd mellanox_tools qos iproute; do
   echo "fuzz: $parser for ${SECONDS_EACH}s"
   "$BUILD/${parser}_fuzz" -max_total_time="$SECONDS_EACH" -max_len=16384 -timeout=10 \
     "$BUILD/corpus/$parser" 2>&1 | tail -n 2

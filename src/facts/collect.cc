@@ -11,6 +11,7 @@
 #include "parse/dmesg.h"
 #include "parse/ethtool.h"
 #include "parse/module.h"
+#include "parse/iproute.h"
 #include "parse/key_value.h"
 #include "parse/netconfig.h"
 #include "parse/qos.h"
@@ -43,6 +44,25 @@ std::vector<std::string> AsStrings(const std::vector<ParseWarning>& warnings) {
 }
 
 }  // namespace
+
+NetdevSnapshot NetdevFromIpLink(const IpLink& l) {
+  NetdevSnapshot s;
+  s.name = l.name;
+  s.mtu = l.mtu;
+  s.operstate = l.state;
+  for (char& c : s.operstate) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  s.mac = l.mac;
+  s.master = l.master;
+  s.promiscuous = l.HasFlag("PROMISC");
+  s.carrier = l.HasFlag("LOWER_UP");
+  s.kind = l.name == "lo" ? "loopback" : l.kind == "bond" ? "bond" : l.kind == "bridge" ? "bridge" : l.kind == "vlan" ? "vlan"
+           : l.kind == "veth" ? "veth" : l.kind.empty() ? "physical" : "other";
+  s.lower = l.link;
+  s.vlan_id = l.vlan_id;
+  // ip's numtxqueues is what the device allocated, not what it uses: tx_queues stays unknown.
+  if (!l.parentdev.empty()) s.pci_bdf = l.parentdev;
+  return s;
+}
 
 HostFacts BuildHostFacts(const CollectInputs& in) {
   HostFacts f;
@@ -111,6 +131,11 @@ HostFacts BuildHostFacts(const CollectInputs& in) {
     n.promiscuous = s.promiscuous;
     n.master = s.master;
     n.pci_bdf = s.pci_bdf;
+    n.lower = s.lower;
+    n.vlan_id = s.vlan_id;
+    n.tx_queues = s.tx_queues;
+    n.rx_queues = s.rx_queues;
+    n.addresses = s.addresses;
     if (auto it = in.ethtool_info.find(s.name); it != in.ethtool_info.end()) {
       EthtoolDriver d = ParseEthtoolDriver(it->second);
       n.driver = d.driver;
@@ -220,33 +245,41 @@ CollectInputs ReadCaptureDir(const std::string& dir) {
       note("/proc/net/bonding/" + body("bonding-"), true, p.string());
     }
   }
+  // Interfaces: ip -j -d link (preferred) or the text of ip -d link; addresses from ip -j addr.
+  std::optional<IpLinkReport> links;
   if (auto t = ReadIfExists(root / "ip-j-d-link.json")) {
-    nlohmann::json links;
-    try {
-      links = nlohmann::json::parse(*t);
-      for (const auto& l : links) {
-        NetdevSnapshot s;
-        s.name = l.value("ifname", "");
-        s.mtu = l.value("mtu", 0u);
-        std::string state = l.value("operstate", "");
-        for (char& c : state) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        s.operstate = state;
-        s.mac = l.value("address", "");
-        s.master = l.value("master", "");
-        auto flags = l.value("flags", std::vector<std::string>{});
-        s.promiscuous = std::find(flags.begin(), flags.end(), "PROMISC") != flags.end();
-        s.carrier = std::find(flags.begin(), flags.end(), "LOWER_UP") != flags.end();
-        std::string kind = l.contains("linkinfo") ? l["linkinfo"].value("info_kind", "") : "";
-        s.kind = s.name == "lo" ? "loopback" : kind == "bond" ? "bond" : kind == "bridge" ? "bridge" : kind == "vlan" ? "vlan"
-                 : kind == "veth" ? "veth" : kind.empty() ? "physical" : "other";
-        in.netdevs.push_back(std::move(s));
-      }
-    } catch (const nlohmann::json::exception& e) {
-      throw std::runtime_error(fmt::format("{}: not `ip -j -d link` output: {}", (root / "ip-j-d-link.json").string(), e.what()));
+    links = ParseIpLinkJson(*t);
+    if (links->links.empty() && !links->warnings.empty()) {
+      throw std::runtime_error(fmt::format("{}: not `ip -j -d link` output: {}", (root / "ip-j-d-link.json").string(),
+                                           links->warnings[0].message));
     }
     note("ip -j -d link", true, (root / "ip-j-d-link.json").string());
+  } else if (auto text = ReadIfExists(root / "ip-d-link.txt")) {
+    links = ParseIpLinkText(*text);
+    note("ip -d link", true, (root / "ip-d-link.txt").string());
+    for (const ParseWarning& w : links->warnings) in.sources.back().warnings.push_back(fmt::format("line {}: {}", w.line, w.message));
   } else {
-    note("ip -j -d link", false, "ip-j-d-link.json not in the capture");
+    note("ip -j -d link", false, "ip-j-d-link.json (or ip-d-link.txt) not in the capture");
+  }
+  if (links) {
+    for (const IpLink& l : links->links) in.netdevs.push_back(NetdevFromIpLink(l));
+  }
+  if (auto t = ReadIfExists(root / "ip-j-addr.json")) {
+    IpAddrReport addrs = ParseIpAddrJson(*t);
+    if (addrs.interfaces.empty() && !addrs.warnings.empty()) {
+      throw std::runtime_error(fmt::format("{}: {}", (root / "ip-j-addr.json").string(), addrs.warnings[0].message));
+    }
+    for (const IpAddrInterface& i : addrs.interfaces) {
+      for (NetdevSnapshot& n : in.netdevs) {
+        if (n.name != i.name) continue;
+        for (const IpAddress& a : i.addresses) {
+          if (a.scope != "link") n.addresses.push_back(fmt::format("{}/{}", a.address, a.prefix_length));
+        }
+      }
+    }
+    note("ip -j addr", true, (root / "ip-j-addr.json").string());
+  } else {
+    note("ip -j addr", false, "ip-j-addr.json not in the capture");
   }
   return in;
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "facts/host_facts.h"
+#include "parse/iproute.h"
 
 namespace railyard {
 
@@ -25,6 +26,11 @@ struct NetdevSnapshot {
   bool promiscuous = false;
   std::string master;
   std::string pci_bdf;
+  std::string lower;          // the device a VLAN / macvlan / veth sits on ("bond1" of bond1.4003@bond1)
+  int vlan_id = -1;
+  int tx_queues = 0;
+  int rx_queues = 0;
+  std::vector<std::string> addresses;  // "10.0.0.5/24", "fd00::5/64"
 };
 
 struct CollectInputs {
@@ -54,9 +60,13 @@ struct CollectInputs {
 
 HostFacts BuildHostFacts(const CollectInputs& inputs);
 
+// One interface of `ip link` (text or JSON) as a snapshot; operstate lowercased, carrier from LOWER_UP.
+NetdevSnapshot NetdevFromIpLink(const IpLink& link);
+
 // A capture directory (file names in docs/facts.md): hostname.txt, uname-r.txt,
 // ofed_info-s.txt, lspci-vvv.txt, flint-q-<pci address>.txt, ethtool-<if>.txt,
-// ethtool-i-<if>.txt, bonding-<bond>.txt, ip-j-d-link.json, ibstat.txt, ibdev2netdev.txt,
+// ethtool-i-<if>.txt, bonding-<bond>.txt, ip-j-d-link.json (or the text ip-d-link.txt),
+// ip-j-addr.json, ibstat.txt, ibdev2netdev.txt,
 // mlxlink-<rdma device>.txt, dmesg.txt, nmcli.txt, ifcfg-<name> (as in network-scripts),
 // ethtool-m-<if>.txt, ethtool-S-<if>.txt, vpd-<pci address>.bin, mlnx_qos-<if>.txt,
 // ecn-<if>.txt (`grep -H . /sys/class/net/IF/ecn/roce_*/enable/*`), proc-cmdline.txt. Missing files are recorded as

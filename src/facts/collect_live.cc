@@ -1,4 +1,8 @@
 // The live half of `railyard collect`: sysfs and procfs read directly, tools run when installed.
+#include <ifaddrs.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -6,6 +10,7 @@
 #include <charconv>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -40,6 +45,13 @@ std::string LinkTarget(const fs::path& link) {
   std::error_code ec;
   fs::path target = fs::read_symlink(link, ec);
   return ec ? std::string() : target.filename().string();
+}
+
+int LeadingNumber(const std::string& s) {
+  size_t i = s.find_first_not_of(" \t");
+  int v = -1;
+  if (i != std::string::npos) std::from_chars(s.data() + i, s.data() + s.size(), v);
+  return v;
 }
 
 bool LooksLikePciAddress(const std::string& s) { return s.size() >= 7 && s.find(':') != std::string::npos && s.find('.') != std::string::npos; }
@@ -92,7 +104,56 @@ CollectInputs CollectLive(const LiveOptions& o) {
     else if (uevent.find("DEVTYPE=vlan") != std::string::npos) s.kind = "vlan";
     else if (!s.pci_bdf.empty()) s.kind = "physical";
     else s.kind = "other";  // refined to veth from `ethtool -i` when available
+    for (const auto& q : fs::directory_iterator(dir / "queues", ec)) {
+      std::string qn = q.path().filename().string();
+      if (qn.starts_with("tx-")) ++s.tx_queues;
+      if (qn.starts_with("rx-")) ++s.rx_queues;
+    }
+    if (s.kind == "vlan") {
+      // /proc/net/vlan/<if>: "bond1.4003  VID: 4003\t REORDER_HDR: 1 ..."
+      std::string first = ReadTrimmed(fs::path(o.procfs) / "net" / "vlan" / s.name);
+      if (size_t at = first.find("VID:"); at != std::string::npos) s.vlan_id = LeadingNumber(first.substr(at + 4));
+    }
     in.netdevs.push_back(std::move(s));
+  }
+  // The lower device: iflink names the ifindex of the device this one sits on (VLAN, macvlan,
+  // veth peer); equal to its own ifindex for a device that sits on nothing.
+  {
+    std::map<std::string, std::string> by_index;
+    for (const fs::path& dir : ifaces) by_index[ReadTrimmed(dir / "ifindex")] = dir.filename().string();
+    for (size_t i = 0; i < ifaces.size(); ++i) {
+      std::string own = ReadTrimmed(ifaces[i] / "ifindex"), link = ReadTrimmed(ifaces[i] / "iflink");
+      if (!link.empty() && link != own && by_index.count(link)) in.netdevs[i].lower = by_index[link];
+    }
+  }
+  // Addresses: getifaddrs (no tool needed); link-local ones are omitted as in captures.
+  if (o.sysfs == "/sys") {
+    ifaddrs* list = nullptr;
+    if (getifaddrs(&list) == 0) {
+      for (ifaddrs* a = list; a; a = a->ifa_next) {
+        if (!a->ifa_addr || (a->ifa_addr->sa_family != AF_INET && a->ifa_addr->sa_family != AF_INET6)) continue;
+        bool v6 = a->ifa_addr->sa_family == AF_INET6;
+        if (v6 && IN6_IS_ADDR_LINKLOCAL(&reinterpret_cast<sockaddr_in6*>(a->ifa_addr)->sin6_addr)) continue;
+        char host[NI_MAXHOST];
+        socklen_t len = v6 ? sizeof(sockaddr_in6) : sizeof(sockaddr_in);
+        if (getnameinfo(a->ifa_addr, len, host, sizeof host, nullptr, 0, NI_NUMERICHOST) != 0) continue;
+        int prefix = 0;
+        if (a->ifa_netmask) {
+          const auto* bytes = v6 ? reinterpret_cast<const unsigned char*>(&reinterpret_cast<sockaddr_in6*>(a->ifa_netmask)->sin6_addr)
+                                 : reinterpret_cast<const unsigned char*>(&reinterpret_cast<sockaddr_in*>(a->ifa_netmask)->sin_addr);
+          for (int b = 0; b < (v6 ? 16 : 4); ++b) prefix += __builtin_popcount(bytes[b]);
+        }
+        std::string text = host;
+        if (size_t pct = text.find('%'); pct != std::string::npos) text.resize(pct);
+        for (NetdevSnapshot& n : in.netdevs) {
+          if (n.name == a->ifa_name) n.addresses.push_back(fmt::format("{}/{}", text, prefix));
+        }
+      }
+      freeifaddrs(list);
+      note("getifaddrs", true, "addresses");
+    } else {
+      note("getifaddrs", false, "failed");
+    }
   }
   // RoCE ECN switches (mlx5): ecn/roce_np|roce_rp/enable/<priority>, as "PATH:VALUE" lines so a
   // live read and a captured `grep -H` share one parser.

@@ -134,6 +134,33 @@ TEST_F(CaptureDirTest, JsonRoundTripIsExact) {
   EXPECT_EQ(once["schema"], "railyard.facts/1");
 }
 
+TEST(Facts, CaptureWithTextIpLinkAndAddresses) {
+  fs::path dir = fs::temp_directory_path() / ("railyard-iptext-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path ip = fs::path(RAILYARD_SOURCE_DIR) / "tests/fixtures/iproute2";
+  fs::copy_file(ip / "ip-d-s-link-veth-bridge-macvlan.txt", dir / "ip-d-link.txt");
+  fs::copy_file(ip / "ip-j-addr-veth-bridge-macvlan.json", dir / "ip-j-addr.json");
+  HostFacts f = BuildHostFacts(ReadCaptureDir(dir.string()));
+  fs::remove_all(dir);
+  ASSERT_EQ(f.netdevs.size(), 7u);
+  auto find = [&](const std::string& name) -> const NetdevFacts& {
+    for (const NetdevFacts& n : f.netdevs) {
+      if (n.name == name) return n;
+    }
+    throw std::runtime_error("no " + name);
+  };
+  EXPECT_EQ(find("eth1").addresses, (std::vector<std::string>{"10.10.0.5/24", "fd00::5/64"}));  // link-local left out
+  EXPECT_EQ(find("eth1").lower, "peer1");
+  EXPECT_EQ(find("eth1").kind, "veth");
+  EXPECT_EQ(find("macv0").lower, "eth1");
+  EXPECT_EQ(find("macv0").kind, "other");
+  EXPECT_EQ(find("br0").addresses, std::vector<std::string>{"192.168.50.2/31"});
+  EXPECT_EQ(find("eth2").master, "br0");
+  EXPECT_EQ(find("eth2").operstate, "lowerlayerdown");
+  EXPECT_EQ(find("eth2").carrier, false);
+  EXPECT_TRUE(find("peer1").addresses.empty());
+}
+
 TEST(Facts, MissingSourcesAreRecordedNotFatal) {
   fs::path empty = fs::temp_directory_path() / ("railyard-empty-" + std::to_string(::getpid()));
   fs::create_directories(empty);

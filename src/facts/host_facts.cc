@@ -215,6 +215,11 @@ json ToJson(const HostFacts& f) {
                        {"promiscuous", n.promiscuous},
                        {"master", n.master},
                        {"pci_bdf", n.pci_bdf},
+                       {"lower", n.lower},
+                       {"vlan_id", n.vlan_id},
+                       {"tx_queues", n.tx_queues},
+                       {"rx_queues", n.rx_queues},
+                       {"addresses", n.addresses},
                        {"driver", n.driver},
                        {"firmware_version", n.firmware_version},
                        {"firmware_psid", n.firmware_psid},
@@ -428,6 +433,11 @@ HostFacts FactsFromJson(const json& j) {
       x.promiscuous = n.at("promiscuous").get<bool>();
       x.master = n.at("master").get<std::string>();
       x.pci_bdf = n.at("pci_bdf").get<std::string>();
+      x.lower = n.at("lower").get<std::string>();
+      x.vlan_id = n.at("vlan_id").get<int>();
+      x.tx_queues = n.at("tx_queues").get<int>();
+      x.rx_queues = n.at("rx_queues").get<int>();
+      x.addresses = n.at("addresses").get<std::vector<std::string>>();
       x.driver = n.at("driver").get<std::string>();
       x.firmware_version = n.at("firmware_version").get<std::string>();
       x.firmware_psid = n.at("firmware_psid").get<std::string>();

@@ -37,6 +37,11 @@ struct NetdevFacts {
   bool promiscuous = false;
   std::string master;         // bond or bridge this port belongs to
   std::string pci_bdf;        // backing PCI function, "" for virtual devices
+  std::string lower;          // VLAN/macvlan parent, veth peer (ip link's "@" name)
+  int vlan_id = -1;
+  int tx_queues = 0;          // queues in use (sysfs queues/tx-N), 0 = unknown
+  int rx_queues = 0;
+  std::vector<std::string> addresses;  // "10.0.0.5/24", "fd00::5/64" (link-local omitted)
   std::string driver;         // ethtool -i
   std::string firmware_version;
   std::string firmware_psid;

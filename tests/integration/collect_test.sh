@@ -28,10 +28,14 @@ ip -n "$NS" link set vm0 master br0
 ip -n "$NS" link set br0 up
 ip -n "$NS" link set vm0 up
 ip -n "$NS" link set vm0peer up
+ip -n "$NS" addr add 10.10.0.5/24 dev ens1f0np0
+ip -n "$NS" -6 addr add fd00::5/64 dev ens1f0np0 nodad
+ip -n "$NS" addr add 192.168.50.2/31 dev br0
 
 ip netns exec "$NS" "$RAILYARD" collect -o "$WORK/facts.json" 2> "$WORK/collect.err"
 check "collect exits 0" test $? -eq 0
 ip -n "$NS" -j -d link show > "$WORK/ip.json"
+ip -n "$NS" -j addr show > "$WORK/addr.json"
 [ -n "$KEEP" ] && mkdir -p "$KEEP" && cp "$WORK/ip.json" "$WORK/facts.json" "$KEEP/"
 
 check "schema" test "$(jq -r .schema "$WORK/facts.json")" = "railyard.facts/1"
@@ -39,9 +43,14 @@ check "schema" test "$(jq -r .schema "$WORK/facts.json")" = "railyard.facts/1"
 for name in $(jq -r '.[].ifname' "$WORK/ip.json"); do
   want=$(jq -c --arg n "$name" '.[] | select(.ifname == $n) |
     {mtu, state: (.operstate | ascii_downcase), master: (.master // ""), mac: .address,
-     carrier: ((.flags | index("LOWER_UP")) != null)}' "$WORK/ip.json")
+     carrier: ((.flags | index("LOWER_UP")) != null), lower: (.link // ""),
+     tx_queues: $q}' --argjson q "$(ip netns exec "$NS" ls "/sys/class/net/$name/queues" | grep -c '^tx-')" "$WORK/ip.json")
+  want_addr=$(jq -c --arg n "$name" '.[] | select(.ifname == $n) |
+    [.addr_info[] | select(.scope != "link") | "\(.local)/\(.prefixlen)"] | sort' "$WORK/addr.json")
   got=$(jq -c --arg n "$name" '.netdevs[] | select(.name == $n) |
-    {mtu, state: .operstate, master, mac, carrier: (.carrier // false)}' "$WORK/facts.json")
+    {mtu, state: .operstate, master, mac, carrier: (.carrier // false), lower, tx_queues}' "$WORK/facts.json")
+  got_addr=$(jq -c --arg n "$name" '.netdevs[] | select(.name == $n) | .addresses | sort' "$WORK/facts.json")
+  check "$name addresses: $want_addr == $got_addr" test "$want_addr" = "$got_addr"
   check "$name: $want == $got" test "$want" = "$got"
 done
 check "veths are veths (ethtool -i driver)" test "$(jq -r '.netdevs[] | select(.name == "ens1f0np0") | .kind' "$WORK/facts.json")" = veth
