@@ -174,6 +174,22 @@ TEST(SwitchLldp, SonicShowLldpTable) {
   EXPECT_EQ(r.adjacencies[2].remote_port, "Ethernet1/51");
 }
 
+TEST(SwitchLldp, NvueInterfaceLldpTable) {
+  // The NVUE reference's example (tests/fixtures/nvue/SOURCES.md): two-word column names.
+  std::string text = ReadText(std::string(RAILYARD_SOURCE_DIR) + "/tests/fixtures/nvue/nv-show-interface-lldp-cumulus5.txt");
+  AdjacencyReport r = ParseSwitchLldpTable(text, "leaf01", "nv");
+  EXPECT_TRUE(r.warnings.empty());
+  ASSERT_EQ(r.adjacencies.size(), 10u);
+  EXPECT_EQ(r.adjacencies[0].local_port, "eth0");
+  EXPECT_EQ(r.adjacencies[0].remote_device, "oob-mgmt-switch");
+  EXPECT_EQ(r.adjacencies[0].remote_port, "swp10");
+  EXPECT_EQ(r.adjacencies[1].remote_device, "server01");
+  EXPECT_EQ(r.adjacencies[1].remote_port, "48:b0:2d:76:ee:8e");  // a host that sends its MAC as port ID
+  EXPECT_EQ(r.adjacencies[9].local_port, "swp54");
+  EXPECT_EQ(r.adjacencies[9].remote_device, "spine04");
+  EXPECT_EQ(r.adjacencies[9].line, 12);
+}
+
 TEST(SwitchLldp, UnknownFormatWarns) {
   AdjacencyReport r = ParseSwitchLldpTable("hello\nworld\n", "x", "u");
   EXPECT_TRUE(r.adjacencies.empty());

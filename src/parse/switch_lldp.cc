@@ -21,7 +21,7 @@ std::vector<std::string_view> Fields(std::string_view line) {
   return out;
 }
 
-enum class Format { kUnknown, kArista, kCumulus, kSonic };
+enum class Format { kUnknown, kArista, kCumulus, kSonic, kNvue };
 
 struct Columns {
   size_t local = 0, device = 0, port = 0, min_fields = 0;
@@ -50,6 +50,10 @@ AdjacencyReport ParseSwitchLldpTable(std::string_view text, std::string_view loc
       } else if (f[0] == "LocalPort" && line.find("RemoteDevice") != std::string_view::npos) {
         format = Format::kSonic;
         c = {0, 1, 2, 3};
+      } else if (f[0] == "Interface" && line.find("Remote Host") != std::string_view::npos &&
+                 line.find("Remote Port") != std::string_view::npos) {
+        format = Format::kNvue;  // Interface / Speed / Type / Remote Host / Remote Port
+        c = {0, 3, 4, 5};
       }
       continue;  // preamble (table counters, capability codes) and the header itself
     }
@@ -69,7 +73,7 @@ AdjacencyReport ParseSwitchLldpTable(std::string_view text, std::string_view loc
     report.adjacencies.push_back(std::move(a));
   }
   if (format == Format::kUnknown) {
-    report.warnings.push_back({0, fmt::format("{}: no Arista, Cumulus or SONiC LLDP table header found", source)});
+    report.warnings.push_back({0, fmt::format("{}: no Arista, Cumulus, NVUE or SONiC LLDP table header found", source)});
   }
   return report;
 }
