@@ -52,6 +52,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     railyard::ParseEcnGrep(text);
   }
   else if (parser == "netconfig") {
+    railyard::ParseNetplan(text);
     railyard::ParseNmcli(text);
     railyard::ParseIfcfg(text);
   }

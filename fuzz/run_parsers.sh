@@ -22,7 +22,7 @@ seed switch_lldp "$SHARED/switch-lldp" "$SRC/tests/fixtures/sonic" "$SRC/tests/f
 seed mlxlink "$SHARED/mlxlink"
 seed ibstat "$SHARED/ibstat" "$SHARED/ibdev2netdev"
 seed dmesg "$SHARED/dmesg"
-seed netconfig "$SHARED/nmcli" "$SHARED/ifcfg"
+seed netconfig "$SHARED/nmcli" "$SHARED/ifcfg" "$SRC/tests/fixtures/netplan"
 seed module "$SHARED/ethtool"
 mkdir -p "$BUILD/corpus/vpd" && printf '\x82\x03\x00abc\x90\x06\x00RV\x03\x00\x00\x00\x78' > "$BUILD/corpus/vpd/seed"
 seed qos "$SRC/tests/fixtures/mlnx_qos"

@@ -111,6 +111,7 @@ HostFacts BuildHostFacts(const CollectInputs& in) {
   for (const auto& [bdf, bytes] : in.vpd) f.vpd[bdf] = ParseBinaryVpd(bytes);
   if (in.nmcli) f.networkmanager = ParseNmcli(*in.nmcli);
   for (const auto& [name, text] : in.ifcfg) f.ifcfg[name] = ParseIfcfg(text);
+  for (const auto& [name, text] : in.netplan) f.netplan[name] = ParseNetplan(text);
   for (const auto& [device, text] : in.mlxlink) {
     MlxlinkReport r = ParseMlxlink(text);
     if (!r.ports.empty()) {
@@ -237,6 +238,9 @@ CollectInputs ReadCaptureDir(const std::string& dir) {
     } else if (txt && name.starts_with("mlxlink-")) {
       in.mlxlink[body("mlxlink-")] = *ReadIfExists(p);
       note("mlxlink " + body("mlxlink-"), true, p.string());
+    } else if (name.starts_with("netplan-") && (name.ends_with(".yaml") || name.ends_with(".yml"))) {
+      in.netplan[name.substr(8)] = *ReadIfExists(p);
+      note("/etc/netplan/" + name.substr(8), true, p.string());
     } else if (name.starts_with("ifcfg-") && !name.ends_with(".txt")) {
       in.ifcfg[name] = *ReadIfExists(p);
       note(name, true, p.string());

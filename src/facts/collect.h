@@ -49,6 +49,7 @@ struct CollectInputs {
   std::optional<std::string> dmesg;                  // dmesg (the kernel ring buffer)
   std::optional<std::string> nmcli;                  // nmcli -t device status, or nmcli device show
   std::map<std::string, std::string> ifcfg;          // ifcfg-<name> -> its text
+  std::map<std::string, std::string> netplan;        // file name -> its YAML
   std::map<std::string, std::string> ethtool_module; // interface -> ethtool -m IF
   std::map<std::string, std::string> ethtool_stats;  // interface -> ethtool -S IF
   std::map<std::string, std::string> vpd;            // PCI address -> raw bytes of sysfs vpd
@@ -69,7 +70,8 @@ NetdevSnapshot NetdevFromIpLink(const IpLink& link);
 // ip-j-addr.json, ibstat.txt, ibdev2netdev.txt,
 // mlxlink-<rdma device>.txt, dmesg.txt, nmcli.txt, ifcfg-<name> (as in network-scripts),
 // ethtool-m-<if>.txt, ethtool-S-<if>.txt, vpd-<pci address>.bin, mlnx_qos-<if>.txt,
-// ecn-<if>.txt (`grep -H . /sys/class/net/IF/ecn/roce_*/enable/*`), proc-cmdline.txt. Missing files are recorded as
+// ecn-<if>.txt (`grep -H . /sys/class/net/IF/ecn/roce_*/enable/*`), proc-cmdline.txt,
+// netplan-<file>.yaml (a copy of /etc/netplan/<file>.yaml). Missing files are recorded as
 // absent sources, not errors. Throws std::runtime_error for an unreadable directory or a
 // malformed ip-j-d-link.json (naming the file).
 CollectInputs ReadCaptureDir(const std::string& dir);
@@ -78,6 +80,7 @@ struct LiveOptions {
   std::string sysfs = "/sys";         // roots, so tests can point at a prepared tree
   std::string procfs = "/proc";
   std::string network_scripts = "/etc/sysconfig/network-scripts";  // RHEL ifcfg files
+  std::string netplan_dir = "/etc/netplan";                         // Ubuntu netplan files
   int tool_timeout_ms = 10000;
   bool run_tools = true;              // lspci, ethtool, mstflint, ofed_info when installed
 };

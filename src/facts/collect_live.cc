@@ -206,6 +206,20 @@ CollectInputs CollectLive(const LiveOptions& o) {
     in.ifcfg[name] = text.str();
     note(entry.path().string(), true, entry.path().string());
   }
+  // Ubuntu netplan files (root-only readable on recent releases: recorded when unreadable).
+  for (const auto& entry : fs::directory_iterator(o.netplan_dir, ec)) {
+    std::string name = entry.path().filename().string();
+    if (!name.ends_with(".yaml") && !name.ends_with(".yml")) continue;
+    std::ifstream f(entry.path());
+    if (!f) {
+      note(entry.path().string(), false, "unreadable (netplan files are root-only)");
+      continue;
+    }
+    std::stringstream text;
+    text << f.rdbuf();
+    in.netplan[name] = text.str();
+    note(entry.path().string(), true, entry.path().string());
+  }
   if (!o.run_tools) return in;
   auto run = [&](const std::vector<std::string>& argv, const std::string& name) -> std::optional<std::string> {
     RunResult r = RunTool(argv, o.tool_timeout_ms);

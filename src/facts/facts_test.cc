@@ -51,6 +51,7 @@ class CaptureDirTest : public ::testing::Test {
                                                  "/sys/class/net/ens1f0np0/ecn/roce_rp/enable/3:0\n";
     std::ofstream(dir_ / "proc-cmdline.txt")
         << "BOOT_IMAGE=/vmlinuz-6.8.0-45-generic root=UUID=4f1c ro intel_iommu=on iommu=pt quiet splash\n";
+    put("netplan-50-bond.yaml", fs::path(RAILYARD_SOURCE_DIR) / "tests/fixtures/netplan/bonding.yaml");
     std::ofstream(dir_ / "hostname.txt") << "gpu042\n";
     std::ofstream(dir_ / "uname-r.txt") << "6.8.0-45-generic\n";
   }
@@ -98,6 +99,8 @@ TEST_F(CaptureDirTest, BuildsHostFacts) {
   EXPECT_EQ(ens->ecn->rp_enabled[0], -1);
   EXPECT_FALSE(find("vm0")->qos);
   EXPECT_EQ(f.kernel_params.at("iommu"), "pt");
+  ASSERT_EQ(f.netplan.count("50-bond.yaml"), 1u);
+  EXPECT_EQ(f.netplan.at("50-bond.yaml").interfaces.size(), 3u);
   EXPECT_EQ(f.kernel_params.at("intel_iommu"), "on");
   EXPECT_EQ(f.kernel_params.at("quiet"), "");
   const NetdevFacts* vm0 = find("vm0");

@@ -161,6 +161,56 @@ EcnState EcnFrom(const json& j) {
   return e;
 }
 
+json NetplanJson(const NetplanConfig& c) {
+  json interfaces = json::array();
+  auto opt = [](const std::optional<bool>& b) { return b ? json(*b) : json(nullptr); };
+  for (const NetplanInterface& i : c.interfaces) {
+    interfaces.push_back({{"name", i.name},
+                          {"section", i.section},
+                          {"line", i.line},
+                          {"mtu", i.mtu ? json(*i.mtu) : json(nullptr)},
+                          {"dhcp4", opt(i.dhcp4)},
+                          {"dhcp6", opt(i.dhcp6)},
+                          {"optional", opt(i.optional)},
+                          {"addresses", i.addresses},
+                          {"match_mac", i.match_mac},
+                          {"set_name", i.set_name},
+                          {"link", i.link},
+                          {"vlan_id", i.vlan_id},
+                          {"renderer", i.renderer},
+                          {"members", i.members},
+                          {"parameters", i.parameters}});
+  }
+  return {{"renderer", c.renderer}, {"interfaces", interfaces}, {"warnings", WarningsJson(c.warnings)}};
+}
+
+NetplanConfig NetplanFrom(const json& j) {
+  NetplanConfig c;
+  c.renderer = j.at("renderer").get<std::string>();
+  auto opt = [](const json& v) { return v.is_null() ? std::nullopt : std::optional<bool>(v.get<bool>()); };
+  for (const json& x : j.at("interfaces")) {
+    NetplanInterface i;
+    i.name = x.at("name").get<std::string>();
+    i.section = x.at("section").get<std::string>();
+    i.line = x.at("line").get<int>();
+    if (!x.at("mtu").is_null()) i.mtu = x.at("mtu").get<uint32_t>();
+    i.dhcp4 = opt(x.at("dhcp4"));
+    i.dhcp6 = opt(x.at("dhcp6"));
+    i.optional = opt(x.at("optional"));
+    i.addresses = x.at("addresses").get<std::vector<std::string>>();
+    i.match_mac = x.at("match_mac").get<std::string>();
+    i.set_name = x.at("set_name").get<std::string>();
+    i.link = x.at("link").get<std::string>();
+    i.vlan_id = x.at("vlan_id").get<int>();
+    i.renderer = x.at("renderer").get<std::string>();
+    i.members = x.at("members").get<std::vector<std::string>>();
+    i.parameters = x.at("parameters").get<std::map<std::string, std::string>>();
+    c.interfaces.push_back(std::move(i));
+  }
+  c.warnings = WarningsFrom(j.at("warnings"));
+  return c;
+}
+
 }  // namespace
 
 json ToJson(const HostFacts& f) {
@@ -322,6 +372,8 @@ json ToJson(const HostFacts& f) {
                   {"hwaddr", d.hwaddr},
                   {"carrier", Optional(d.carrier)}});
   }
+  json netplan = json::object();
+  for (const auto& [name, c] : f.netplan) netplan[name] = NetplanJson(c);
   json ifcfg = json::object();
   for (const auto& [name, file] : f.ifcfg) {
     ifcfg[name] = {{"values", file.values}, {"bonding_opts", file.bonding_opts}, {"warnings", WarningsJson(file.warnings)}};
@@ -357,6 +409,7 @@ json ToJson(const HostFacts& f) {
           {"kernel_events", kernel},
           {"networkmanager", nm},
           {"ifcfg", ifcfg},
+          {"netplan", netplan},
           {"vpd", vpd},
           {"sources", sources}};
 }
@@ -573,6 +626,8 @@ HostFacts FactsFromJson(const json& j) {
       x.warnings = WarningsFrom(file.at("warnings"));
       f.ifcfg[name] = std::move(x);
     }
+    where = "netplan";
+    for (const auto& [name, c] : j.at("netplan").items()) f.netplan[name] = NetplanFrom(c);
     where = "vpd";
     for (const auto& [bdf, v] : j.at("vpd").items()) {
       BinaryVpd x;

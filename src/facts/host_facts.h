@@ -90,6 +90,7 @@ struct HostFacts {
   std::vector<KernelEvent> kernel_events;          // mlx4/mlx5/pci kernel messages, classified
   std::vector<NmDevice> networkmanager;            // nmcli device status / show
   std::map<std::string, IfcfgFile> ifcfg;          // by file name (ifcfg-eth2)
+  std::map<std::string, NetplanConfig> netplan;    // by file name (50-cloud-init.yaml)
   std::map<std::string, BinaryVpd> vpd;            // /sys/bus/pci/devices/<bdf>/vpd, by PCI address
   std::vector<SourceStatus> sources;
 };

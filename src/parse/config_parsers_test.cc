@@ -122,3 +122,82 @@ TEST(Ifcfg, BondsAndSlaves) {
 
 }  // namespace
 }  // namespace railyard
+
+namespace railyard {
+namespace {
+
+std::string Netplan(const std::string& name) {
+  return testing::ReadText(std::string(RAILYARD_SOURCE_DIR) + "/tests/fixtures/netplan/" + name);
+}
+
+const NetplanInterface* FindNetplan(const NetplanConfig& c, const std::string& name) {
+  for (const NetplanInterface& i : c.interfaces) {
+    if (i.name == name) return &i;
+  }
+  return nullptr;
+}
+
+TEST(Netplan, ActiveBackupBondWithDhcp) {
+  NetplanConfig c = ParseNetplan(Netplan("bonding.yaml"));
+  EXPECT_TRUE(c.warnings.empty());
+  EXPECT_EQ(c.renderer, "networkd");
+  ASSERT_EQ(c.interfaces.size(), 3u);
+  const NetplanInterface* bond = FindNetplan(c, "bond0");
+  ASSERT_TRUE(bond);
+  EXPECT_EQ(bond->section, "bonds");
+  EXPECT_EQ(bond->line, 8);
+  EXPECT_EQ(bond->dhcp4, true);  // "yes"
+  EXPECT_EQ(bond->members, (std::vector<std::string>{"enp3s0", "enp4s0"}));
+  EXPECT_EQ(bond->parameters.at("mode"), "active-backup");
+  EXPECT_EQ(bond->parameters.at("mii-monitor-interval"), "100");
+  EXPECT_FALSE(FindNetplan(c, "enp3s0")->mtu.has_value());
+}
+
+TEST(Netplan, VlansOnARenamedInterface) {
+  NetplanConfig c = ParseNetplan(Netplan("vlan.yaml"));
+  EXPECT_TRUE(c.warnings.empty());
+  const NetplanInterface* main = FindNetplan(c, "mainif");
+  ASSERT_TRUE(main);
+  EXPECT_EQ(main->match_mac, "de:ad:be:ef:ca:fe");
+  EXPECT_EQ(main->set_name, "mainif");
+  EXPECT_EQ(main->addresses, std::vector<std::string>{"10.3.0.5/23"});
+  const NetplanInterface* v15 = FindNetplan(c, "vlan15");
+  ASSERT_TRUE(v15);
+  EXPECT_EQ(v15->vlan_id, 15);
+  EXPECT_EQ(v15->link, "mainif");
+  EXPECT_EQ(v15->addresses, std::vector<std::string>{"10.3.99.5/24"});
+}
+
+TEST(Netplan, SriovMtuAndHardwareVlan) {
+  NetplanConfig c = ParseNetplan(Netplan("sriov_vlan.yaml"));
+  EXPECT_TRUE(c.warnings.empty());
+  EXPECT_EQ(FindNetplan(c, "eno1")->mtu, 9000u);
+  EXPECT_EQ(FindNetplan(c, "enp1s16f1")->link, "eno1");
+  EXPECT_EQ(FindNetplan(c, "enp1s16f1")->addresses, std::vector<std::string>{"10.15.98.25/24"});  // "addresses :" key
+  EXPECT_EQ(FindNetplan(c, "vlan2_hw")->renderer, "sriov");
+  EXPECT_EQ(FindNetplan(c, "vlan2_hw")->vlan_id, 10);
+}
+
+TEST(Netplan, InfinibandMatchedByHardwareAddress) {
+  NetplanConfig c = ParseNetplan(Netplan("infiniband.yaml"));
+  ASSERT_EQ(c.interfaces.size(), 1u);
+  EXPECT_EQ(c.interfaces[0].match_mac.size(), 59u);  // 20 bytes
+  EXPECT_EQ(c.interfaces[0].dhcp4, true);
+}
+
+TEST(Netplan, BadInputWarnsWithTheLine) {
+  NetplanConfig broken = ParseNetplan("network:\n  ethernets:\n    eth0: {mtu: [\n");
+  ASSERT_EQ(broken.warnings.size(), 1u);
+  EXPECT_NE(broken.warnings[0].message.find("not YAML"), std::string::npos);
+  NetplanConfig typed = ParseNetplan("network:\n  ethernets:\n    eth0:\n      mtu: big\n      dhcp4: maybe\n");
+  ASSERT_EQ(typed.warnings.size(), 2u);
+  EXPECT_EQ(typed.warnings[0].line, 4);
+  EXPECT_EQ(typed.warnings[0].message, "ethernets.eth0.mtu: not a number");
+  EXPECT_EQ(typed.warnings[1].message, "ethernets.eth0.dhcp4: not a boolean");
+  EXPECT_FALSE(ParseNetplan("hello: world\n").warnings.empty());
+  EXPECT_FALSE(ParseNetplan(std::string(3000, '[')).warnings.empty());
+  EXPECT_TRUE(ParseNetplan("network: {version: 2, ethernets: {a: &x {mtu: 1}, b: *x}}\n").warnings.empty());
+}
+
+}  // namespace
+}  // namespace railyard

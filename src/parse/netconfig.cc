@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
 
 #include "parse/key_value.h"
 #include "util/lines.h"
@@ -169,5 +170,105 @@ IfcfgFile ParseIfcfg(std::string_view text) {
   }
   return file;
 }
+
+namespace {
+
+// netplan uses YAML 1.1 booleans (yes/no/on/off/true/false).
+std::optional<bool> NetplanBool(const YAML::Node& n, NetplanConfig& c, const std::string& where) {
+  bool v = false;
+  if (n.IsScalar() && YAML::convert<bool>::decode(n, v)) return v;
+  c.warnings.push_back({n.Mark().line + 1, fmt::format("{}: not a boolean", where)});
+  return std::nullopt;
+}
+
+// A missing key gives an invalid node, which throws when asked anything but IsDefined().
+std::string Scalar(const YAML::Node& n) { return n.IsDefined() && n.IsScalar() ? n.Scalar() : std::string(); }
+
+void ReadNetplanSections(const YAML::Node& network, NetplanConfig& c);
+
+}  // namespace
+
+NetplanConfig ParseNetplan(std::string_view text) {
+  NetplanConfig c;
+  YAML::Node root;
+  try {
+    root = YAML::Load(std::string(text));
+  } catch (const YAML::Exception& e) {
+    c.warnings.push_back({e.mark.line + 1, fmt::format("not YAML: {}", e.msg)});
+    return c;
+  }
+  if (!root.IsMap() || !root["network"] || !root["network"].IsMap()) {
+    c.warnings.push_back({1, "no `network:` mapping: not a netplan file"});
+    return c;
+  }
+  const YAML::Node network = root["network"];
+  c.renderer = Scalar(network["renderer"]);
+  try {
+    ReadNetplanSections(network, c);
+  } catch (const YAML::Exception& e) {  // a shape this reader did not foresee: said, not thrown
+    c.warnings.push_back({e.mark.line + 1, fmt::format("unexpected YAML shape: {}", e.msg)});
+  }
+  return c;
+}
+
+namespace {
+void ReadNetplanSections(const YAML::Node& network, NetplanConfig& c) {
+  for (const auto& section : network) {
+    const std::string kind = Scalar(section.first);
+    if (!section.second.IsMap()) continue;  // version, renderer
+    for (const auto& entry : section.second) {
+      NetplanInterface i;
+      i.name = Scalar(entry.first);
+      i.section = kind;
+      i.line = entry.first.Mark().line + 1;
+      const YAML::Node& n = entry.second;
+      if (!n.IsMap()) {
+        if (!n.IsNull()) c.warnings.push_back({i.line, fmt::format("{}.{}: expected a mapping", kind, i.name)});
+        c.interfaces.push_back(std::move(i));
+        continue;
+      }
+      for (const auto& kv : n) {
+        const std::string key = Scalar(kv.first);
+        const YAML::Node& v = kv.second;
+        const std::string where = fmt::format("{}.{}.{}", kind, i.name, key);
+        uint32_t number = 0;
+        if (key == "mtu") {
+          if (v.IsScalar() && YAML::convert<uint32_t>::decode(v, number)) i.mtu = number;
+          else c.warnings.push_back({v.Mark().line + 1, where + ": not a number"});
+        } else if (key == "dhcp4") {
+          i.dhcp4 = NetplanBool(v, c, where);
+        } else if (key == "dhcp6") {
+          i.dhcp6 = NetplanBool(v, c, where);
+        } else if (key == "optional") {
+          i.optional = NetplanBool(v, c, where);
+        } else if (key == "addresses" && v.IsSequence()) {
+          for (const auto& a : v) {
+            if (a.IsScalar()) i.addresses.push_back(a.Scalar());
+            else if (a.IsMap() && a.begin() != a.end()) i.addresses.push_back(Scalar(a.begin()->first));  // "- 10.0.0.1/24: {label: x}"
+          }
+        } else if (key == "match" && v.IsMap()) {
+          i.match_mac = Scalar(v["macaddress"]);
+        } else if (key == "set-name") {
+          i.set_name = Scalar(v);
+        } else if (key == "link") {
+          i.link = Scalar(v);
+        } else if (key == "renderer") {
+          i.renderer = Scalar(v);
+        } else if (key == "id") {
+          if (v.IsScalar() && YAML::convert<uint32_t>::decode(v, number) && number < 4096) i.vlan_id = static_cast<int>(number);
+          else c.warnings.push_back({v.Mark().line + 1, where + ": not a VLAN id 0-4095"});
+        } else if (key == "interfaces" && v.IsSequence()) {
+          for (const auto& m : v) i.members.push_back(Scalar(m));
+        } else if (key == "parameters" && v.IsMap()) {
+          for (const auto& p : v) {
+            if (p.second.IsScalar()) i.parameters[Scalar(p.first)] = p.second.Scalar();
+          }
+        }
+      }
+      c.interfaces.push_back(std::move(i));
+    }
+  }
+}
+}  // namespace
 
 }  // namespace railyard
