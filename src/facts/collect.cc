@@ -13,6 +13,7 @@
 #include "parse/module.h"
 #include "parse/iproute.h"
 #include "parse/key_value.h"
+#include "parse/mellanox_tools.h"
 #include "parse/netconfig.h"
 #include "parse/qos.h"
 #include "parse/ibstat.h"
@@ -107,6 +108,34 @@ HostFacts BuildHostFacts(const CollectInputs& in) {
       f.rdma.push_back(std::move(r));
     }
   }
+  if (in.ibstat == std::nullopt && in.ibstatus) {
+    // Only ibstatus: the same ports, in ibstat's words ("ACTIVE" -> "Active", hex LIDs).
+    auto words = [](const std::string& s) {
+      if (s == "ACTIVE") return std::string("Active");
+      if (s == "DOWN") return std::string("Down");
+      if (s == "INIT") return std::string("Initializing");
+      if (s == "ARMED") return std::string("Armed");
+      return s;
+    };
+    for (const IbstatusPort& p : ParseIbstatus(*in.ibstatus)) {
+      if (f.rdma.empty() || f.rdma.back().ca.name != p.device) {
+        RdmaFacts r;
+        r.ca.name = p.device;
+        f.rdma.push_back(std::move(r));
+      }
+      IbstatPort port;
+      port.number = p.port;
+      port.state = words(p.state);
+      port.physical_state = p.phys_state;
+      port.rate = p.rate_gbps;
+      port.base_lid = static_cast<int>(std::strtol(p.base_lid.c_str(), nullptr, 0));
+      port.sm_lid = static_cast<int>(std::strtol(p.sm_lid.c_str(), nullptr, 0));
+      port.link_layer = p.link_layer;
+      f.rdma.back().ca.ports.push_back(std::move(port));
+    }
+  }
+  if (in.mst_status) f.mst = ParseMstStatus(*in.mst_status).devices;
+  if (in.mlxfwmanager) f.firmware_images = ParseMlxfwmanager(*in.mlxfwmanager).devices;
   if (in.dmesg) f.kernel_events = ParseDmesg(*in.dmesg).events;
   for (const auto& [bdf, bytes] : in.vpd) f.vpd[bdf] = ParseBinaryVpd(bytes);
   if (in.nmcli) f.networkmanager = ParseNmcli(*in.nmcli);
@@ -200,6 +229,14 @@ CollectInputs ReadCaptureDir(const std::string& dir) {
   in.ibdev2netdev = ReadIfExists(root / "ibdev2netdev.txt");
   note("ibdev2netdev", in.ibdev2netdev.has_value(),
        in.ibdev2netdev ? (root / "ibdev2netdev.txt").string() : "ibdev2netdev.txt not in the capture");
+  in.mst_status = ReadIfExists(root / "mst-status.txt");
+  note("mst status", in.mst_status.has_value(), in.mst_status ? (root / "mst-status.txt").string() : "mst-status.txt not in the capture");
+  in.mlxfwmanager = ReadIfExists(root / "mlxfwmanager.txt");
+  if (!in.mlxfwmanager) in.mlxfwmanager = ReadIfExists(root / "mlxfwmanager.xml");
+  note("mlxfwmanager --query", in.mlxfwmanager.has_value(),
+       in.mlxfwmanager ? "mlxfwmanager.txt/.xml" : "mlxfwmanager.txt not in the capture");
+  in.ibstatus = ReadIfExists(root / "ibstatus.txt");
+  if (in.ibstatus) note("ibstatus", true, (root / "ibstatus.txt").string());
   in.cmdline = ReadIfExists(root / "proc-cmdline.txt");
   note("/proc/cmdline", in.cmdline.has_value(), in.cmdline ? (root / "proc-cmdline.txt").string() : "proc-cmdline.txt not in the capture");
   std::vector<fs::path> files;

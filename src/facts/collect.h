@@ -50,6 +50,9 @@ struct CollectInputs {
   std::optional<std::string> nmcli;                  // nmcli -t device status, or nmcli device show
   std::map<std::string, std::string> ifcfg;          // ifcfg-<name> -> its text
   std::map<std::string, std::string> netplan;        // file name -> its YAML
+  std::optional<std::string> mst_status;             // mst status -v
+  std::optional<std::string> mlxfwmanager;           // mlxfwmanager --query (or mlxup; text or XML)
+  std::optional<std::string> ibstatus;               // ibstatus: RDMA ports where ibstat is missing
   std::map<std::string, std::string> ethtool_module; // interface -> ethtool -m IF
   std::map<std::string, std::string> ethtool_stats;  // interface -> ethtool -S IF
   std::map<std::string, std::string> vpd;            // PCI address -> raw bytes of sysfs vpd
@@ -71,7 +74,8 @@ NetdevSnapshot NetdevFromIpLink(const IpLink& link);
 // mlxlink-<rdma device>.txt, dmesg.txt, nmcli.txt, ifcfg-<name> (as in network-scripts),
 // ethtool-m-<if>.txt, ethtool-S-<if>.txt, vpd-<pci address>.bin, mlnx_qos-<if>.txt,
 // ecn-<if>.txt (`grep -H . /sys/class/net/IF/ecn/roce_*/enable/*`), proc-cmdline.txt,
-// netplan-<file>.yaml (a copy of /etc/netplan/<file>.yaml). Missing files are recorded as
+// netplan-<file>.yaml (a copy of /etc/netplan/<file>.yaml), mst-status.txt, mlxfwmanager.txt
+// (or .xml), ibstatus.txt. Missing files are recorded as
 // absent sources, not errors. Throws std::runtime_error for an unreadable directory or a
 // malformed ip-j-d-link.json (naming the file).
 CollectInputs ReadCaptureDir(const std::string& dir);

@@ -267,6 +267,10 @@ CollectInputs CollectLive(const LiveOptions& o) {
   }
   if (!have_mstflint && !cards.empty()) note("mstflint q", false, "mstflint not installed");
   in.ibstat = run({"ibstat"}, "ibstat");
+  if (!in.ibstat && OnPath("ibstatus")) in.ibstatus = run({"ibstatus"}, "ibstatus");
+  if (OnPath("mst")) in.mst_status = run({"mst", "status", "-v"}, "mst status -v");
+  // Offline query of the images the installed tool carries: no network, seconds per card.
+  if (OnPath("mlxfwmanager")) in.mlxfwmanager = run({"mlxfwmanager", "--query"}, "mlxfwmanager --query");
   in.ibdev2netdev = run({"ibdev2netdev", "-v"}, "ibdev2netdev -v");
   if (in.ibstat && OnPath("mlxlink")) {
     for (const IbstatCa& ca : ParseIbstat(*in.ibstat).cas) {

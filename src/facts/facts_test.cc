@@ -164,6 +164,41 @@ TEST(Facts, CaptureWithTextIpLinkAndAddresses) {
   EXPECT_TRUE(find("peer1").addresses.empty());
 }
 
+TEST(Facts, MellanoxToolsWhereIbstatIsMissing) {
+  for (const char* f : {"ibstatus/cx6dx-roce-one-port-disabled.txt", "mst/status-v-dgx-spark-gb10-cx7-rdma-net-numa-columns.txt",
+                        "mlxfwmanager/cx7-mlxup-two-cards-update-required-no-base-guid.txt"}) {
+    if (!fs::exists(testing::SharedFixture(f))) GTEST_SKIP() << "shared fixture not found: " << f;
+  }
+  fs::path dir = fs::temp_directory_path() / ("railyard-mlnx-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  fs::copy_file(testing::SharedFixture("ibstatus/cx6dx-roce-one-port-disabled.txt"), dir / "ibstatus.txt");
+  fs::copy_file(testing::SharedFixture("mst/status-v-dgx-spark-gb10-cx7-rdma-net-numa-columns.txt"), dir / "mst-status.txt");
+  fs::copy_file(testing::SharedFixture("mlxfwmanager/cx7-mlxup-two-cards-update-required-no-base-guid.txt"), dir / "mlxfwmanager.txt");
+  HostFacts f = BuildHostFacts(ReadCaptureDir(dir.string()));
+  fs::remove_all(dir);
+  // ibstatus stands in for ibstat, in ibstat's words.
+  ASSERT_EQ(f.rdma.size(), 2u);
+  EXPECT_EQ(f.rdma[0].ca.name, "mlx5_0");
+  ASSERT_EQ(f.rdma[0].ca.ports.size(), 1u);
+  EXPECT_EQ(f.rdma[0].ca.ports[0].state, "Down");
+  EXPECT_EQ(f.rdma[0].ca.ports[0].physical_state, "Disabled");
+  EXPECT_EQ(f.rdma[1].ca.ports[0].state, "Active");
+  EXPECT_EQ(f.rdma[1].ca.ports[0].rate, 100u);
+  EXPECT_EQ(f.rdma[1].ca.ports[0].link_layer, "Ethernet");
+  // mst maps /dev/mst paths to PCI addresses; mlxfwmanager says what the tool would flash.
+  ASSERT_GE(f.mst.size(), 6u);
+  EXPECT_EQ(f.mst[2].mst_path, "/dev/mst/mt4129_pciconf1.1");
+  EXPECT_EQ(f.mst[2].pci_address, "0002:01:00.1");
+  EXPECT_EQ(f.mst[2].rdma, "roceP2p1s0f1");
+  ASSERT_EQ(f.firmware_images.size(), 2u);
+  EXPECT_EQ(f.firmware_images[0].pci_device_name, "/dev/mst/mt4129_pciconf1");
+  EXPECT_EQ(f.firmware_images[0].versions.at("FW").current, "28.42.1000");
+  EXPECT_EQ(f.firmware_images[0].versions.at("FW").available, "28.43.1014");
+  EXPECT_EQ(f.firmware_images[0].status, "Update required");
+  nlohmann::json once = ToJson(f);
+  EXPECT_EQ(once, ToJson(FactsFromJson(nlohmann::json::parse(once.dump()))));
+}
+
 TEST(Facts, MissingSourcesAreRecordedNotFatal) {
   fs::path empty = fs::temp_directory_path() / ("railyard-empty-" + std::to_string(::getpid()));
   fs::create_directories(empty);

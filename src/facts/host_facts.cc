@@ -211,6 +211,48 @@ NetplanConfig NetplanFrom(const json& j) {
   return c;
 }
 
+json MstJson(const MstDevice& d) {
+  return {{"mst_path", d.mst_path}, {"pci_address", d.pci_address}, {"device_type", d.device_type},
+          {"rdma", d.rdma},         {"net", d.net},                 {"numa", d.numa}};
+}
+
+MstDevice MstFrom(const json& j) {
+  MstDevice d;
+  d.mst_path = j.at("mst_path").get<std::string>();
+  d.pci_address = j.at("pci_address").get<std::string>();
+  d.device_type = j.at("device_type").get<std::string>();
+  d.rdma = j.at("rdma").get<std::string>();
+  d.net = j.at("net").get<std::string>();
+  d.numa = j.at("numa").get<int>();
+  return d;
+}
+
+json FwImageJson(const FwManagerDevice& d) {
+  json versions = json::object();
+  for (const auto& [kind, v] : d.versions) versions[kind] = {{"current", v.current}, {"available", v.available}};
+  return {{"device_type", d.device_type}, {"part_number", d.part_number}, {"description", d.description},
+          {"psid", d.psid},               {"pci_device_name", d.pci_device_name}, {"base_guid", d.base_guid},
+          {"base_mac", d.base_mac},       {"port_macs", d.port_macs},       {"versions", versions},
+          {"status", d.status}};
+}
+
+FwManagerDevice FwImageFrom(const json& j) {
+  FwManagerDevice d;
+  d.device_type = j.at("device_type").get<std::string>();
+  d.part_number = j.at("part_number").get<std::string>();
+  d.description = j.at("description").get<std::string>();
+  d.psid = j.at("psid").get<std::string>();
+  d.pci_device_name = j.at("pci_device_name").get<std::string>();
+  d.base_guid = j.at("base_guid").get<std::string>();
+  d.base_mac = j.at("base_mac").get<std::string>();
+  d.port_macs = j.at("port_macs").get<std::vector<std::string>>();
+  for (const auto& [kind, v] : j.at("versions").items()) {
+    d.versions[kind] = {v.at("current").get<std::string>(), v.at("available").get<std::string>()};
+  }
+  d.status = j.at("status").get<std::string>();
+  return d;
+}
+
 }  // namespace
 
 json ToJson(const HostFacts& f) {
@@ -372,6 +414,10 @@ json ToJson(const HostFacts& f) {
                   {"hwaddr", d.hwaddr},
                   {"carrier", Optional(d.carrier)}});
   }
+  json mst = json::array();
+  for (const MstDevice& d : f.mst) mst.push_back(MstJson(d));
+  json images = json::array();
+  for (const FwManagerDevice& d : f.firmware_images) images.push_back(FwImageJson(d));
   json netplan = json::object();
   for (const auto& [name, c] : f.netplan) netplan[name] = NetplanJson(c);
   json ifcfg = json::object();
@@ -410,6 +456,8 @@ json ToJson(const HostFacts& f) {
           {"networkmanager", nm},
           {"ifcfg", ifcfg},
           {"netplan", netplan},
+          {"mst", mst},
+          {"firmware_images", images},
           {"vpd", vpd},
           {"sources", sources}};
 }
@@ -626,6 +674,10 @@ HostFacts FactsFromJson(const json& j) {
       x.warnings = WarningsFrom(file.at("warnings"));
       f.ifcfg[name] = std::move(x);
     }
+    where = "mst";
+    for (const json& d : j.at("mst")) f.mst.push_back(MstFrom(d));
+    where = "firmware_images";
+    for (const json& d : j.at("firmware_images")) f.firmware_images.push_back(FwImageFrom(d));
     where = "netplan";
     for (const auto& [name, c] : j.at("netplan").items()) f.netplan[name] = NetplanFrom(c);
     where = "vpd";

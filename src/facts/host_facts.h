@@ -20,6 +20,7 @@
 #include "parse/qos.h"
 #include "parse/vpd.h"
 #include "parse/lspci.h"
+#include "parse/mellanox_tools.h"
 
 namespace railyard {
 
@@ -92,6 +93,8 @@ struct HostFacts {
   std::map<std::string, IfcfgFile> ifcfg;          // by file name (ifcfg-eth2)
   std::map<std::string, NetplanConfig> netplan;    // by file name (50-cloud-init.yaml)
   std::map<std::string, BinaryVpd> vpd;            // /sys/bus/pci/devices/<bdf>/vpd, by PCI address
+  std::vector<MstDevice> mst;                      // mst status [-v]: /dev/mst paths and PCI addresses
+  std::vector<FwManagerDevice> firmware_images;    // mlxfwmanager/mlxup --query: current vs available
   std::vector<SourceStatus> sources;
 };
 
