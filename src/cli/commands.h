@@ -30,5 +30,6 @@ std::function<int()> AddCheckCommand(CLI::App& app);
 std::function<int()> AddCatalogCommand(CLI::App& app);
 std::function<int()> AddVerifyCommand(CLI::App& app);
 std::function<int()> AddCollectCommand(CLI::App& app);
+std::function<int()> AddDoctorCommand(CLI::App& app);
 
 }  // namespace railyard::cli

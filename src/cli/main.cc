@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
       "  railyard catalog switches                                 # what the planner can choose from\n"
       "  railyard verify --plan out/plan.json --ibnetdiscover fabric.topo   # cabling as built vs plan\n"
       "  railyard collect -o host.json                             # this host's NIC facts\n"
+      "  railyard doctor facts/ --fail-on warning                  # faults in many hosts' facts\n"
       "\nExit codes: 0 ok, 1 findings at or above --fail-on, 2 usage or input error.");
   app.require_subcommand(1);
   app.set_version_flag("--version", "railyard 0.1.0");
@@ -23,6 +24,7 @@ int main(int argc, char** argv) {
   auto catalog = railyard::cli::AddCatalogCommand(app);
   auto verify = railyard::cli::AddVerifyCommand(app);
   auto collect = railyard::cli::AddCollectCommand(app);
+  auto doctor = railyard::cli::AddDoctorCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -34,5 +36,6 @@ int main(int argc, char** argv) {
   if (app.got_subcommand("catalog")) return catalog();
   if (app.got_subcommand("verify")) return verify();
   if (app.got_subcommand("collect")) return collect();
+  if (app.got_subcommand("doctor")) return doctor();
   return railyard::cli::kExitInput;
 }

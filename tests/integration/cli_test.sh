@@ -66,4 +66,34 @@ check "--help has examples" test $? -eq 0
 "$RAILYARD" plan --help | grep -q "railyard plan examples/"
 check "plan --help has examples" test $? -eq 0
 
+# doctor: facts from a capture of real samples (../shared), then the exit-code contract.
+SHARED="$SRC/../shared/fixtures"
+if [ -d "$SHARED" ]; then
+  mkdir -p "$WORK/cap" "$WORK/facts"
+  cp "$SHARED/bonding/8023ad-partner-mac-zero-aggregator-mismatch.txt" "$WORK/cap/bonding-bond0.txt"
+  cp "$SHARED/dmesg/cx6dx-pcie-bandwidth-limited-x8-gen3.txt" "$WORK/cap/dmesg.txt"
+  echo gpu042 > "$WORK/cap/hostname.txt"
+  "$RAILYARD" collect --from "$WORK/cap" -o "$WORK/facts/gpu042.json"
+  check "collect --from writes facts" test $? -eq 0
+  "$RAILYARD" doctor "$WORK/facts" > "$WORK/doctor.txt"
+  check "doctor exits 1 on error findings" test $? -eq 1
+  check "doctor names the rule and host" grep -q "bond-lacp-not-negotiated.*gpu042" "$WORK/doctor.txt"
+  "$RAILYARD" doctor "$WORK/facts/gpu042.json" --format json > "$WORK/doctor.json"
+  check "doctor json schema" grep -q '"schema": "railyard.findings/1"' "$WORK/doctor.json"
+  printf 'disabled_rules: [bond-lacp-not-negotiated, pcie-link-downgraded]\n' > "$WORK/policy.yaml"
+  "$RAILYARD" doctor "$WORK/facts" --policy "$WORK/policy.yaml" > /dev/null
+  check "doctor exits 0 with the rules off" test $? -eq 0
+  printf 'roce_prio: 3\n' > "$WORK/bad-policy.yaml"
+  "$RAILYARD" doctor "$WORK/facts" --policy "$WORK/bad-policy.yaml" 2> "$WORK/policy.err"
+  check "bad policy exits 2" test $? -eq 2
+  check "bad policy names file:line:key" grep -q "bad-policy.yaml:1: roce_prio: unknown key" "$WORK/policy.err"
+  head -c 100 "$WORK/facts/gpu042.json" > "$WORK/truncated.json"
+  "$RAILYARD" doctor "$WORK/truncated.json" 2> "$WORK/trunc.err"
+  check "truncated facts exit 2" test $? -eq 2
+  "$RAILYARD" doctor --list-rules | grep -q "^roce-pfc-off"
+  check "doctor --list-rules" test $? -eq 0
+else
+  echo "SKIP: doctor checks need ../shared/fixtures"
+fi
+
 finish

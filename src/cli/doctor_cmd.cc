@@ -1,0 +1,63 @@
+// railyard doctor FACTS... [--policy FILE] [--format table|json|junit|prometheus] [--fail-on SEVERITY]
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "cli/commands.h"
+#include "doctor/doctor.h"
+#include "doctor/rules.h"
+
+namespace railyard::cli {
+
+std::function<int()> AddDoctorCommand(CLI::App& app) {
+  struct Args {
+    std::vector<std::string> facts;
+    std::string policy;
+    std::string format = "table";
+    std::string fail_on = "error";
+    bool list_rules = false;
+  };
+  auto a = std::make_shared<Args>();
+  CLI::App* cmd = app.add_subcommand("doctor", "Find NIC, link and configuration faults in host facts");
+  cmd->footer(
+      "Examples:\n"
+      "  railyard doctor gpu042.json                       # one host\n"
+      "  railyard doctor facts/ --format json               # a directory of facts, every rule + fleet rules\n"
+      "  clush -w gpu[001-128] -b 'railyard collect' | railyard doctor /dev/stdin --fail-on warning\n"
+      "  railyard doctor fleet.ndjson --format prometheus > /var/lib/node_exporter/railyard.prom\n"
+      "  railyard doctor --list-rules");
+  cmd->add_option("FACTS", a->facts, "HostFacts files, directories of them, or NDJSON");
+  cmd->add_option("--policy", a->policy, "policy YAML (docs/doctor.md); defaults without one");
+  cmd->add_option("--format", a->format, "table (default), json, junit or prometheus")
+      ->check(CLI::IsMember({"table", "json", "junit", "prometheus"}));
+  cmd->add_option("--fail-on", a->fail_on, "exit 1 when a finding reaches: info, warning or error (default)")
+      ->check(CLI::IsMember({"info", "warning", "error"}));
+  cmd->add_flag("--list-rules", a->list_rules, "print every rule and exit");
+  return [a] {
+    if (a->list_rules) {
+      for (const HostRule& r : HostRules()) std::cout << fmt::format("{:<26} {:<8} {}\n", r.id, ToString(r.severity), r.summary);
+      for (const FleetRule& r : FleetRules()) std::cout << fmt::format("{:<26} {:<8} {}\n", r.id, ToString(r.severity), r.summary);
+      return kExitOk;
+    }
+    if (a->facts.empty()) {
+      std::cerr << "railyard doctor: give FACTS (files, directories or NDJSON from `railyard collect`)\n";
+      return kExitInput;
+    }
+    try {
+      DoctorPolicy policy = a->policy.empty() ? DoctorPolicy{} : LoadPolicy(a->policy);
+      Doctor doctor(policy);
+      ForEachFacts(a->facts, [&](HostFacts&& f) { doctor.AddHost(f); });
+      DoctorReport report = doctor.Finish();
+      if (a->format == "json") std::cout << DoctorJson(report);
+      else if (a->format == "junit") std::cout << DoctorJunit(report);
+      else if (a->format == "prometheus") std::cout << DoctorPrometheus(report);
+      else std::cout << DoctorTable(report);
+      return AnyAtOrAbove(report.findings, *ParseSeverity(a->fail_on)) ? kExitFindings : kExitOk;
+    } catch (const std::exception& e) {
+      std::cerr << "railyard: error: " << e.what() << "\n";
+      return kExitInput;
+    }
+  };
+}
+
+}  // namespace railyard::cli

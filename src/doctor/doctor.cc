@@ -1,0 +1,196 @@
+#include "doctor/doctor.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "doctor/rules.h"
+
+namespace railyard {
+namespace {
+
+namespace fs = std::filesystem;
+
+void ReadFactsFile(const fs::path& path, const std::function<void(HostFacts&&)>& each) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw FactsInputError(path.string() + ": cannot read the file");
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  const std::string text = buffer.str();
+  auto build = [&](const nlohmann::json& j, int line) {
+    try {
+      each(FactsFromJson(j));
+    } catch (const FactsInputError&) {
+      throw;
+    } catch (const std::exception& e) {
+      throw FactsInputError(line ? fmt::format("{}:{}: {}", path.string(), line, e.what()) : fmt::format("{}: {}", path.string(), e.what()));
+    }
+  };
+  nlohmann::json whole = nlohmann::json::parse(text, nullptr, false);
+  if (!whole.is_discarded()) {
+    build(whole, 0);
+    return;
+  }
+  // NDJSON: one document per line (what `clush … railyard collect` writes).
+  std::istringstream lines(text);
+  std::string line;
+  int number = 0, documents = 0;
+  while (std::getline(lines, line)) {
+    ++number;
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+    if (j.is_discarded()) throw FactsInputError(fmt::format("{}:{}: not JSON (a truncated or mixed-in line?)", path.string(), number));
+    build(j, number);
+    ++documents;
+  }
+  if (documents == 0) throw FactsInputError(path.string() + ": no HostFacts document");
+}
+
+std::string Escape(const std::string& s, bool xml) {
+  std::string out;
+  for (char c : s) {
+    if (xml && c == '<') out += "&lt;";
+    else if (xml && c == '>') out += "&gt;";
+    else if (xml && c == '&') out += "&amp;";
+    else if (xml && c == '"') out += "&quot;";
+    else if (!xml && (c == '"' || c == '\\')) out += std::string("\\") + c;
+    else if (!xml && c == '\n') out += "\\n";
+    else if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') out += ' ';
+    else out += c;
+  }
+  return out;
+}
+
+}  // namespace
+
+void ForEachFacts(const std::vector<std::string>& paths, const std::function<void(HostFacts&&)>& each) {
+  for (const std::string& p : paths) {
+    std::error_code ec;
+    if (fs::is_directory(p, ec)) {
+      std::vector<fs::path> files;
+      for (const auto& entry : fs::directory_iterator(p, ec)) {
+        std::string ext = entry.path().extension().string();
+        if (entry.is_regular_file() && (ext == ".json" || ext == ".ndjson")) files.push_back(entry.path());
+      }
+      std::sort(files.begin(), files.end());
+      if (files.empty()) throw FactsInputError(p + ": no *.json or *.ndjson facts in the directory");
+      for (const fs::path& f : files) ReadFactsFile(f, each);
+    } else {
+      ReadFactsFile(p, each);
+    }
+  }
+}
+
+void Doctor::AddHost(const HostFacts& facts) {
+  std::vector<Finding> found = RunHostRules(facts, policy_);
+  report_.findings.insert(report_.findings.end(), std::make_move_iterator(found.begin()), std::make_move_iterator(found.end()));
+  report_.hosts.push_back(facts.hostname);
+  fleet_.Add(facts);
+}
+
+DoctorReport Doctor::Finish() {
+  std::vector<Finding> fleet = fleet_.Finish(policy_);
+  report_.findings.insert(report_.findings.end(), fleet.begin(), fleet.end());
+  for (const HostRule& r : HostRules()) {
+    if (!policy_.disabled_rules.count(r.id)) report_.rules_run.push_back(r.id);
+  }
+  for (const FleetRule& r : FleetRules()) {
+    if (!policy_.disabled_rules.count(r.id)) report_.rules_run.push_back(r.id);
+  }
+  return std::move(report_);
+}
+
+std::string DoctorTable(const DoctorReport& r) {
+  std::string out;
+  for (const Finding& f : r.findings) {
+    out += fmt::format("{:<7} {:<26} {:<16} {}\n        {}\n", ToString(f.severity), f.rule, f.host, f.object, f.message);
+    for (const auto& [k, v] : f.evidence) out += fmt::format("        {}: {}\n", k, v);
+    out += fmt::format("        fix: {}\n", f.fix);
+  }
+  std::map<Severity, size_t> counts;
+  for (const Finding& f : r.findings) ++counts[f.severity];
+  out += fmt::format("{} hosts, {} findings ({} error, {} warning, {} info)\n", r.hosts.size(), r.findings.size(),
+                     counts[Severity::kError], counts[Severity::kWarning], counts[Severity::kInfo]);
+  return out;
+}
+
+std::string DoctorJson(const DoctorReport& r) {
+  nlohmann::json findings = nlohmann::json::array();
+  std::map<std::string, size_t> by_rule;
+  std::map<std::string, size_t> by_severity = {{"error", 0}, {"warning", 0}, {"info", 0}};
+  std::set<std::string> hosts_with;
+  for (const Finding& f : r.findings) {
+    nlohmann::json evidence = nlohmann::json::object();
+    for (const auto& [k, v] : f.evidence) evidence[k] = v;
+    findings.push_back({{"rule", f.rule}, {"severity", ToString(f.severity)}, {"host", f.host}, {"object", f.object},
+                        {"evidence", evidence}, {"message", f.message}, {"fix", f.fix}});
+    ++by_rule[f.rule];
+    ++by_severity[std::string(ToString(f.severity))];
+    hosts_with.insert(f.host);
+  }
+  nlohmann::json doc = {{"schema", kFindingsSchema},
+                        {"findings", findings},
+                        {"summary", {{"hosts", r.hosts.size()}, {"hosts_with_findings", hosts_with.size()},
+                                     {"findings", r.findings.size()}, {"by_severity", by_severity}, {"by_rule", by_rule}}}};
+  return doc.dump(2) + "\n";
+}
+
+std::string DoctorJunit(const DoctorReport& r) {
+  std::map<std::pair<std::string, std::string>, std::vector<const Finding*>> by;
+  for (const Finding& f : r.findings) by[{f.host, f.rule}].push_back(&f);
+  size_t failures = 0;
+  for (const auto& [k, v] : by) failures += v.empty() ? 0 : 1;
+  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  std::set<std::string> hosts(r.hosts.begin(), r.hosts.end());
+  for (const Finding& f : r.findings) hosts.insert(f.host);
+  out += fmt::format("<testsuites name=\"railyard doctor\" tests=\"{}\" failures=\"{}\">\n", hosts.size() * r.rules_run.size(), failures);
+  for (const std::string& host : hosts) {
+    out += fmt::format("  <testsuite name=\"{}\" tests=\"{}\">\n", Escape(host, true), r.rules_run.size());
+    for (const std::string& rule : r.rules_run) {
+      auto it = by.find({host, rule});
+      if (it == by.end()) {
+        out += fmt::format("    <testcase classname=\"{}\" name=\"{}\"/>\n", Escape(host, true), rule);
+        continue;
+      }
+      out += fmt::format("    <testcase classname=\"{}\" name=\"{}\">\n", Escape(host, true), rule);
+      for (const Finding* f : it->second) {
+        out += fmt::format("      <failure type=\"{}\" message=\"{}: {}\">fix: {}</failure>\n", ToString(f->severity),
+                           Escape(f->object, true), Escape(f->message, true), Escape(f->fix, true));
+      }
+      out += "    </testcase>\n";
+    }
+    out += "  </testsuite>\n";
+  }
+  out += "</testsuites>\n";
+  return out;
+}
+
+std::string DoctorPrometheus(const DoctorReport& r) {
+  std::map<std::pair<std::string, std::string>, std::pair<size_t, Severity>> count;
+  for (const Finding& f : r.findings) {
+    auto& c = count[{f.host, f.rule}];
+    c.second = c.first ? std::max(c.second, f.severity) : f.severity;
+    ++c.first;
+  }
+  std::string out =
+      "# HELP railyard_doctor_findings Findings of railyard doctor per host and rule (0: the rule passed).\n"
+      "# TYPE railyard_doctor_findings gauge\n";
+  std::set<std::string> hosts(r.hosts.begin(), r.hosts.end());
+  for (const std::string& host : hosts) {
+    for (const std::string& rule : r.rules_run) {
+      auto it = count.find({host, rule});
+      size_t n = it == count.end() ? 0 : it->second.first;
+      std::string severity = it == count.end() ? "none" : std::string(ToString(it->second.second));
+      out += fmt::format("railyard_doctor_findings{{host=\"{}\",rule=\"{}\",severity=\"{}\"}} {}\n", Escape(host, false), rule, severity, n);
+    }
+  }
+  return out;
+}
+
+}  // namespace railyard

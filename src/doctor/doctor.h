@@ -1,0 +1,54 @@
+// `railyard doctor`: host rules on each HostFacts document as it streams in, fleet rules at the
+// end, and the findings in the forms people feed to other tools (table, JSON, JUnit, Prometheus).
+#pragma once
+
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "doctor/fleet.h"
+#include "doctor/policy.h"
+#include "facts/host_facts.h"
+#include "model/finding.h"
+
+namespace railyard {
+
+inline constexpr const char* kFindingsSchema = "railyard.findings/1";
+
+// A FACTS argument that cannot be read: names the file and, for NDJSON, the line.
+class FactsInputError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Calls `each` for every HostFacts in `paths`: a file holding one document, a file of NDJSON
+// (one document per line), or a directory of such files (*.json, *.ndjson, sorted by name).
+void ForEachFacts(const std::vector<std::string>& paths, const std::function<void(HostFacts&&)>& each);
+
+struct DoctorReport {
+  std::vector<Finding> findings;  // host findings in input order, then fleet findings
+  std::vector<std::string> hosts;
+  std::vector<std::string> rules_run;
+};
+
+class Doctor {
+ public:
+  explicit Doctor(DoctorPolicy policy) : policy_(std::move(policy)) {}
+  void AddHost(const HostFacts& facts);
+  DoctorReport Finish();
+
+ private:
+  DoctorPolicy policy_;
+  FleetAccumulator fleet_;
+  DoctorReport report_;
+};
+
+std::string DoctorTable(const DoctorReport& report);
+std::string DoctorJson(const DoctorReport& report);
+// One <testcase> per host × rule; failures carry the findings.
+std::string DoctorJunit(const DoctorReport& report);
+// node_exporter textfile: railyard_doctor_findings{host,rule,severity} gauges, 0 for clean pairs.
+std::string DoctorPrometheus(const DoctorReport& report);
+
+}  // namespace railyard

@@ -1,0 +1,333 @@
+// Every rule: a real sample that triggers it and one that does not. Where no real sample shows
+// the fault, a healthy real sample is loaded and one value is changed in memory (said so).
+#include "doctor/doctor.h"
+
+#include <filesystem>
+#include <fstream>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "doctor/rules.h"
+#include "facts/collect.h"
+#include "parse/fixtures.h"
+
+namespace railyard {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::SharedFixture;
+
+// HostFacts from capture files: {capture name, fixture path (shared, or "project:" + path)}.
+HostFacts Capture(const std::string& host, const std::vector<std::pair<std::string, std::string>>& files) {
+  fs::path dir = fs::temp_directory_path() / fmt::format("railyard-doctor-{}-{}", ::getpid(), host);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  for (const auto& [name, from] : files) {
+    fs::path source = from.starts_with("project:") ? fs::path(RAILYARD_SOURCE_DIR) / from.substr(8) : SharedFixture(from);
+    fs::copy_file(source, dir / name);
+  }
+  std::ofstream(dir / "hostname.txt") << host << "\n";
+  HostFacts f = BuildHostFacts(ReadCaptureDir(dir.string()));
+  fs::remove_all(dir);
+  return f;
+}
+
+std::vector<std::string> Rules(const std::vector<Finding>& findings) {
+  std::vector<std::string> out;
+  for (const Finding& f : findings) out.push_back(f.rule);
+  return out;
+}
+
+size_t Count(const std::vector<Finding>& findings, const std::string& rule) {
+  size_t n = 0;
+  for (const Finding& f : findings) n += f.rule == rule;
+  return n;
+}
+
+#define REQUIRE_SHARED(path) RAILYARD_REQUIRE_FIXTURE(SharedFixture(path))
+
+TEST(Doctor, HealthyRealSamplesGiveNoFindings) {
+  REQUIRE_SHARED("lspci/cx7-ndr-osfp-gen5-x16-vpd.txt");
+  HostFacts f = Capture("healthy", {{"lspci-vvv.txt", "lspci/cx7-ndr-osfp-gen5-x16-vpd.txt"},
+                                    {"flint-q-19:00.0.txt", "flint/cx7-fs4-secure-fw-query-rom-info-two-lines.txt"},
+                                    {"mlxlink-mlx5_0.txt", "mlxlink/cx6dx-eth-100g-rs528-no-issue.txt"},
+                                    {"bonding-bond0.txt", "bonding/active-backup-healthy-10g.txt"},
+                                    {"dmesg.txt", "dmesg/cx5-arm64-probe-ok-slot-power-pcie-bw-truncated.txt"},
+                                    {"ibstat.txt", "ibstat/h100-cx7-ib-400g-with-eth-ports-down.txt"},
+                                    {"mlnx_qos-eth4.txt", "project:tests/fixtures/mlnx_qos/cx5-os-controlled-dscp-pfc3-vendor-tsa.txt"},
+                                    {"ifcfg-eth2", "ifcfg/ifcfg-eth2-bond-slave-quoted-master.txt"},
+                                    {"ip-d-link.txt", "ip-link/ip-d-s-link-8023ad-bond-slave-and-vlan-on-bond-mtu9000.txt"}});
+  DoctorPolicy p;
+  p.disabled_rules.insert("bond-active-backup");  // the healthy bond sample is active-backup by design
+  EXPECT_EQ(Rules(RunHostRules(f, p)), std::vector<std::string>{});
+}
+
+TEST(Doctor, PcieLinkDowngraded) {
+  REQUIRE_SHARED("dmesg/cx6dx-pcie-bandwidth-limited-x8-gen3.txt");
+  HostFacts limited = Capture("h1", {{"dmesg.txt", "dmesg/cx6dx-pcie-bandwidth-limited-x8-gen3.txt"}});
+  std::vector<Finding> found = RunHostRules(limited, {});
+  ASSERT_EQ(Count(found, "pcie-link-downgraded"), 1u);
+  EXPECT_NE(found[0].message.find("limited by"), std::string::npos);
+  EXPECT_EQ(found[0].host, "h1");
+  // The healthy Gen5 x16 sample passes; trained at x8 (changed in memory) it does not.
+  HostFacts cx7 = Capture("h2", {{"lspci-vvv.txt", "lspci/cx7-ndr-osfp-gen5-x16-vpd.txt"}});
+  EXPECT_EQ(Count(RunHostRules(cx7, {}), "pcie-link-downgraded"), 0u);
+  cx7.pci[0].sta.width = 8;
+  found = RunHostRules(cx7, {});
+  ASSERT_EQ(Count(found, "pcie-link-downgraded"), 1u);
+  EXPECT_EQ(found[0].evidence[1].second, "32 GT/s (Gen5) x8");
+}
+
+TEST(Doctor, PcieSlotBelowLineRate) {
+  REQUIRE_SHARED("lspci/cx7-ndr-osfp-gen5-x16-vpd.txt");
+  HostFacts f = Capture("h", {{"lspci-vvv.txt", "lspci/cx7-ndr-osfp-gen5-x16-vpd.txt"}});
+  // A 400G port on the card (in memory: the sample has no netdev or ibdev2netdev for it).
+  NetdevFacts port;
+  port.name = "ibp25s0";
+  port.kind = "physical";
+  port.operstate = "up";
+  port.pci_bdf = f.pci[0].bdf;
+  port.speed_mbps = 400000;
+  f.netdevs.push_back(port);
+  EXPECT_EQ(Count(RunHostRules(f, {}), "pcie-slot-below-line-rate"), 0u);  // Gen5 x16: ~504 Gb/s
+  f.pci[0].sta.speed_gts = 16;  // the same card in a Gen4 slot: ~252 Gb/s
+  std::vector<Finding> found = RunHostRules(f, {});
+  ASSERT_EQ(Count(found, "pcie-slot-below-line-rate"), 1u);
+}
+
+TEST(Doctor, NicFirmwareNotRunning) {
+  REQUIRE_SHARED("dmesg/mlx5-fw-pre-initializing-timeout-probe-failed.txt");
+  HostFacts bad = Capture("h", {{"dmesg.txt", "dmesg/mlx5-fw-pre-initializing-timeout-probe-failed.txt"}});
+  EXPECT_GE(Count(RunHostRules(bad, {}), "nic-firmware-not-running"), 1u);
+  HostFacts probe_error = Capture("h", {{"dmesg.txt", "dmesg/cx4lx-handle-hca-cap-failed-probe-error-22.txt"}});
+  EXPECT_GE(Count(RunHostRules(probe_error, {}), "nic-firmware-not-running"), 1u);
+  HostFacts ok = Capture("h", {{"dmesg.txt", "dmesg/cx5-arm64-probe-ok-slot-power-pcie-bw-truncated.txt"}});
+  EXPECT_EQ(Count(RunHostRules(ok, {}), "nic-firmware-not-running"), 0u);
+}
+
+TEST(Doctor, LinkDownWithItsCause) {
+  REQUIRE_SHARED("ethtool/cx4lx-25g-dac-to-10g-switch-link-training-failure.txt");
+  // The hotsos host: enp59s0f0 is a bond member (configured). The ethtool sample's link
+  // training failure is attached to it, and its state set down in memory.
+  HostFacts f = Capture("h", {{"ip-d-link.txt", "ip-link/ip-d-s-link-8023ad-bond-slave-and-vlan-on-bond-mtu9000.txt"},
+                              {"ethtool-enp59s0f0.txt", "ethtool/cx4lx-25g-dac-to-10g-switch-link-training-failure.txt"}});
+  EXPECT_EQ(Count(RunHostRules(f, {}), "link-down"), 0u);
+  for (NetdevFacts& n : f.netdevs) {
+    if (n.name == "enp59s0f0") n.operstate = "down";
+  }
+  std::vector<Finding> found = RunHostRules(f, {});
+  ASSERT_EQ(Count(found, "link-down"), 1u);
+  EXPECT_NE(found[0].message.find("Link training failure"), std::string::npos);
+  // An InfiniBand port that polls (in memory, on the real ibstat sample).
+  HostFacts ib = Capture("h", {{"ibstat.txt", "ibstat/h100-cx7-ib-400g-with-eth-ports-down.txt"}});
+  EXPECT_EQ(Count(RunHostRules(ib, {}), "link-down"), 0u);  // its down ports are Ethernet, unconfigured
+  ib.rdma[0].ca.ports[0].state = "Down";
+  ib.rdma[0].ca.ports[0].physical_state = "Polling";
+  found = RunHostRules(ib, {});
+  ASSERT_EQ(Count(found, "link-down"), 1u);
+  EXPECT_NE(found[0].message.find("polling"), std::string::npos);
+}
+
+TEST(Doctor, BerHigh) {
+  REQUIRE_SHARED("mlxlink/cx6dx-eth-100g-rs528-no-issue.txt");
+  HostFacts f = Capture("h", {{"mlxlink-mlx5_0.txt", "mlxlink/cx6dx-eth-100g-rs528-no-issue.txt"}});
+  EXPECT_EQ(Count(RunHostRules(f, {}), "ber-high"), 0u);
+  f.links.begin()->second.effective_ber = 3e-10;  // in memory
+  EXPECT_EQ(Count(RunHostRules(f, {}), "ber-high"), 1u);
+  DoctorPolicy lenient;
+  lenient.max_effective_ber = 1e-9;
+  EXPECT_EQ(Count(RunHostRules(f, lenient), "ber-high"), 0u);
+}
+
+TEST(Doctor, BondRulesOnRealBonds) {
+  REQUIRE_SHARED("bonding/8023ad-partner-mac-zero-aggregator-mismatch.txt");
+  HostFacts zero = Capture("h", {{"bonding-bond0.txt", "bonding/8023ad-partner-mac-zero-aggregator-mismatch.txt"}});
+  EXPECT_EQ(Count(RunHostRules(zero, {}), "bond-lacp-not-negotiated"), 1u);
+  HostFacts churned = Capture("h", {{"bonding-bond0.txt", "bonding/8023ad-churned-no-partner-one-slave-down.txt"}});
+  std::vector<Finding> found = RunHostRules(churned, {});
+  EXPECT_EQ(Count(found, "bond-member-down"), 1u);
+  EXPECT_EQ(Count(found, "bond-lacp-not-negotiated"), 1u);
+  HostFacts backup = Capture("h", {{"bonding-bond0.txt", "bonding/active-backup-healthy-10g.txt"}});
+  found = RunHostRules(backup, {});
+  EXPECT_EQ(Rules(found), std::vector<std::string>{"bond-active-backup"});
+}
+
+TEST(Doctor, MtuRules) {
+  REQUIRE_SHARED("ip-link/ip-d-s-link-8023ad-bond-slave-and-vlan-on-bond-mtu9000.txt");
+  HostFacts f = Capture("h", {{"ip-d-link.txt", "ip-link/ip-d-s-link-8023ad-bond-slave-and-vlan-on-bond-mtu9000.txt"},
+                              {"bonding-bond1.txt", "bonding/8023ad-partner-mac-zero-aggregator-mismatch.txt"}});
+  DoctorPolicy p;
+  p.disabled_rules = {"bond-lacp-not-negotiated", "bond-member-down"};
+  EXPECT_EQ(Rules(RunHostRules(f, p)), std::vector<std::string>{});
+  // In memory: the slave is a RoCE port (ECN present) at MTU 1500 under a 9000 bond, and the
+  // VLAN is raised above its parent.
+  NetdevFacts* slave = nullptr;
+  for (NetdevFacts& n : f.netdevs) {
+    if (n.name == "enp59s0f0") slave = &n;
+    if (n.name == "bond1.4003") n.mtu = 9216;
+  }
+  ASSERT_TRUE(slave);
+  slave->mtu = 1500;
+  slave->ecn = EcnState();
+  f.bonds["bond1"].members[0].name = "enp59s0f0";
+  std::vector<Finding> found = RunHostRules(f, p);
+  EXPECT_EQ(Count(found, "mtu-not-jumbo"), 1u);
+  EXPECT_EQ(Count(found, "mtu-inconsistent"), 2u);  // member vs bond, VLAN vs parent
+}
+
+TEST(Doctor, NetworkManagerAndIfcfg) {
+  REQUIRE_SHARED("ifcfg/ifcfg-enp0s25-commented-onboot-spaces-around-equals.txt");
+  HostFacts commented = Capture("h", {{"ifcfg-enp0s25", "ifcfg/ifcfg-enp0s25-commented-onboot-spaces-around-equals.txt"}});
+  EXPECT_EQ(Count(RunHostRules(commented, {}), "ifcfg-onboot-no"), 1u);
+  HostFacts yes = Capture("h", {{"ifcfg-eth2", "ifcfg/ifcfg-eth2-bond-slave-quoted-master.txt"}});
+  EXPECT_EQ(Count(RunHostRules(yes, {}), "ifcfg-onboot-no"), 0u);
+  // nmcli's unmanaged docker0 has no ifcfg: not a finding. Given an ifcfg file (the real
+  // enp0s25 sample, renamed in the capture) it is.
+  HostFacts nm = Capture("h", {{"nmcli.txt", "nmcli/device-status-centos7-bridge-and-lo-unmanaged.txt"}});
+  EXPECT_EQ(Count(RunHostRules(nm, {}), "nm-unmanaged"), 0u);
+  nm.networkmanager[1].type = "ethernet";  // in memory: docker0 stands for an unmanaged NIC
+  nm.ifcfg["ifcfg-docker0"] = commented.ifcfg.begin()->second;
+  EXPECT_EQ(Count(RunHostRules(nm, {}), "nm-unmanaged"), 1u);
+}
+
+TEST(Doctor, RoceQosAndEcn) {
+  HostFacts f = Capture("h", {{"mlnx_qos-eth4.txt", "project:tests/fixtures/mlnx_qos/cx5-os-controlled-dscp-pfc3-vendor-tsa.txt"},
+                              {"ip-j-d-link.json", "project:tests/fixtures/iproute2/ip-j-d-link-veth-bridge.json"}});
+  // The capture's interfaces do not include eth4; attach the QoS to one (in memory).
+  NetdevFacts eth4;
+  eth4.name = "eth4";
+  eth4.kind = "physical";
+  eth4.mtu = 9000;
+  eth4.qos = ParseMlnxQos(testing::ReadText(std::string(RAILYARD_SOURCE_DIR) + "/tests/fixtures/mlnx_qos/cx5-os-controlled-dscp-pfc3-vendor-tsa.txt"));
+  eth4.ecn = ParseEcnGrep("/sys/class/net/eth4/ecn/roce_np/enable/3:1\n/sys/class/net/eth4/ecn/roce_rp/enable/3:1\n");
+  f.netdevs = {eth4};
+  EXPECT_EQ(Rules(RunHostRules(f, {})), std::vector<std::string>{});
+  DoctorPolicy prio5;
+  prio5.roce_priority = 5;  // this fabric's lossless priority is 5: PFC and ECN there are off
+  std::vector<Finding> found = RunHostRules(f, prio5);
+  EXPECT_EQ(Count(found, "roce-pfc-off"), 1u);
+  EXPECT_EQ(Count(found, "roce-ecn-off"), 0u);  // unknown (-1), not off
+  f.netdevs[0].ecn->rp_enabled[3] = 0;
+  EXPECT_EQ(Count(RunHostRules(f, {}), "roce-ecn-off"), 1u);
+  DoctorPolicy pcp;
+  pcp.roce_trust = "pcp";
+  EXPECT_EQ(Count(RunHostRules(f, pcp), "roce-trust-not-dscp"), 1u);
+}
+
+TEST(Doctor, ModuleTemperatureAndDrops) {
+  REQUIRE_SHARED("ethtool/S-mlx5-kernel-5.15-xdp-load-rx-discards-phy-out-of-buffer-pause.txt");
+  HostFacts f = Capture("h", {{"ip-j-d-link.json", "project:tests/fixtures/iproute2/ip-j-d-link-veth-bridge.json"},
+                              {"ethtool-S-ens1f0np0.txt", "ethtool/S-mlx5-kernel-5.15-xdp-load-rx-discards-phy-out-of-buffer-pause.txt"},
+                              {"ethtool-m-ens1f0np0.txt", "ethtool/m-sfp-1000base-sx-sff8472-dom-thresholds.txt"}});
+  std::vector<Finding> found = RunHostRules(f, {});
+  EXPECT_EQ(Count(found, "rx-drops-high"), 1u);
+  EXPECT_EQ(Count(found, "module-temperature-high"), 0u);  // 41.7 °C
+  DoctorPolicy p;
+  p.max_rx_discards = 100'000'000'000;  // above both counters of the sample
+  EXPECT_EQ(Count(RunHostRules(f, p), "rx-drops-high"), 0u);
+  for (NetdevFacts& n : f.netdevs) {
+    if (n.module) n.module->temperature_c = 83.5;  // in memory
+  }
+  found = RunHostRules(f, {});
+  ASSERT_EQ(Count(found, "module-temperature-high"), 1u);
+  for (const Finding& x : found) {
+    if (x.rule == "module-temperature-high") {
+      EXPECT_EQ(x.severity, Severity::kError);
+    }
+  }
+}
+
+TEST(Doctor, FleetDriftAndDuplicates) {
+  REQUIRE_SHARED("flint/cx7-fs4-secure-fw-query-rom-info-two-lines.txt");
+  std::vector<std::pair<std::string, std::string>> files = {{"flint-q-19:00.0.txt", "flint/cx7-fs4-secure-fw-query-rom-info-two-lines.txt"}};
+  Doctor doctor({});
+  for (int i = 0; i < 3; ++i) {
+    HostFacts f = Capture(fmt::format("gpu{:03}", i), files);
+    f.firmware.begin()->second.base_guid = fmt::format("e09d7303001264{:02x}", i);  // unique per host (in memory)
+    if (i == 2) f.firmware.begin()->second.fw_version = "28.39.1002";               // one host behind
+    doctor.AddHost(f);
+  }
+  DoctorReport r = doctor.Finish();
+  ASSERT_EQ(Count(r.findings, "fleet-firmware-drift"), 1u);
+  EXPECT_EQ(r.findings[0].host, "gpu002");
+  EXPECT_EQ(Count(r.findings, "fleet-duplicate-identity"), 0u);
+  // The same real card reported by two hosts: its GUID is duplicated.
+  Doctor clones({});
+  clones.AddHost(Capture("a", files));
+  clones.AddHost(Capture("b", files));
+  EXPECT_EQ(Count(clones.Finish().findings, "fleet-duplicate-identity"), 2u);
+}
+
+TEST(Doctor, OutputsAndInputs) {
+  REQUIRE_SHARED("bonding/8023ad-partner-mac-zero-aggregator-mismatch.txt");
+  HostFacts f = Capture("gpu007", {{"bonding-bond0.txt", "bonding/8023ad-partner-mac-zero-aggregator-mismatch.txt"}});
+  fs::path ndjson = fs::temp_directory_path() / fmt::format("railyard-doctor-{}.ndjson", ::getpid());
+  {
+    std::ofstream out(ndjson);
+    out << ToJson(f).dump() << "\n\n" << ToJson(f).dump() << "\n";
+  }
+  Doctor doctor({});
+  int hosts = 0;
+  ForEachFacts({ndjson.string()}, [&](HostFacts&& h) {
+    ++hosts;
+    doctor.AddHost(h);
+  });
+  EXPECT_EQ(hosts, 2);
+  DoctorReport r = doctor.Finish();
+  nlohmann::json j = nlohmann::json::parse(DoctorJson(r));
+  EXPECT_EQ(j["schema"], "railyard.findings/1");
+  EXPECT_EQ(j["findings"][0]["host"], "gpu007");
+  EXPECT_EQ(j["summary"]["hosts"], 2);
+  EXPECT_NE(DoctorJunit(r).find("<failure type=\"error\""), std::string::npos);
+  EXPECT_NE(DoctorPrometheus(r).find("railyard_doctor_findings{host=\"gpu007\",rule=\"bond-lacp-not-negotiated\",severity=\"error\"} 2"),
+            std::string::npos);  // the same host twice
+  EXPECT_NE(DoctorPrometheus(r).find("rule=\"link-down\",severity=\"none\"} 0"), std::string::npos);
+  // A truncated line names file and line.
+  {
+    std::ofstream out(ndjson);
+    out << ToJson(f).dump() << "\n" << ToJson(f).dump().substr(0, 50) << "\n";
+  }
+  try {
+    ForEachFacts({ndjson.string()}, [](HostFacts&&) {});
+    FAIL();
+  } catch (const FactsInputError& e) {
+    EXPECT_NE(std::string(e.what()).find(".ndjson:2: not JSON"), std::string::npos) << e.what();
+  }
+  fs::remove(ndjson);
+  EXPECT_THROW(ForEachFacts({"/nonexistent.json"}, [](HostFacts&&) {}), FactsInputError);
+}
+
+TEST(Doctor, EveryRuleHasADocPage) {
+  std::vector<std::string> ids;
+  for (const HostRule& r : HostRules()) ids.push_back(r.id);
+  for (const FleetRule& r : FleetRules()) ids.push_back(r.id);
+  for (const std::string& id : ids) {
+    EXPECT_TRUE(fs::exists(fs::path(RAILYARD_SOURCE_DIR) / "docs/rules" / (id + ".md"))) << id;
+  }
+}
+
+TEST(DoctorPolicy, ParsesAndRejectsWithTheLine) {
+  DoctorPolicy p = ParsePolicy("ethernet_mtu: 4200\nroce_priority: 5\ndisabled_rules: [bond-active-backup]\n"
+                               "severity: {mtu-not-jumbo: error}\nfirmware_baseline: {MT_0000000834: 28.39.1002}\n",
+                               "p.yaml");
+  EXPECT_EQ(p.ethernet_mtu, 4200u);
+  EXPECT_EQ(p.roce_priority, 5);
+  EXPECT_TRUE(p.disabled_rules.count("bond-active-backup"));
+  EXPECT_EQ(p.severity.at("mtu-not-jumbo"), Severity::kError);
+  try {
+    ParsePolicy("ethernet_mtu: 9000\nroce_prority: 3\n", "p.yaml");
+    FAIL();
+  } catch (const PolicyError& e) {
+    EXPECT_STREQ(e.what(), "p.yaml:2: roce_prority: unknown key (did you mean roce_priority?)");
+  }
+  EXPECT_THROW(ParsePolicy("roce_priority: 9\n", "p.yaml"), PolicyError);
+  EXPECT_THROW(ParsePolicy("ethernet_mtu: big\n", "p.yaml"), PolicyError);
+  EXPECT_THROW(ParsePolicy("[1, 2]\n", "p.yaml"), PolicyError);
+  EXPECT_LT(CompareVersions("28.39.1002", "28.40.1000"), 0);
+  EXPECT_EQ(CompareVersions("28.39.1002", "28.39.1002"), 0);
+  EXPECT_GT(CompareVersions("16.35.4030", "16.35.2000"), 0);
+}
+
+}  // namespace
+}  // namespace railyard

@@ -1,0 +1,103 @@
+#include "doctor/fleet.h"
+
+#include <algorithm>
+#include <set>
+
+#include <fmt/format.h>
+
+namespace railyard {
+
+const std::vector<FleetRule>& FleetRules() {
+  static const std::vector<FleetRule> rules = {
+      {"fleet-firmware-drift", Severity::kWarning, "one PSID running different firmware versions across hosts"},
+      {"fleet-duplicate-identity", Severity::kError, "one MAC, GUID or serial number on two hosts (cloned or re-flashed cards)"},
+  };
+  return rules;
+}
+
+void FleetAccumulator::Add(const HostFacts& f) {
+  for (const auto& [bdf, q] : f.firmware) {
+    if (q.psid.empty() || q.fw_version.empty()) continue;
+    firmware_[q.psid][q.fw_version].push_back({f.hostname, "PCI " + bdf});
+    if (!q.base_guid.empty() && q.base_guid.find_first_not_of("0x") != std::string::npos) {
+      identities_["GUID " + q.base_guid].push_back({f.hostname, "PCI " + bdf});
+    }
+  }
+  std::set<std::string> psids_from_flint;
+  for (const auto& [bdf, q] : f.firmware) psids_from_flint.insert(q.psid);
+  for (const NetdevFacts& n : f.netdevs) {
+    // ethtool -i names firmware and PSID too; count a card once (its first port) when flint did not.
+    if (!n.firmware_psid.empty() && !psids_from_flint.count(n.firmware_psid) && !n.firmware_version.empty() &&
+        (n.pci_bdf.empty() || n.pci_bdf.back() == '0')) {
+      std::string version = n.firmware_version.substr(0, n.firmware_version.find(' '));
+      firmware_[n.firmware_psid][version].push_back({f.hostname, "netdev " + n.name});
+    }
+    if (n.kind == "physical" && !n.mac.empty() && n.mac.find_first_not_of("0:") != std::string::npos) {
+      identities_["MAC " + n.mac].push_back({f.hostname, "netdev " + n.name});
+    }
+  }
+  for (const PciFunction& p : f.pci) {
+    auto sn = p.vpd.find("SN");
+    if (sn != p.vpd.end() && !sn->second.empty() && p.bdf.ends_with(".0")) {
+      identities_["serial " + sn->second].push_back({f.hostname, "PCI " + p.bdf});
+    }
+  }
+}
+
+std::vector<Finding> FleetAccumulator::Finish(const DoctorPolicy& policy) const {
+  std::vector<Finding> out;
+  auto severity = [&](const char* rule, Severity fallback) {
+    auto it = policy.severity.find(rule);
+    return it == policy.severity.end() ? fallback : it->second;
+  };
+  if (!policy.disabled_rules.count("fleet-firmware-drift")) {
+    for (const auto& [psid, versions] : firmware_) {
+      if (versions.size() < 2) continue;
+      // The version most cards run is the reference; ties go to the newer.
+      auto reference = std::max_element(versions.begin(), versions.end(), [](const auto& a, const auto& b) {
+        return a.second.size() != b.second.size() ? a.second.size() < b.second.size() : CompareVersions(a.first, b.first) < 0;
+      });
+      std::string spread;
+      for (const auto& [v, where] : versions) spread += fmt::format("{}{} on {}", spread.empty() ? "" : ", ", v, where.size());
+      for (const auto& [version, where] : versions) {
+        if (version == reference->first) continue;
+        for (const Where& w : where) {
+          Finding f;
+          f.rule = "fleet-firmware-drift";
+          f.severity = severity(f.rule.c_str(), Severity::kWarning);
+          f.host = w.host;
+          f.object = w.object;
+          f.message = fmt::format("firmware {} differs from {} that most {} cards run: mixed firmware behaves differently "
+                                  "under load and in failover", version, reference->first, psid);
+          f.fix = fmt::format("bring the card to the fleet baseline with `mlxfwmanager -u` (or flint -i IMAGE burn) for PSID "
+                              "{}, then reset the firmware (mlxfwreset) or reboot", psid);
+          f.evidence = {{"psid", psid}, {"firmware", version}, {"fleet", spread}};
+          out.push_back(std::move(f));
+        }
+      }
+    }
+  }
+  if (!policy.disabled_rules.count("fleet-duplicate-identity")) {
+    for (const auto& [identity, where] : identities_) {
+      std::set<std::string> hosts;
+      for (const Where& w : where) hosts.insert(w.host);
+      if (hosts.size() < 2) continue;
+      for (const Where& w : where) {
+        Finding f;
+        f.rule = "fleet-duplicate-identity";
+        f.severity = severity(f.rule.c_str(), Severity::kError);
+        f.host = w.host;
+        f.object = w.object;
+        f.message = fmt::format("{} is also on {}: identities are unique per card, so one of them is cloned, re-flashed "
+                                "or mis-reported", identity, fmt::join(hosts, ", "));
+        f.fix = "quarantine the cards; compare their VPD (lspci -vvv), flint q and the purchase records, and return the "
+                "non-genuine one";
+        f.evidence = {{"identity", identity}, {"hosts", std::to_string(hosts.size())}};
+        out.push_back(std::move(f));
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace railyard

@@ -1,0 +1,38 @@
+// Fleet rules: what only shows across hosts (firmware drift, duplicated identities). The
+// accumulator keeps a few strings per host, so ten thousand hosts stream through it.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "doctor/policy.h"
+#include "facts/host_facts.h"
+#include "model/finding.h"
+
+namespace railyard {
+
+struct FleetRule {
+  const char* id;
+  Severity severity;
+  const char* summary;
+};
+const std::vector<FleetRule>& FleetRules();
+
+class FleetAccumulator {
+ public:
+  void Add(const HostFacts& facts);
+  std::vector<Finding> Finish(const DoctorPolicy& policy) const;
+
+ private:
+  struct Where {
+    std::string host;
+    std::string object;
+  };
+  // PSID -> firmware version -> where it runs.
+  std::map<std::string, std::map<std::string, std::vector<Where>>> firmware_;
+  // "MAC 00:11:..", "GUID ..", "serial .." -> where it was seen.
+  std::map<std::string, std::vector<Where>> identities_;
+};
+
+}  // namespace railyard

@@ -1,0 +1,106 @@
+#include "doctor/policy.h"
+
+#include <charconv>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include "util/suggest.h"
+
+namespace railyard {
+namespace {
+
+[[noreturn]] void Fail(const std::string& file, const YAML::Node& node, const std::string& key, const std::string& message) {
+  throw PolicyError(fmt::format("{}:{}: {}: {}", file, node.Mark().line + 1, key, message));
+}
+
+template <typename T>
+T As(const std::string& file, const YAML::Node& node, const std::string& key, const char* what) {
+  T v{};
+  if (!node.IsScalar() || !YAML::convert<T>::decode(node, v)) Fail(file, node, key, fmt::format("expected {}", what));
+  return v;
+}
+
+}  // namespace
+
+DoctorPolicy ParsePolicy(const std::string& yaml_text, const std::string& file) {
+  DoctorPolicy p;
+  YAML::Node root;
+  try {
+    root = YAML::Load(yaml_text);
+  } catch (const YAML::Exception& e) {
+    throw PolicyError(fmt::format("{}:{}: (syntax): {}", file, e.mark.line + 1, e.msg));
+  }
+  if (root.IsNull()) return p;
+  if (!root.IsMap()) throw PolicyError(fmt::format("{}:1: the policy must be a mapping of keys", file));
+  static const std::vector<std::string> kKeys = {"ethernet_mtu", "ib_mtu", "roce_priority", "roce_trust",
+                                                 "max_effective_ber", "module_temp_warn_c", "module_temp_alarm_c",
+                                                 "max_rx_discards", "firmware_baseline", "disabled_rules", "severity"};
+  for (const auto& kv : root) {
+    const std::string key = kv.first.as<std::string>("");
+    const YAML::Node& v = kv.second;
+    if (key == "ethernet_mtu") p.ethernet_mtu = As<uint32_t>(file, v, key, "an MTU in bytes");
+    else if (key == "ib_mtu") p.ib_mtu = As<uint32_t>(file, v, key, "an MTU in bytes");
+    else if (key == "roce_priority") {
+      p.roce_priority = As<int>(file, v, key, "a priority 0-7");
+      if (p.roce_priority < 0 || p.roce_priority > 7) Fail(file, v, key, "expected a priority 0-7");
+    } else if (key == "roce_trust") {
+      p.roce_trust = As<std::string>(file, v, key, "pcp or dscp");
+      if (p.roce_trust != "pcp" && p.roce_trust != "dscp") Fail(file, v, key, "expected pcp or dscp");
+    } else if (key == "max_effective_ber") p.max_effective_ber = As<double>(file, v, key, "a number such as 1e-12");
+    else if (key == "module_temp_warn_c") p.module_temp_warn_c = As<double>(file, v, key, "degrees Celsius");
+    else if (key == "module_temp_alarm_c") p.module_temp_alarm_c = As<double>(file, v, key, "degrees Celsius");
+    else if (key == "max_rx_discards") p.max_rx_discards = As<uint64_t>(file, v, key, "a count");
+    else if (key == "firmware_baseline") {
+      if (!v.IsMap()) Fail(file, v, key, "expected a mapping of PSID or family to version");
+      for (const auto& b : v) p.firmware_baseline[b.first.as<std::string>("")] = As<std::string>(file, b.second, key, "a version");
+    } else if (key == "disabled_rules") {
+      if (!v.IsSequence()) Fail(file, v, key, "expected a list of rule ids");
+      for (const auto& r : v) p.disabled_rules.insert(As<std::string>(file, r, key, "a rule id"));
+    } else if (key == "severity") {
+      if (!v.IsMap()) Fail(file, v, key, "expected a mapping of rule id to info|warning|error");
+      for (const auto& r : v) {
+        auto sev = ParseSeverity(As<std::string>(file, r.second, key, "info, warning or error"));
+        if (!sev) Fail(file, r.second, key, "expected info, warning or error");
+        p.severity[r.first.as<std::string>("")] = *sev;
+      }
+    } else {
+      std::string hint = ClosestMatch(key, kKeys);
+      Fail(file, kv.first, key, hint.empty() ? "unknown key" : fmt::format("unknown key (did you mean {}?)", hint));
+    }
+  }
+  if (p.module_temp_alarm_c < p.module_temp_warn_c) {
+    throw PolicyError(fmt::format("{}: module_temp_alarm_c is below module_temp_warn_c", file));
+  }
+  return p;
+}
+
+DoctorPolicy LoadPolicy(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw PolicyError(path + ": cannot read the file");
+  std::stringstream text;
+  text << in.rdbuf();
+  return ParsePolicy(text.str(), path);
+}
+
+int CompareVersions(const std::string& a, const std::string& b) {
+  size_t i = 0, j = 0;
+  while (i < a.size() || j < b.size()) {
+    size_t ei = a.find_first_of(".-_", i), ej = b.find_first_of(".-_", j);
+    std::string pa = a.substr(i, ei == std::string::npos ? std::string::npos : ei - i);
+    std::string pb = b.substr(j, ej == std::string::npos ? std::string::npos : ej - j);
+    long na = 0, nb = 0;
+    auto ra = std::from_chars(pa.data(), pa.data() + pa.size(), na);
+    auto rb = std::from_chars(pb.data(), pb.data() + pb.size(), nb);
+    bool numeric = ra.ec == std::errc() && rb.ec == std::errc() && !pa.empty() && !pb.empty();
+    if (numeric && na != nb) return na < nb ? -1 : 1;
+    if (!numeric && pa != pb) return pa < pb ? -1 : 1;
+    i = ei == std::string::npos ? a.size() : ei + 1;
+    j = ej == std::string::npos ? b.size() : ej + 1;
+  }
+  return 0;
+}
+
+}  // namespace railyard

@@ -1,0 +1,42 @@
+// The doctor's policy: what "right" means on this cluster (MTU, RoCE priority, thresholds,
+// firmware baselines, rules turned off). Every value has a default, so no policy file is needed;
+// a policy YAML overrides them and an unknown key is an error naming file, line and key.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <string>
+
+#include "model/finding.h"
+
+namespace railyard {
+
+struct DoctorPolicy {
+  uint32_t ethernet_mtu = 9000;     // RoCE / storage Ethernet interfaces
+  uint32_t ib_mtu = 4096;           // InfiniBand (IPoIB datagram payload excluded)
+  int roce_priority = 3;            // the lossless priority: PFC on, ECN on
+  std::string roce_trust = "dscp";
+  double max_effective_ber = 1e-12;
+  double module_temp_warn_c = 70;
+  double module_temp_alarm_c = 80;
+  uint64_t max_rx_discards = 0;     // rx_discards_phy / rx_out_of_buffer above this warn; 0 = any
+  std::map<std::string, std::string> firmware_baseline;  // PSID or device family ("ConnectX-7") -> minimum version
+  std::set<std::string> disabled_rules;
+  std::map<std::string, Severity> severity;  // rule -> severity override
+};
+
+// Throws PolicyError ("FILE:LINE: key: message") on a bad file.
+class PolicyError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+DoctorPolicy ParsePolicy(const std::string& yaml_text, const std::string& file_name);
+DoctorPolicy LoadPolicy(const std::string& path);
+
+// "28.39.1002" < "28.40.1000": dotted numeric comparison; non-numeric parts compare as text.
+int CompareVersions(const std::string& a, const std::string& b);
+
+}  // namespace railyard

@@ -1,0 +1,70 @@
+#include "doctor/rules.h"
+
+namespace railyard {
+
+Finding& RuleContext::Report(std::string object, std::string message, std::string fix) {
+  return Report(severity_, std::move(object), std::move(message), std::move(fix));
+}
+
+Finding& RuleContext::Report(Severity severity, std::string object, std::string message, std::string fix) {
+  Finding f;
+  f.rule = rule_;
+  f.severity = severity;
+  if (auto it = policy.severity.find(rule_); it != policy.severity.end()) f.severity = it->second;
+  f.host = facts.hostname;
+  f.object = std::move(object);
+  f.message = std::move(message);
+  f.fix = std::move(fix);
+  out_.push_back(std::move(f));
+  return out_.back();
+}
+
+const std::vector<HostRule>& HostRules() {
+  static const std::vector<HostRule> rules = [] {
+    std::vector<HostRule> r;
+    AddPcieRules(r);
+    AddLinkRules(r);
+    AddBondRules(r);
+    AddConfigRules(r);
+    AddRoceRules(r);
+    AddOpticsRules(r);
+    return r;
+  }();
+  return rules;
+}
+
+std::vector<Finding> RunHostRules(const HostFacts& facts, const DoctorPolicy& policy) {
+  std::vector<Finding> out;
+  for (const HostRule& rule : HostRules()) {
+    if (policy.disabled_rules.count(rule.id)) continue;
+    RuleContext ctx(facts, policy, out, rule.id, rule.severity);
+    rule.check(ctx);
+  }
+  return out;
+}
+
+bool IsRoceNetdev(const NetdevFacts& n) {
+  return n.kind == "physical" && (n.ecn.has_value() || n.qos.has_value());
+}
+
+bool SamePciAddress(const std::string& a, const std::string& b) {
+  if (a.empty() || b.empty()) return false;
+  auto strip = [](const std::string& s) { return std::count(s.begin(), s.end(), ':') == 2 ? s.substr(s.find(':') + 1) : s; };
+  return strip(a) == strip(b);
+}
+
+double PortRateGbps(const HostFacts& facts, const std::string& bdf) {
+  double rate = 0;
+  for (const NetdevFacts& n : facts.netdevs) {
+    if (SamePciAddress(n.pci_bdf, bdf) && n.speed_mbps) rate = std::max(rate, n.speed_mbps / 1000.0);
+  }
+  for (const RdmaFacts& r : facts.rdma) {
+    if (!SamePciAddress(r.pci_bdf, bdf)) continue;
+    for (const IbstatPort& p : r.ca.ports) {
+      if (p.state == "Active") rate = std::max(rate, static_cast<double>(p.rate));
+    }
+  }
+  return rate;
+}
+
+}  // namespace railyard
