@@ -20,9 +20,6 @@ namespace fs = std::filesystem;
 void ReadFactsFile(const fs::path& path, const std::function<void(HostFacts&&)>& each) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw FactsInputError(path.string() + ": cannot read the file");
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  const std::string text = buffer.str();
   auto build = [&](const nlohmann::json& j, int line) {
     try {
       each(FactsFromJson(j));
@@ -32,24 +29,32 @@ void ReadFactsFile(const fs::path& path, const std::function<void(HostFacts&&)>&
       throw FactsInputError(line ? fmt::format("{}:{}: {}", path.string(), line, e.what()) : fmt::format("{}: {}", path.string(), e.what()));
     }
   };
-  nlohmann::json whole = nlohmann::json::parse(text, nullptr, false);
-  if (!whole.is_discarded()) {
-    build(whole, 0);
-    return;
-  }
-  // NDJSON: one document per line (what `clush … railyard collect` writes).
-  std::istringstream lines(text);
-  std::string line;
+  // NDJSON (what `clush … railyard collect` writes) streams: one document per line, so memory
+  // stays at one host's facts however many hosts the file holds. A file whose first line is not
+  // a whole document is one pretty-printed document (`railyard collect -o`).
+  std::string line, first;
   int number = 0, documents = 0;
-  while (std::getline(lines, line)) {
+  while (std::getline(in, line)) {
     ++number;
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
-    if (j.is_discarded()) throw FactsInputError(fmt::format("{}:{}: not JSON (a truncated or mixed-in line?)", path.string(), number));
+    if (j.is_discarded()) {
+      if (documents == 0) {  // not NDJSON: the file is one document, read whole below
+        first = line + "\n";
+        break;
+      }
+      throw FactsInputError(fmt::format("{}:{}: not JSON (a truncated or mixed-in line?)", path.string(), number));
+    }
     build(j, number);
     ++documents;
   }
-  if (documents == 0) throw FactsInputError(path.string() + ": no HostFacts document");
+  if (documents > 0) return;
+  std::stringstream buffer;
+  buffer << first;  // no seeking back: FACTS may be a pipe (/dev/stdin)
+  if (in) buffer << in.rdbuf();
+  nlohmann::json whole = nlohmann::json::parse(buffer.str(), nullptr, false);
+  if (whole.is_discarded()) throw FactsInputError(path.string() + ": neither one JSON document nor NDJSON (truncated?)");
+  build(whole, 0);
 }
 
 std::string Escape(const std::string& s, bool xml) {
