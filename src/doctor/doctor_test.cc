@@ -259,6 +259,73 @@ TEST(Doctor, FleetDriftAndDuplicates) {
   EXPECT_EQ(Count(clones.Finish().findings, "fleet-duplicate-identity"), 2u);
 }
 
+TEST(Doctor, FirmwareBaselineAndIommu) {
+  REQUIRE_SHARED("flint/cx7-fs4-secure-fw-query-rom-info-two-lines.txt");
+  HostFacts f = Capture("h", {{"lspci-vvv.txt", "lspci/cx7-ndr-osfp-gen5-x16-vpd.txt"},
+                              {"flint-q-19:00.0.txt", "flint/cx7-fs4-secure-fw-query-rom-info-two-lines.txt"}});
+  const std::string fw = f.firmware.begin()->second.fw_version;
+  DoctorPolicy p;
+  p.firmware_baseline["ConnectX-7"] = fw;  // by family (from the lspci name): exactly at baseline
+  EXPECT_EQ(Count(RunHostRules(f, p), "firmware-below-baseline"), 0u);
+  p.firmware_baseline[f.firmware.begin()->second.psid] = "99.0.0";  // by PSID, which wins
+  std::vector<Finding> found = RunHostRules(f, p);
+  ASSERT_EQ(Count(found, "firmware-below-baseline"), 1u);
+  // The kernel command line (a capture file written here, as /proc/cmdline reads).
+  EXPECT_EQ(Count(found, "iommu-off"), 0u);
+  f.kernel_cmdline = "BOOT_IMAGE=/vmlinuz ro intel_iommu=off";
+  f.kernel_params = {{"BOOT_IMAGE", "/vmlinuz"}, {"ro", ""}, {"intel_iommu", "off"}};
+  EXPECT_EQ(Count(RunHostRules(f, {}), "iommu-off"), 1u);
+  f.kernel_params = {{"ro", ""}};
+  DoctorPolicy vms;
+  vms.require_iommu = true;
+  EXPECT_EQ(Count(RunHostRules(f, {}), "iommu-off"), 0u);
+  EXPECT_EQ(Count(RunHostRules(f, vms), "iommu-off"), 1u);
+  f.kernel_params = {{"intel_iommu", "on"}, {"iommu", "pt"}};
+  EXPECT_EQ(Count(RunHostRules(f, vms), "iommu-off"), 0u);
+}
+
+TEST(Doctor, BondSinglePoint) {
+  REQUIRE_SHARED("bonding/active-backup-healthy-10g.txt");
+  HostFacts f = Capture("h", {{"bonding-bond0.txt", "bonding/active-backup-healthy-10g.txt"}});
+  // The members' PCI addresses are not in the sample: two ports of one card (in memory).
+  for (size_t i = 0; i < f.bonds.begin()->second.members.size(); ++i) {
+    NetdevFacts n;
+    n.name = f.bonds.begin()->second.members[i].name;
+    n.kind = "physical";
+    n.pci_bdf = fmt::format("0000:3b:00.{}", i);
+    f.netdevs.push_back(n);
+  }
+  EXPECT_EQ(Count(RunHostRules(f, {}), "bond-single-point"), 1u);
+  f.netdevs[1].pci_bdf = "0000:af:00.0";  // second card
+  EXPECT_EQ(Count(RunHostRules(f, {}), "bond-single-point"), 0u);
+}
+
+TEST(Doctor, FleetPsidMixAndDriverDrift) {
+  REQUIRE_SHARED("flint/cx7-fs4-secure-fw-query-rom-info-two-lines.txt");
+  std::vector<std::pair<std::string, std::string>> files = {{"lspci-vvv.txt", "lspci/cx7-ndr-osfp-gen5-x16-vpd.txt"},
+                                                            {"flint-q-19:00.0.txt", "flint/cx7-fs4-secure-fw-query-rom-info-two-lines.txt"}};
+  Doctor doctor({});
+  for (int i = 0; i < 4; ++i) {
+    HostFacts f = Capture(fmt::format("gpu{}", i), files);
+    f.firmware.begin()->second.base_guid = fmt::format("b8cef60300{:06x}", i);  // distinct cards (in memory)
+    f.pci[0].vpd["SN"] = fmt::format("MT24{:04}", i);
+    f.ofed = i == 3 ? "MLNX_OFED_LINUX-5.8-3.0.7.0" : "MLNX_OFED_LINUX-24.10-1.1.4.0";
+    if (i == 1) f.firmware.begin()->second.psid = "DEL0000000036";  // an OEM PSID on the same OPN (in memory)
+    doctor.AddHost(f);
+  }
+  DoctorReport r = doctor.Finish();
+  ASSERT_EQ(Count(r.findings, "fleet-psid-mix"), 1u);
+  ASSERT_EQ(Count(r.findings, "fleet-driver-drift"), 1u);
+  for (const Finding& f : r.findings) {
+    if (f.rule == "fleet-psid-mix") {
+      EXPECT_EQ(f.host, "gpu1");
+    }
+    if (f.rule == "fleet-driver-drift") {
+      EXPECT_EQ(f.host, "gpu3");
+    }
+  }
+}
+
 TEST(Doctor, OutputsAndInputs) {
   REQUIRE_SHARED("bonding/8023ad-partner-mac-zero-aggregator-mismatch.txt");
   HostFacts f = Capture("gpu007", {{"bonding-bond0.txt", "bonding/8023ad-partner-mac-zero-aggregator-mismatch.txt"}});

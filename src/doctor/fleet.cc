@@ -1,6 +1,7 @@
 #include "doctor/fleet.h"
 
 #include <algorithm>
+#include <functional>
 #include <set>
 
 #include <fmt/format.h>
@@ -11,12 +12,21 @@ const std::vector<FleetRule>& FleetRules() {
   static const std::vector<FleetRule> rules = {
       {"fleet-firmware-drift", Severity::kWarning, "one PSID running different firmware versions across hosts"},
       {"fleet-duplicate-identity", Severity::kError, "one MAC, GUID or serial number on two hosts (cloned or re-flashed cards)"},
+      {"fleet-psid-mix", Severity::kWarning, "one part number with several PSIDs (OEM or re-flashed cards mixed in)"},
+      {"fleet-driver-drift", Severity::kWarning, "hosts on a driver stack (MLNX_OFED/DOCA version) other than most"},
   };
   return rules;
 }
 
 void FleetAccumulator::Add(const HostFacts& f) {
+  if (!f.netdevs.empty() || !f.pci.empty()) drivers_[f.ofed.empty() ? "inbox (no ofed_info)" : f.ofed].push_back({f.hostname, "driver stack"});
   for (const auto& [bdf, q] : f.firmware) {
+    std::string pn = q.part_number;
+    for (const PciFunction& p : f.pci) {
+      auto it = p.vpd.find("PN");
+      if (pn.empty() && it != p.vpd.end() && p.bdf.size() >= bdf.size() && p.bdf.ends_with(bdf)) pn = it->second;
+    }
+    if (!pn.empty() && !q.psid.empty()) psids_[pn][q.psid].push_back({f.hostname, "PCI " + bdf});
     if (q.psid.empty() || q.fw_version.empty()) continue;
     firmware_[q.psid][q.fw_version].push_back({f.hostname, "PCI " + bdf});
     if (!q.base_guid.empty() && q.base_guid.find_first_not_of("0x") != std::string::npos) {
@@ -77,6 +87,41 @@ std::vector<Finding> FleetAccumulator::Finish(const DoctorPolicy& policy) const 
       }
     }
   }
+  // Majority-versus-minority rules: every host off the most common value is reported.
+  auto minority = [&](const char* rule, Severity fallback, const std::map<std::string, std::vector<Where>>& groups,
+                      const std::function<void(Finding&, const std::string& value, const std::string& reference, const std::string& spread)>& fill) {
+    if (policy.disabled_rules.count(rule) || groups.size() < 2) return;
+    auto reference = std::max_element(groups.begin(), groups.end(), [](const auto& a, const auto& b) {
+      return a.second.size() != b.second.size() ? a.second.size() < b.second.size() : a.first < b.first;
+    });
+    std::string spread;
+    for (const auto& [v, where] : groups) spread += fmt::format("{}{} on {}", spread.empty() ? "" : ", ", v, where.size());
+    for (const auto& [value, where] : groups) {
+      if (value == reference->first) continue;
+      for (const Where& w : where) {
+        Finding f;
+        f.rule = rule;
+        f.severity = severity(rule, fallback);
+        f.host = w.host;
+        f.object = w.object;
+        fill(f, value, reference->first, spread);
+        out.push_back(std::move(f));
+      }
+    }
+  };
+  for (const auto& [pn, groups] : psids_) {
+    minority("fleet-psid-mix", Severity::kWarning, groups, [&](Finding& f, const std::string& psid, const std::string& ref, const std::string& spread) {
+      f.message = fmt::format("part number {} carries PSID {} here but {} on most cards: an OEM-branded or re-flashed card is mixed "
+                              "in, and it takes different firmware images", pn, psid, ref);
+      f.fix = "check the card's VPD and origin with the supplier; keep one PSID per OPN in a fleet (re-flashing PSIDs voids support)";
+      f.evidence = {{"part_number", pn}, {"psid", psid}, {"fleet", spread}};
+    });
+  }
+  minority("fleet-driver-drift", Severity::kWarning, drivers_, [&](Finding& f, const std::string& driver, const std::string& ref, const std::string& spread) {
+    f.message = fmt::format("driver stack {} differs from {} on most hosts: NCCL, perftest and firmware compatibility differ", driver, ref);
+    f.fix = "install the fleet's MLNX_OFED/DOCA version (or pin the in-box driver consistently) and reboot into it";
+    f.evidence = {{"driver", driver}, {"fleet", spread}};
+  });
   if (!policy.disabled_rules.count("fleet-duplicate-identity")) {
     for (const auto& [identity, where] : identities_) {
       std::set<std::string> hosts;

@@ -31,6 +31,10 @@ class FleetAccumulator {
   };
   // PSID -> firmware version -> where it runs.
   std::map<std::string, std::map<std::string, std::vector<Where>>> firmware_;
+  // Part number -> PSID -> where: OEM-branded cards of one OPN carry their own PSIDs.
+  std::map<std::string, std::map<std::string, std::vector<Where>>> psids_;
+  // Driver stack (ofed_info -s, else the kernel's in-tree mlx5) -> hosts.
+  std::map<std::string, std::vector<Where>> drivers_;
   // "MAC 00:11:..", "GUID ..", "serial .." -> where it was seen.
   std::map<std::string, std::vector<Where>> identities_;
 };

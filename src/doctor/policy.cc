@@ -37,7 +37,7 @@ DoctorPolicy ParsePolicy(const std::string& yaml_text, const std::string& file) 
   if (!root.IsMap()) throw PolicyError(fmt::format("{}:1: the policy must be a mapping of keys", file));
   static const std::vector<std::string> kKeys = {"ethernet_mtu", "ib_mtu", "roce_priority", "roce_trust",
                                                  "max_effective_ber", "module_temp_warn_c", "module_temp_alarm_c",
-                                                 "max_rx_discards", "firmware_baseline", "disabled_rules", "severity"};
+                                                 "max_rx_discards", "firmware_baseline", "require_iommu", "disabled_rules", "severity"};
   for (const auto& kv : root) {
     const std::string key = kv.first.as<std::string>("");
     const YAML::Node& v = kv.second;
@@ -52,6 +52,7 @@ DoctorPolicy ParsePolicy(const std::string& yaml_text, const std::string& file) 
     } else if (key == "max_effective_ber") p.max_effective_ber = As<double>(file, v, key, "a number such as 1e-12");
     else if (key == "module_temp_warn_c") p.module_temp_warn_c = As<double>(file, v, key, "degrees Celsius");
     else if (key == "module_temp_alarm_c") p.module_temp_alarm_c = As<double>(file, v, key, "degrees Celsius");
+    else if (key == "require_iommu") p.require_iommu = As<bool>(file, v, key, "true or false");
     else if (key == "max_rx_discards") p.max_rx_discards = As<uint64_t>(file, v, key, "a count");
     else if (key == "firmware_baseline") {
       if (!v.IsMap()) Fail(file, v, key, "expected a mapping of PSID or family to version");

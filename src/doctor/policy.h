@@ -23,6 +23,7 @@ struct DoctorPolicy {
   double module_temp_alarm_c = 80;
   uint64_t max_rx_discards = 0;     // rx_discards_phy / rx_out_of_buffer above this warn; 0 = any
   std::map<std::string, std::string> firmware_baseline;  // PSID or device family ("ConnectX-7") -> minimum version
+  bool require_iommu = false;       // hosts run VMs / SR-IOV passthrough: the IOMMU must be on
   std::set<std::string> disabled_rules;
   std::map<std::string, Severity> severity;  // rule -> severity override
 };

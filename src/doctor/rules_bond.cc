@@ -1,4 +1,6 @@
 // Bonds on the data path.
+#include <set>
+
 #include <fmt/format.h>
 
 #include "doctor/rules.h"
@@ -51,11 +53,30 @@ void MemberDown(RuleContext& c) {
   }
 }
 
+void SinglePoint(RuleContext& c) {
+  for (const auto& [name, b] : c.facts.bonds) {
+    if (b.members.size() < 2) continue;
+    std::set<std::string> cards;
+    for (const BondMember& m : b.members) {
+      for (const NetdevFacts& n : c.facts.netdevs) {
+        if (n.name == m.name && !n.pci_bdf.empty()) cards.insert(n.pci_bdf.substr(0, n.pci_bdf.rfind('.')));  // bus:device = one card
+      }
+    }
+    if (cards.size() != 1) continue;
+    c.Report(fmt::format("bond {}", name),
+             fmt::format("all {} members are ports of one card ({}): the card, its slot or its firmware is a single point of failure",
+                         b.members.size(), *cards.begin()),
+             "build the bond from ports of two different cards (ideally on different PCIe roots / NUMA nodes)")
+        .evidence = {{"card", *cards.begin()}, {"members", std::to_string(b.members.size())}};
+  }
+}
+
 }  // namespace
 
 void AddBondRules(std::vector<HostRule>& rules) {
   rules.push_back({"bond-active-backup", Severity::kWarning, "a multi-member bond that uses one member at a time", ActiveBackup});
   rules.push_back({"bond-lacp-not-negotiated", Severity::kError, "802.3ad without a partner or with stray aggregators", LacpNotNegotiated});
+  rules.push_back({"bond-single-point", Severity::kWarning, "every bond member on the same card", SinglePoint});
   rules.push_back({"bond-member-down", Severity::kError, "a bond member whose MII status is not up", MemberDown});
 }
 

@@ -80,12 +80,52 @@ void FirmwareNotRunning(RuleContext& c) {
   }
 }
 
+// "MT2910 Family [ConnectX-7]" -> "ConnectX-7".
+std::string Family(const std::string& description) {
+  size_t open = description.rfind('['), close = description.rfind(']');
+  return open != std::string::npos && close > open ? description.substr(open + 1, close - open - 1) : std::string();
+}
+
+void FirmwareBelowBaseline(RuleContext& c) {
+  if (c.policy.firmware_baseline.empty()) return;
+  for (const auto& [bdf, q] : c.facts.firmware) {
+    std::string family;
+    for (const PciFunction& p : c.facts.pci) {
+      if (SamePciAddress(p.bdf, bdf)) family = Family(p.description);
+    }
+    auto it = c.policy.firmware_baseline.find(q.psid);
+    if (it == c.policy.firmware_baseline.end() && !family.empty()) it = c.policy.firmware_baseline.find(family);
+    if (it == c.policy.firmware_baseline.end() || q.fw_version.empty() || CompareVersions(q.fw_version, it->second) >= 0) continue;
+    c.Report(fmt::format("PCI {}", bdf), fmt::format("firmware {} is below the baseline {} for {}", q.fw_version, it->second, it->first),
+             fmt::format("update with `mlxfwmanager -u -d {}` (or flint burn of the {} image for PSID {}), then mlxfwreset or reboot",
+                         bdf, it->second, q.psid))
+        .evidence = {{"fw_version", q.fw_version}, {"baseline", it->second}, {"psid", q.psid}};
+  }
+}
+
+void IommuOff(RuleContext& c) {
+  const auto& p = c.facts.kernel_params;
+  if (c.facts.kernel_cmdline.empty()) return;
+  auto has = [&](const char* k, const char* v) { auto it = p.find(k); return it != p.end() && it->second == v; };
+  bool off = has("intel_iommu", "off") || has("amd_iommu", "off") || has("iommu", "off");
+  bool on = has("intel_iommu", "on") || has("amd_iommu", "on") || has("iommu", "pt") || has("iommu", "on");
+  if (!off && !(c.policy.require_iommu && !on)) return;
+  c.Report("kernel command line",
+           off ? "the IOMMU is turned off on the kernel command line: SR-IOV VFs cannot be passed to VMs or containers, and "
+                 "GPUDirect RDMA with ATS/ACS setups misbehave"
+               : "the policy requires the IOMMU (VMs / SR-IOV passthrough) but the kernel command line does not enable it",
+           "add intel_iommu=on iommu=pt (Intel) or amd_iommu=on iommu=pt (AMD) to GRUB_CMDLINE_LINUX, update-grub, reboot")
+      .evidence = {{"cmdline", c.facts.kernel_cmdline}};
+}
+
 }  // namespace
 
 void AddPcieRules(std::vector<HostRule>& rules) {
   rules.push_back({"pcie-link-downgraded", Severity::kError, "PCIe link trained below the card's capability", LinkDowngraded});
   rules.push_back({"pcie-slot-below-line-rate", Severity::kError, "PCIe bandwidth below the ports' line rate", SlotBelowLineRate});
   rules.push_back({"nic-firmware-not-running", Severity::kError, "flash recovery, probe failure or firmware timeout", FirmwareNotRunning});
+  rules.push_back({"firmware-below-baseline", Severity::kWarning, "firmware older than the policy's baseline for its PSID or family", FirmwareBelowBaseline});
+  rules.push_back({"iommu-off", Severity::kWarning, "IOMMU off on the kernel command line (or not on, where the policy requires it)", IommuOff});
 }
 
 }  // namespace railyard
