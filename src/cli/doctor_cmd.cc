@@ -6,6 +6,7 @@
 #include "cli/commands.h"
 #include "doctor/doctor.h"
 #include "doctor/rules.h"
+#include "doctor/symptoms.h"
 
 namespace railyard::cli {
 
@@ -16,6 +17,8 @@ std::function<int()> AddDoctorCommand(CLI::App& app) {
     std::string format = "table";
     std::string fail_on = "error";
     bool list_rules = false;
+    std::string symptom;
+    bool list_symptoms = false;
   };
   auto a = std::make_shared<Args>();
   CLI::App* cmd = app.add_subcommand("doctor", "Find NIC, link and configuration faults in host facts");
@@ -25,6 +28,7 @@ std::function<int()> AddDoctorCommand(CLI::App& app) {
       "  railyard doctor facts/ --format json               # a directory of facts, every rule + fleet rules\n"
       "  clush -w gpu[001-128] -b 'railyard collect' | railyard doctor /dev/stdin --fail-on warning\n"
       "  railyard doctor fleet.ndjson --format prometheus > /var/lib/node_exporter/railyard.prom\n"
+      "  railyard doctor --symptom bandwidth-below-rated gpu042.json   # the expert's checks, in order\n"
       "  railyard doctor --list-rules");
   cmd->add_option("FACTS", a->facts, "HostFacts files, directories of them, or NDJSON");
   cmd->add_option("--policy", a->policy, "policy YAML (docs/doctor.md); defaults without one");
@@ -33,10 +37,16 @@ std::function<int()> AddDoctorCommand(CLI::App& app) {
   cmd->add_option("--fail-on", a->fail_on, "exit 1 when a finding reaches: info, warning or error (default)")
       ->check(CLI::IsMember({"info", "warning", "error"}));
   cmd->add_flag("--list-rules", a->list_rules, "print every rule and exit");
+  cmd->add_option("--symptom", a->symptom, "guided mode: walk the checks for a symptom (see --list-symptoms)");
+  cmd->add_flag("--list-symptoms", a->list_symptoms, "print every symptom and exit");
   return [a] {
     if (a->list_rules) {
       for (const HostRule& r : HostRules()) std::cout << fmt::format("{:<26} {:<8} {}\n", r.id, ToString(r.severity), r.summary);
       for (const FleetRule& r : FleetRules()) std::cout << fmt::format("{:<26} {:<8} {}\n", r.id, ToString(r.severity), r.summary);
+      return kExitOk;
+    }
+    if (a->list_symptoms) {
+      for (const Symptom& s : Symptoms()) std::cout << fmt::format("{:<24} {}\n", s.id, s.summary);
       return kExitOk;
     }
     if (a->facts.empty()) {
@@ -45,6 +55,16 @@ std::function<int()> AddDoctorCommand(CLI::App& app) {
     }
     try {
       DoctorPolicy policy = a->policy.empty() ? DoctorPolicy{} : LoadPolicy(a->policy);
+      if (!a->symptom.empty()) {
+        bool failed = false;
+        RunSymptom(a->symptom, HostFacts{}, policy);  // an unknown symptom is an input error before any reading
+        ForEachFacts(a->facts, [&](HostFacts&& f) {
+          std::vector<StepResult> steps = RunSymptom(a->symptom, f, policy);
+          for (const StepResult& s : steps) failed = failed || s.status == StepStatus::kFailed;
+          std::cout << SymptomTable(f.hostname, steps);
+        });
+        return failed ? kExitFindings : kExitOk;
+      }
       Doctor doctor(policy);
       ForEachFacts(a->facts, [&](HostFacts&& f) { doctor.AddHost(f); });
       DoctorReport report = doctor.Finish();

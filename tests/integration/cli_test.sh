@@ -90,6 +90,12 @@ if [ -d "$SHARED" ]; then
   head -c 100 "$WORK/facts/gpu042.json" > "$WORK/truncated.json"
   "$RAILYARD" doctor "$WORK/truncated.json" 2> "$WORK/trunc.err"
   check "truncated facts exit 2" test $? -eq 2
+  "$RAILYARD" doctor --symptom bandwidth-below-rated "$WORK/facts" > "$WORK/symptom.txt"
+  check "symptom with a failed step exits 1" test $? -eq 1
+  check "symptom names the failed step" grep -q "FAILED  the PCIe slot carries the line rate" "$WORK/symptom.txt"
+  check "symptom names the command for unknowns" grep -q "run: ethtool -l IF" "$WORK/symptom.txt"
+  "$RAILYARD" doctor --symptom no-such "$WORK/facts" 2> /dev/null
+  check "unknown symptom exits 2" test $? -eq 2
   "$RAILYARD" doctor --list-rules | grep -q "^roce-pfc-off"
   check "doctor --list-rules" test $? -eq 0
 else

@@ -1,0 +1,36 @@
+// Guided mode: for a symptom ("no link light", "bandwidth below rated" …) the ordered checks an
+// expert runs, each passed, failed (with the evidence) or unknown (with the command that would
+// tell, because the facts lack that source).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "doctor/policy.h"
+#include "facts/host_facts.h"
+
+namespace railyard {
+
+enum class StepStatus { kPassed, kFailed, kUnknown };
+std::string_view ToString(StepStatus status);
+
+struct StepResult {
+  std::string step;      // what is checked
+  StepStatus status = StepStatus::kUnknown;
+  std::string detail;    // evidence when passed or failed; why unknown
+  std::string command;   // unknown: the command whose output (in a capture, or live) decides it
+  std::string fix;       // failed: what to do
+};
+
+struct Symptom {
+  const char* id;
+  const char* summary;
+};
+const std::vector<Symptom>& Symptoms();
+
+// Throws std::invalid_argument naming the known symptoms for an unknown id.
+std::vector<StepResult> RunSymptom(const std::string& symptom, const HostFacts& facts, const DoctorPolicy& policy);
+
+std::string SymptomTable(const std::string& host, const std::vector<StepResult>& steps);
+
+}  // namespace railyard
