@@ -60,39 +60,13 @@ std::vector<Finding> FleetAccumulator::Finish(const DoctorPolicy& policy) const 
     auto it = policy.severity.find(rule);
     return it == policy.severity.end() ? fallback : it->second;
   };
-  if (!policy.disabled_rules.count("fleet-firmware-drift")) {
-    for (const auto& [psid, versions] : firmware_) {
-      if (versions.size() < 2) continue;
-      // The version most cards run is the reference; ties go to the newer.
-      auto reference = std::max_element(versions.begin(), versions.end(), [](const auto& a, const auto& b) {
-        return a.second.size() != b.second.size() ? a.second.size() < b.second.size() : CompareVersions(a.first, b.first) < 0;
-      });
-      std::string spread;
-      for (const auto& [v, where] : versions) spread += fmt::format("{}{} on {}", spread.empty() ? "" : ", ", v, where.size());
-      for (const auto& [version, where] : versions) {
-        if (version == reference->first) continue;
-        for (const Where& w : where) {
-          Finding f;
-          f.rule = "fleet-firmware-drift";
-          f.severity = severity(f.rule.c_str(), Severity::kWarning);
-          f.host = w.host;
-          f.object = w.object;
-          f.message = fmt::format("firmware {} differs from {} that most {} cards run: mixed firmware behaves differently "
-                                  "under load and in failover", version, reference->first, psid);
-          f.fix = fmt::format("bring the card to the fleet baseline with `mlxfwmanager -u` (or flint -i IMAGE burn) for PSID "
-                              "{}, then reset the firmware (mlxfwreset) or reboot", psid);
-          f.evidence = {{"psid", psid}, {"firmware", version}, {"fleet", spread}};
-          out.push_back(std::move(f));
-        }
-      }
-    }
-  }
-  // Majority-versus-minority rules: every host off the most common value is reported.
+  // Majority-versus-minority rules: every host off the most common value is reported; a tie
+  // goes to the greater value (for versions: the newer, by CompareVersions).
   auto minority = [&](const char* rule, Severity fallback, const std::map<std::string, std::vector<Where>>& groups,
                       const std::function<void(Finding&, const std::string& value, const std::string& reference, const std::string& spread)>& fill) {
     if (policy.disabled_rules.count(rule) || groups.size() < 2) return;
     auto reference = std::max_element(groups.begin(), groups.end(), [](const auto& a, const auto& b) {
-      return a.second.size() != b.second.size() ? a.second.size() < b.second.size() : a.first < b.first;
+      return a.second.size() != b.second.size() ? a.second.size() < b.second.size() : CompareVersions(a.first, b.first) < 0;
     });
     std::string spread;
     for (const auto& [v, where] : groups) spread += fmt::format("{}{} on {}", spread.empty() ? "" : ", ", v, where.size());
@@ -109,6 +83,15 @@ std::vector<Finding> FleetAccumulator::Finish(const DoctorPolicy& policy) const 
       }
     }
   };
+  for (const auto& [psid, versions] : firmware_) {
+    minority("fleet-firmware-drift", Severity::kWarning, versions, [&](Finding& f, const std::string& version, const std::string& ref, const std::string& spread) {
+      f.message = fmt::format("firmware {} differs from {} that most {} cards run: mixed firmware behaves differently under load "
+                              "and in failover", version, ref, psid);
+      f.fix = fmt::format("bring the card to the fleet baseline with `mlxfwmanager -u` (or flint -i IMAGE burn) for PSID {}, then "
+                          "reset the firmware (mlxfwreset) or reboot", psid);
+      f.evidence = {{"psid", psid}, {"firmware", version}, {"fleet", spread}};
+    });
+  }
   for (const auto& [pn, groups] : psids_) {
     minority("fleet-psid-mix", Severity::kWarning, groups, [&](Finding& f, const std::string& psid, const std::string& ref, const std::string& spread) {
       f.message = fmt::format("part number {} carries PSID {} here but {} on most cards: an OEM-branded or re-flashed card is mixed "

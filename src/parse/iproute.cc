@@ -12,18 +12,6 @@
 namespace railyard {
 namespace {
 
-std::vector<std::string_view> Words(std::string_view s) {
-  std::vector<std::string_view> out;
-  size_t i = 0;
-  while (i < s.size()) {
-    while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
-    size_t start = i;
-    while (i < s.size() && s[i] != ' ' && s[i] != '\t') ++i;
-    if (i > start) out.push_back(s.substr(start, i - start));
-  }
-  return out;
-}
-
 std::optional<uint64_t> U64(std::string_view s) {
   uint64_t v = 0;
   auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
@@ -93,7 +81,7 @@ void ReadDetailWords(IpLink& l, const std::vector<std::string_view>& w) {
 // "vf 0     link/ether 00:.. brd ff:.., spoof checking off, link-state disable, trust off, query_rss off"
 IpVf ReadVf(std::string_view line) {
   IpVf vf;
-  auto w = Words(line);
+  auto w = SplitWords(line);
   if (w.size() > 1) vf.vf = Int(w[1], -1);
   if (auto mac = After(w, "link/ether"); !mac.empty()) vf.mac = std::string(mac.substr(0, mac.find(',')));
   auto strip = [](std::string_view v) { return std::string(v.substr(0, v.find(','))); };
@@ -144,7 +132,7 @@ IpLinkReport ParseIpLinkText(std::string_view text) {
         }
         rest = close == std::string_view::npos ? std::string_view() : rest.substr(close + 1);
       }
-      auto w = Words(rest);
+      auto w = SplitWords(rest);
       l.mtu = static_cast<uint32_t>(Int(After(w, "mtu"), 0));
       l.qdisc = std::string(After(w, "qdisc"));
       l.master = std::string(After(w, "master"));
@@ -160,7 +148,7 @@ IpLinkReport ParseIpLinkText(std::string_view text) {
       continue;
     }
     std::string_view t = TrimView(line);
-    auto w = Words(t);
+    auto w = SplitWords(t);
     if (pending != kNone) {
       // The counter row under "RX: bytes packets errors dropped ..." / "TX: ...".
       bool rx = pending == kRx;

@@ -11,18 +11,6 @@
 namespace railyard {
 namespace {
 
-std::vector<std::string_view> Words(std::string_view s) {
-  std::vector<std::string_view> out;
-  size_t i = 0;
-  while (i < s.size()) {
-    while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
-    size_t start = i;
-    while (i < s.size() && s[i] != ' ' && s[i] != '\t') ++i;
-    if (i > start) out.push_back(s.substr(start, i - start));
-  }
-  return out;
-}
-
 // The value of attr="..." inside one XML tag.
 std::string Attribute(std::string_view tag, std::string_view name) {
   std::string key = std::string(name) + "=\"";
@@ -101,7 +89,7 @@ FwManagerReport ParseMlxfwmanager(std::string_view text) {
       continue;
     }
     if (in_versions) {
-      auto w = Words(t);
+      auto w = SplitWords(t);
       if (w.size() >= 2 && t.find(':') == std::string_view::npos) {
         FirmwareVersions v{std::string(w[1]), w.size() > 2 && w[2] != "N/A" ? std::string(w[2]) : std::string()};
         d->versions[std::string(w[0])] = v;
@@ -145,7 +133,7 @@ MstStatus ParseMstStatus(std::string_view text) {
       continue;
     }
     if (verbose_table) {
-      auto w = Words(t);
+      auto w = SplitWords(t);
       if (w.size() >= 3 && w[1].starts_with("/dev/mst/")) {
         MstDevice d;
         d.device_type = std::string(w[0]);
@@ -255,7 +243,7 @@ IblinkinfoReport ParseIblinkinfo(std::string_view text, std::string_view source)
     size_t close = t.find(")==>");
     if (open == std::string_view::npos || close == std::string_view::npos) continue;
     // "10   21[  ] ==( 4X  25.78125 Gbps Active/  LinkUp)==>  40    1[  ] "node3 HCA-2" ( Could be 53.125 Gbps)"
-    auto left = Words(t.substr(0, open));
+    auto left = SplitWords(t.substr(0, open));
     std::string_view link = t.substr(open + 3, close - open - 3);
     if (link.find("Down") != std::string_view::npos || link.find("Polling") != std::string_view::npos ||
         link.find("Disabled") != std::string_view::npos) {
@@ -270,7 +258,7 @@ IblinkinfoReport ParseIblinkinfo(std::string_view text, std::string_view source)
     a.local_device = node_desc;
     a.local_guid = node_guid;
     a.local_port = std::to_string(LeadingInt(left[1]));
-    auto lw = Words(link);
+    auto lw = SplitWords(link);
     if (!lw.empty()) a.width = LeadingInt(lw[0]);
     if (lw.size() >= 2) {
       double lane = 0;
@@ -278,7 +266,7 @@ IblinkinfoReport ParseIblinkinfo(std::string_view text, std::string_view source)
       a.speed_gbps = static_cast<uint32_t>(a.width) * NominalLane(lane);
     }
     std::string_view right = t.substr(close + 4);
-    auto rw = Words(right);
+    auto rw = SplitWords(right);
     if (rw.size() >= 2) a.remote_port = std::to_string(LeadingInt(rw[1]));
     size_t q1 = right.find('"');
     size_t q2 = q1 == std::string_view::npos ? q1 : right.find('"', q1 + 1);

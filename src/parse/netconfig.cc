@@ -11,18 +11,6 @@
 namespace railyard {
 namespace {
 
-std::vector<std::string_view> Columns(std::string_view line) {
-  std::vector<std::string_view> out;
-  size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
-    size_t start = i;
-    while (i < line.size() && line[i] != ' ' && line[i] != '\t') ++i;
-    if (i > start) out.push_back(line.substr(start, i - start));
-  }
-  return out;
-}
-
 std::string Unquote(std::string_view v) {
   v = TrimView(v);
   if (v.size() >= 2 && ((v.front() == '"' && v.back() == '"') || (v.front() == '\'' && v.back() == '\''))) {
@@ -73,7 +61,7 @@ std::vector<NmDevice> ParseNmcli(std::string_view text, std::vector<ParseWarning
       continue;
     }
     if (table) {
-      auto c = Columns(t);
+      auto c = SplitWords(t);
       if (c.size() < 3) {
         if (warnings) warnings->push_back({lines.number(), "short nmcli row"});
         continue;

@@ -20,21 +20,9 @@ std::optional<int64_t> Number(std::string_view s) {
   return v;
 }
 
-std::vector<std::string_view> Words(std::string_view s, char sep = ' ') {
-  std::vector<std::string_view> out;
-  size_t i = 0;
-  while (i < s.size()) {
-    while (i < s.size() && (s[i] == sep || s[i] == ' ' || s[i] == '\t')) ++i;
-    size_t start = i;
-    while (i < s.size() && s[i] != sep && s[i] != ' ' && s[i] != '\t') ++i;
-    if (i > start) out.push_back(s.substr(start, i - start));
-  }
-  return out;
-}
-
 // "enabled     0   0   0   1 ..." → the eight values.
 bool ReadRow(std::string_view rest, PerPriority& row) {
-  auto words = Words(rest);
+  auto words = SplitWords(rest);
   if (words.size() != 8) return false;
   PerPriority values;
   for (size_t i = 0; i < 8; ++i) {
@@ -77,7 +65,7 @@ MlnxQos ParseMlnxQos(std::string_view text) {
         warn(fmt::format("dscp2prio line without a priority 0-7: {}", line));
         continue;
       }
-      for (std::string_view d : Words(line.substr(line.find("dscp:") + 5), ',')) {
+      for (std::string_view d : SplitWords(line.substr(line.find("dscp:") + 5), ',')) {
         auto dscp = Number(d);
         if (!dscp || *dscp < 0 || *dscp > 63) {
           warn(fmt::format("dscp value out of 0-63: {}", d));
@@ -86,7 +74,7 @@ MlnxQos ParseMlnxQos(std::string_view text) {
         q.dscp_to_priority[static_cast<size_t>(*dscp)] = static_cast<int>(*prio);
       }
     } else if (line.starts_with("Receive buffer size (bytes):")) {
-      for (std::string_view w : Words(after("Receive buffer size (bytes):"), ',')) {
+      for (std::string_view w : SplitWords(after("Receive buffer size (bytes):"), ',')) {
         if (w.starts_with("max_buffer_size=")) {
           if (auto v = Number(w.substr(16)); v && *v >= 0) q.max_buffer_bytes = static_cast<uint64_t>(*v);
         } else if (auto v = Number(w); v && *v >= 0) {

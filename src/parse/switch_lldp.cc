@@ -9,18 +9,6 @@
 namespace railyard {
 namespace {
 
-std::vector<std::string_view> Fields(std::string_view line) {
-  std::vector<std::string_view> out;
-  size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) ++i;
-    size_t start = i;
-    while (i < line.size() && line[i] != ' ' && line[i] != '\t' && line[i] != '\r') ++i;
-    if (i > start) out.push_back(line.substr(start, i - start));
-  }
-  return out;
-}
-
 enum class Format { kUnknown, kArista, kCumulus, kSonic, kNvue };
 
 struct Columns {
@@ -38,7 +26,7 @@ AdjacencyReport ParseSwitchLldpTable(std::string_view text, std::string_view loc
   std::string_view line;
   while (lines.Next(line)) {
     const int line_no = lines.number();
-    std::vector<std::string_view> f = Fields(line);
+    std::vector<std::string_view> f = SplitWords(line);
     if (f.empty()) continue;
     if (format == Format::kUnknown) {
       if (line.find("Neighbor Device ID") != std::string_view::npos && line.find("Neighbor Port ID") != std::string_view::npos) {

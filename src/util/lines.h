@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string_view>
+#include <vector>
 
 namespace railyard {
 
@@ -28,5 +29,20 @@ class LineReader {
   size_t pos_ = 0;
   int number_ = 0;
 };
+
+// The whitespace-separated words of a line (spaces, tabs, a trailing '\r'), plus `extra` as a
+// further separator when given (',' for "07,06,05,"). Views into `line`.
+inline std::vector<std::string_view> SplitWords(std::string_view line, char extra = ' ') {
+  std::vector<std::string_view> out;
+  auto sep = [&](char c) { return c == ' ' || c == '\t' || c == '\r' || c == extra; };
+  size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && sep(line[i])) ++i;
+    size_t start = i;
+    while (i < line.size() && !sep(line[i])) ++i;
+    if (i > start) out.push_back(line.substr(start, i - start));
+  }
+  return out;
+}
 
 }  // namespace railyard
