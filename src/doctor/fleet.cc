@@ -83,7 +83,9 @@ std::vector<Finding> FleetAccumulator::Finish(const DoctorPolicy& policy) const 
       }
     }
   };
-  for (const auto& [psid, versions] : firmware_) {
+  for (const auto& entry : firmware_) {
+    const std::string& psid = entry.first;  // named, not bound: the lambda captures it (clang < 16)
+    const auto& versions = entry.second;
     minority("fleet-firmware-drift", Severity::kWarning, versions, [&](Finding& f, const std::string& version, const std::string& ref, const std::string& spread) {
       f.message = fmt::format("firmware {} differs from {} that most {} cards run: mixed firmware behaves differently under load "
                               "and in failover", version, ref, psid);
@@ -92,7 +94,9 @@ std::vector<Finding> FleetAccumulator::Finish(const DoctorPolicy& policy) const 
       f.evidence = {{"psid", psid}, {"firmware", version}, {"fleet", spread}};
     });
   }
-  for (const auto& [pn, groups] : psids_) {
+  for (const auto& entry : psids_) {
+    const std::string& pn = entry.first;
+    const auto& groups = entry.second;
     minority("fleet-psid-mix", Severity::kWarning, groups, [&](Finding& f, const std::string& psid, const std::string& ref, const std::string& spread) {
       f.message = fmt::format("part number {} carries PSID {} here but {} on most cards: an OEM-branded or re-flashed card is mixed "
                               "in, and it takes different firmware images", pn, psid, ref);

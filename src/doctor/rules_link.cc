@@ -50,7 +50,9 @@ void LinkDown(RuleContext& c) {
 }
 
 void BerHigh(RuleContext& c) {
-  for (const auto& [device, l] : c.facts.links) {
+  for (const auto& entry : c.facts.links) {
+    const std::string& device = entry.first;  // not a structured binding: lambdas capture it (clang < 16)
+    const MlxlinkPort& l = entry.second;
     auto check = [&](const char* name, const std::optional<double>& ber) {
       if (!ber || *ber <= c.policy.max_effective_ber) return;
       c.Report(fmt::format("{} ({})", device, name),
