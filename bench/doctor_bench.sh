@@ -5,7 +5,7 @@
 #   every 1000th host + 1: firmware one release behind  -> fleet-firmware-drift
 #                    + 2: PCIe trained at x8            -> pcie-link-downgraded
 #                    + 3: effective BER 1e-9            -> ber-high
-#                    + 4: VLAN MTU above its parent     -> mtu-inconsistent
+#                    + 4: VLAN MTU above its parent     -> mtu-inconsistent and fleet-mtu-drift
 # Reports wall time and peak RSS and checks that exactly the injected faults are found.
 # Target: <= 5 s on the 2-core reference machine, memory bounded.
 set -euo pipefail
@@ -48,6 +48,6 @@ done
 echo "railyard doctor: ${best} s wall (best of 3), peak RSS $((best_rss / 1024)) MiB; $HOSTS hosts, ${mb} MB of NDJSON"
 want=$((HOSTS / 1000))
 got=$(jq -c '.summary.by_rule' "$WORK/findings.json")
-echo "  findings by rule: $got (injected: $want each of fleet-firmware-drift, pcie-link-downgraded, ber-high, mtu-inconsistent)"
-expect=$(jq -cn --argjson w "$want" '{"ber-high": $w, "fleet-firmware-drift": $w, "mtu-inconsistent": $w, "pcie-link-downgraded": $w}')
+echo "  findings by rule: $got (injected: $want each of fleet-firmware-drift, pcie-link-downgraded, ber-high, mtu-inconsistent, fleet-mtu-drift)"
+expect=$(jq -cn --argjson w "$want" '{"ber-high": $w, "fleet-firmware-drift": $w, "fleet-mtu-drift": $w, "mtu-inconsistent": $w, "pcie-link-downgraded": $w}')
 [ "$got" = "$expect" ] && echo "  exactly the injected faults were found" || { echo "  MISMATCH with the injected faults"; exit 1; }

@@ -326,6 +326,36 @@ TEST(Doctor, FleetPsidMixAndDriverDrift) {
   }
 }
 
+TEST(Doctor, RssSingleQueueAndFleetMtuDrift) {
+  // The netns capture (tests/fixtures/iproute2) has real queue counts only live; set them here.
+  HostFacts f = Capture("gpu0", {{"ip-j-d-link.json", "project:tests/fixtures/iproute2/ip-j-d-link-veth-bridge.json"}});
+  NetdevFacts port;
+  port.name = "ens3np0";
+  port.kind = "physical";
+  port.mtu = 9000;
+  port.speed_mbps = 200000;
+  port.tx_queues = 63;
+  f.netdevs.push_back(port);
+  EXPECT_EQ(Count(RunHostRules(f, {}), "rss-single-queue"), 0u);
+  f.netdevs.back().tx_queues = 1;
+  EXPECT_EQ(Count(RunHostRules(f, {}), "rss-single-queue"), 1u);
+  Doctor doctor({});
+  for (int i = 0; i < 3; ++i) {
+    HostFacts h = f;
+    h.hostname = fmt::format("gpu{}", i);
+    h.netdevs.back().mac = fmt::format("02:00:00:00:00:{:02x}", i);
+    if (i == 2) h.netdevs.back().mtu = 1500;
+    doctor.AddHost(h);
+  }
+  DoctorReport r = doctor.Finish();
+  ASSERT_EQ(Count(r.findings, "fleet-mtu-drift"), 1u);
+  for (const Finding& x : r.findings) {
+    if (x.rule == "fleet-mtu-drift") {
+      EXPECT_EQ(x.host, "gpu2");
+    }
+  }
+}
+
 TEST(Doctor, OutputsAndInputs) {
   REQUIRE_SHARED("bonding/8023ad-partner-mac-zero-aggregator-mismatch.txt");
   HostFacts f = Capture("gpu007", {{"bonding-bond0.txt", "bonding/8023ad-partner-mac-zero-aggregator-mismatch.txt"}});

@@ -13,6 +13,7 @@ const std::vector<FleetRule>& FleetRules() {
       {"fleet-firmware-drift", Severity::kWarning, "one PSID running different firmware versions across hosts"},
       {"fleet-duplicate-identity", Severity::kError, "one MAC, GUID or serial number on two hosts (cloned or re-flashed cards)"},
       {"fleet-psid-mix", Severity::kWarning, "one part number with several PSIDs (OEM or re-flashed cards mixed in)"},
+      {"fleet-mtu-drift", Severity::kWarning, "one interface name with different MTUs across hosts"},
       {"fleet-driver-drift", Severity::kWarning, "hosts on a driver stack (MLNX_OFED/DOCA version) other than most"},
   };
   return rules;
@@ -41,6 +42,9 @@ void FleetAccumulator::Add(const HostFacts& f) {
         (n.pci_bdf.empty() || n.pci_bdf.back() == '0')) {
       std::string version = n.firmware_version.substr(0, n.firmware_version.find(' '));
       firmware_[n.firmware_psid][version].push_back({f.hostname, "netdev " + n.name});
+    }
+    if ((n.kind == "physical" || n.kind == "bond" || n.kind == "vlan") && n.mtu && n.master.empty()) {
+      mtus_[n.name][std::to_string(n.mtu)].push_back({f.hostname, "netdev " + n.name});
     }
     if (n.kind == "physical" && !n.mac.empty() && n.mac.find_first_not_of("0:") != std::string::npos) {
       identities_["MAC " + n.mac].push_back({f.hostname, "netdev " + n.name});
@@ -102,6 +106,14 @@ std::vector<Finding> FleetAccumulator::Finish(const DoctorPolicy& policy) const 
                               "in, and it takes different firmware images", pn, psid, ref);
       f.fix = "check the card's VPD and origin with the supplier; keep one PSID per OPN in a fleet (re-flashing PSIDs voids support)";
       f.evidence = {{"part_number", pn}, {"psid", psid}, {"fleet", spread}};
+    });
+  }
+  for (const auto& entry : mtus_) {
+    const std::string& name = entry.first;
+    minority("fleet-mtu-drift", Severity::kWarning, entry.second, [&](Finding& f, const std::string& mtu, const std::string& ref, const std::string& spread) {
+      f.message = fmt::format("{} has MTU {} here but {} on most hosts: paths through this host fragment or drop large frames", name, mtu, ref);
+      f.fix = fmt::format("set MTU {} on {} in the host's persistent network configuration", ref, name);
+      f.evidence = {{"mtu", mtu}, {"fleet", spread}};
     });
   }
   minority("fleet-driver-drift", Severity::kWarning, drivers_, [&](Finding& f, const std::string& driver, const std::string& ref, const std::string& spread) {

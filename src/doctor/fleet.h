@@ -35,6 +35,8 @@ class FleetAccumulator {
   std::map<std::string, std::map<std::string, std::vector<Where>>> psids_;
   // Driver stack (ofed_info -s, else the kernel's in-tree mlx5) -> hosts.
   std::map<std::string, std::vector<Where>> drivers_;
+  // Interface name -> MTU -> hosts: the same port name should have the same MTU fleet-wide.
+  std::map<std::string, std::map<std::string, std::vector<Where>>> mtus_;
   // "MAC 00:11:..", "GUID ..", "serial .." -> where it was seen.
   std::map<std::string, std::vector<Where>> identities_;
 };

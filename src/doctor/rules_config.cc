@@ -91,6 +91,19 @@ void PromiscuousLeftOn(RuleContext& c) {
   }
 }
 
+void RssSingleQueue(RuleContext& c) {
+  for (const NetdevFacts& n : c.facts.netdevs) {
+    if (n.kind != "physical" || n.tx_queues != 1 || n.speed_mbps < 25000) continue;
+    c.Report(fmt::format("netdev {}", n.name),
+             fmt::format("one queue in use on a {} Gb/s port: every flow is processed by one CPU core, which caps throughput "
+                         "far below line rate", n.speed_mbps / 1000),
+             "ethtool -L " + n.name + " combined N (N = cores of the NIC's NUMA node, up to the NIC's maximum); check that "
+             "irqbalance or set_irq_affinity spreads the interrupts")
+        .evidence = {{"tx_queues", std::to_string(n.tx_queues)}, {"rx_queues", std::to_string(n.rx_queues)},
+                     {"speed_mbps", std::to_string(n.speed_mbps)}};
+  }
+}
+
 }  // namespace
 
 void AddConfigRules(std::vector<HostRule>& rules) {
@@ -98,6 +111,7 @@ void AddConfigRules(std::vector<HostRule>& rules) {
   rules.push_back({"mtu-inconsistent", Severity::kError, "bond members or VLAN parents with a different MTU", MtuInconsistent});
   rules.push_back({"nm-unmanaged", Severity::kWarning, "an interface with an ifcfg file that NetworkManager does not manage", NmUnmanaged});
   rules.push_back({"ifcfg-onboot-no", Severity::kWarning, "ifcfg ONBOOT=no (or only in a comment)", OnbootNo});
+  rules.push_back({"rss-single-queue", Severity::kWarning, "a 25G-or-faster port with one queue in use", RssSingleQueue});
   rules.push_back({"promiscuous-left-on", Severity::kInfo, "a physical port left in promiscuous mode", PromiscuousLeftOn});
 }
 
