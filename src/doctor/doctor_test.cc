@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "doctor/rules.h"
+#include "facts/capture_testing.h"
 #include "facts/collect.h"
 #include "parse/fixtures.h"
 
@@ -18,19 +19,8 @@ namespace {
 namespace fs = std::filesystem;
 using testing::SharedFixture;
 
-// HostFacts from capture files: {capture name, fixture path (shared, or "project:" + path)}.
 HostFacts Capture(const std::string& host, const std::vector<std::pair<std::string, std::string>>& files) {
-  fs::path dir = fs::temp_directory_path() / fmt::format("railyard-doctor-{}-{}", ::getpid(), host);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  for (const auto& [name, from] : files) {
-    fs::path source = from.starts_with("project:") ? fs::path(RAILYARD_SOURCE_DIR) / from.substr(8) : SharedFixture(from);
-    fs::copy_file(source, dir / name);
-  }
-  std::ofstream(dir / "hostname.txt") << host << "\n";
-  HostFacts f = BuildHostFacts(ReadCaptureDir(dir.string()));
-  fs::remove_all(dir);
-  return f;
+  return testing::CaptureFacts(host, files);
 }
 
 std::vector<std::string> Rules(const std::vector<Finding>& findings) {

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "facts/capture_testing.h"
 #include "facts/collect.h"
 #include "parse/fixtures.h"
 
@@ -17,17 +18,7 @@ namespace {
 namespace fs = std::filesystem;
 using testing::SharedFixture;
 
-HostFacts Capture(const std::vector<std::pair<std::string, std::string>>& files) {
-  fs::path dir = fs::temp_directory_path() / fmt::format("railyard-symptom-{}", ::getpid());
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  for (const auto& [name, from] : files) {
-    fs::copy_file(from.starts_with("project:") ? fs::path(RAILYARD_SOURCE_DIR) / from.substr(8) : SharedFixture(from), dir / name);
-  }
-  HostFacts f = BuildHostFacts(ReadCaptureDir(dir.string()));
-  fs::remove_all(dir);
-  return f;
-}
+HostFacts Capture(const std::vector<std::pair<std::string, std::string>>& files) { return testing::CaptureFacts("", files); }
 
 std::vector<StepStatus> Statuses(const std::vector<StepResult>& steps) {
   std::vector<StepStatus> out;
