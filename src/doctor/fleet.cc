@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "doctor/rules.h"
+
 namespace railyard {
 
 const std::vector<FleetRule>& FleetRules() {
@@ -25,7 +27,7 @@ void FleetAccumulator::Add(const HostFacts& f) {
     std::string pn = q.part_number;
     for (const PciFunction& p : f.pci) {
       auto it = p.vpd.find("PN");
-      if (pn.empty() && it != p.vpd.end() && p.bdf.size() >= bdf.size() && p.bdf.ends_with(bdf)) pn = it->second;
+      if (pn.empty() && it != p.vpd.end() && SamePciAddress(p.bdf, bdf)) pn = it->second;
     }
     if (!pn.empty() && !q.psid.empty()) psids_[pn][q.psid].push_back({f.hostname, "PCI " + bdf});
     if (q.psid.empty() || q.fw_version.empty()) continue;

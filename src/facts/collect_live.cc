@@ -119,11 +119,15 @@ CollectInputs CollectLive(const LiveOptions& o) {
   // The lower device: iflink names the ifindex of the device this one sits on (VLAN, macvlan,
   // veth peer); equal to its own ifindex for a device that sits on nothing.
   {
+    std::vector<std::string> own(ifaces.size());
     std::map<std::string, std::string> by_index;
-    for (const fs::path& dir : ifaces) by_index[ReadTrimmed(dir / "ifindex")] = dir.filename().string();
     for (size_t i = 0; i < ifaces.size(); ++i) {
-      std::string own = ReadTrimmed(ifaces[i] / "ifindex"), link = ReadTrimmed(ifaces[i] / "iflink");
-      if (!link.empty() && link != own && by_index.count(link)) in.netdevs[i].lower = by_index[link];
+      own[i] = ReadTrimmed(ifaces[i] / "ifindex");
+      by_index[own[i]] = ifaces[i].filename().string();
+    }
+    for (size_t i = 0; i < ifaces.size(); ++i) {
+      std::string link = ReadTrimmed(ifaces[i] / "iflink");
+      if (!link.empty() && link != own[i] && by_index.count(link)) in.netdevs[i].lower = by_index[link];
     }
   }
   // Addresses: getifaddrs (no tool needed); link-local ones are omitted as in captures.
