@@ -10,18 +10,14 @@
 #include "util/suggest.h"
 
 namespace railyard {
-namespace embedded {
-extern const std::array<std::pair<std::string_view, std::string_view>, 3> kFiles;
-}  // namespace embedded
-
-namespace {
 
 std::string_view EmbeddedFile(std::string_view name) {
-  for (const auto& [file, text] : embedded::kFiles) {
-    if (file == name) return text;
-  }
-  throw std::logic_error(fmt::format("embedded catalog file {} missing", name));
+  std::string_view text = EmbeddedFileText(name);
+  if (text.empty()) throw std::logic_error(fmt::format("embedded catalog file {} missing", name));
+  return text;
 }
+
+namespace {
 
 // Reads named columns of one row, with errors that name the file, line and column.
 class RowReader {

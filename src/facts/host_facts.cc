@@ -268,6 +268,9 @@ json ToJson(const HostFacts& f) {
                    {"numa_node", p.numa_node},
                    {"link_capability", LinkJson(p.cap)},
                    {"link_status", LinkJson(p.sta)},
+                   {"aspm", p.aspm},
+                   {"sriov_total_vfs", p.sriov_total_vfs},
+                   {"sriov_num_vfs", p.sriov_num_vfs},
                    {"has_vpd", p.has_vpd},
                    {"vpd_product_name", p.vpd_product_name},
                    {"vpd", p.vpd},
@@ -488,6 +491,10 @@ HostFacts FactsFromJson(const json& j) {
       x.numa_node = p.at("numa_node").get<int>();
       x.cap = LinkFrom(p.at("link_capability"));
       x.sta = LinkFrom(p.at("link_status"));
+      // Added within railyard.facts/1: absent in older documents.
+      x.aspm = p.value("aspm", "");
+      x.sriov_total_vfs = p.value("sriov_total_vfs", -1);
+      x.sriov_num_vfs = p.value("sriov_num_vfs", -1);
       x.has_vpd = p.at("has_vpd").get<bool>();
       x.vpd_product_name = p.at("vpd_product_name").get<std::string>();
       x.vpd = p.at("vpd").get<std::map<std::string, std::string>>();

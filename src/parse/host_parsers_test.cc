@@ -101,6 +101,9 @@ TEST(Lspci, Cx3WithReadWriteFieldsAndHexdump) {
   EXPECT_EQ(f.vpd.at("V0"), "PCIe Gen3 x8");
   EXPECT_EQ(f.vpd.at("V1"), "N/A");  // read-write fields kept, RW free-space lines not
   EXPECT_EQ(f.vpd.count("RW"), 0u);
+  EXPECT_EQ(f.aspm, "Disabled");        // LnkCtl: ASPM Disabled; RCB 64 bytes ...
+  EXPECT_EQ(f.sriov_total_vfs, 63);     // Initial VFs: 63, Total VFs: 63, Number of VFs: 0
+  EXPECT_EQ(f.sriov_num_vfs, 0);
   EXPECT_EQ(f.vpd_checksum, PciFunction::VpdChecksum::kGood);
 }
 

@@ -124,6 +124,22 @@ LspciReport ParseLspci(std::string_view text) {
       ParseLink(value_of("LnkCap:"), current->cap);
     } else if (t.starts_with("LnkSta:")) {
       ParseLink(value_of("LnkSta:"), current->sta);
+    } else if (t.starts_with("LnkCtl:")) {
+      // "LnkCtl:	ASPM Disabled; RCB 64 bytes ..." / "ASPM L1 Enabled; ..."
+      std::string_view v = value_of("LnkCtl:");
+      if (v.starts_with("ASPM ")) current->aspm = std::string(TrimView(v.substr(5, v.find(';') == std::string_view::npos ? v.npos : v.find(';') - 5)));
+    } else if (t.starts_with("Initial VFs:")) {
+      // "Initial VFs: 63, Total VFs: 63, Number of VFs: 0, Function Dependency Link: 00"
+      auto number_after = [&](std::string_view key) {
+        int n = -1;
+        if (size_t at = t.find(key); at != std::string_view::npos) {
+          std::string_view rest = t.substr(at + key.size());
+          std::from_chars(rest.data(), rest.data() + rest.size(), n);
+        }
+        return n;
+      };
+      current->sriov_total_vfs = number_after("Total VFs: ");
+      current->sriov_num_vfs = number_after("Number of VFs: ");
     } else if (t.starts_with("Capabilities:")) {
       in_vpd = t.find("Vital Product Data") != std::string_view::npos;
       current->has_vpd = current->has_vpd || in_vpd;

@@ -34,6 +34,9 @@ struct PciFunction {
   int numa_node = -1;
   PcieLink cap;               // LnkCap
   PcieLink sta;               // LnkSta
+  std::string aspm;           // LnkCtl: "Disabled", "L1 Enabled", "L0s L1 Enabled"; "" when not printed
+  int sriov_total_vfs = -1;   // SR-IOV capability: "Total VFs: 63, Number of VFs: 0"; -1 = no capability shown
+  int sriov_num_vfs = -1;
   bool has_vpd = false;
   std::string vpd_product_name;
   std::map<std::string, std::string> vpd;  // keyword (PN, EC, SN, V0 ...) -> value, trimmed
