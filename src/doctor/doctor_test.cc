@@ -346,6 +346,124 @@ TEST(Doctor, RssSingleQueueAndFleetMtuDrift) {
   }
 }
 
+TEST(Doctor, PowerSavingAndSriov) {
+  REQUIRE_SHARED("lspci/cx3-qdr-fdr-mlx4-vpd-with-rw-fields-and-hexdump.txt");
+  HostFacts cx3 = Capture("h", {{"lspci-vvv.txt", "lspci/cx3-qdr-fdr-mlx4-vpd-with-rw-fields-and-hexdump.txt"}});
+  HostFacts cx7 = Capture("h", {{"lspci-vvv.txt", "lspci/cx7-ndr-osfp-gen5-x16-vpd.txt"}});
+  // Both real samples have "LnkCtl: ASPM Disabled".
+  EXPECT_EQ(Count(RunHostRules(cx3, {}), "power-saving-on"), 0u);
+  EXPECT_EQ(Count(RunHostRules(cx7, {}), "power-saving-on"), 0u);
+  cx7.pci[0].aspm = "L1 Enabled";  // in memory: no real sample shows ASPM on
+  EXPECT_EQ(Count(RunHostRules(cx7, {}), "power-saving-on"), 1u);
+  // SR-IOV only matters where the policy asks for it.
+  EXPECT_EQ(Count(RunHostRules(cx3, {}), "sriov-off"), 0u);
+  DoctorPolicy vfs;
+  vfs.require_sriov = true;
+  // The real CX-3 offers 63 VFs and has none created; the real CX-7 dump shows no SR-IOV capability.
+  std::vector<Finding> found = RunHostRules(cx3, vfs);
+  ASSERT_EQ(Count(found, "sriov-off"), 1u);
+  for (const Finding& f : found) {
+    if (f.rule == "sriov-off") {
+      EXPECT_NE(f.message.find("no VFs are created (63 available)"), std::string::npos);
+    }
+  }
+  EXPECT_EQ(Count(RunHostRules(cx7, vfs), "sriov-off"), 1u);
+  cx3.pci[0].sriov_num_vfs = 8;  // in memory: VFs created
+  EXPECT_EQ(Count(RunHostRules(cx3, vfs), "sriov-off"), 0u);
+}
+
+TEST(Doctor, DriverStackMissing) {
+  HostFacts f = Capture("h", {{"lspci-vvv.txt", "lspci/cx7-ndr-osfp-gen5-x16-vpd.txt"}});
+  DoctorPolicy doca;
+  doca.driver_stack = "doca";
+  // The capture has no ofed_info-s.txt: unknown, not missing.
+  EXPECT_EQ(Count(RunHostRules(f, doca), "driver-stack-missing"), 0u);
+  // As a live collect records a host without ofed_info.
+  f.sources.push_back({"ofed_info -s", false, "ofed_info not installed", {}});
+  EXPECT_EQ(Count(RunHostRules(f, {}), "driver-stack-missing"), 0u);  // no requirement
+  EXPECT_EQ(Count(RunHostRules(f, doca), "driver-stack-missing"), 1u);
+  f.sources.back() = {"ofed_info -s", true, "exit 0", {}};
+  f.ofed = "MLNX_OFED_LINUX-24.10-1.1.4.0";  // ofed_info -s as printed (catalog.md §10), colon stripped
+  EXPECT_EQ(Count(RunHostRules(f, doca), "driver-stack-missing"), 1u);  // the wrong stack
+  DoctorPolicy any;
+  any.driver_stack = "any";
+  EXPECT_EQ(Count(RunHostRules(f, any), "driver-stack-missing"), 0u);
+  f.ofed = "OFED-internal-24.07-0.3.5.0.110";  // what DOCA-OFED's ofed_info -s prints (lshca issue #102)
+  EXPECT_EQ(Count(RunHostRules(f, doca), "driver-stack-missing"), 0u);
+}
+
+TEST(Doctor, VmNicNotPassthrough) {
+  HostFacts f = Capture("vm", {{"ip-j-d-link.json", "project:tests/fixtures/iproute2/ip-j-d-link-veth-bridge.json"}});
+  EXPECT_EQ(Count(RunHostRules(f, {}), "vm-nic-not-passthrough"), 0u);
+  for (NetdevFacts& n : f.netdevs) {
+    if (n.name == "eth9") {
+      n.kind = "physical";  // in memory: the guest's NIC, as a VM's virtio NIC appears
+      n.driver = "virtio_net";
+    }
+  }
+  EXPECT_EQ(Count(RunHostRules(f, {}), "vm-nic-not-passthrough"), 1u);  // no ConnectX in the guest
+  HostFacts with_cx = Capture("vm", {{"lspci-vvv.txt", "lspci/cx7-ndr-osfp-gen5-x16-vpd.txt"}});
+  f.pci = with_cx.pci;  // a ConnectX passed through beside the 1500-MTU management NIC
+  EXPECT_EQ(Count(RunHostRules(f, {}), "vm-nic-not-passthrough"), 0u);
+  for (NetdevFacts& n : f.netdevs) {
+    if (n.name == "eth9") n.mtu = 9000;  // ... but the data traffic is on the virtio NIC
+  }
+  EXPECT_EQ(Count(RunHostRules(f, {}), "vm-nic-not-passthrough"), 1u);
+}
+
+TEST(Doctor, LinkBelowCapabilityAndFec) {
+  REQUIRE_SHARED("mlxlink/cx7-eth-100g-dac-rs528-ext-speed-masks.txt");
+  HostFacts f = Capture("h", {{"mlxlink-mlx5_0.txt", "mlxlink/cx6dx-eth-100g-rs528-no-issue.txt"},
+                              {"mlxlink-mlx5_1.txt", "mlxlink/cx7-eth-100g-dac-rs528-ext-speed-masks.txt"},
+                              {"mlxlink-mlx5_2.txt", "mlxlink/cx6-ib-hdr-2x-hdr100-ber-monitor-unsupported.txt"}});
+  ASSERT_EQ(f.links.size(), 3u);
+  // The CX-7 port enables 200G but its DAC supports 100G at most: 100G is all it can do.
+  EXPECT_EQ(f.links.at("mlx5_1").enabled_speeds.front(), "200G_2X");
+  EXPECT_EQ(f.links.at("mlx5_1").cable_speeds.front(), "100G_4X");
+  std::vector<Finding> found = RunHostRules(f, {});
+  EXPECT_EQ(Count(found, "link-below-capability"), 0u);
+  EXPECT_EQ(Count(found, "fec-mismatch-or-off"), 0u);  // both 100G 4x ports run RS(528,514); HDR runs RS-544
+  f.links.at("mlx5_1").cable_speeds.insert(f.links.at("mlx5_1").cable_speeds.begin(), "200G_4X");  // in memory: a 200G cable
+  found = RunHostRules(f, {});
+  ASSERT_EQ(Count(found, "link-below-capability"), 1u);
+  for (const Finding& x : found) {
+    if (x.rule == "link-below-capability") {
+      EXPECT_EQ(x.object, "mlx5_1");
+    }
+  }
+  // FEC off on 25G lanes (100G over 4x): a warning; and the two 100G ports now differ (no majority: both reported).
+  f.links.at("mlx5_0").fec = "No FEC";
+  found = RunHostRules(f, {});
+  EXPECT_EQ(Count(found, "fec-mismatch-or-off"), 3u);
+  // FEC off on HDR (50G PAM4 lanes): an error.
+  f.links.at("mlx5_0").fec = f.links.at("mlx5_1").fec;
+  f.links.at("mlx5_2").fec = "No FEC";
+  found = RunHostRules(f, {});
+  ASSERT_EQ(Count(found, "fec-mismatch-or-off"), 1u);
+  for (const Finding& x : found) {
+    if (x.rule == "fec-mismatch-or-off") {
+      EXPECT_EQ(x.severity, Severity::kError);
+    }
+  }
+}
+
+TEST(Doctor, ModuleNotQualified) {
+  REQUIRE_SHARED("ethtool/m-sfp-1000base-sx-sff8472-dom-thresholds.txt");
+  auto with_module = [](const std::string& sample) {
+    return Capture("h", {{"ip-j-d-link.json", "project:tests/fixtures/iproute2/ip-j-d-link-veth-bridge.json"},
+                         {"ethtool-m-ens1f0np0.txt", sample}});
+  };
+  EXPECT_EQ(Count(RunHostRules(with_module("ethtool/m-qsfp-dd-mellanox-passive-dac-spectrum2-prerelease-cmis-parser.txt"), {}),
+                  "module-not-qualified"), 0u);
+  HostFacts jdsu = with_module("ethtool/m-sfp-1000base-sx-sff8472-dom-thresholds.txt");
+  EXPECT_EQ(Count(RunHostRules(jdsu, {}), "module-not-qualified"), 1u);  // a JDSU SFP: third-party
+  DoctorPolicy p;
+  p.qualified_module_vendors.push_back("JDSU");
+  EXPECT_EQ(Count(RunHostRules(jdsu, p), "module-not-qualified"), 0u);
+  // The real "netlink error: Input/output error" on a port that is up: the EEPROM is unreadable.
+  EXPECT_EQ(Count(RunHostRules(with_module("ethtool/m-cx3pro-40g-netlink-input-output-error.txt"), {}), "module-not-qualified"), 1u);
+}
+
 TEST(Doctor, OutputsAndInputs) {
   REQUIRE_SHARED("bonding/8023ad-partner-mac-zero-aggregator-mismatch.txt");
   HostFacts f = Capture("gpu007", {{"bonding-bond0.txt", "bonding/8023ad-partner-mac-zero-aggregator-mismatch.txt"}});

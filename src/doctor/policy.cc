@@ -37,7 +37,8 @@ DoctorPolicy ParsePolicy(const std::string& yaml_text, const std::string& file) 
   if (!root.IsMap()) throw PolicyError(fmt::format("{}:1: the policy must be a mapping of keys", file));
   static const std::vector<std::string> kKeys = {"ethernet_mtu", "ib_mtu", "roce_priority", "roce_trust",
                                                  "max_effective_ber", "module_temp_warn_c", "module_temp_alarm_c",
-                                                 "max_rx_discards", "firmware_baseline", "require_iommu", "disabled_rules", "severity"};
+                                                 "max_rx_discards", "firmware_baseline", "require_iommu", "require_sriov", "driver_stack",
+                                                 "qualified_module_vendors", "disabled_rules", "severity"};
   for (const auto& kv : root) {
     const std::string key = kv.first.as<std::string>("");
     const YAML::Node& v = kv.second;
@@ -53,7 +54,17 @@ DoctorPolicy ParsePolicy(const std::string& yaml_text, const std::string& file) 
     else if (key == "module_temp_warn_c") p.module_temp_warn_c = As<double>(file, v, key, "degrees Celsius");
     else if (key == "module_temp_alarm_c") p.module_temp_alarm_c = As<double>(file, v, key, "degrees Celsius");
     else if (key == "require_iommu") p.require_iommu = As<bool>(file, v, key, "true or false");
-    else if (key == "max_rx_discards") p.max_rx_discards = As<uint64_t>(file, v, key, "a count");
+    else if (key == "require_sriov") p.require_sriov = As<bool>(file, v, key, "true or false");
+    else if (key == "driver_stack") {
+      p.driver_stack = As<std::string>(file, v, key, "any, mlnx_ofed or doca");
+      if (p.driver_stack != "any" && p.driver_stack != "mlnx_ofed" && p.driver_stack != "doca") {
+        Fail(file, v, key, "expected any, mlnx_ofed or doca");
+      }
+    } else if (key == "qualified_module_vendors") {
+      if (!v.IsSequence()) Fail(file, v, key, "expected a list of module vendor names");
+      p.qualified_module_vendors.clear();
+      for (const auto& r : v) p.qualified_module_vendors.push_back(As<std::string>(file, r, key, "a vendor name"));
+    } else if (key == "max_rx_discards") p.max_rx_discards = As<uint64_t>(file, v, key, "a count");
     else if (key == "firmware_baseline") {
       if (!v.IsMap()) Fail(file, v, key, "expected a mapping of PSID or family to version");
       for (const auto& b : v) p.firmware_baseline[b.first.as<std::string>("")] = As<std::string>(file, b.second, key, "a version");

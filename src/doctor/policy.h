@@ -8,6 +8,7 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "model/finding.h"
 
@@ -24,6 +25,9 @@ struct DoctorPolicy {
   uint64_t max_rx_discards = 0;     // rx_discards_phy / rx_out_of_buffer above this warn; 0 = any
   std::map<std::string, std::string> firmware_baseline;  // PSID or device family ("ConnectX-7") -> minimum version
   bool require_iommu = false;       // hosts run VMs / SR-IOV passthrough: the IOMMU must be on
+  bool require_sriov = false;       // hosts hand VFs to VMs or pods: SR-IOV must be on with VFs created
+  std::string driver_stack;         // "" no requirement | any | mlnx_ofed | doca (ofed_info -s must show it)
+  std::vector<std::string> qualified_module_vendors = {"NVIDIA", "Mellanox"};  // module EEPROM vendor names
   std::set<std::string> disabled_rules;
   std::map<std::string, Severity> severity;  // rule -> severity override
 };

@@ -1,5 +1,6 @@
 // Modules and receive-side health.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "doctor/rules.h"
 
@@ -42,10 +43,57 @@ void RxDropsHigh(RuleContext& c) {
   }
 }
 
+bool Qualified(const DoctorPolicy& p, std::string_view vendor) {
+  auto lower = [](std::string_view v) {
+    std::string out(v);
+    for (char& ch : out) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return out;
+  };
+  std::string have = lower(vendor);
+  for (const std::string& q : p.qualified_module_vendors) {
+    if (!q.empty() && have.starts_with(lower(q))) return true;
+  }
+  return false;
+}
+
+void ModuleNotQualified(RuleContext& c) {
+  auto report = [&](const std::string& object, const std::string& vendor, const std::string& pn, const std::string& source) {
+    c.Report(object,
+             fmt::format("the module is from {} ({}), not a qualified vendor ({}): NVIDIA supports its NICs and switches "
+                         "only with LinkX parts, and third-party modules are the usual cause of links that train slowly, "
+                         "flap or run hot", vendor, pn.empty() ? "no part number" : pn,
+                         fmt::format("{}", fmt::join(c.policy.qualified_module_vendors, ", "))),
+             "replace it with the qualified LinkX part for this port, or add the vendor to qualified_module_vendors in "
+             "the policy if it has passed your own qualification")
+        .evidence = {{"vendor", vendor}, {"part_number", pn}, {"source", source}};
+  };
+  for (const NetdevFacts& n : c.facts.netdevs) {
+    if (!n.module) continue;
+    const ModuleInfo& m = *n.module;
+    if (!m.readable) {
+      // An empty cage also has no EEPROM; a port with link has a module, so its EEPROM is broken or blocked.
+      if (n.operstate != "up") continue;
+      c.Report(fmt::format("netdev {} module", n.name),
+               "the port has link but its module EEPROM cannot be read: a damaged or non-compliant module (or one whose "
+               "EEPROM the firmware rejects)",
+               "reseat it; if `ethtool -m " + n.name + "` still fails, replace it with a qualified LinkX part")
+          .evidence = {{"ethtool -m", m.warnings.empty() ? "unreadable" : m.warnings.front().message}};
+      continue;
+    }
+    if (m.vendor_name.empty() || Qualified(c.policy, m.vendor_name)) continue;
+    report(fmt::format("netdev {} module", n.name), m.vendor_name, m.vendor_pn, "ethtool -m");
+  }
+  for (const auto& [device, l] : c.facts.links) {
+    if (l.module_vendor.empty() || Qualified(c.policy, l.module_vendor)) continue;
+    report(fmt::format("{} module", device), l.module_vendor, l.module_part_number, "mlxlink -m");
+  }
+}
+
 }  // namespace
 
 void AddOpticsRules(std::vector<HostRule>& rules) {
   rules.push_back({"module-temperature-high", Severity::kWarning, "module temperature at or above 70 °C (error at 80 °C)", ModuleTemperatureHigh});
+  rules.push_back({"module-not-qualified", Severity::kWarning, "third-party module, or a module whose EEPROM cannot be read on a live link", ModuleNotQualified});
   rules.push_back({"rx-drops-high", Severity::kWarning, "receive discards or out-of-buffer drops above the policy count", RxDropsHigh});
 }
 

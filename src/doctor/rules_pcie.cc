@@ -118,6 +118,88 @@ void IommuOff(RuleContext& c) {
       .evidence = {{"cmdline", c.facts.kernel_cmdline}};
 }
 
+bool IsVirtualFunction(const PciFunction& p) {
+  return p.description.find("Virtual Function") != std::string::npos;
+}
+
+void PowerSavingOn(RuleContext& c) {
+  for (const PciFunction& p : c.facts.pci) {
+    if (p.aspm.empty() || p.aspm == "Disabled" || IsVirtualFunction(p)) continue;
+    c.Report(fmt::format("PCI {}", p.bdf),
+             fmt::format("PCIe ASPM is on ({}): the link drops into low-power states between bursts and every wake-up adds "
+                         "microseconds to RDMA latency", p.aspm),
+             "turn ASPM off: BIOS (PCIe ASPM support = Disabled) or pcie_aspm=off on the kernel command line; "
+             "check /sys/module/pcie_aspm/parameters/policy is not powersave")
+        .evidence = {{"LnkCtl", "ASPM " + p.aspm}, {"device", p.description}};
+  }
+}
+
+void SriovOff(RuleContext& c) {
+  if (!c.policy.require_sriov) return;
+  for (const PciFunction& p : c.facts.pci) {
+    // A PF whose capabilities lspci could read (LnkCap needs root; without it the list is absent).
+    if (IsVirtualFunction(p) || p.cap.width == 0) continue;
+    std::string why, fix;
+    if (p.sriov_total_vfs < 0) {
+      why = "the card exposes no SR-IOV capability: SR-IOV is off in its firmware";
+      fix = fmt::format("mlxconfig -d {} set SRIOV_EN=1 NUM_OF_VFS=<n>, then a cold reboot (or mlxfwreset)", p.bdf);
+    } else if (p.sriov_total_vfs == 0) {
+      why = "SR-IOV is on but the firmware offers 0 VFs";
+      fix = fmt::format("mlxconfig -d {} set NUM_OF_VFS=<n>, then a cold reboot", p.bdf);
+    } else if (p.sriov_num_vfs == 0) {
+      why = fmt::format("no VFs are created ({} available)", p.sriov_total_vfs);
+      fix = "echo <n> > /sys/bus/pci/devices/<bdf>/sriov_numvfs at boot (udev rule, systemd unit or the SR-IOV network operator)";
+    } else {
+      continue;
+    }
+    c.Report(fmt::format("PCI {}", p.bdf), "the policy requires SR-IOV for VMs or pods, but " + why, fix).evidence = {
+        {"total_vfs", std::to_string(p.sriov_total_vfs)}, {"num_vfs", std::to_string(p.sriov_num_vfs)}, {"device", p.description}};
+  }
+}
+
+void DriverStackMissing(RuleContext& c) {
+  const std::string& want = c.policy.driver_stack;
+  if (want.empty()) return;
+  // Known only when ofed_info was asked (live: "not installed" is an answer; a capture: the file).
+  const SourceStatus* asked = nullptr;
+  for (const SourceStatus& s : c.facts.sources) {
+    if (s.name == "ofed_info -s") asked = &s;
+  }
+  if (!asked || (!asked->present && asked->detail.find("not installed") == std::string::npos && c.facts.ofed.empty())) return;
+  const std::string& have = c.facts.ofed;
+  // ofed_info -s prints "MLNX_OFED_LINUX-24.10-1.1.4.0" for MLNX_OFED and "OFED-internal-24.07-…" for DOCA-OFED.
+  bool is_mlnx = have.starts_with("MLNX_OFED"), is_doca = have.starts_with("OFED-internal") || have.starts_with("DOCA");
+  bool ok = want == "any" ? !have.empty() : want == "mlnx_ofed" ? is_mlnx : is_doca;
+  if (ok) return;
+  std::string want_name = want == "any" ? "MLNX_OFED or DOCA-OFED" : want == "mlnx_ofed" ? "MLNX_OFED" : "DOCA-OFED (doca-host)";
+  c.Report("driver stack",
+           have.empty() ? fmt::format("no {} is installed (ofed_info missing or empty): the inbox driver lacks the tools "
+                                      "(mlnx_qos, mlxlink via MFT) and the tuned RDMA stack the policy requires", want_name)
+                        : fmt::format("the installed stack is {} but the policy requires {}", have, want_name),
+           "install the required stack (DOCA-Host: doca-host repo + doca-ofed; MLNX_OFED: mlnxofedinstall) matching the "
+           "fleet's release, then reboot or /etc/init.d/openibd restart")
+      .evidence = {{"ofed_info", have.empty() ? asked->detail : have}, {"policy", want}};
+}
+
+void VmNicNotPassthrough(RuleContext& c) {
+  static const std::set<std::string> kEmulated = {"virtio_net", "vmxnet3", "hv_netvsc", "e1000", "e1000e", "ena"};
+  bool connectx = !c.facts.pci.empty() || !c.facts.rdma.empty();
+  for (const NetdevFacts& n : c.facts.netdevs) {
+    if (n.kind != "physical" || !kEmulated.count(n.driver)) continue;
+    // An emulated NIC is fine for management; it is wrong when it is the only NIC, or carries jumbo (data) traffic.
+    bool data = n.mtu >= 9000;
+    if (connectx && !data) continue;
+    c.Report(fmt::format("netdev {}", n.name),
+             connectx ? fmt::format("{} is an emulated {} NIC carrying MTU {} traffic while a ConnectX is passed through: "
+                                    "data traffic takes the hypervisor's software path", n.name, n.driver, n.mtu)
+                      : fmt::format("inside a VM the network is an emulated {} NIC and no ConnectX is passed through: no RDMA, "
+                                    "and bandwidth and latency are the hypervisor's", n.driver),
+             "pass the ConnectX (or an SR-IOV VF) through to the VM (VFIO / PCI passthrough, IOMMU on in the host) and move "
+             "the data addresses onto it")
+        .evidence = {{"driver", n.driver}, {"mtu", std::to_string(n.mtu)}, {"connectx_seen", connectx ? "yes" : "no"}};
+  }
+}
+
 }  // namespace
 
 void AddPcieRules(std::vector<HostRule>& rules) {
@@ -126,6 +208,10 @@ void AddPcieRules(std::vector<HostRule>& rules) {
   rules.push_back({"nic-firmware-not-running", Severity::kError, "flash recovery, probe failure or firmware timeout", FirmwareNotRunning});
   rules.push_back({"firmware-below-baseline", Severity::kWarning, "firmware older than the policy's baseline for its PSID or family", FirmwareBelowBaseline});
   rules.push_back({"iommu-off", Severity::kWarning, "IOMMU off on the kernel command line (or not on, where the policy requires it)", IommuOff});
+  rules.push_back({"power-saving-on", Severity::kWarning, "PCIe ASPM power saving on a ConnectX link", PowerSavingOn});
+  rules.push_back({"sriov-off", Severity::kWarning, "SR-IOV off or no VFs where the policy requires it", SriovOff});
+  rules.push_back({"driver-stack-missing", Severity::kWarning, "MLNX_OFED / DOCA-OFED missing where the policy requires it", DriverStackMissing});
+  rules.push_back({"vm-nic-not-passthrough", Severity::kWarning, "inside a VM the data NIC is emulated, not the passed-through ConnectX", VmNicNotPassthrough});
 }
 
 }  // namespace railyard

@@ -217,7 +217,13 @@ CollectInputs ReadCaptureDir(const std::string& dir) {
   const fs::path root(dir);
   if (auto t = ReadIfExists(root / "hostname.txt")) in.hostname = FirstLine(*t);
   if (auto t = ReadIfExists(root / "uname-r.txt")) in.kernel = FirstLine(*t);
-  if (auto t = ReadIfExists(root / "ofed_info-s.txt")) in.ofed = FirstLine(*t);
+  if (auto t = ReadIfExists(root / "ofed_info-s.txt")) {
+    in.ofed = FirstLine(*t);
+    if (!in.ofed.empty() && in.ofed.back() == ':') in.ofed.pop_back();  // "MLNX_OFED_LINUX-24.10-1.1.4.0:"
+    note("ofed_info -s", true, (root / "ofed_info-s.txt").string());
+  } else {
+    note("ofed_info -s", false, "ofed_info-s.txt not in the capture");
+  }
   in.lspci = ReadIfExists(root / "lspci-vvv.txt");
   note("lspci -vvv", in.lspci.has_value(), in.lspci ? (root / "lspci-vvv.txt").string() : "lspci-vvv.txt not in the capture");
   in.dmesg = ReadIfExists(root / "dmesg.txt");

@@ -206,8 +206,15 @@ TEST(Facts, MissingSourcesAreRecordedNotFatal) {
   fs::remove_all(empty);
   EXPECT_TRUE(f.netdevs.empty());
   ASSERT_GE(f.sources.size(), 2u);
-  EXPECT_FALSE(f.sources[0].present);
-  EXPECT_EQ(f.sources[0].detail, "lspci-vvv.txt not in the capture");
+  auto source = [&](const std::string& name) {
+    for (const SourceStatus& s : f.sources) {
+      if (s.name == name) return s;
+    }
+    return SourceStatus{};
+  };
+  EXPECT_FALSE(source("lspci -vvv").present);
+  EXPECT_EQ(source("lspci -vvv").detail, "lspci-vvv.txt not in the capture");
+  EXPECT_EQ(source("ofed_info -s").detail, "ofed_info-s.txt not in the capture");
 }
 
 TEST(Facts, BadInputNamesTheProblem) {

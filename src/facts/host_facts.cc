@@ -379,6 +379,8 @@ json ToJson(const HostFacts& f) {
                      {"speed", p.speed},
                      {"width", p.width},
                      {"fec", p.fec},
+                     {"enabled_speeds", p.enabled_speeds},
+                     {"cable_speeds", p.cable_speeds},
                      {"status_opcode", opt(p.status_opcode)},
                      {"recommendation", p.recommendation},
                      {"firmware_version", p.firmware_version},
@@ -632,6 +634,8 @@ HostFacts FactsFromJson(const json& j) {
       p.module_part_number = l.at("module_part_number").get<std::string>();
       p.module_serial = l.at("module_serial").get<std::string>();
       p.cable_length = l.at("cable_length").get<std::string>();
+      p.enabled_speeds = l.value("enabled_speeds", std::vector<std::string>{});  // added within facts/1
+      p.cable_speeds = l.value("cable_speeds", std::vector<std::string>{});
       f.links[device] = std::move(p);
     }
     where = "kernel_events";

@@ -17,6 +17,21 @@ std::optional<T> Number(std::string_view v) {
   return out;
 }
 
+// "0x00003ff2 (200G_2X,200G_4X,100G_1X)" -> {"200G_2X", "200G_4X", "100G_1X"}.
+std::vector<std::string> SpeedNames(std::string_view value) {
+  std::vector<std::string> out;
+  size_t open = value.find('('), close = value.rfind(')');
+  if (open == std::string_view::npos || close == std::string_view::npos || close < open) return out;
+  std::string_view list = value.substr(open + 1, close - open - 1);
+  while (!list.empty()) {
+    size_t comma = list.find(',');
+    std::string_view name = TrimView(list.substr(0, comma));
+    if (!name.empty()) out.emplace_back(name);
+    list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
+  }
+  return out;
+}
+
 void Apply(MlxlinkPort& port, const std::string& key, const std::string& value) {
   port.fields[key] = value;
   if (key == "State") port.state = value;
@@ -24,6 +39,8 @@ void Apply(MlxlinkPort& port, const std::string& key, const std::string& value) 
   else if (key == "Speed") port.speed = value;
   else if (key == "Width") port.width = value;
   else if (key == "FEC") port.fec = value;
+  else if (key == "Enabled Link Speed (Ext.)" || key == "Enabled Link Speed") port.enabled_speeds = SpeedNames(value);
+  else if (key == "Supported Cable Speed (Ext.)" || key == "Supported Cable Speed") port.cable_speeds = SpeedNames(value);
   else if (key == "Status Opcode") port.status_opcode = Number<int>(value);
   else if (key == "Recommendation") port.recommendation = value;
   else if (key == "Firmware Version") port.firmware_version = value;

@@ -20,6 +20,10 @@ struct MlxlinkPort {
   std::string speed;                  // "100G", "HDR" ...
   std::string width;                  // "4x"
   std::string fec;
+  // "Enabled Link Speed [(Ext.)]" and "Supported Cable Speed [(Ext.)]": the speed names in the
+  // parentheses ("200G_2X", "100G_4X", "40G"; IB: "HDR", "EDR" ...), as printed.
+  std::vector<std::string> enabled_speeds;
+  std::vector<std::string> cable_speeds;
   std::optional<int> status_opcode;   // Troubleshooting Info
   std::string recommendation;
   std::string firmware_version;
