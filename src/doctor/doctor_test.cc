@@ -203,6 +203,27 @@ TEST(Doctor, RoceQosAndEcn) {
   DoctorPolicy pcp;
   pcp.roce_trust = "pcp";
   EXPECT_EQ(Count(RunHostRules(f, pcp), "roce-trust-not-dscp"), 1u);
+
+  // Across a fleet: three hosts with the real QoS sample (ECN on at 3), one with ECN's reaction point off.
+  f.netdevs[0].ecn->rp_enabled[3] = 1;
+  Doctor fleet({});
+  for (int i = 0; i < 4; ++i) {
+    HostFacts h = f;
+    h.hostname = fmt::format("gpu{:02}", i);
+    if (i == 3) h.netdevs[0].ecn->rp_enabled[3] = 0;
+    fleet.AddHost(h);
+  }
+  DoctorReport r = fleet.Finish();
+  ASSERT_EQ(Count(r.findings, "fleet-qos-drift"), 1u);
+  for (const Finding& x : r.findings) {
+    if (x.rule == "fleet-qos-drift") {
+      EXPECT_EQ(x.host, "gpu03");
+      EXPECT_EQ(x.evidence[0].second, "trust dscp; pfc 3; ecn np 3 rp off");
+    }
+  }
+  Doctor same({});
+  for (int i = 0; i < 3; ++i) same.AddHost(f);
+  EXPECT_EQ(Count(same.Finish().findings, "fleet-qos-drift"), 0u);
 }
 
 TEST(Doctor, ModuleTemperatureAndDrops) {

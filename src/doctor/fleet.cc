@@ -5,6 +5,7 @@
 #include <set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "doctor/rules.h"
 
@@ -17,6 +18,7 @@ const std::vector<FleetRule>& FleetRules() {
       {"fleet-psid-mix", Severity::kWarning, "one part number with several PSIDs (OEM or re-flashed cards mixed in)"},
       {"fleet-mtu-drift", Severity::kWarning, "one interface name with different MTUs across hosts"},
       {"fleet-driver-drift", Severity::kWarning, "hosts on a driver stack (MLNX_OFED/DOCA version) other than most"},
+      {"fleet-qos-drift", Severity::kWarning, "one RoCE interface name with a different trust/PFC/ECN setup than on most hosts"},
   };
   return rules;
 }
@@ -47,6 +49,25 @@ void FleetAccumulator::Add(const HostFacts& f) {
     }
     if ((n.kind == "physical" || n.kind == "bond" || n.kind == "vlan") && n.mtu && n.master.empty()) {
       mtus_[n.name][std::to_string(n.mtu)].push_back({f.hostname, "netdev " + n.name});
+    }
+    if (IsRoceNetdev(n)) {
+      // Only what is known goes into the signature: a host without mlnx_qos is not "different".
+      std::vector<std::string> parts;
+      if (n.qos) {
+        parts.push_back("trust " + (n.qos->trust.empty() ? "?" : n.qos->trust));
+        std::vector<int> pfc = n.qos->PfcPriorities();
+        parts.push_back(fmt::format("pfc {}", pfc.empty() ? "off" : fmt::format("{}", fmt::join(pfc, ","))));
+      }
+      if (n.ecn && n.ecn->Known()) {
+        std::vector<int> np, rp;
+        for (int prio = 0; prio < 8; ++prio) {
+          if (n.ecn->np_enabled[prio] == 1) np.push_back(prio);
+          if (n.ecn->rp_enabled[prio] == 1) rp.push_back(prio);
+        }
+        parts.push_back(fmt::format("ecn np {} rp {}", np.empty() ? "off" : fmt::format("{}", fmt::join(np, ",")),
+                                    rp.empty() ? "off" : fmt::format("{}", fmt::join(rp, ","))));
+      }
+      if (!parts.empty()) qos_[n.name][fmt::format("{}", fmt::join(parts, "; "))].push_back({f.hostname, "netdev " + n.name});
     }
     if (n.kind == "physical" && !n.mac.empty() && n.mac.find_first_not_of("0:") != std::string::npos) {
       identities_["MAC " + n.mac].push_back({f.hostname, "netdev " + n.name});
@@ -116,6 +137,15 @@ std::vector<Finding> FleetAccumulator::Finish(const DoctorPolicy& policy) const 
       f.message = fmt::format("{} has MTU {} here but {} on most hosts: paths through this host fragment or drop large frames", name, mtu, ref);
       f.fix = fmt::format("set MTU {} on {} in the host's persistent network configuration", ref, name);
       f.evidence = {{"mtu", mtu}, {"fleet", spread}};
+    });
+  }
+  for (const auto& entry : qos_) {
+    const std::string& name = entry.first;
+    minority("fleet-qos-drift", Severity::kWarning, entry.second, [&](Finding& f, const std::string& qos, const std::string& ref, const std::string& spread) {
+      f.message = fmt::format("{} runs {} here but {} on most hosts: one host with different lossless settings pauses or "
+                              "drops the whole RoCE fabric's traffic class", name, qos, ref);
+      f.fix = fmt::format("apply the fleet's QoS to {} (mlnx_qos -i {} --trust / --pfc, ECN sysfs) and persist it", name, name);
+      f.evidence = {{"qos", qos}, {"fleet", spread}};
     });
   }
   minority("fleet-driver-drift", Severity::kWarning, drivers_, [&](Finding& f, const std::string& driver, const std::string& ref, const std::string& spread) {

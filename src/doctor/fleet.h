@@ -37,6 +37,8 @@ class FleetAccumulator {
   std::map<std::string, std::vector<Where>> drivers_;
   // Interface name -> MTU -> hosts: the same port name should have the same MTU fleet-wide.
   std::map<std::string, std::map<std::string, std::vector<Where>>> mtus_;
+  // RoCE interface name -> QoS signature (trust, PFC priorities, ECN priorities) -> hosts.
+  std::map<std::string, std::map<std::string, std::vector<Where>>> qos_;
   // "MAC 00:11:..", "GUID ..", "serial .." -> where it was seen.
   std::map<std::string, std::vector<Where>> identities_;
 };
