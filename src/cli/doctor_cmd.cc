@@ -56,13 +56,19 @@ std::function<int()> AddDoctorCommand(CLI::App& app) {
     try {
       DoctorPolicy policy = a->policy.empty() ? DoctorPolicy{} : LoadPolicy(a->policy);
       if (!a->symptom.empty()) {
+        if (a->format != "table" && a->format != "json") throw std::invalid_argument("--symptom prints table or json");
         bool failed = false;
         RunSymptom(a->symptom, HostFacts{}, policy);  // an unknown symptom is an input error before any reading
+        nlohmann::json hosts = nlohmann::json::array();
         ForEachFacts(a->facts, [&](HostFacts&& f) {
           std::vector<StepResult> steps = RunSymptom(a->symptom, f, policy);
           for (const StepResult& s : steps) failed = failed || s.status == StepStatus::kFailed;
-          std::cout << SymptomTable(f.hostname, steps);
+          if (a->format == "json") hosts.push_back(SymptomJson(a->symptom, f.hostname, steps));
+          else std::cout << SymptomTable(f.hostname, steps);
         });
+        if (a->format == "json") {
+          std::cout << nlohmann::json{{"schema", "railyard.symptom/1"}, {"symptom", a->symptom}, {"hosts", hosts}}.dump(2) << "\n";
+        }
         return failed ? kExitFindings : kExitOk;
       }
       Doctor doctor(policy);

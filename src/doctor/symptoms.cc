@@ -218,6 +218,10 @@ const std::vector<std::pair<Symptom, Steps>>& Catalog() {
                          !f.pci.empty() || SourcePresent(f, "dmesg"), "lspci -vvv -d 15b3: (LnkCap / LnkSta)");
         },
         [](const HostFacts& f, const DoctorPolicy& p) {
+          return ByRules(f, p, "the link runs at the speed port and cable allow, with FEC",
+                         {"link-below-capability", "fec-mismatch-or-off"}, !f.links.empty(), "mlxlink -d DEV (for each RDMA device)");
+        },
+        [](const HostFacts& f, const DoctorPolicy& p) {
           return ByRules(f, p, "bonds aggregate (not active-backup, LACP negotiated, members up)",
                          {"bond-active-backup", "bond-lacp-not-negotiated", "bond-member-down"}, true, "");
         },
@@ -326,6 +330,18 @@ std::string SymptomTable(const std::string& host, const std::vector<StepResult>&
     if (s.status == StepStatus::kUnknown && !s.command.empty()) out += fmt::format("             run: {}\n", s.command);
     if (s.status == StepStatus::kFailed && !s.fix.empty()) out += fmt::format("             fix: {}\n", s.fix);
   }
+  return out;
+}
+
+nlohmann::json SymptomJson(const std::string& symptom, const std::string& host, const std::vector<StepResult>& steps) {
+  nlohmann::json out = {{"host", host}, {"symptom", symptom}, {"steps", nlohmann::json::array()}};
+  int failed = 0;
+  for (const StepResult& s : steps) {
+    failed += s.status == StepStatus::kFailed;
+    const char* status = s.status == StepStatus::kPassed ? "passed" : s.status == StepStatus::kFailed ? "failed" : "unknown";
+    out["steps"].push_back({{"step", s.step}, {"status", status}, {"detail", s.detail}, {"command", s.command}, {"fix", s.fix}});
+  }
+  out["failed"] = failed;
   return out;
 }
 

@@ -33,4 +33,9 @@ std::vector<StepResult> RunSymptom(const std::string& symptom, const HostFacts& 
 
 std::string SymptomTable(const std::string& host, const std::vector<StepResult>& steps);
 
+// One host's walk as JSON: {"host", "symptom", "steps": [{"step", "status" passed|failed|unknown,
+// "detail", "command", "fix"}], "failed": N}. `railyard doctor --symptom S --format json` prints
+// {"schema": "railyard.symptom/1", "symptom": S, "hosts": [these]}.
+nlohmann::json SymptomJson(const std::string& symptom, const std::string& host, const std::vector<StepResult>& steps);
+
 }  // namespace railyard

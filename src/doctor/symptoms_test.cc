@@ -40,6 +40,10 @@ TEST(Symptom, EmptyFactsAreUnknownWithTheCommand) {
     }
   }
   EXPECT_THROW(RunSymptom("no-such-symptom", HostFacts{}, {}), std::invalid_argument);
+  nlohmann::json j = SymptomJson("no-link-light", "h", RunSymptom("no-link-light", HostFacts{}, {}));
+  EXPECT_EQ(j["failed"], 0);
+  EXPECT_EQ(j["steps"][0]["status"], "unknown");
+  EXPECT_FALSE(j["steps"][0]["command"].get<std::string>().empty());
 }
 
 TEST(Symptom, BandwidthBelowRatedFindsTheSlot) {
@@ -48,10 +52,15 @@ TEST(Symptom, BandwidthBelowRatedFindsTheSlot) {
                          {"mlxlink-mlx5_0.txt", "mlxlink/cx6dx-eth-100g-rs528-no-issue.txt"},
                          {"ip-d-link.txt", "ip-link/ip-d-s-link-8023ad-bond-slave-and-vlan-on-bond-mtu9000.txt"}});
   std::vector<StepResult> steps = RunSymptom("bandwidth-below-rated", f, {});
-  EXPECT_EQ(Statuses(steps), (std::vector<StepStatus>{F, P, U, P, U, P}));
+  EXPECT_EQ(Statuses(steps), (std::vector<StepStatus>{F, P, P, U, P, U, P}));
   EXPECT_NE(steps[0].detail.find("limited by"), std::string::npos);
   EXPECT_FALSE(steps[0].fix.empty());
-  EXPECT_EQ(steps[2].command, "ethtool -l IF");
+  EXPECT_EQ(steps[3].command, "ethtool -l IF");
+  // The real mlxlink sample says 100G with RS(528,514); with FEC off (in memory) the speed/FEC step fails.
+  f.links.begin()->second.fec = "No FEC";
+  steps = RunSymptom("bandwidth-below-rated", f, {});
+  EXPECT_EQ(steps[1].status, F);
+  EXPECT_NE(steps[1].detail.find("FEC is off"), std::string::npos);
 }
 
 TEST(Symptom, NoLinkLightAndDeviceMissing) {

@@ -94,6 +94,11 @@ if [ -d "$SHARED" ]; then
   check "symptom with a failed step exits 1" test $? -eq 1
   check "symptom names the failed step" grep -q "FAILED  the PCIe slot carries the line rate" "$WORK/symptom.txt"
   check "symptom names the command for unknowns" grep -q "run: ethtool -l IF" "$WORK/symptom.txt"
+  "$RAILYARD" doctor --symptom bandwidth-below-rated --format json "$WORK/facts" > "$WORK/symptom.json"
+  check "symptom json exits 1 too" test $? -eq 1
+  check "symptom json: schema and the failed step" jq -e \
+    '.schema == "railyard.symptom/1" and ([.hosts[0].steps[] | select(.status == "failed") | .step][0]) == "the PCIe slot carries the line rate"' \
+    "$WORK/symptom.json"
   "$RAILYARD" doctor --symptom no-such "$WORK/facts" 2> /dev/null
   check "unknown symptom exits 2" test $? -eq 2
   "$RAILYARD" doctor --list-rules | grep -q "^roce-pfc-off"
