@@ -28,6 +28,21 @@ mkdir -p "$BUILD/corpus/vpd" && printf '\x82\x03\x00abc\x90\x06\x00RV\x03\x00\x0
 seed qos "$SRC/tests/fixtures/mlnx_qos"
 seed iproute "$SHARED/ip-link" "$SRC/tests/fixtures/iproute2"
 seed mellanox_tools "$SHARED/mlxfwmanager" "$SHARED/mst" "$SHARED/ibstatus" "$SHARED/iblinkinfo"
+# The doctor over hostile facts: seeded with facts collected from a capture of real samples.
+mkdir -p "$BUILD/corpus/facts" "$BUILD/facts-capture"
+if [ -d "$SHARED" ]; then
+  cp "$SHARED/lspci/cx7-ndr-osfp-gen5-x16-vpd.txt" "$BUILD/facts-capture/lspci-vvv.txt"
+  cp "$SHARED/flint/cx7-fs4-secure-fw-query-rom-info-two-lines.txt" "$BUILD/facts-capture/flint-q-19:00.0.txt"
+  cp "$SHARED/mlxlink/cx7-eth-100g-dac-rs528-ext-speed-masks.txt" "$BUILD/facts-capture/mlxlink-mlx5_0.txt"
+  cp "$SHARED/ibstat/h100-cx7-ib-400g-with-eth-ports-down.txt" "$BUILD/facts-capture/ibstat.txt"
+  cp "$SHARED/ip-link/ip-d-s-link-8023ad-bond-slave-and-vlan-on-bond-mtu9000.txt" "$BUILD/facts-capture/ip-d-link.txt"
+  cp "$SHARED/bonding/8023ad-partner-mac-zero-aggregator-mismatch.txt" "$BUILD/facts-capture/bonding-bond0.txt"
+  cp "$SRC/tests/fixtures/mlnx_qos/cx5-os-controlled-dscp-pfc3-vendor-tsa.txt" "$BUILD/facts-capture/mlnx_qos-enp59s0f0.txt"
+fi
+"$BUILD/railyard" collect --from "$BUILD/facts-capture" -o "$BUILD/corpus/facts/seed.json"
+echo "fuzz: facts (doctor rules) for ${SECONDS_EACH}s"
+"$BUILD/facts_fuzz" -max_total_time="$SECONDS_EACH" -max_len=65536 -timeout=10 -dict="$SRC/fuzz/json.dict" \
+  "$BUILD/corpus/facts" 2>&1 | tail -n 2
 for parser in lspci flint ethtool bonding ibnetdiscover lldpctl switch_lldp mlxlink ibstat dmesg netconfig module vpd mellanox_tools qos iproute; do
   echo "fuzz: $parser for ${SECONDS_EACH}s"
   "$BUILD/${parser}_fuzz" -max_total_time="$SECONDS_EACH" -max_len=16384 -timeout=10 \

@@ -1,0 +1,43 @@
+// libFuzzer target: any bytes as a HostFacts document, then every doctor rule, fleet rule,
+// symptom and output format over it. FactsFromJson must accept or reject with an exception
+// (an input error, exit 2 in the CLI); whatever it accepts, the rules must survive: hostile
+// facts (empty arrays, huge or negative numbers, odd strings) never crash the doctor.
+// Seeded by fuzz/run_parsers.sh with facts collected from the real samples.
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+
+#include <nlohmann/json.hpp>
+
+#include "doctor/doctor.h"
+#include "doctor/rules.h"
+#include "doctor/symptoms.h"
+#include "facts/host_facts.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  nlohmann::json json = nlohmann::json::parse(data, data + size, nullptr, /*allow_exceptions=*/false);
+  if (json.is_discarded()) return 0;
+  railyard::HostFacts facts;
+  try {
+    facts = railyard::FactsFromJson(json);
+  } catch (const std::exception&) {
+    return 0;
+  }
+  // A policy that turns every conditional rule on.
+  railyard::DoctorPolicy policy;
+  policy.require_iommu = true;
+  policy.require_sriov = true;
+  policy.driver_stack = "doca";
+  policy.firmware_baseline["ConnectX-7"] = "28.40.1000";
+  (void)railyard::RunHostRules(facts, policy);
+  for (const railyard::Symptom& s : railyard::Symptoms()) (void)railyard::RunSymptom(s.id, facts, policy);
+  railyard::Doctor doctor(policy);
+  doctor.AddHost(facts);
+  doctor.AddHost(facts);
+  railyard::DoctorReport report = doctor.Finish();
+  (void)railyard::DoctorJson(report);
+  (void)railyard::DoctorJunit(report);
+  (void)railyard::DoctorPrometheus(report);
+  (void)railyard::ToJson(facts).dump();
+  return 0;
+}
