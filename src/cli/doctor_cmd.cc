@@ -1,4 +1,4 @@
-// railyard doctor FACTS... [--policy FILE] [--format table|json|junit|prometheus] [--fail-on SEVERITY]
+// railyard doctor FACTS... [--plan plan.json] [--policy FILE] [--format table|json|junit|prometheus] [--fail-on SEVERITY]
 #include <iostream>
 
 #include <fmt/format.h>
@@ -14,6 +14,8 @@ std::function<int()> AddDoctorCommand(CLI::App& app) {
   struct Args {
     std::vector<std::string> facts;
     std::string policy;
+    std::string plan;
+    std::string names;
     std::string format = "table";
     std::string fail_on = "error";
     bool list_rules = false;
@@ -28,9 +30,12 @@ std::function<int()> AddDoctorCommand(CLI::App& app) {
       "  railyard doctor facts/ --format json               # a directory of facts, every rule + fleet rules\n"
       "  clush -w gpu[001-128] -b 'railyard collect' | railyard doctor /dev/stdin --fail-on warning\n"
       "  railyard doctor fleet.ndjson --format prometheus > /var/lib/node_exporter/railyard.prom\n"
+      "  railyard doctor facts/ --plan out/plan.json         # plus: NIC ports on their planned rail and speed\n"
       "  railyard doctor --symptom bandwidth-below-rated gpu042.json   # the expert's checks, in order\n"
       "  railyard doctor --list-rules");
   cmd->add_option("FACTS", a->facts, "HostFacts files, directories of them, or NDJSON");
+  cmd->add_option("--plan", a->plan, "plan.json from `railyard plan`: adds rail-mismatch and speed-below-plan");
+  cmd->add_option("--names", a->names, "with --plan: map the field's names to the plan's (verify's --names CSV)");
   cmd->add_option("--policy", a->policy, "policy YAML (docs/doctor.md); defaults without one");
   cmd->add_option("--format", a->format, "table (default), json, junit or prometheus")
       ->check(CLI::IsMember({"table", "json", "junit", "prometheus"}));
@@ -43,6 +48,7 @@ std::function<int()> AddDoctorCommand(CLI::App& app) {
     if (a->list_rules) {
       for (const HostRule& r : HostRules()) std::cout << fmt::format("{:<26} {:<8} {}\n", r.id, ToString(r.severity), r.summary);
       for (const FleetRule& r : FleetRules()) std::cout << fmt::format("{:<26} {:<8} {}\n", r.id, ToString(r.severity), r.summary);
+      for (const FleetRule& r : PlanRules()) std::cout << fmt::format("{:<26} {:<8} {}\n", r.id, ToString(r.severity), r.summary);
       return kExitOk;
     }
     if (a->list_symptoms) {
@@ -71,7 +77,13 @@ std::function<int()> AddDoctorCommand(CLI::App& app) {
         }
         return failed ? kExitFindings : kExitOk;
       }
-      Doctor doctor(policy);
+      std::shared_ptr<HostPlan> plan;
+      if (!a->plan.empty()) plan = std::make_shared<HostPlan>(LoadPlannedFabric(a->plan));
+      if (!a->names.empty()) {
+        if (!plan) throw std::invalid_argument("--names needs --plan");
+        plan->LoadNames(a->names);
+      }
+      Doctor doctor(policy, plan);
       ForEachFacts(a->facts, [&](HostFacts&& f) { doctor.AddHost(f); });
       DoctorReport report = doctor.Finish();
       if (a->format == "json") std::cout << DoctorJson(report);

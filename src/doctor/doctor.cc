@@ -94,6 +94,10 @@ void ForEachFacts(const std::vector<std::string>& paths, const std::function<voi
 
 void Doctor::AddHost(const HostFacts& facts) {
   std::vector<Finding> found = RunHostRules(facts, policy_);
+  if (plan_) {
+    std::vector<Finding> planned = RunPlanRules(facts, *plan_, policy_);
+    found.insert(found.end(), std::make_move_iterator(planned.begin()), std::make_move_iterator(planned.end()));
+  }
   report_.findings.insert(report_.findings.end(), std::make_move_iterator(found.begin()), std::make_move_iterator(found.end()));
   report_.hosts.push_back(facts.hostname);
   fleet_.Add(facts);
@@ -107,6 +111,9 @@ DoctorReport Doctor::Finish() {
   }
   for (const FleetRule& r : FleetRules()) {
     if (!policy_.disabled_rules.count(r.id)) report_.rules_run.push_back(r.id);
+  }
+  for (const FleetRule& r : PlanRules()) {
+    if (plan_ && !policy_.disabled_rules.count(r.id)) report_.rules_run.push_back(r.id);
   }
   return std::move(report_);
 }

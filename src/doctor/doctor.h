@@ -3,11 +3,13 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "doctor/fleet.h"
+#include "doctor/plan_rules.h"
 #include "doctor/policy.h"
 #include "facts/host_facts.h"
 #include "model/finding.h"
@@ -35,11 +37,14 @@ struct DoctorReport {
 class Doctor {
  public:
   explicit Doctor(DoctorPolicy policy) : policy_(std::move(policy)) {}
+  // With a plan, the plan rules (rail-mismatch, speed-below-plan) run on every host too.
+  Doctor(DoctorPolicy policy, std::shared_ptr<const HostPlan> plan) : policy_(std::move(policy)), plan_(std::move(plan)) {}
   void AddHost(const HostFacts& facts);
   DoctorReport Finish();
 
  private:
   DoctorPolicy policy_;
+  std::shared_ptr<const HostPlan> plan_;
   FleetAccumulator fleet_;
   DoctorReport report_;
 };

@@ -9,6 +9,10 @@
 #include <gtest/gtest.h>
 
 #include "doctor/rules.h"
+#include "export/write_all.h"
+#include "plan/planner.h"
+#include "spec/spec.h"
+#include "catalog/catalog.h"
 #include "facts/capture_testing.h"
 #include "facts/collect.h"
 #include "parse/fixtures.h"
@@ -485,6 +489,60 @@ TEST(Doctor, ModuleNotQualified) {
   EXPECT_EQ(Count(RunHostRules(with_module("ethtool/m-cx3pro-40g-netlink-input-output-error.txt"), {}), "module-not-qualified"), 1u);
 }
 
+// The plan of tests/fixtures/match/gpu-host-rails.yaml (written to match the real host-side
+// lldpctl json0 capture: four rail NICs on four SONiC leaves, one storage NIC), with its --names map.
+std::shared_ptr<HostPlan> GpuHostRailsPlan() {
+  const fs::path match = fs::path(RAILYARD_SOURCE_DIR) / "tests/fixtures/match";
+  const fs::path dir = fs::temp_directory_path() / ("railyard-doctor-plan-" + std::to_string(::getpid()));
+  WritePlanOutputs(Plan(LoadSpec((match / "gpu-host-rails.yaml").string())), Catalog::Builtin(), dir.string());
+  auto plan = std::make_shared<HostPlan>(LoadPlannedFabric((dir / "plan.json").string()));
+  fs::remove_all(dir);
+  plan->LoadNames((match / "gpu-host-rails.names.csv").string());
+  return plan;
+}
+
+TEST(Doctor, PlanRulesOnTheRealHostLldp) {
+  REQUIRE_SHARED("lldpctl/json0-gpu-host-rail-nics-to-sonic-leafs.json");
+  std::shared_ptr<HostPlan> plan = GpuHostRailsPlan();
+  HostFacts f = Capture("gpu-host", {{"lldpctl.json", "lldpctl/json0-gpu-host-rail-nics-to-sonic-leafs.json"}});
+  ASSERT_EQ(f.lldp.size(), 5u);
+  ASSERT_NE(plan->PortsOf("gpu-host"), nullptr);
+  std::vector<Finding> found = RunPlanRules(f, *plan, {});
+  EXPECT_EQ(Rules(found), std::vector<std::string>{});  // every NIC on its rail, the storage NIC on storage
+  // Two rail cables swapped at the host (in memory): each NIC now reaches the other rail's leaf.
+  for (LldpNeighbor& n : f.lldp) {
+    if (n.remote_device == "LEAF03") n.remote_device = "LEAF04";
+    else if (n.remote_device == "LEAF04") n.remote_device = "LEAF03";
+  }
+  found = RunPlanRules(f, *plan, {});
+  ASSERT_EQ(Count(found, "rail-mismatch"), 2u);
+  EXPECT_NE(found[0].message.find("a leaf of rail"), std::string::npos);
+  EXPECT_NE(found[0].fix.find("move cable"), std::string::npos);
+  // The storage NIC on a rail leaf and a rail NIC on the storage switch: the other plane.
+  for (LldpNeighbor& n : f.lldp) {
+    if (n.remote_device == "StorageSW") n.remote_device = "LEAF01";
+    else if (n.remote_device == "LEAF01") n.remote_device = "StorageSW";
+  }
+  found = RunPlanRules(f, *plan, {});
+  EXPECT_EQ(Count(found, "rail-mismatch"), 4u);
+  // Speeds: a real ibstat from another H100 host, whose mlx5_1 is a 100G Ethernet port, where
+  // this plan gives mlx5_1 a 400G rail; its mlx5_0 and mlx5_3 are Active at 400 as planned.
+  HostFacts ib = Capture("gpu-host", {{"ibstat.txt", "ibstat/h100-cx7-ib-400g-with-eth-ports-down.txt"}});
+  found = RunPlanRules(ib, *plan, {});
+  ASSERT_EQ(Rules(found), std::vector<std::string>{"speed-below-plan"});
+  EXPECT_EQ(found[0].object, "port mlx5_1");
+  // Through the Doctor: the plan rules run, and a policy can turn them off.
+  Doctor doctor({}, plan);
+  doctor.AddHost(f);
+  EXPECT_EQ(Count(doctor.Finish().findings, "rail-mismatch"), 4u);
+  DoctorPolicy off;
+  off.disabled_rules = {"rail-mismatch", "speed-below-plan"};
+  EXPECT_TRUE(RunPlanRules(f, *plan, off).empty());
+  // A host the plan does not know has nothing to compare.
+  f.hostname = "not-in-plan";
+  EXPECT_TRUE(RunPlanRules(f, *plan, {}).empty());
+}
+
 TEST(Doctor, OutputsAndInputs) {
   REQUIRE_SHARED("bonding/8023ad-partner-mac-zero-aggregator-mismatch.txt");
   HostFacts f = Capture("gpu007", {{"bonding-bond0.txt", "bonding/8023ad-partner-mac-zero-aggregator-mismatch.txt"}});
@@ -528,6 +586,7 @@ TEST(Doctor, EveryRuleHasADocPage) {
   std::vector<std::string> ids;
   for (const HostRule& r : HostRules()) ids.push_back(r.id);
   for (const FleetRule& r : FleetRules()) ids.push_back(r.id);
+  for (const FleetRule& r : PlanRules()) ids.push_back(r.id);
   for (const std::string& id : ids) {
     EXPECT_TRUE(fs::exists(fs::path(RAILYARD_SOURCE_DIR) / "docs/rules" / (id + ".md"))) << id;
   }

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "parse/dmesg.h"
+#include "parse/lldpctl.h"
 #include "parse/ethtool.h"
 #include "parse/module.h"
 #include "parse/iproute.h"
@@ -136,6 +137,11 @@ HostFacts BuildHostFacts(const CollectInputs& in) {
   }
   if (in.mst_status) f.mst = ParseMstStatus(*in.mst_status).devices;
   if (in.mlxfwmanager) f.firmware_images = ParseMlxfwmanager(*in.mlxfwmanager).devices;
+  if (in.lldpctl) {
+    for (const Adjacency& a : ParseLldpctlJson(*in.lldpctl, in.hostname, "lldpctl").adjacencies) {
+      f.lldp.push_back({a.local_port, a.remote_device, a.remote_port, a.remote_guid});
+    }
+  }
   if (in.dmesg) f.kernel_events = ParseDmesg(*in.dmesg).events;
   for (const auto& [bdf, bytes] : in.vpd) f.vpd[bdf] = ParseBinaryVpd(bytes);
   if (in.nmcli) f.networkmanager = ParseNmcli(*in.nmcli);
@@ -241,6 +247,8 @@ CollectInputs ReadCaptureDir(const std::string& dir) {
   if (!in.mlxfwmanager) in.mlxfwmanager = ReadIfExists(root / "mlxfwmanager.xml");
   note("mlxfwmanager --query", in.mlxfwmanager.has_value(),
        in.mlxfwmanager ? "mlxfwmanager.txt/.xml" : "mlxfwmanager.txt not in the capture");
+  in.lldpctl = ReadIfExists(root / "lldpctl.json");
+  note("lldpctl -f json", in.lldpctl.has_value(), in.lldpctl ? (root / "lldpctl.json").string() : "lldpctl.json not in the capture");
   in.ibstatus = ReadIfExists(root / "ibstatus.txt");
   if (in.ibstatus) note("ibstatus", true, (root / "ibstatus.txt").string());
   in.cmdline = ReadIfExists(root / "proc-cmdline.txt");

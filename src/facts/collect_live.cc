@@ -281,6 +281,8 @@ CollectInputs CollectLive(const LiveOptions& o) {
       if (auto out = run({"mlxlink", "-d", ca.name, "-c", "-m"}, "mlxlink " + ca.name)) in.mlxlink[ca.name] = *out;
     }
   }
+  // The host's own LLDP neighbours (lldpd running on the host): which switch port each NIC reaches.
+  if (OnPath("lldpctl")) in.lldpctl = run({"lldpctl", "-f", "json"}, "lldpctl -f json");
   if (auto out = run({"ofed_info", "-s"}, "ofed_info -s")) {
     std::string line = out->substr(0, out->find('\n'));
     if (!line.empty() && line.back() == ':') line.pop_back();

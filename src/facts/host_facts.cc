@@ -256,6 +256,11 @@ FwManagerDevice FwImageFrom(const json& j) {
 }  // namespace
 
 json ToJson(const HostFacts& f) {
+  json lldp = json::array();
+  for (const LldpNeighbor& n : f.lldp) {
+    lldp.push_back({{"local_port", n.local_port}, {"remote_device", n.remote_device}, {"remote_port", n.remote_port},
+                    {"remote_chassis", n.remote_chassis}});
+  }
   json pci = json::array();
   for (const PciFunction& p : f.pci) {
     pci.push_back({{"bdf", p.bdf},
@@ -463,6 +468,7 @@ json ToJson(const HostFacts& f) {
           {"netplan", netplan},
           {"mst", mst},
           {"firmware_images", images},
+          {"lldp", lldp},
           {"vpd", vpd},
           {"sources", sources}};
 }
@@ -689,6 +695,11 @@ HostFacts FactsFromJson(const json& j) {
     for (const json& d : j.at("mst")) f.mst.push_back(MstFrom(d));
     where = "firmware_images";
     for (const json& d : j.at("firmware_images")) f.firmware_images.push_back(FwImageFrom(d));
+    where = "lldp";  // added within facts/1: absent in older documents
+    for (const json& n : j.value("lldp", json::array())) {
+      f.lldp.push_back({n.at("local_port").get<std::string>(), n.at("remote_device").get<std::string>(),
+                        n.at("remote_port").get<std::string>(), n.at("remote_chassis").get<std::string>()});
+    }
     where = "netplan";
     for (const auto& [name, c] : j.at("netplan").items()) f.netplan[name] = NetplanFrom(c);
     where = "vpd";

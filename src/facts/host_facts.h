@@ -69,6 +69,14 @@ struct RdmaFacts {
   std::string pci_bdf;       // from ibdev2netdev -v
 };
 
+// One LLDP neighbour the host sees (lldpctl on the host): local NIC port -> switch and port.
+struct LldpNeighbor {
+  std::string local_port;     // the host's interface name
+  std::string remote_device;  // the switch's LLDP system name
+  std::string remote_port;    // its port (ifname, or the description when the id is a MAC)
+  std::string remote_chassis; // chassis id
+};
+
 struct SourceStatus {
   std::string name;           // "lspci -vvv", "/sys/class/net", "ethtool -i ib0" ...
   bool present = false;       // the tool or file existed and produced output
@@ -95,6 +103,7 @@ struct HostFacts {
   std::map<std::string, BinaryVpd> vpd;            // /sys/bus/pci/devices/<bdf>/vpd, by PCI address
   std::vector<MstDevice> mst;                      // mst status [-v]: /dev/mst paths and PCI addresses
   std::vector<FwManagerDevice> firmware_images;    // mlxfwmanager/mlxup --query: current vs available
+  std::vector<LldpNeighbor> lldp;                  // lldpctl -f json on the host
   std::vector<SourceStatus> sources;
 };
 

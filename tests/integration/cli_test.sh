@@ -101,6 +101,12 @@ if [ -d "$SHARED" ]; then
     "$WORK/symptom.json"
   "$RAILYARD" doctor --symptom no-such "$WORK/facts" 2> /dev/null
   check "unknown symptom exits 2" test $? -eq 2
+  "$RAILYARD" doctor "$WORK/facts" --plan "$WORK/no-such-plan.json" 2> "$WORK/plan.err"
+  check "doctor with a missing plan exits 2" test $? -eq 2
+  "$RAILYARD" doctor "$WORK/facts" --names "$WORK/names.csv" 2> /dev/null
+  check "doctor --names without --plan exits 2" test $? -eq 2
+  "$RAILYARD" doctor --list-rules | grep -q "^rail-mismatch"
+  check "doctor --list-rules lists the plan rules" test $? -eq 0
   "$RAILYARD" doctor --list-rules | grep -q "^roce-pfc-off"
   check "doctor --list-rules" test $? -eq 0
 else

@@ -1,0 +1,138 @@
+#include "doctor/plan_rules.h"
+
+#include <fmt/format.h>
+
+#include "doctor/rules.h"
+
+namespace railyard {
+namespace {
+
+// The host's view of a planned port: its interface name and its speed in Gb/s (0 = down or unknown).
+struct PortView {
+  std::string netdev;
+  double speed_gbps = 0;
+  bool seen = false;
+};
+
+PortView ViewOf(const HostFacts& f, const std::string& port) {
+  PortView v;
+  for (const RdmaFacts& r : f.rdma) {
+    if (r.ca.name != port && r.netdev != port) continue;
+    v.seen = true;
+    v.netdev = r.netdev;
+    for (const IbstatPort& p : r.ca.ports) {
+      if (p.state == "Active") v.speed_gbps = std::max(v.speed_gbps, static_cast<double>(p.rate));
+    }
+  }
+  for (const NetdevFacts& n : f.netdevs) {
+    if (n.name != port && n.name != v.netdev) continue;
+    v.seen = true;
+    v.netdev = n.name;
+    if (n.operstate == "up" && n.speed_mbps) v.speed_gbps = std::max(v.speed_gbps, n.speed_mbps / 1000.0);
+  }
+  if (v.netdev.empty()) v.netdev = port;
+  return v;
+}
+
+}  // namespace
+
+HostPlan::HostPlan(PlannedFabric plan) : plan_(std::move(plan)), names_(plan_) {
+  for (const PlannedLink& l : plan_.links) {
+    if (l.level != "endpoint-leaf") continue;
+    bool a_is_host = plan_.devices[l.a_device].role != "switch";
+    uint32_t host = a_is_host ? l.a_device : l.z_device;
+    const PlannedDevice& leaf = plan_.devices[a_is_host ? l.z_device : l.a_device];
+    ports_[host].push_back({a_is_host ? l.a_port : l.z_port, l.label, l.plane, l.speed_gbps, l.rail, leaf.name,
+                            a_is_host ? l.z_port : l.a_port});
+  }
+}
+
+const std::vector<PlannedHostPort>* HostPlan::PortsOf(const std::string& host) const {
+  std::optional<uint32_t> device = names_.ResolveDevice(host);
+  if (!device) return nullptr;
+  auto it = ports_.find(*device);
+  return it == ports_.end() ? nullptr : &it->second;
+}
+
+std::string HostPlan::PlanPortOf(const std::string& host, const std::string& port) const {
+  std::optional<ResolvedPort> r = names_.Resolve(host, port);
+  return r ? r->port : port;
+}
+
+int HostPlan::RailOf(const std::string& device) const {
+  std::optional<uint32_t> d = names_.ResolveDevice(device);
+  if (!d) return -1;
+  const PlannedDevice& p = plan_.devices[*d];
+  return p.role == "switch" && p.tier == "leaf" ? p.rail : 0;
+}
+
+std::string HostPlan::PlaneOf(const std::string& device) const {
+  std::optional<uint32_t> d = names_.ResolveDevice(device);
+  return d ? plan_.devices[*d].plane : std::string();
+}
+
+std::string HostPlan::PlanNameOf(const std::string& device) const {
+  std::optional<uint32_t> d = names_.ResolveDevice(device);
+  return d ? plan_.devices[*d].name : std::string();
+}
+
+const std::vector<FleetRule>& PlanRules() {
+  static const std::vector<FleetRule> rules = {
+      {"rail-mismatch", Severity::kError, "(--plan) a NIC port's LLDP neighbour is a leaf of another rail than planned"},
+      {"speed-below-plan", Severity::kWarning, "(--plan) a NIC port up at a lower speed than the plan's"},
+  };
+  return rules;
+}
+
+std::vector<Finding> RunPlanRules(const HostFacts& facts, const HostPlan& plan, const DoctorPolicy& policy) {
+  std::vector<Finding> out;
+  const std::vector<PlannedHostPort>* ports = plan.PortsOf(facts.hostname);
+  if (!ports) return out;
+  auto report = [&](const char* rule, Severity severity, std::string object, std::string message, std::string fix) -> Finding& {
+    Finding f;
+    f.rule = rule;
+    f.severity = severity;
+    if (auto it = policy.severity.find(rule); it != policy.severity.end()) f.severity = it->second;
+    f.host = facts.hostname;
+    f.object = std::move(object);
+    f.message = std::move(message);
+    f.fix = std::move(fix);
+    out.push_back(std::move(f));
+    return out.back();
+  };
+  for (const PlannedHostPort& p : *ports) {
+    PortView view = ViewOf(facts, p.port);
+    if (!policy.disabled_rules.count("speed-below-plan") && view.speed_gbps > 0 && view.speed_gbps < p.speed_gbps) {
+      report("speed-below-plan", Severity::kWarning, fmt::format("port {}", p.port),
+             fmt::format("{} runs at {:g} Gb/s; the plan gives it {} Gb/s to {} port {} (cable {})", p.port, view.speed_gbps,
+                         p.speed_gbps, p.leaf, p.leaf_port, p.label),
+             "check the cable and module are the planned parts, the switch port's speed and FEC, and the PCIe slot "
+             "(see link-below-capability and pcie-slot-below-line-rate)")
+          .evidence = {{"speed_gbps", fmt::format("{:g}", view.speed_gbps)}, {"planned_gbps", std::to_string(p.speed_gbps)},
+                       {"label", p.label}};
+    }
+    if (policy.disabled_rules.count("rail-mismatch")) continue;
+    for (const LldpNeighbor& n : facts.lldp) {
+      if (n.local_port != view.netdev && n.local_port != p.port && plan.PlanPortOf(facts.hostname, n.local_port) != p.port) continue;
+      int rail = plan.RailOf(n.remote_device);
+      std::string plane = plan.PlaneOf(n.remote_device);
+      bool other_plane = !plane.empty() && plane != p.plane;
+      if (!other_plane && (rail <= 0 || p.rail == 0 || rail == p.rail)) continue;
+      std::string leaf = plan.PlanNameOf(n.remote_device);
+      std::string where = other_plane ? fmt::format("a switch of the {} plane", plane) : fmt::format("a leaf of rail {}", rail);
+      report("rail-mismatch", Severity::kError, fmt::format("port {}", p.port),
+             fmt::format("{} ({}) reaches {} port {}: {}, {}; the plan puts it on {} of the {} plane ({} port {}, cable {}): "
+                         "its traffic takes another path than planned (rail-aligned collectives cross the spine)",
+                         p.port, n.local_port, n.remote_device, n.remote_port, leaf, where,
+                         p.rail ? fmt::format("rail {}", p.rail) : std::string("a leaf"), p.plane,
+                         p.leaf, p.leaf_port, p.label),
+             fmt::format("move cable {} to {} port {} (`railyard verify` lists every miswired cable and the swaps)", p.label,
+                         p.leaf, p.leaf_port))
+          .evidence = {{"lldp_neighbor", n.remote_device + " " + n.remote_port}, {"neighbor_rail", std::to_string(rail)},
+                       {"planned", p.leaf + " " + p.leaf_port}, {"planned_rail", std::to_string(p.rail)}};
+    }
+  }
+  return out;
+}
+
+}  // namespace railyard

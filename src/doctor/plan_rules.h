@@ -1,0 +1,64 @@
+// Rules that need the plan (`railyard doctor --plan plan.json`): is each host's NIC port on the
+// rail and at the speed the planner gave it? They read the host's own view (ibstat/ethtool
+// speeds, the host's LLDP neighbours); the whole fabric's cabling is `railyard verify`'s job.
+#pragma once
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "doctor/fleet.h"
+#include "doctor/policy.h"
+#include "facts/host_facts.h"
+#include "model/finding.h"
+#include "verify/names.h"
+#include "verify/planned.h"
+
+namespace railyard {
+
+// One planned host port: where the plan cables it.
+struct PlannedHostPort {
+  std::string port;        // the plan's port name: the RDMA device ("mlx5_0") or interface name
+  std::string label;       // the cable label
+  std::string plane;
+  uint32_t speed_gbps = 0;
+  int rail = 0;            // 1-based, 0 = not rail-optimized
+  std::string leaf;        // the switch at the other end
+  std::string leaf_port;
+};
+
+// The plan indexed for the doctor: host -> planned ports, switch -> rail. Names resolve as in
+// `railyard verify` (exact, FQDN short name, case; a --names file maps the field's names).
+class HostPlan {
+ public:
+  explicit HostPlan(PlannedFabric plan);
+  HostPlan(const HostPlan&) = delete;  // names_ refers to plan_
+  HostPlan& operator=(const HostPlan&) = delete;
+  // A --names file (verify's format). Throws std::runtime_error naming file and line.
+  void LoadNames(const std::string& path) { names_.LoadMap(path); }
+  void LoadNamesText(std::string_view text, const std::string& source) { names_.LoadMapText(text, source); }
+
+  // Ports planned for a host; nullptr when the plan does not know it.
+  const std::vector<PlannedHostPort>* PortsOf(const std::string& host) const;
+  // The plan's name for a host's port as the host reports it ("ens108np0" -> "mlx5_0" by a
+  // --names row); `port` itself when no row maps it.
+  std::string PlanPortOf(const std::string& host, const std::string& port) const;
+  // The rail of a switch the plan knows (0 = none, e.g. a spine); -1 when it is not in the plan.
+  int RailOf(const std::string& device) const;
+  // The plane of a switch the plan knows, "" otherwise.
+  std::string PlaneOf(const std::string& device) const;
+  // The plan's name of a device the field names differently ("" when unknown).
+  std::string PlanNameOf(const std::string& device) const;
+
+ private:
+  PlannedFabric plan_;
+  NameResolver names_;
+  std::unordered_map<uint32_t, std::vector<PlannedHostPort>> ports_;  // by plan device index
+};
+
+const std::vector<FleetRule>& PlanRules();
+
+// Runs the plan rules the policy leaves on over one host.
+std::vector<Finding> RunPlanRules(const HostFacts& facts, const HostPlan& plan, const DoctorPolicy& policy);
+
+}  // namespace railyard
