@@ -14,6 +14,7 @@ PACKAGES=(
   ibsim-utils infiniband-diags   # real InfiniBand peers for the integration tests
   lldpd iproute2       # real LLDP peers in network namespaces (verify tests)
   pciutils ethtool     # lspci and ethtool, run by `railyard collect` (and its live test)
+  libsqlite3-dev sqlite3   # the inventory ledger (embedded, transactional, crash-safe)
   libsimdjson-dev      # LLDP JSON and plan.json at 100,000-GPU scale (GB/s parsing)
   time jq              # bench/: /usr/bin/time for peak RSS; jq as the verify baseline
 )

@@ -179,6 +179,7 @@ Catalog Catalog::FromCsv(std::string_view switches_csv, std::string_view nics_cs
       n.pcie_width = static_cast<int>(r.Number("pcie_width"));
       n.cage = r.Text("cage");
       n.psid = r.Text("psid");
+      n.psid_confidence = r.Text("psid_confidence");
       n.source = r.Text("source");
       n.confidence = r.Text("confidence");
       catalog.nics_.push_back(std::move(n));

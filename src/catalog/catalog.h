@@ -56,6 +56,7 @@ struct NicModel {
   int pcie_width = 0;
   std::string cage;
   std::string psid;
+  std::string psid_confidence;  // H | M | L: how sure the OPN -> PSID pairing is
   std::string source;
   std::string confidence;
 

@@ -31,5 +31,6 @@ std::function<int()> AddCatalogCommand(CLI::App& app);
 std::function<int()> AddVerifyCommand(CLI::App& app);
 std::function<int()> AddCollectCommand(CLI::App& app);
 std::function<int()> AddDoctorCommand(CLI::App& app);
+std::function<int()> AddLedgerCommand(CLI::App& app);
 
 }  // namespace railyard::cli

@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
   auto verify = railyard::cli::AddVerifyCommand(app);
   auto collect = railyard::cli::AddCollectCommand(app);
   auto doctor = railyard::cli::AddDoctorCommand(app);
+  auto ledger = railyard::cli::AddLedgerCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -37,5 +38,6 @@ int main(int argc, char** argv) {
   if (app.got_subcommand("verify")) return verify();
   if (app.got_subcommand("collect")) return collect();
   if (app.got_subcommand("doctor")) return doctor();
+  if (app.got_subcommand("ledger")) return ledger();
   return railyard::cli::kExitInput;
 }

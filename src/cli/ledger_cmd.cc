@@ -1,0 +1,132 @@
+// railyard ledger import|show|history|list|check [--db railyard.db]
+#include <iostream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "ledger/authenticity.h"
+#include "ledger/ledger.h"
+#include "ledger/observe.h"
+
+namespace railyard::cli {
+
+std::function<int()> AddLedgerCommand(CLI::App& app) {
+  struct Args {
+    std::string db = "railyard.db";
+    std::vector<std::string> files;
+    std::string format;
+    std::string batch;
+    std::string actor;
+    bool allow_unknown_opn = false;
+    std::string serial;
+    std::string output = "table";
+    std::string fail_on = "error";
+  };
+  auto a = std::make_shared<Args>();
+  CLI::App* cmd = app.add_subcommand("ledger", "Inventory ledger: every NIC, cable and transceiver by serial, and its history");
+  cmd->add_option("--db", a->db, "the ledger database (SQLite; created when missing)");
+  cmd->require_subcommand(1);
+  cmd->footer(
+      "Examples:\n"
+      "  railyard ledger import receiving-po4711.csv --batch B2026-11\n"
+      "  railyard ledger import facts/ captures/gpu042/        # HostFacts, NDJSON or a capture directory\n"
+      "  railyard ledger history MT2419X00042\n"
+      "  railyard ledger check --format json");
+  CLI::App* import = cmd->add_subcommand("import", "import documents (each one transaction; the same document twice changes nothing)");
+  import->add_option("FILES", a->files, "receiving CSV, HostFacts JSON/NDJSON, capture directory, lspci -vvv, flint q, ethtool -m")->required();
+  import->add_option("--as", a->format, "the documents' format when it cannot be told: receiving-csv, facts, capture, lspci, flint, ethtool-m");
+  import->add_option("--batch", a->batch, "batch / delivery to stamp on every asset");
+  import->add_option("--actor", a->actor, "who imports (default: $USER)");
+  import->add_flag("--allow-unknown-opn", a->allow_unknown_opn, "accept OPNs the catalog does not know");
+  CLI::App* show = cmd->add_subcommand("show", "an asset's current state");
+  show->add_option("SERIAL", a->serial)->required();
+  CLI::App* history = cmd->add_subcommand("history", "every event of an asset, oldest first");
+  history->add_option("SERIAL", a->serial)->required();
+  CLI::App* list = cmd->add_subcommand("list", "every asset: serial, kind, OPN, state, location");
+  CLI::App* check = cmd->add_subcommand("check", "authenticity checks over every asset");
+  check->add_option("--format", a->output, "table or json")->check(CLI::IsMember({"table", "json"}));
+  check->add_option("--fail-on", a->fail_on, "exit 1 when a finding reaches: info, warning or error")->check(CLI::IsMember({"info", "warning", "error"}));
+  return [a, import, show, history, list, check] {
+    try {
+      std::unique_ptr<LedgerStore> ledger = OpenSqliteLedger(a->db);
+      if (import->parsed()) {
+        std::string actor = a->actor;
+        if (actor.empty()) actor = std::getenv("USER") ? std::getenv("USER") : "unknown";
+        ImportOptions options{a->format, a->batch, a->allow_unknown_opn};
+        // Every document is read and checked before the first is written.
+        std::vector<ImportDocument> docs;
+        for (const std::string& f : a->files) docs.push_back(ReadImportDocument(f, options, *ledger));
+        for (const ImportDocument& d : docs) {
+          if (d.observations.empty()) {
+            std::cerr << fmt::format("railyard: warning: {}: no card, cable or module with a serial number (VPD needs root: "
+                                     "collect as root)\n", d.source);
+            continue;
+          }
+          ImportResult r = ledger->Import(d, actor);
+          if (r.already_imported) std::cout << fmt::format("{}: already imported ({}): nothing changed\n", d.source, r.previous);
+          else std::cout << fmt::format("{}: {} assets ({} new), {} events\n", d.source, r.assets_seen, r.assets_new, r.events);
+        }
+        return kExitOk;
+      }
+      if (show->parsed()) {
+        std::optional<Asset> asset = ledger->Get(a->serial);
+        if (!asset) {
+          std::cerr << fmt::format("railyard: error: {}: no such serial in {}\n", a->serial, a->db);
+          return kExitInput;
+        }
+        std::cout << fmt::format("{} ({})\n", asset->serial, asset->kind);
+        for (const auto& [k, v] : asset->fields) std::cout << fmt::format("  {:<24} {}\n", k, v);
+        return kExitOk;
+      }
+      if (history->parsed()) {
+        std::vector<LedgerEvent> events = ledger->History(a->serial);
+        if (events.empty()) {
+          std::cerr << fmt::format("railyard: error: {}: no such serial in {}\n", a->serial, a->db);
+          return kExitInput;
+        }
+        for (const LedgerEvent& e : events) {
+          std::cout << fmt::format("{} #{:<6} {:<10} {:<24} {:<28} {}\n", e.time, e.id, e.actor, e.field, e.value, e.source);
+        }
+        return kExitOk;
+      }
+      if (list->parsed()) {
+        ledger->ForEachAsset([](const Asset& asset) {
+          auto get = [&](const char* f) { auto it = asset.fields.find(f); return it == asset.fields.end() ? std::string("-") : it->second; };
+          std::cout << fmt::format("{:<20} {:<12} {:<22} {:<10} {}\n", asset.serial, asset.kind, get("opn"), get("state"), get("location"));
+        });
+        return kExitOk;
+      }
+      if (check->parsed()) {
+        std::vector<AuthenticityFinding> found = CheckLedger(*ledger);
+        Severity threshold = *ParseSeverity(a->fail_on);
+        bool fail = false;
+        nlohmann::json out = {{"schema", "railyard.authenticity/1"}, {"findings", nlohmann::json::array()}};
+        for (const AuthenticityFinding& f : found) {
+          fail = fail || f.finding.severity >= threshold;
+          if (a->output == "json") {
+            nlohmann::json e = nlohmann::json::object();
+            for (const auto& [k, v] : f.finding.evidence) e[k] = v;
+            out["findings"].push_back({{"rule", f.finding.rule}, {"severity", ToString(f.finding.severity)}, {"serial", f.finding.host},
+                                       {"object", f.finding.object}, {"confidence", f.confidence}, {"evidence", e},
+                                       {"message", f.finding.message}, {"fix", f.finding.fix}});
+          } else {
+            std::cout << fmt::format("{:<7} {:<26} {:<16} {} (confidence {})\n        {}\n", ToString(f.finding.severity), f.finding.rule,
+                                     f.finding.host, f.finding.object, f.confidence, f.finding.message);
+            for (const auto& [k, v] : f.finding.evidence) std::cout << fmt::format("        {}: {}\n", k, v);
+            std::cout << fmt::format("        fix: {}\n", f.finding.fix);
+          }
+        }
+        if (a->output == "json") std::cout << out.dump(2) << "\n";
+        else std::cout << fmt::format("{} findings\n", found.size());
+        return fail ? kExitFindings : kExitOk;
+      }
+    } catch (const std::exception& e) {
+      std::cerr << "railyard: error: " << e.what() << "\n";
+      return kExitInput;
+    }
+    return kExitInput;
+  };
+}
+
+}  // namespace railyard::cli

@@ -1,0 +1,243 @@
+#include "ledger/authenticity.h"
+
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
+#include "catalog/catalog.h"
+#include "catalog/identity.h"
+
+namespace railyard {
+namespace {
+
+const AuthenticityRule* Rule(std::string_view id) {
+  for (const AuthenticityRule& r : AuthenticityRules()) {
+    if (id == r.id) return &r;
+  }
+  return nullptr;
+}
+
+class Checker {
+ public:
+  Checker(const Asset& a, std::vector<AuthenticityFinding>& out) : a_(a), out_(out) {}
+  std::string Get(const std::string& field) const {
+    auto it = a_.fields.find(field);
+    return it == a_.fields.end() ? std::string() : it->second;
+  }
+  void Report(const char* id, std::string message, std::string fix, std::vector<std::pair<std::string, std::string>> evidence) {
+    const AuthenticityRule* r = Rule(id);
+    AuthenticityFinding f;
+    f.finding.rule = id;
+    f.finding.severity = r->severity;
+    f.finding.host = a_.serial;
+    f.finding.object = fmt::format("{} {}", a_.kind, Get("opn").empty() ? "(no OPN)" : Get("opn"));
+    f.finding.message = std::move(message);
+    f.finding.fix = std::move(fix);
+    f.finding.evidence = std::move(evidence);
+    f.confidence = r->confidence;
+    out_.push_back(std::move(f));
+  }
+
+ private:
+  const Asset& a_;
+  std::vector<AuthenticityFinding>& out_;
+};
+
+// "MCX75310AAS-NEAT" -> "MCX75310AAS-NEA": firmware and VPD drop the OPN's last character and add "_Ax".
+std::string FirmwarePartCore(const std::string& part) {
+  size_t u = part.find('_');
+  return u == std::string::npos ? part : part.substr(0, u);
+}
+
+void CheckNic(const Asset& a, Checker& c) {
+  const IdentityCatalog& ids = IdentityCatalog::Builtin();
+  const std::string opn = c.Get("opn"), psid = c.Get("fw.psid"), device = c.Get("pci.device_id"), fw = c.Get("fw.version");
+  if (c.Get("vpd.checksum") == "bad") {
+    c.Report("vpd-checksum-invalid", "the VPD's RV checksum does not sum to zero: the VPD was edited after manufacture",
+             "quarantine the card; compare its VPD with the label and the supplier's records", {{"vpd.checksum", "bad"}});
+  }
+  std::vector<std::string> why;
+  if (!c.Get("vpd.V2").empty() && !c.Get("vpd.PN").empty() && c.Get("vpd.V2") != c.Get("vpd.PN")) {
+    why.push_back(fmt::format("PN {} but V2 {}", c.Get("vpd.PN"), c.Get("vpd.V2")));
+  }
+  if (!c.Get("vpd.VU").empty() && !a.serial.empty() && !c.Get("vpd.VU").starts_with(a.serial)) {
+    why.push_back(fmt::format("VU {} does not start with the serial {}", c.Get("vpd.VU"), a.serial));
+  }
+  const std::string fw_part = c.Get("fw.part_number");
+  if (!fw_part.empty() && opn.size() > 1 && FirmwarePartCore(fw_part) != opn.substr(0, opn.size() - 1)) {
+    why.push_back(fmt::format("the firmware's part number {} is not the OPN {} (expected {}_Ax)", fw_part, opn, opn.substr(0, opn.size() - 1)));
+  }
+  if (!why.empty()) {
+    c.Report("vpd-fields-inconsistent", fmt::format("the card's identity fields disagree: {}", fmt::join(why, "; ")),
+             "a re-labelled or re-flashed card: check it against the supplier's records before accepting it",
+             {{"vpd.PN", c.Get("vpd.PN")}, {"vpd.V2", c.Get("vpd.V2")}, {"vpd.VU", c.Get("vpd.VU")}, {"fw.part_number", fw_part}});
+  }
+  const Catalog& catalog = Catalog::Builtin();
+  const NicModel* nic = nullptr;
+  if (std::optional<uint16_t> i = opn.empty() ? std::nullopt : catalog.FindNic(opn)) nic = &catalog.nics()[*i];
+  if (nic && !psid.empty()) {
+    const NicModel& m = *nic;
+    const PsidIssuer* issuer = ids.IssuerOf(psid);
+    if (!m.psid.empty() && m.psid != psid && !(issuer && issuer->kind == "oem")) {
+      c.Report("psid-not-for-opn", fmt::format("PSID {} is not {}'s ({}, catalog confidence {})", psid, opn, m.psid, m.psid_confidence),
+               "the card runs another board's firmware: reflash with the image for its own PSID or reject it",
+               {{"fw.psid", psid}, {"catalog_psid", m.psid}});
+    }
+  }
+  if (!c.Get("fw.orig_psid").empty() && c.Get("fw.orig_psid") != psid) {
+    c.Report("psid-changed", fmt::format("flint shows Orig PSID {}: the card was cross-flashed to {}", c.Get("fw.orig_psid"), psid),
+             "a re-flashed card: NVIDIA will not support it; reject it or return it to its original firmware",
+             {{"fw.psid", psid}, {"fw.orig_psid", c.Get("fw.orig_psid")}});
+  }
+  const PsidIssuer* issuer = psid.empty() ? nullptr : ids.IssuerOf(psid);
+  std::string mac = c.Get("fw.base_mac").empty() ? c.Get("mac") : c.Get("fw.base_mac");
+  const OuiOwner* owner = mac.empty() ? nullptr : ids.OwnerOf(mac);
+  if (issuer && issuer->kind == "retail" && owner && owner->kind == "oem") {
+    c.Report("cross-flashed-oem", fmt::format("retail PSID {} on a card whose MAC {} belongs to {}: an OEM card cross-flashed to retail firmware",
+                                              psid, mac, owner->organisation),
+             "reject it, or keep it as the OEM card it is with the OEM's firmware", {{"fw.psid", psid}, {"mac", mac}, {"oui_owner", owner->organisation}});
+  }
+  if (issuer && issuer->kind == "oem") {
+    c.Report("oem-card", fmt::format("PSID {} is {}'s: an OEM card, whose firmware comes from {}", psid, issuer->vendor, issuer->vendor),
+             "fine if ordered as OEM; its firmware baseline is the OEM's, not NVIDIA's", {{"fw.psid", psid}});
+  }
+  if (const DeviceFamily* rec = device.empty() ? nullptr : ids.FamilyByRecoveryId(device)) {
+    c.Report("no-valid-firmware", fmt::format("PCI device ID {} is {}'s Flash-Recovery identity: the card runs no firmware", device, rec->family),
+             "burn the card's firmware (flint -d <dev> -i <image> burn); a card that stays in recovery is RMA", {{"pci.device_id", device}});
+  } else {
+    const DeviceFamily* by_id = device.empty() ? nullptr : ids.FamilyByDeviceId(device);
+    std::optional<int> major = FirmwareMajor(fw);
+    std::string opn_family = nic ? nic->family : "";
+    std::vector<std::string> disagree;
+    if (by_id && major && by_id->fw_major != *major) disagree.push_back(fmt::format("device {} is {} but firmware {} is major {}", device, by_id->family, fw, *major));
+    if (by_id && !opn_family.empty() && ids.FamilyByName(opn_family) && ids.FamilyByName(opn_family)->pci_device_id != by_id->pci_device_id) {
+      disagree.push_back(fmt::format("device {} is {} but OPN {} is {}", device, by_id->family, opn, opn_family));
+    }
+    if (!disagree.empty()) {
+      c.Report("device-family-mismatch", fmt::format("the card's identities name different families: {}", fmt::join(disagree, "; ")),
+               "a relabelled card or foreign firmware: reject it", {{"pci.device_id", device}, {"fw.version", fw}, {"opn", opn}});
+    }
+  }
+  // OPN letters after the digits: S or C = secure boot (catalog.md §3).
+  size_t dash = opn.find('-');
+  if (dash != std::string::npos && dash >= 2 && (opn[dash - 1] == 'S' || opn[dash - 1] == 'C') && opn.starts_with("MCX") &&
+      opn.substr(0, 4) >= "MCX6" && !c.Get("fw.security").empty() && c.Get("fw.security").find("secure-fw") == std::string::npos) {
+    c.Report("secure-boot-expected", fmt::format("OPN {} is a secure-boot card but the firmware reports '{}'", opn, c.Get("fw.security")),
+             "a secure-boot card without secure firmware was tampered with or is not the OPN it claims", {{"fw.security", c.Get("fw.security")}});
+  }
+  const std::string sec = c.Get("fw.security");
+  if (sec.find("dev") != std::string::npos || sec.find("debug") != std::string::npos) {
+    c.Report("debug-firmware", fmt::format("firmware security attributes '{}': development or debug firmware on a production card", sec),
+             "reject it: engineering samples and debug images are not supported in production", {{"fw.security", sec}});
+  }
+  if (!a.serial.empty() && opn.starts_with("MCX") && !(a.serial.size() == 12 && a.serial.starts_with("MT"))) {
+    c.Report("serial-format-anomaly", fmt::format("serial {} is not NVIDIA's 'MT' + 10 characters", a.serial),
+             "OEM cards carry OEM serials; a retail OPN with another format deserves a look at the label", {{"serial", a.serial}});
+  }
+  // V3: a version-1 UUID stored in little-endian GUID order whose node is the base MAC (catalog.md §6, M).
+  std::string v3 = HexDigits(c.Get("vpd.V3")), base = HexDigits(c.Get("fw.base_mac"));
+  if (v3.size() == 32 && base.size() == 12 && v3.substr(20) != base) {
+    c.Report("vpd-uuid-mac-mismatch", fmt::format("the VPD UUID's node {} is not the base MAC {}", v3.substr(20), base),
+             "edited VPD or a swapped flash: compare with the label", {{"vpd.V3", c.Get("vpd.V3")}, {"fw.base_mac", c.Get("fw.base_mac")}});
+  }
+}
+
+void CheckModule(const Asset& a, Checker& c) {
+  (void)a;
+  const std::string vendor = c.Get("module.vendor"), oui = c.Get("module.vendor_oui"), pn = c.Get("opn");
+  const OuiOwner* owner = oui.empty() ? nullptr : IdentityCatalog::Builtin().OwnerOf(oui);
+  bool nvidia_oui = owner && (owner->kind == "mellanox" || owner->kind == "nvidia");
+  bool nvidia_name = vendor.starts_with("NVIDIA") || vendor.starts_with("Mellanox");
+  bool nvidia_pn = pn.starts_with("M") || pn.starts_with("980-") || pn.starts_with("930-");
+  if (nvidia_oui && (!nvidia_name || !nvidia_pn)) {
+    c.Report("module-vendor-inconsistent", fmt::format("the EEPROM's OUI {} is NVIDIA's but the vendor name is '{}' and the part number '{}'", oui, vendor, pn),
+             "a third-party module coded as NVIDIA: reject it or treat it as third-party", {{"vendor_oui", oui}, {"vendor", vendor}, {"part_number", pn}});
+  }
+  // LinkX length codes: -N001 = 1 m, -N01A = 1.5 m, -V003E = 3 m (catalog.md §8).
+  double coded = 0;
+  if (size_t d = pn.rfind('-'); d != std::string::npos && pn.size() >= d + 5) {
+    const std::string code = pn.substr(d + 2, 3);  // after the speed letter: "003" = 3 m, "01A" = 1.5 m
+    auto digit = [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)) != 0; };
+    if (digit(code[0]) && digit(code[1]) && (digit(code[2]) || code[2] == 'A')) {
+      coded = code[2] == 'A' ? (code[0] - '0') * 10 + (code[1] - '0') + 0.5 : std::atoi(code.c_str());
+    }
+  }
+  std::string eeprom = c.Get("module.length_m");
+  if (coded > 0 && !eeprom.empty()) {
+    double have = std::atof(eeprom.c_str());
+    if (have > 0 && std::abs(have - coded) >= 1.0) {
+      c.Report("cable-length-mismatch", fmt::format("part number {} codes {:g} m but the EEPROM says {:g} m", pn, coded, have),
+               "a relabelled cable: measure it and check the supplier", {{"part_number", pn}, {"eeprom_length_m", eeprom}});
+    }
+  }
+}
+
+}  // namespace
+
+const std::vector<AuthenticityRule>& AuthenticityRules() {
+  static const std::vector<AuthenticityRule> rules = {
+      {"vpd-checksum-invalid", Severity::kError, "H", "the VPD's RV byte sum is not zero"},
+      {"vpd-fields-inconsistent", Severity::kError, "H", "PN vs V2, VU vs serial, firmware part number vs OPN disagree"},
+      {"psid-not-for-opn", Severity::kError, "M", "the PSID is not the one the catalog knows for the OPN"},
+      {"psid-changed", Severity::kError, "H", "flint shows an Orig PSID: the card was cross-flashed"},
+      {"cross-flashed-oem", Severity::kError, "H", "retail MT_ PSID on a card with an OEM MAC OUI"},
+      {"oem-card", Severity::kInfo, "H", "OEM PSID (Dell, HPE, Lenovo, Cisco, IBM)"},
+      {"device-family-mismatch", Severity::kError, "H", "PCI device ID, firmware major and OPN family disagree"},
+      {"no-valid-firmware", Severity::kError, "H", "Flash-Recovery PCI device ID: no firmware runs"},
+      {"secure-boot-expected", Severity::kWarning, "M", "secure-boot OPN (S/C letter) without secure-fw"},
+      {"debug-firmware", Severity::kError, "H", "dev/debug firmware security attributes"},
+      {"duplicate-identity", Severity::kError, "H", "one MAC, GUID or serial on two assets"},
+      {"serial-format-anomaly", Severity::kInfo, "L", "heuristic: serial not MT + 10 characters on a retail OPN"},
+      {"vpd-uuid-mac-mismatch", Severity::kWarning, "M", "heuristic: VPD V3 UUID node is not the base MAC"},
+      {"module-vendor-inconsistent", Severity::kError, "H", "NVIDIA OUI with a foreign vendor name or part number"},
+      {"cable-length-mismatch", Severity::kWarning, "H", "EEPROM length differs from the part number's length code"},
+  };
+  return rules;
+}
+
+std::vector<AuthenticityFinding> CheckAsset(const Asset& asset) {
+  std::vector<AuthenticityFinding> out;
+  Checker c(asset, out);
+  if (asset.kind == "nic") CheckNic(asset, c);
+  if (asset.kind == "cable" || asset.kind == "transceiver") CheckModule(asset, c);
+  return out;
+}
+
+std::vector<AuthenticityFinding> CheckLedger(const LedgerStore& ledger) {
+  std::vector<AuthenticityFinding> out;
+  std::map<std::string, std::vector<std::string>> identities;  // "GUID x" -> serials
+  ledger.ForEachAsset([&](const Asset& a) {
+    std::vector<AuthenticityFinding> found = CheckAsset(a);
+    out.insert(out.end(), found.begin(), found.end());
+    for (const char* field : {"fw.base_guid", "fw.base_mac", "mac"}) {
+      auto it = a.fields.find(field);
+      if (it == a.fields.end() || HexDigits(it->second).find_first_not_of('0') == std::string::npos) continue;
+      std::string key = fmt::format("{} {}", std::string_view(field).ends_with("guid") ? "GUID" : "MAC", HexDigits(it->second));
+      auto& serials = identities[key];
+      if (serials.empty() || serials.back() != a.serial) serials.push_back(a.serial);
+    }
+  });
+  for (const auto& [identity, serials] : identities) {
+    if (serials.size() < 2) continue;
+    for (const std::string& s : serials) {
+      AuthenticityFinding f;
+      f.finding.rule = "duplicate-identity";
+      f.finding.severity = Severity::kError;
+      f.finding.host = s;
+      f.finding.object = identity;
+      f.finding.message = fmt::format("{} is shared by {}: identities are unique per card, so at least one is cloned", identity, fmt::join(serials, ", "));
+      f.finding.fix = "quarantine these cards and check each against the supplier's records";
+      f.finding.evidence = {{"identity", identity}, {"assets", std::to_string(serials.size())}};
+      f.confidence = "H";
+      out.push_back(std::move(f));
+    }
+  }
+  return out;
+}
+
+}  // namespace railyard

@@ -1,0 +1,91 @@
+// The inventory ledger: every NIC, cable and transceiver by serial, as an append-only history of
+// events. An event sets one field of one asset ("psid" of MT2419X00042 = "MT_0000000838"), says
+// who and when, and names the document it came from; an asset's current state is the last value
+// of each of its fields. Events are never updated or deleted.
+//
+// LedgerStore is the storage interface (SQLite today, docs/ledger.md; a server database later):
+// an import is one transaction, applied whole or not at all.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace railyard {
+
+// What an import says about one asset: its serial, kind and the fields the document shows.
+struct AssetObservation {
+  std::string serial;
+  std::string kind;                           // nic | cable | transceiver | switch
+  std::map<std::string, std::string> fields;  // field -> value, e.g. "opn", "psid", "vpd.PN", "location"
+  int line = 0;                               // where in the document (0 when the format has no lines)
+};
+
+// A document to import: the observations it holds, and where it came from.
+struct ImportDocument {
+  std::string source;        // path (or "-"), as given
+  std::string format;        // receiving-csv | facts | capture | lspci | flint | ethtool-m | mlxfwmanager
+  std::string fingerprint;   // of the document's bytes: the same document twice is imported once
+  std::vector<AssetObservation> observations;
+};
+
+struct LedgerEvent {
+  int64_t id = 0;
+  std::string time;          // UTC, ISO 8601
+  std::string actor;
+  std::string source;        // document path and line
+  int64_t import_id = 0;
+  std::string serial;
+  std::string kind;
+  std::string field;
+  std::string value;
+};
+
+struct Asset {
+  std::string serial;
+  std::string kind;
+  std::map<std::string, std::string> fields;  // the current value of each field
+};
+
+struct ImportResult {
+  int64_t import_id = 0;     // 0 when nothing was recorded (already imported)
+  bool already_imported = false;
+  std::string previous;      // when already imported: "2026-11-30T10:00:00Z by alice"
+  uint64_t assets_seen = 0;
+  uint64_t assets_new = 0;
+  uint64_t events = 0;       // fields that changed
+};
+
+class LedgerError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class LedgerStore {
+ public:
+  virtual ~LedgerStore() = default;
+  // Applies a document in one transaction: an event for each field whose value differs from the
+  // asset's current one; nothing when the same fingerprint was imported before.
+  virtual ImportResult Import(const ImportDocument& doc, const std::string& actor) = 0;
+  // Adds events by hand (state changes, label audits): one transaction.
+  virtual ImportResult Record(const std::vector<AssetObservation>& changes, const std::string& actor,
+                              const std::string& source) = 0;
+  virtual std::optional<Asset> Get(const std::string& serial) const = 0;
+  virtual std::vector<LedgerEvent> History(const std::string& serial) const = 0;
+  // Every asset's current state, in serial order, one at a time (100,000 assets stream).
+  virtual void ForEachAsset(const std::function<void(const Asset&)>& visit) const = 0;
+  virtual uint64_t CountEvents() const = 0;
+};
+
+// Opens (creating and migrating as needed) a SQLite ledger. Throws LedgerError naming the path.
+std::unique_ptr<LedgerStore> OpenSqliteLedger(const std::string& path);
+
+// The schema version this build writes (PRAGMA user_version).
+inline constexpr int kLedgerSchemaVersion = 1;
+
+}  // namespace railyard

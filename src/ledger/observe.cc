@@ -1,0 +1,328 @@
+#include "ledger/observe.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "catalog/catalog.h"
+#include "catalog/csv.h"
+#include "doctor/doctor.h"
+#include "doctor/rules.h"
+#include "facts/collect.h"
+#include "parse/flint.h"
+#include "parse/lspci.h"
+#include "parse/module.h"
+#include "util/suggest.h"
+
+namespace railyard {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw LedgerError(fmt::format("{}: cannot read", path));
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string Trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return std::string(s);
+}
+
+void Put(AssetObservation& o, const std::string& field, const std::string& value) {
+  std::string v = Trim(value);
+  if (!v.empty()) o.fields[field] = v;
+}
+
+// The kind an OPN names: MCX/MBF/900- adapters, MCP/MCA/MFA/MFS/MFP cables, MMA/MMS optics.
+std::string KindOfOpn(std::string_view opn) {
+  if (opn.starts_with("MCP") || opn.starts_with("MCA") || opn.starts_with("MFA") || opn.starts_with("MFS") || opn.starts_with("MFP")) {
+    return "cable";
+  }
+  if (opn.starts_with("MMA") || opn.starts_with("MMS")) return "transceiver";
+  if (opn.starts_with("MQM") || opn.starts_with("MSN") || opn.starts_with("SN")) return "switch";
+  return "nic";
+}
+
+void AddFirmware(AssetObservation& o, const FirmwareQuery& q) {
+  Put(o, "fw.version", q.fw_version);
+  Put(o, "fw.psid", q.psid);
+  Put(o, "fw.orig_psid", q.orig_psid);
+  Put(o, "fw.base_guid", q.base_guid);
+  Put(o, "fw.orig_base_guid", q.orig_base_guid);
+  Put(o, "fw.base_mac", q.base_mac);
+  Put(o, "fw.orig_base_mac", q.orig_base_mac);
+  Put(o, "fw.security", q.security_attributes);
+  Put(o, "fw.part_number", q.part_number);
+  Put(o, "fw.image_type", q.image_type);
+}
+
+void AddModule(std::vector<AssetObservation>& out, const ModuleInfo& m, const std::string& location) {
+  std::string serial = Trim(m.vendor_sn);
+  if (!m.readable || serial.empty()) return;
+  AssetObservation o;
+  o.serial = serial;
+  bool copper = m.transmitter_technology.find("opper") != std::string::npos || m.connector.find("No separable") != std::string::npos;
+  o.kind = copper ? "cable" : "transceiver";
+  Put(o, "opn", m.vendor_pn);
+  Put(o, "module.vendor", m.vendor_name);
+  Put(o, "module.vendor_oui", m.vendor_oui);
+  Put(o, "module.vendor_rev", m.vendor_rev);
+  Put(o, "module.date_code", m.date_code);
+  Put(o, "module.identifier", m.identifier);
+  if (m.cable_length_m) Put(o, "module.length_m", fmt::format("{:g}", *m.cable_length_m));
+  if (m.temperature_c) Put(o, "measured.temperature_c", fmt::format("{:.1f}", *m.temperature_c));
+  Put(o, "location", location);
+  out.push_back(std::move(o));
+}
+
+std::vector<AssetObservation> FromReceivingCsv(const std::string& text, const std::string& path, const ImportOptions& options) {
+  CsvTable t;
+  try {
+    t = ParseCsv(text, path);
+  } catch (const std::runtime_error& e) {
+    throw LedgerError(e.what());
+  }
+  static const std::vector<std::string> kColumns = {"serial", "opn", "kind", "batch", "po", "location", "note"};
+  for (const std::string& h : t.header) {
+    if (std::find(kColumns.begin(), kColumns.end(), h) == kColumns.end()) {
+      std::string hint = ClosestMatch(h, kColumns);
+      throw LedgerError(fmt::format("{}:1: {}: unknown column{}", path, h, hint.empty() ? "" : fmt::format(" (did you mean {}?)", hint)));
+    }
+  }
+  if (t.Column("serial") < 0 || t.Column("opn") < 0) throw LedgerError(fmt::format("{}:1: a receiving list needs serial and opn columns", path));
+  const Catalog& catalog = Catalog::Builtin();
+  std::vector<AssetObservation> out;
+  for (const CsvRow& r : t.rows) {
+    auto col = [&](const char* name) { int i = t.Column(name); return i < 0 ? std::string() : Trim(r.fields[static_cast<size_t>(i)]); };
+    AssetObservation o;
+    o.line = r.line;
+    o.serial = col("serial");
+    if (o.serial.empty()) throw LedgerError(fmt::format("{}:{}: serial: empty", path, r.line));
+    std::string opn = col("opn");
+    if (opn.empty()) throw LedgerError(fmt::format("{}:{}: opn: empty", path, r.line));
+    if (!options.allow_unknown_opn && !catalog.FindNic(opn) && !catalog.FindCable(opn) && !catalog.FindSwitch(opn)) {
+      std::string hint = catalog.SuggestNic(opn);
+      throw LedgerError(fmt::format("{}:{}: opn: {} is not in railyard's catalog{} (--allow-unknown-opn accepts it)", path, r.line, opn,
+                                    hint.empty() ? "" : fmt::format("; did you mean {}?", hint)));
+    }
+    o.kind = col("kind").empty() ? KindOfOpn(opn) : col("kind");
+    if (o.kind != "nic" && o.kind != "cable" && o.kind != "transceiver" && o.kind != "switch") {
+      throw LedgerError(fmt::format("{}:{}: kind: '{}' is not nic, cable, transceiver or switch", path, r.line, o.kind));
+    }
+    Put(o, "opn", opn);
+    Put(o, "batch", col("batch").empty() ? options.batch : col("batch"));
+    Put(o, "po", col("po"));
+    Put(o, "location", col("location"));
+    Put(o, "note", col("note"));
+    o.fields["state"] = "received";
+    out.push_back(std::move(o));
+  }
+  return out;
+}
+
+std::vector<AssetObservation> FromLspci(const std::string& text, const std::string& host) {
+  HostFacts f;
+  f.hostname = host;
+  f.pci = ParseLspci(text).functions;
+  return ObservationsFromFacts(f);
+}
+
+// A flint query names no serial: it belongs to the card whose base GUID or MAC the ledger knows.
+std::vector<AssetObservation> FromFlint(const std::string& text, const std::string& path, const LedgerStore& ledger) {
+  FirmwareQuery q = ParseFlintQuery(text);
+  if (q.base_guid.empty() && q.base_mac.empty()) throw LedgerError(fmt::format("{}: no Base GUID or Base MAC: not a flint query?", path));
+  std::string serial;
+  ledger.ForEachAsset([&](const Asset& a) {
+    auto has = [&](const char* field, const std::string& v) { auto it = a.fields.find(field); return !v.empty() && it != a.fields.end() && it->second == v; };
+    if (serial.empty() && (has("fw.base_guid", q.base_guid) || has("fw.base_mac", q.base_mac))) serial = a.serial;
+  });
+  if (serial.empty()) {
+    throw LedgerError(fmt::format("{}: no card in the ledger has base GUID {} / MAC {}: import the host's facts (or lspci VPD) "
+                                  "first, so the serial is known", path, q.base_guid, q.base_mac));
+  }
+  AssetObservation o;
+  o.serial = serial;
+  o.kind = "nic";
+  AddFirmware(o, q);
+  return {o};
+}
+
+bool LooksLikeLspci(std::string_view text) {
+  return text.find("LnkCap") != std::string_view::npos || text.find("Vital Product Data") != std::string_view::npos ||
+         text.find("[SN] Serial number") != std::string_view::npos;
+}
+
+}  // namespace
+
+std::string Fingerprint(std::string_view bytes) {
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : bytes) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return fmt::format("fnv1a64:{:016x}:{}", h, bytes.size());
+}
+
+std::vector<AssetObservation> ObservationsFromFacts(const HostFacts& f) {
+  std::vector<AssetObservation> out;
+  std::set<std::string> cards;
+  for (const PciFunction& p : f.pci) {
+    // Every function of a card carries the card's VPD: the first one with a serial speaks for it.
+    std::map<std::string, std::string> vpd = p.vpd;
+    std::string checksum = p.vpd_checksum == PciFunction::VpdChecksum::kGood  ? "good"
+                           : p.vpd_checksum == PciFunction::VpdChecksum::kBad ? "bad"
+                                                                              : "";
+    std::string product = p.vpd_product_name;
+    for (const auto& [bdf, v] : f.vpd) {
+      if (!SamePciAddress(bdf, p.bdf)) continue;
+      for (const auto& [k, val] : v.read_only) vpd.emplace(k, val);
+      if (v.has_rv) checksum = v.checksum_ok ? "good" : "bad";
+      if (product.empty()) product = v.product_name;
+    }
+    auto sn = vpd.find("SN");
+    if (sn == vpd.end() || Trim(sn->second).empty() || !cards.insert(Trim(sn->second)).second) continue;
+    AssetObservation o;
+    o.serial = Trim(sn->second);
+    o.kind = "nic";
+    o.line = p.line;
+    if (auto pn = vpd.find("PN"); pn != vpd.end()) Put(o, "opn", pn->second);
+    for (const auto& [k, val] : vpd) Put(o, "vpd." + k, val);
+    Put(o, "vpd.checksum", checksum);
+    Put(o, "vpd.product_name", product);
+    Put(o, "pci.device_id", p.device_id);
+    Put(o, "pci.description", p.description);
+    Put(o, "pci.subsystem", p.subsystem);
+    if (p.cap.width) Put(o, "pci.link_capability", fmt::format("{:g}GT/s x{}", p.cap.speed_gts, p.cap.width));
+    if (p.sta.width) Put(o, "measured.pci_link_status", fmt::format("{:g}GT/s x{}", p.sta.speed_gts, p.sta.width));
+    Put(o, "location", f.hostname.empty() ? p.bdf : f.hostname + " " + p.bdf);
+    for (const auto& [bdf, q] : f.firmware) {
+      if (SamePciAddress(bdf, p.bdf)) AddFirmware(o, q);
+    }
+    for (const NetdevFacts& n : f.netdevs) {
+      if (!SamePciAddress(n.pci_bdf, p.bdf)) continue;
+      if (!o.fields.count("fw.version")) Put(o, "fw.version", n.firmware_version.substr(0, n.firmware_version.find(' ')));
+      if (!o.fields.count("fw.psid")) Put(o, "fw.psid", n.firmware_psid);
+      Put(o, "mac", n.mac);
+    }
+    out.push_back(std::move(o));
+  }
+  for (const NetdevFacts& n : f.netdevs) {
+    if (n.module) AddModule(out, *n.module, f.hostname + " " + n.name);
+  }
+  for (const auto& [device, l] : f.links) {
+    std::string serial = Trim(l.module_serial);
+    if (serial.empty()) continue;
+    AssetObservation o;
+    o.serial = serial;
+    o.kind = l.module_part_number.starts_with("MCP") || l.module_part_number.starts_with("MCA") ? "cable" : "transceiver";
+    if (l.module_part_number.starts_with("MFA") || l.module_part_number.starts_with("MFS")) o.kind = "cable";
+    Put(o, "opn", l.module_part_number);
+    Put(o, "module.vendor", l.module_vendor);
+    Put(o, "module.length", l.cable_length);
+    if (l.effective_ber) Put(o, "measured.effective_ber", fmt::format("{:.1e}", *l.effective_ber));
+    if (l.raw_ber) Put(o, "measured.raw_ber", fmt::format("{:.1e}", *l.raw_ber));
+    if (l.module_temperature_c) Put(o, "measured.temperature_c", fmt::format("{:.1f}", *l.module_temperature_c));
+    Put(o, "measured.speed", l.speed);
+    Put(o, "location", f.hostname + " " + device);
+    out.push_back(std::move(o));
+  }
+  // Two views of one module (ethtool -m and mlxlink) merge into one observation.
+  std::map<std::string, size_t> first;
+  std::vector<AssetObservation> merged;
+  for (AssetObservation& o : out) {
+    auto [it, fresh] = first.emplace(o.serial, merged.size());
+    if (fresh) {
+      merged.push_back(std::move(o));
+    } else {
+      for (auto& [k, v] : o.fields) merged[it->second].fields.emplace(k, v);
+    }
+  }
+  return merged;
+}
+
+ImportDocument ReadImportDocument(const std::string& path, const ImportOptions& options, const LedgerStore& ledger) {
+  ImportDocument doc;
+  doc.source = path;
+  std::string format = options.format;
+  // A directory is a capture (collect --from's layout) unless it holds only facts documents.
+  bool facts_dir = false;
+  if (fs::is_directory(path) && format.empty()) {
+    bool capture = false, json = false;
+    for (const auto& e : fs::directory_iterator(path)) {
+      std::string name = e.path().filename().string();
+      json = json || name.ends_with(".json") || name.ends_with(".ndjson");
+      capture = capture || name == "hostname.txt" || name == "lspci-vvv.txt" || name.starts_with("flint-q-") || name == "ip-d-link.txt";
+    }
+    facts_dir = json && !capture;
+  }
+  if (fs::is_directory(path) && (format == "facts" || facts_dir)) {
+    format = "facts";
+    std::vector<fs::path> files;
+    for (const auto& e : fs::directory_iterator(path)) files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    std::string all;
+    for (const fs::path& p : files) {
+      if (fs::is_regular_file(p)) all += p.filename().string() + '\0' + ReadFile(p.string()) + '\0';
+    }
+    doc.fingerprint = Fingerprint(all);
+    try {
+      ForEachFacts({path}, [&](HostFacts&& f) {
+        for (AssetObservation& o : ObservationsFromFacts(f)) doc.observations.push_back(std::move(o));
+      });
+    } catch (const std::exception& e) {
+      throw LedgerError(e.what());
+    }
+  } else if (fs::is_directory(path)) {
+    if (format.empty()) format = "capture";
+    std::vector<fs::path> files;
+    for (const auto& e : fs::directory_iterator(path)) files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    std::string all;
+    for (const fs::path& p : files) {
+      if (fs::is_regular_file(p)) all += p.filename().string() + '\0' + ReadFile(p.string()) + '\0';
+    }
+    doc.fingerprint = Fingerprint(all);
+    doc.observations = ObservationsFromFacts(BuildHostFacts(ReadCaptureDir(path)));
+  } else {
+    std::string text = ReadFile(path);
+    doc.fingerprint = Fingerprint(text);
+    if (format.empty()) {
+      if (path.ends_with(".csv")) format = "receiving-csv";
+      else if (path.ends_with(".json") || path.ends_with(".ndjson")) format = "facts";
+      else if (text.find("PSID:") != std::string::npos && text.find("FW Version") != std::string::npos) format = "flint";
+      else if (text.find("Vendor SN") != std::string::npos || text.find("Vendor name") != std::string::npos) format = "ethtool-m";
+      else if (LooksLikeLspci(text)) format = "lspci";
+      else throw LedgerError(fmt::format("{}: cannot tell what this document is: give --as receiving-csv|facts|capture|lspci|flint|ethtool-m", path));
+    }
+    if (format == "receiving-csv") doc.observations = FromReceivingCsv(text, path, options);
+    else if (format == "lspci") doc.observations = FromLspci(text, "");
+    else if (format == "flint") doc.observations = FromFlint(text, path, ledger);
+    else if (format == "ethtool-m") AddModule(doc.observations, ParseEthtoolModule(text), "");
+    else if (format == "facts") {
+      try {
+        ForEachFacts({path}, [&](HostFacts&& f) {
+          for (AssetObservation& o : ObservationsFromFacts(f)) doc.observations.push_back(std::move(o));
+        });
+      } catch (const std::exception& e) {
+        throw LedgerError(e.what());
+      }
+    } else {
+      throw LedgerError(fmt::format("{}: unknown format '{}'", path, format));
+    }
+  }
+  doc.format = format;
+  if (!options.batch.empty()) {
+    for (AssetObservation& o : doc.observations) o.fields.emplace("batch", options.batch);
+  }
+  return doc;
+}
+
+}  // namespace railyard

@@ -1,0 +1,31 @@
+// Reading import documents into asset observations: receiving lists, whole HostFacts (or a
+// capture directory), and single tool outputs (lspci -vvv, flint/mstflint q, ethtool -m).
+// Field names are documented in docs/ledger.md; what the authenticity checks read.
+#pragma once
+
+#include <string>
+
+#include "facts/host_facts.h"
+#include "ledger/ledger.h"
+
+namespace railyard {
+
+struct ImportOptions {
+  std::string format;             // "" = detect from the path and content
+  std::string batch;              // stamped on every asset of the document ("" = none)
+  bool allow_unknown_opn = false; // receiving lists: accept OPNs the catalog does not know
+};
+
+// Reads a document (an empty observation list when it names no serial: facts collected without
+// root have no VPD). Throws LedgerError("<file>:<line>: <field>: ...") on bad input. `ledger` is
+// consulted to attach serial-less documents (flint) to the card whose GUID or MAC it names.
+ImportDocument ReadImportDocument(const std::string& path, const ImportOptions& options, const LedgerStore& ledger);
+
+// What one host's facts say about its cards and modules.
+std::vector<AssetObservation> ObservationsFromFacts(const HostFacts& facts);
+
+// A fingerprint of a document's bytes (FNV-1a 64, hex): equal documents are imported once.
+// Not a cryptographic hash: it guards against accidents, not adversaries.
+std::string Fingerprint(std::string_view bytes);
+
+}  // namespace railyard
