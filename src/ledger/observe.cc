@@ -79,7 +79,7 @@ void AddModule(std::vector<AssetObservation>& out, const ModuleInfo& m, const st
   Put(o, "module.identifier", m.identifier);
   if (m.cable_length_m) Put(o, "module.length_m", fmt::format("{:g}", *m.cable_length_m));
   if (m.temperature_c) Put(o, "measured.temperature_c", fmt::format("{:.1f}", *m.temperature_c));
-  Put(o, "location", location);
+  if (!location.empty() && location.front() != ' ') Put(o, "location", location);
   out.push_back(std::move(o));
 }
 
@@ -109,7 +109,10 @@ std::vector<AssetObservation> FromReceivingCsv(const std::string& text, const st
     std::string opn = col("opn");
     if (opn.empty()) throw LedgerError(fmt::format("{}:{}: opn: empty", path, r.line));
     if (!options.allow_unknown_opn && !catalog.FindNic(opn) && !catalog.FindCable(opn) && !catalog.FindSwitch(opn)) {
-      std::string hint = catalog.SuggestNic(opn);
+      std::vector<std::string> known;
+      for (const NicModel& n : catalog.nics()) known.push_back(n.opn);
+      for (const CableItem& c : catalog.cables()) known.push_back(c.opn);
+      std::string hint = ClosestMatch(opn, known);
       throw LedgerError(fmt::format("{}:{}: opn: {} is not in railyard's catalog{} (--allow-unknown-opn accepts it)", path, r.line, opn,
                                     hint.empty() ? "" : fmt::format("; did you mean {}?", hint)));
     }
@@ -202,7 +205,7 @@ std::vector<AssetObservation> ObservationsFromFacts(const HostFacts& f) {
     Put(o, "pci.subsystem", p.subsystem);
     if (p.cap.width) Put(o, "pci.link_capability", fmt::format("{:g}GT/s x{}", p.cap.speed_gts, p.cap.width));
     if (p.sta.width) Put(o, "measured.pci_link_status", fmt::format("{:g}GT/s x{}", p.sta.speed_gts, p.sta.width));
-    Put(o, "location", f.hostname.empty() ? p.bdf : f.hostname + " " + p.bdf);
+    if (!f.hostname.empty()) Put(o, "location", f.hostname + " " + p.bdf);  // a bare lspci names no host
     for (const auto& [bdf, q] : f.firmware) {
       if (SamePciAddress(bdf, p.bdf)) AddFirmware(o, q);
     }
