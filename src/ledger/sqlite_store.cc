@@ -6,6 +6,7 @@
 #include <chrono>
 #include <ctime>
 #include <set>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -121,7 +122,9 @@ class SqliteLedger final : public LedgerStore {
     sqlite3_busy_timeout(db_, 60'000);  // other importers hold the write lock for one import each
     try {
       Exec("PRAGMA foreign_keys = ON");
-      Exec("PRAGMA journal_mode = WAL");
+      // Switching a new file to WAL takes an exclusive lock, for which SQLite does not wait on the
+      // busy handler: several importers creating one ledger at once retry here instead.
+      ExecRetrying("PRAGMA journal_mode = WAL");
       Exec("PRAGMA synchronous = NORMAL");  // WAL + NORMAL: a crash loses no committed transaction's integrity
       Migrate();
     } catch (const LedgerError& e) {
@@ -198,8 +201,17 @@ class SqliteLedger final : public LedgerStore {
     }
   }
 
+  void ExecRetrying(const char* sql) {
+    for (int attempt = 0;; ++attempt) {
+      int rc = sqlite3_exec(db_, sql, nullptr, nullptr, nullptr);
+      if (rc == SQLITE_OK) return;
+      if ((rc != SQLITE_BUSY && rc != SQLITE_LOCKED) || attempt >= 6000) throw LedgerError(sqlite3_errmsg(db_));
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  }
+
   void Migrate() {
-    Exec("BEGIN IMMEDIATE");
+    ExecRetrying("BEGIN IMMEDIATE");
     try {
       Statement v(db_, "PRAGMA user_version");
       v.Step();
@@ -241,7 +253,7 @@ class SqliteLedger final : public LedgerStore {
     }
     ImportResult result;
     const std::string now = NowUtc();
-    Exec("BEGIN IMMEDIATE");
+    ExecRetrying("BEGIN IMMEDIATE");
     try {
       if (!fingerprint.empty()) {
         Statement prior(db_, "SELECT time, actor, source FROM imports WHERE fingerprint = ? LIMIT 1");

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# The ledger under kill -9 and under concurrent importers (separate processes), checked with
+# sqlite3's own integrity check. Usage: ledger_test.sh RAILYARD SOURCE_DIR
+#   crash: an import of 60,000 assets is killed with SIGKILL at several moments; each time the
+#          ledger is intact and holds exactly the state before or after that import, and
+#          importing the document again completes it (or says it already is).
+#   concurrency: four processes import four disjoint lists at once, and two import the same list
+#          at once: every event is there once, none twice.
+set -u
+RAILYARD=$1
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+command -v sqlite3 > /dev/null || { echo "SKIP: needs sqlite3"; exit 77; }
+
+gen() {  # gen FILE FIRST COUNT: a receiving list of COUNT ConnectX-7 serials
+  awk -v first="$2" -v n="$3" 'BEGIN { print "serial,opn,batch,po";
+    for (i = first; i < first + n; i++) printf "MT24%08dX,MCX75310AAS-NEAT,B%d,PO-%d\n", i, int(i / 1000), int(i / 5000) }' > "$1"
+}
+count() { sqlite3 "$1" "SELECT (SELECT COUNT(*) FROM assets) || ' ' || (SELECT COUNT(*) FROM events)"; }
+
+# A ledger with 1,000 assets before the crash-tested import.
+gen "$WORK/before.csv" 0 1000
+gen "$WORK/big.csv" 1000 60000
+"$RAILYARD" ledger --db "$WORK/base.db" import "$WORK/before.csv" > /dev/null
+check "base ledger" test "$(count "$WORK/base.db")" = "1000 4000"
+before="1000 4000"
+after="61000 244000"
+for delay in 0.05 0.2 0.4 0.7 1.0; do
+  rm -f "$WORK"/crash.db*
+  sqlite3 "$WORK/base.db" ".backup '$WORK/crash.db'"
+  "$RAILYARD" ledger --db "$WORK/crash.db" import "$WORK/big.csv" > /dev/null 2>&1 &
+  pid=$!
+  sleep "$delay"
+  kill -9 "$pid" 2> /dev/null
+  wait "$pid" 2> /dev/null
+  check "kill -9 after ${delay}s: integrity" test "$(sqlite3 "$WORK/crash.db" 'PRAGMA integrity_check')" = "ok"
+  state=$(count "$WORK/crash.db")
+  echo "killed after ${delay}s: $( [ "$state" = "$before" ] && echo before || echo after) the import"
+  check "kill -9 after ${delay}s: before or after, nothing between (got $state)" test "$state" = "$before" -o "$state" = "$after"
+  "$RAILYARD" ledger --db "$WORK/crash.db" import "$WORK/big.csv" > /dev/null
+  check "kill -9 after ${delay}s: the import then completes" test "$(count "$WORK/crash.db")" = "$after"
+done
+
+# Four importers at once on disjoint lists, and two on the same list.
+for i in 0 1 2 3; do gen "$WORK/part$i.csv" $((100000 + i * 20000)) 20000; done
+pids=()
+for i in 0 1 2 3; do
+  "$RAILYARD" ledger --db "$WORK/shared.db" import "$WORK/part$i.csv" --actor "importer$i" > "$WORK/out$i" 2>&1 &
+  pids+=($!)
+done
+"$RAILYARD" ledger --db "$WORK/shared.db" import "$WORK/before.csv" --actor twin-a > "$WORK/twin-a" 2>&1 &
+pids+=($!)
+"$RAILYARD" ledger --db "$WORK/shared.db" import "$WORK/before.csv" --actor twin-b > "$WORK/twin-b" 2>&1 &
+pids+=($!)
+ok=0
+for p in "${pids[@]}"; do wait "$p" || ok=1; done
+check "six concurrent importers all exit 0" test "$ok" -eq 0
+check "concurrent: integrity" test "$(sqlite3 "$WORK/shared.db" 'PRAGMA integrity_check')" = "ok"
+check "concurrent: every asset and event once" test "$(count "$WORK/shared.db")" = "81000 324000"
+check "concurrent: the same list recorded once" test "$(cat "$WORK/twin-a" "$WORK/twin-b" | grep -c 'already imported')" -eq 1
+check "concurrent: four actors' events" test "$(sqlite3 "$WORK/shared.db" "SELECT COUNT(DISTINCT actor) FROM events WHERE actor LIKE 'importer%'")" -eq 4
+finish
