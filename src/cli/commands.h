@@ -32,5 +32,6 @@ std::function<int()> AddVerifyCommand(CLI::App& app);
 std::function<int()> AddCollectCommand(CLI::App& app);
 std::function<int()> AddDoctorCommand(CLI::App& app);
 std::function<int()> AddLedgerCommand(CLI::App& app);
+std::function<int()> AddAcceptCommand(CLI::App& app);
 
 }  // namespace railyard::cli

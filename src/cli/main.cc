@@ -26,6 +26,7 @@ int main(int argc, char** argv) {
   auto collect = railyard::cli::AddCollectCommand(app);
   auto doctor = railyard::cli::AddDoctorCommand(app);
   auto ledger = railyard::cli::AddLedgerCommand(app);
+  auto accept = railyard::cli::AddAcceptCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -39,5 +40,6 @@ int main(int argc, char** argv) {
   if (app.got_subcommand("collect")) return collect();
   if (app.got_subcommand("doctor")) return doctor();
   if (app.got_subcommand("ledger")) return ledger();
+  if (app.got_subcommand("accept")) return accept();
   return railyard::cli::kExitInput;
 }

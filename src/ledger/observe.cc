@@ -234,6 +234,8 @@ std::vector<AssetObservation> ObservationsFromFacts(const HostFacts& f) {
     if (l.raw_ber) Put(o, "measured.raw_ber", fmt::format("{:.1e}", *l.raw_ber));
     if (l.module_temperature_c) Put(o, "measured.temperature_c", fmt::format("{:.1f}", *l.module_temperature_c));
     Put(o, "measured.speed", l.speed);
+    // mlxlink -c: the BER counters' window ("Time Since Last Clear [Min]", catalog.md §9).
+    if (auto it = l.fields.find("Time Since Last Clear [Min]"); it != l.fields.end()) Put(o, "measured.ber_window_min", it->second);
     Put(o, "location", f.hostname + " " + device);
     out.push_back(std::move(o));
   }

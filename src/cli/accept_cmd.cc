@@ -1,0 +1,122 @@
+// railyard accept run|report|set [--db railyard.db]
+#include <ctime>
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "cli/commands.h"
+#include "export/text.h"
+#include "ledger/acceptance.h"
+#include "ledger/ledger.h"
+
+namespace railyard::cli {
+namespace {
+
+void WriteAtomically(const std::string& path, const std::string& text) {
+  OutputFile out(path);
+  out.Append(text);
+  out.Close();
+  out.Commit();
+}
+
+std::string Now() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M UTC", &tm);
+  return buf;
+}
+
+}  // namespace
+
+std::function<int()> AddAcceptCommand(CLI::App& app) {
+  struct Args {
+    std::string db = "railyard.db";
+    std::string policy;
+    std::string batch;
+    std::string actor;
+    std::string csv;
+    std::string html;
+    std::string serial;
+    std::string state;
+    std::string reason;
+  };
+  auto a = std::make_shared<Args>();
+  CLI::App* cmd = app.add_subcommand("accept", "Acceptance: move assets through identity, firmware and link checks to accepted or rejected");
+  cmd->add_option("--db", a->db, "the ledger database");
+  cmd->require_subcommand(1);
+  cmd->footer(
+      "Examples:\n"
+      "  railyard accept run --policy acceptance.yaml --batch B2026-11\n"
+      "  railyard accept report --batch B2026-11 --csv b.csv --html b.html\n"
+      "  railyard accept set MT2347J0100T rma --reason 'no link after reseat'");
+  CLI::App* run = cmd->add_subcommand("run", "evaluate the evidence and record each asset's new state");
+  run->add_option("--policy", a->policy, "acceptance policy YAML (docs/ledger.md); defaults without one");
+  run->add_option("--batch", a->batch, "only this batch");
+  run->add_option("--actor", a->actor, "who signs (default: $USER)");
+  CLI::App* report = cmd->add_subcommand("report", "the sign-off report of a batch: counts, every rejected item with reasons and evidence");
+  report->add_option("--batch", a->batch, "the batch (default: every asset)");
+  report->add_option("--policy", a->policy, "acceptance policy YAML, for the evidence shown");
+  report->add_option("--csv", a->csv, "write the CSV here");
+  report->add_option("--html", a->html, "write the self-contained HTML page here");
+  CLI::App* set = cmd->add_subcommand("set", "set an asset's state by hand (rma, rejected, received)");
+  set->add_option("SERIAL", a->serial)->required();
+  set->add_option("STATE", a->state)->required()->check(CLI::IsMember({"rma", "rejected", "received"}));
+  set->add_option("--reason", a->reason, "why (kept in the ledger)")->required();
+  set->add_option("--actor", a->actor, "who (default: $USER)");
+  return [a, run, report, set] {
+    try {
+      std::unique_ptr<LedgerStore> ledger = OpenSqliteLedger(a->db);
+      std::string actor = a->actor.empty() ? (std::getenv("USER") ? std::getenv("USER") : "unknown") : a->actor;
+      AcceptancePolicy policy = a->policy.empty() ? AcceptancePolicy{} : LoadAcceptancePolicy(a->policy);
+      if (run->parsed()) {
+        std::vector<AcceptanceVerdict> verdicts = RunAcceptance(*ledger, policy, a->batch, actor);
+        std::map<std::string, size_t> counts;
+        size_t moved = 0;
+        for (const AcceptanceVerdict& v : verdicts) {
+          ++counts[v.to];
+          moved += v.to != v.from;
+        }
+        std::cout << fmt::format("{} assets, {} changed state:", verdicts.size(), moved);
+        for (const char* s : kAcceptanceStates) {
+          if (counts[s]) std::cout << fmt::format(" {} {}", counts[s], s);
+        }
+        std::cout << "\n";
+        return counts["rejected"] ? kExitFindings : kExitOk;
+      }
+      if (report->parsed()) {
+        // The report shows the recorded states: evaluate without recording.
+        std::vector<AcceptanceVerdict> verdicts;
+        ledger->ForEachAsset([&](const Asset& asset) {
+          auto b = asset.fields.find("batch");
+          if (!a->batch.empty() && (b == asset.fields.end() || b->second != a->batch)) return;
+          AcceptanceVerdict v = Evaluate(asset, policy);
+          auto state = asset.fields.find("state");
+          v.to = state == asset.fields.end() ? "received" : state->second;
+          if (auto r = asset.fields.find("state.reasons"); r != asset.fields.end() && r->second != "-") v.reasons = {r->second};
+          else v.reasons.clear();
+          verdicts.push_back(std::move(v));
+        });
+        if (verdicts.empty()) throw std::invalid_argument(fmt::format("no asset in batch '{}'", a->batch));
+        if (!a->csv.empty()) WriteAtomically(a->csv, AcceptanceCsv(verdicts));
+        if (!a->html.empty()) WriteAtomically(a->html, AcceptanceHtml(verdicts, a->batch, Now()));
+        if (a->csv.empty() && a->html.empty()) std::cout << AcceptanceCsv(verdicts);
+        return kExitOk;
+      }
+      if (set->parsed()) {
+        std::optional<Asset> asset = ledger->Get(a->serial);
+        if (!asset) throw std::invalid_argument(fmt::format("{}: no such serial in {}", a->serial, a->db));
+        ledger->Record({{a->serial, asset->kind, {{"state", a->state}, {"state.reasons", a->reason}}, 0}}, actor, "railyard accept set");
+        std::cout << fmt::format("{}: {}\n", a->serial, a->state);
+        return kExitOk;
+      }
+    } catch (const std::exception& e) {
+      std::cerr << "railyard: error: " << e.what() << "\n";
+      return kExitInput;
+    }
+    return kExitInput;
+  };
+}
+
+}  // namespace railyard::cli

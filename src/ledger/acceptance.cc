@@ -1,0 +1,262 @@
+#include "ledger/acceptance.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <yaml-cpp/yaml.h>
+
+#include "catalog/catalog.h"
+#include "catalog/csv.h"
+#include "catalog/identity.h"
+#include "doctor/policy.h"
+#include "ledger/authenticity.h"
+#include "util/suggest.h"
+
+namespace railyard {
+namespace {
+
+std::string Field(const Asset& a, const char* name) {
+  auto it = a.fields.find(name);
+  return it == a.fields.end() ? std::string() : it->second;
+}
+
+std::optional<double> Number(const std::string& s) {
+  if (s.empty()) return std::nullopt;
+  char* end = nullptr;
+  double v = std::strtod(s.c_str(), &end);
+  if (end == s.c_str()) return std::nullopt;
+  return v;
+}
+
+// The firmware family of a card: from its PCI device ID, else from its OPN in the catalog.
+std::string FamilyOf(const Asset& a) {
+  if (const DeviceFamily* f = IdentityCatalog::Builtin().FamilyByDeviceId(Field(a, "pci.device_id"))) return f->family;
+  if (auto i = Catalog::Builtin().FindNic(Field(a, "opn"))) return Catalog::Builtin().nics()[*i].family;
+  return "";
+}
+
+std::string Html(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '&': out += "&amp;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+AcceptanceVerdict EvaluateWith(const Asset& a, const AcceptancePolicy& p, const std::vector<std::string>& ledger_findings) {
+  AcceptanceVerdict v;
+  v.serial = a.serial;
+  v.kind = a.kind;
+  v.opn = Field(a, "opn");
+  v.batch = Field(a, "batch");
+  v.from = Field(a, "state").empty() ? "received" : Field(a, "state");
+  if (v.from == "rma") {
+    v.to = "rma";
+    v.reasons.push_back(Field(a, "state.reasons"));
+    return v;
+  }
+  auto stop = [&](const char* state, std::string reason) {
+    v.to = state;
+    v.reasons.push_back(std::move(reason));
+    return v;
+  };
+  // 1. Identity: genuine, and known well enough to judge.
+  std::vector<std::string> bad = ledger_findings;
+  for (const AuthenticityFinding& f : CheckAsset(a)) {
+    if (f.finding.severity > Severity::kInfo) {
+      bad.push_back(fmt::format("{}: {}", f.finding.rule, f.finding.message));
+      for (const auto& e : f.finding.evidence) v.evidence.push_back(e);
+    }
+  }
+  if (!bad.empty()) {
+    v.to = "rejected";
+    v.reasons = bad;
+    return v;
+  }
+  const bool nic = a.kind == "nic";
+  if (nic && (Field(a, "fw.psid").empty() || (Field(a, "vpd.PN").empty() && Field(a, "opn").empty()))) {
+    return stop("received", "identity not yet read: import the card's lspci -vvv (VPD) and flint/mstflint q, or its host's facts");
+  }
+  if (!nic && (Field(a, "module.vendor").empty() || Field(a, "opn").empty())) {
+    return stop("received", "identity not yet read: import the module's ethtool -m (or mlxlink -m) in the host's facts");
+  }
+  // 2. Firmware at the baseline (cards only).
+  if (nic) {
+    const std::string psid = Field(a, "fw.psid"), fw = Field(a, "fw.version"), family = FamilyOf(a);
+    auto it = p.firmware_baseline.find(psid);
+    if (it == p.firmware_baseline.end()) it = p.firmware_baseline.find(family);
+    if (it == p.firmware_baseline.end()) {
+      return stop("identity-checked", fmt::format("the policy has no firmware baseline for {} or {}", psid, family.empty() ? "its family" : family));
+    }
+    v.evidence.emplace_back("fw.version", fw);
+    v.evidence.emplace_back("baseline", it->second);
+    if (fw.empty() || CompareVersions(fw, it->second) < 0) {
+      return stop("identity-checked", fmt::format("firmware {} is below the baseline {} for {}: update it, then re-import its flint q",
+                                                  fw.empty() ? "(unknown)" : fw, it->second, it->first));
+    }
+  }
+  // 3. Link tests: what each kind can be measured by.
+  if (nic) {
+    if (p.require_pcie_at_capability) {
+      const std::string cap = Field(a, "pci.link_capability"), sta = Field(a, "measured.pci_link_status");
+      if (cap.empty() || sta.empty()) return stop("firmware-aligned", "PCIe link not measured: import lspci -vvv (as root) from its host");
+      v.evidence.emplace_back("pci.link_status", sta);
+      if (cap != sta) {
+        v.to = "rejected";
+        v.reasons.push_back(fmt::format("PCIe trained at {} but the card is capable of {}: reseat or check the slot, then re-test", sta, cap));
+        return v;
+      }
+    }
+  } else {
+    std::optional<double> eff = Number(Field(a, "measured.effective_ber")), raw = Number(Field(a, "measured.raw_ber"));
+    std::optional<double> window = Number(Field(a, "measured.ber_window_min")), temp = Number(Field(a, "measured.temperature_c"));
+    std::vector<std::string> failed;
+    if (temp && *temp >= p.max_module_temp_c) failed.push_back(fmt::format("module at {:.1f} °C, limit {:g} °C", *temp, p.max_module_temp_c));
+    if (eff && *eff > p.max_effective_ber) failed.push_back(fmt::format("effective BER {:.1e} above {:.0e}", *eff, p.max_effective_ber));
+    if (raw && *raw > p.max_raw_ber) failed.push_back(fmt::format("raw BER {:.1e} above {:.0e}: no margin to the FEC limit", *raw, p.max_raw_ber));
+    for (const char* f : {"measured.effective_ber", "measured.raw_ber", "measured.ber_window_min", "measured.temperature_c"}) {
+      if (!Field(a, f).empty()) v.evidence.emplace_back(f, Field(a, f));
+    }
+    if (!failed.empty()) {
+      v.to = "rejected";
+      v.reasons = failed;
+      return v;
+    }
+    if (!eff) return stop("firmware-aligned", "BER not measured: import mlxlink -c of its port in the host's facts");
+    if (!window || *window < p.min_ber_window_min) {
+      return stop("firmware-aligned", fmt::format("BER counted over {} min, less than the policy's {:g} min: measure again later",
+                                                  window ? fmt::format("{:g}", *window) : "an unknown number of", p.min_ber_window_min));
+    }
+  }
+  v.to = "accepted";
+  return v;
+}
+
+}  // namespace
+
+AcceptancePolicy ParseAcceptancePolicy(const std::string& yaml_text, const std::string& file) {
+  AcceptancePolicy p;
+  YAML::Node root;
+  try {
+    root = YAML::Load(yaml_text);
+  } catch (const YAML::Exception& e) {
+    throw std::runtime_error(fmt::format("{}:{}: (syntax): {}", file, e.mark.line + 1, e.msg));
+  }
+  if (root.IsNull()) return p;
+  if (!root.IsMap()) throw std::runtime_error(fmt::format("{}:1: the policy must be a mapping of keys", file));
+  static const std::vector<std::string> kKeys = {"firmware_baseline", "max_effective_ber", "max_raw_ber", "min_ber_window_min",
+                                                 "max_module_temp_c", "require_pcie_at_capability"};
+  for (const auto& kv : root) {
+    const std::string key = kv.first.as<std::string>("");
+    const YAML::Node& v = kv.second;
+    auto fail = [&](const std::string& why) -> std::runtime_error {
+      return std::runtime_error(fmt::format("{}:{}: {}: {}", file, v.Mark().line + 1, key, why));
+    };
+    try {
+      if (key == "firmware_baseline") {
+        if (!v.IsMap()) throw fail("expected a mapping of PSID or family to version");
+        for (const auto& b : v) p.firmware_baseline[b.first.as<std::string>()] = b.second.as<std::string>();
+      } else if (key == "max_effective_ber") p.max_effective_ber = v.as<double>();
+      else if (key == "max_raw_ber") p.max_raw_ber = v.as<double>();
+      else if (key == "min_ber_window_min") p.min_ber_window_min = v.as<double>();
+      else if (key == "max_module_temp_c") p.max_module_temp_c = v.as<double>();
+      else if (key == "require_pcie_at_capability") p.require_pcie_at_capability = v.as<bool>();
+      else {
+        std::string hint = ClosestMatch(key, kKeys);
+        throw std::runtime_error(fmt::format("{}:{}: {}: unknown key{}", file, kv.first.Mark().line + 1, key,
+                                             hint.empty() ? "" : fmt::format(" (did you mean {}?)", hint)));
+      }
+    } catch (const YAML::Exception&) {
+      throw fail("wrong type");
+    }
+  }
+  return p;
+}
+
+AcceptancePolicy LoadAcceptancePolicy(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error(path + ": cannot read");
+  std::ostringstream s;
+  s << in.rdbuf();
+  return ParseAcceptancePolicy(s.str(), path);
+}
+
+AcceptanceVerdict Evaluate(const Asset& asset, const AcceptancePolicy& policy) { return EvaluateWith(asset, policy, {}); }
+
+std::vector<AcceptanceVerdict> RunAcceptance(LedgerStore& ledger, const AcceptancePolicy& policy, const std::string& batch,
+                                             const std::string& actor) {
+  // Identities shared with another asset (duplicate-identity) reject both.
+  std::map<std::string, std::vector<std::string>> shared;
+  for (const AuthenticityFinding& f : CheckLedger(ledger)) {
+    if (f.finding.rule == "duplicate-identity") shared[f.finding.host].push_back(fmt::format("{}: {}", f.finding.rule, f.finding.message));
+  }
+  std::vector<AcceptanceVerdict> out;
+  std::vector<AssetObservation> changes;
+  ledger.ForEachAsset([&](const Asset& a) {
+    if (!batch.empty() && Field(a, "batch") != batch) return;
+    auto it = shared.find(a.serial);
+    AcceptanceVerdict v = EvaluateWith(a, policy, it == shared.end() ? std::vector<std::string>{} : it->second);
+    std::string reasons = fmt::format("{}", fmt::join(v.reasons, "; "));
+    if (v.to != v.from || (Field(a, "state.reasons") != reasons && v.to != "rma")) {
+      changes.push_back({a.serial, a.kind, {{"state", v.to}, {"state.reasons", reasons.empty() ? "-" : reasons}}, 0});
+    }
+    out.push_back(std::move(v));
+  });
+  if (!changes.empty()) ledger.Record(changes, actor, "railyard accept run");
+  return out;
+}
+
+std::string AcceptanceCsv(const std::vector<AcceptanceVerdict>& verdicts) {
+  std::string out = "serial,kind,opn,batch,state,reasons\n";
+  for (const AcceptanceVerdict& v : verdicts) {
+    out += fmt::format("{},{},{},{},{},{}\n", CsvEscape(v.serial), CsvEscape(v.kind), CsvEscape(v.opn), CsvEscape(v.batch), v.to,
+                       CsvEscape(fmt::format("{}", fmt::join(v.reasons, "; "))));
+  }
+  return out;
+}
+
+std::string AcceptanceHtml(const std::vector<AcceptanceVerdict>& verdicts, const std::string& batch, const std::string& generated) {
+  std::map<std::string, size_t> counts;
+  for (const AcceptanceVerdict& v : verdicts) ++counts[v.to];
+  std::string out = fmt::format(
+      "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Acceptance {}</title>\n"
+      "<style>body{{font-family:sans-serif;margin:2em}}table{{border-collapse:collapse}}td,th{{border:1px solid #bbb;padding:4px 8px;"
+      "text-align:left;vertical-align:top}}.rejected{{color:#a00}}.accepted{{color:#070}}</style></head><body>\n"
+      "<h1>Acceptance report: batch {}</h1>\n<p>{} assets; generated {} by railyard accept report.</p>\n<table><tr><th>state</th><th>assets</th></tr>\n",
+      Html(batch.empty() ? "(all)" : batch), Html(batch.empty() ? "(all)" : batch), verdicts.size(), Html(generated));
+  for (const char* s : kAcceptanceStates) {
+    out += fmt::format("<tr><td class=\"{}\">{}</td><td>{}</td></tr>\n", s, s, counts[s]);
+  }
+  out += "</table>\n";
+  auto section = [&](const char* state, const char* title) {
+    if (!counts[state]) return;
+    out += fmt::format("<h2>{}</h2>\n<table><tr><th>serial</th><th>kind</th><th>OPN</th><th>reasons</th><th>evidence</th></tr>\n", title);
+    for (const AcceptanceVerdict& v : verdicts) {
+      if (v.to != state) continue;
+      std::string evidence;
+      for (const auto& [k, val] : v.evidence) evidence += fmt::format("{}: {}<br>", Html(k), Html(val));
+      std::string reasons;
+      for (const std::string& r : v.reasons) reasons += Html(r) + "<br>";
+      out += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n", Html(v.serial), Html(v.kind), Html(v.opn),
+                         reasons, evidence);
+    }
+    out += "</table>\n";
+  };
+  section("rejected", "Rejected");
+  section("rma", "Returned (RMA)");
+  for (const char* s : {"received", "identity-checked", "firmware-aligned", "link-tested"}) section(s, fmt::format("Waiting: {}", s).c_str());
+  out += "</body></html>\n";
+  return out;
+}
+
+}  // namespace railyard

@@ -1,0 +1,146 @@
+// Acceptance on real cards and modules: each state reached from the evidence it needs, each
+// rejection with its reason; the ledger records transitions; the report names every rejection.
+#include "ledger/acceptance.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+
+#include <gtest/gtest.h>
+
+#include "facts/host_facts.h"
+#include "ledger/observe.h"
+#include "parse/fixtures.h"
+#include "parse/flint.h"
+#include "parse/module.h"
+
+namespace railyard {
+namespace {
+
+using testing::ReadText;
+using testing::SharedFixture;
+
+// The real ConnectX-6 Lx mstflint sample as a ledger asset (serial, OPN and PCI fields are the
+// test's: the sample has none).
+Asset Cx6Lx() {
+  FirmwareQuery q = ParseFlintQuery(ReadText(SharedFixture("flint/cx6lx-mstflint-q-by-pci-address-arm64.txt")));
+  return {"MT2152X00001", "nic",
+          {{"opn", "MCX631102AS-ADAT"}, {"pci.device_id", "101f"}, {"fw.version", q.fw_version}, {"fw.psid", q.psid},
+           {"fw.base_mac", q.base_mac}, {"fw.security", q.security_attributes}, {"batch", "B1"}}};
+}
+
+// The real QSFP-DD DAC EEPROM sample as a ledger asset.
+Asset Dac() {
+  HostFacts f;
+  NetdevFacts n;
+  n.name = "swp1";
+  n.module = ParseEthtoolModule(ReadText(SharedFixture("ethtool/m-qsfp-dd-mellanox-passive-dac-spectrum2-prerelease-cmis-parser.txt")));
+  f.netdevs = {n};
+  AssetObservation o = ObservationsFromFacts(f).at(0);
+  o.fields["batch"] = "B1";
+  return {o.serial, o.kind, o.fields};
+}
+
+TEST(Acceptance, CardWalksTheStatesOnItsEvidence) {
+  RAILYARD_REQUIRE_FIXTURE(SharedFixture("flint/cx6lx-mstflint-q-by-pci-address-arm64.txt"));
+  Asset received{"MT2152X00001", "nic", {{"opn", "MCX631102AS-ADAT"}, {"state", "received"}}};
+  AcceptanceVerdict v = Evaluate(received, {});
+  EXPECT_EQ(v.to, "received");
+  EXPECT_NE(v.reasons.at(0).find("identity not yet read"), std::string::npos);
+  Asset card = Cx6Lx();
+  EXPECT_EQ(Evaluate(card, {}).to, "identity-checked");  // no baseline in the default policy
+  AcceptancePolicy p;
+  p.firmware_baseline["ConnectX-6 Lx"] = "26.40.1000";  // above the sample's 26.33.1048
+  v = Evaluate(card, p);
+  EXPECT_EQ(v.to, "identity-checked");
+  EXPECT_NE(v.reasons.at(0).find("below the baseline 26.40.1000"), std::string::npos);
+  p.firmware_baseline["MT_0000000575"] = "26.33.1048";  // by PSID, which wins
+  EXPECT_EQ(Evaluate(card, p).to, "firmware-aligned");  // PCIe not measured yet
+  card.fields["pci.link_capability"] = "16GT/s x8";
+  card.fields["measured.pci_link_status"] = "16GT/s x8";
+  EXPECT_EQ(Evaluate(card, p).to, "accepted");
+  card.fields["measured.pci_link_status"] = "8GT/s x8";
+  v = Evaluate(card, p);
+  EXPECT_EQ(v.to, "rejected");
+  EXPECT_NE(v.reasons.at(0).find("PCIe trained at 8GT/s x8"), std::string::npos);
+  // A card that fails authenticity is rejected whatever else it shows.
+  card = Cx6Lx();
+  card.fields["fw.psid"] = "MT_0000000834";
+  v = Evaluate(card, p);
+  EXPECT_EQ(v.to, "rejected");
+  EXPECT_EQ(v.reasons.at(0).substr(0, 16), "psid-not-for-opn");
+  // rma is set by hand and stays.
+  card.fields["state"] = "rma";
+  EXPECT_EQ(Evaluate(card, p).to, "rma");
+}
+
+TEST(Acceptance, ModulesNeedBerOverTheWindowAndACoolCase) {
+  RAILYARD_REQUIRE_FIXTURE(SharedFixture("ethtool/m-qsfp-dd-mellanox-passive-dac-spectrum2-prerelease-cmis-parser.txt"));
+  Asset dac = Dac();
+  AcceptancePolicy p;
+  EXPECT_EQ(Evaluate(dac, p).to, "firmware-aligned");  // no BER yet
+  dac.fields["measured.effective_ber"] = "1.5e-254";  // as the real mlxlink sample prints 15E-255
+  AcceptanceVerdict v = Evaluate(dac, p);
+  EXPECT_EQ(v.to, "firmware-aligned");
+  EXPECT_NE(v.reasons.at(0).find("less than the policy's 125 min"), std::string::npos);
+  dac.fields["measured.ber_window_min"] = "130";
+  EXPECT_EQ(Evaluate(dac, p).to, "accepted");
+  dac.fields["measured.effective_ber"] = "3.0e-10";
+  EXPECT_EQ(Evaluate(dac, p).to, "rejected");
+  dac.fields["measured.effective_ber"] = "1.0e-15";
+  dac.fields["measured.temperature_c"] = "74.5";
+  v = Evaluate(dac, p);
+  EXPECT_EQ(v.to, "rejected");
+  EXPECT_NE(v.reasons.at(0).find("74.5 °C"), std::string::npos);
+}
+
+TEST(Acceptance, RunRecordsTransitionsAndTheReportNamesRejections) {
+  RAILYARD_REQUIRE_FIXTURE(SharedFixture("flint/cx6lx-mstflint-q-by-pci-address-arm64.txt"));
+  auto path = std::filesystem::temp_directory_path() / ("railyard-accept-" + std::to_string(::getpid()) + ".db");
+  {
+    auto ledger = OpenSqliteLedger(path.string());
+    Asset good = Cx6Lx(), bad = Cx6Lx(), dac = Dac();
+    bad.serial = "MT2152X00002";
+    bad.fields["fw.base_mac"] = "9cdc71aabbcc";  // an HPE OUI under a retail PSID: cross-flashed
+    bad.fields["note"] = "<script>";
+    std::vector<AssetObservation> obs;
+    for (const Asset& a : {good, bad, dac}) obs.push_back({a.serial, a.kind, a.fields, 0});
+    ledger->Record(obs, "receiving", "test");
+    AcceptancePolicy p;
+    p.firmware_baseline["ConnectX-6 Lx"] = "26.33.1048";
+    std::vector<AcceptanceVerdict> verdicts = RunAcceptance(*ledger, p, "B1", "lead");
+    ASSERT_EQ(verdicts.size(), 3u);
+    EXPECT_EQ(ledger->Get("MT2152X00001")->fields.at("state"), "firmware-aligned");
+    EXPECT_EQ(ledger->Get("MT2152X00002")->fields.at("state"), "rejected");
+    EXPECT_NE(ledger->Get("MT2152X00002")->fields.at("state.reasons").find("cross-flashed-oem"), std::string::npos);
+    uint64_t events = ledger->CountEvents();
+    RunAcceptance(*ledger, p, "B1", "lead");
+    EXPECT_EQ(ledger->CountEvents(), events);  // nothing new, nothing recorded
+    std::vector<LedgerEvent> h = ledger->History("MT2152X00002");
+    EXPECT_EQ(h.back().actor, "lead");
+    EXPECT_EQ(h.back().source, "railyard accept run");
+    std::string html = AcceptanceHtml(verdicts, "B1", "now");
+    EXPECT_NE(html.find("MT2152X00002"), std::string::npos);
+    EXPECT_NE(html.find("cross-flashed-oem"), std::string::npos);
+    EXPECT_EQ(html.find("<script>"), std::string::npos);
+    std::string csv = AcceptanceCsv(verdicts);
+    EXPECT_NE(csv.find("MT2152X00002,nic,MCX631102AS-ADAT,B1,rejected,"), std::string::npos);
+  }
+  std::filesystem::remove(path);
+  std::filesystem::remove(path.string() + "-wal");
+  std::filesystem::remove(path.string() + "-shm");
+}
+
+TEST(Acceptance, PolicyErrorsNameTheLine) {
+  EXPECT_EQ(ParseAcceptancePolicy("max_effective_ber: 1e-13\n", "p.yaml").max_effective_ber, 1e-13);
+  try {
+    ParseAcceptancePolicy("firmware_baseline: {ConnectX-7: 28.42.1000}\nmax_module_temp: 65\n", "p.yaml");
+    FAIL();
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "p.yaml:2: max_module_temp: unknown key (did you mean max_module_temp_c?)");
+  }
+  EXPECT_THROW(ParseAcceptancePolicy("max_raw_ber: lots\n", "p.yaml"), std::runtime_error);
+}
+
+}  // namespace
+}  // namespace railyard
