@@ -50,6 +50,7 @@ std::function<int()> AddAcceptCommand(CLI::App& app) {
       "Examples:\n"
       "  railyard accept run --policy acceptance.yaml --batch B2026-11\n"
       "  railyard accept report --batch B2026-11 --csv b.csv --html b.html\n"
+      "  railyard accept sign --batch B2026-11                 # link-tested -> accepted\n"
       "  railyard accept set MT2347J0100T rma --reason 'no link after reseat'");
   CLI::App* run = cmd->add_subcommand("run", "evaluate the evidence and record each asset's new state");
   run->add_option("--policy", a->policy, "acceptance policy YAML (docs/ledger.md); defaults without one");
@@ -60,12 +61,15 @@ std::function<int()> AddAcceptCommand(CLI::App& app) {
   report->add_option("--policy", a->policy, "acceptance policy YAML, for the evidence shown");
   report->add_option("--csv", a->csv, "write the CSV here");
   report->add_option("--html", a->html, "write the self-contained HTML page here");
+  CLI::App* sign = cmd->add_subcommand("sign", "sign a batch off: its link-tested assets become accepted");
+  sign->add_option("--batch", a->batch, "the batch")->required();
+  sign->add_option("--actor", a->actor, "who signs (default: $USER)");
   CLI::App* set = cmd->add_subcommand("set", "set an asset's state by hand (rma, rejected, received)");
   set->add_option("SERIAL", a->serial)->required();
   set->add_option("STATE", a->state)->required()->check(CLI::IsMember({"rma", "rejected", "received"}));
   set->add_option("--reason", a->reason, "why (kept in the ledger)")->required();
   set->add_option("--actor", a->actor, "who (default: $USER)");
-  return [a, run, report, set] {
+  return [a, run, report, sign, set] {
     try {
       std::unique_ptr<LedgerStore> ledger = OpenSqliteLedger(a->db);
       std::string actor = a->actor.empty() ? (std::getenv("USER") ? std::getenv("USER") : "unknown") : a->actor;
@@ -102,6 +106,11 @@ std::function<int()> AddAcceptCommand(CLI::App& app) {
         if (!a->csv.empty()) WriteAtomically(a->csv, AcceptanceCsv(verdicts));
         if (!a->html.empty()) WriteAtomically(a->html, AcceptanceHtml(verdicts, a->batch, Now()));
         if (a->csv.empty() && a->html.empty()) std::cout << AcceptanceCsv(verdicts);
+        return kExitOk;
+      }
+      if (sign->parsed()) {
+        std::vector<std::string> serials = SignOffBatch(*ledger, a->batch, actor);
+        std::cout << fmt::format("batch {}: {} assets accepted by {}\n", a->batch, serials.size(), actor);
         return kExitOk;
       }
       if (set->parsed()) {

@@ -138,7 +138,8 @@ AcceptanceVerdict EvaluateWith(const Asset& a, const AcceptancePolicy& p, const 
                                                   window ? fmt::format("{:g}", *window) : "an unknown number of", p.min_ber_window_min));
     }
   }
-  v.to = "accepted";
+  // Every test passed: accepted once the technical lead signs the batch off (SignOffBatch).
+  v.to = v.from == "accepted" ? "accepted" : "link-tested";
   return v;
 }
 
@@ -207,13 +208,25 @@ std::vector<AcceptanceVerdict> RunAcceptance(LedgerStore& ledger, const Acceptan
     auto it = shared.find(a.serial);
     AcceptanceVerdict v = EvaluateWith(a, policy, it == shared.end() ? std::vector<std::string>{} : it->second);
     std::string reasons = fmt::format("{}", fmt::join(v.reasons, "; "));
-    if (v.to != v.from || (Field(a, "state.reasons") != reasons && v.to != "rma")) {
+    if (v.to != v.from || (Field(a, "state.reasons") != (reasons.empty() ? "-" : reasons) && v.to != "rma" && v.to != "accepted")) {
       changes.push_back({a.serial, a.kind, {{"state", v.to}, {"state.reasons", reasons.empty() ? "-" : reasons}}, 0});
     }
     out.push_back(std::move(v));
   });
   if (!changes.empty()) ledger.Record(changes, actor, "railyard accept run");
   return out;
+}
+
+std::vector<std::string> SignOffBatch(LedgerStore& ledger, const std::string& batch, const std::string& actor) {
+  std::vector<std::string> signed_off;
+  std::vector<AssetObservation> changes;
+  ledger.ForEachAsset([&](const Asset& a) {
+    if (Field(a, "batch") != batch || Field(a, "state") != "link-tested") return;
+    changes.push_back({a.serial, a.kind, {{"state", "accepted"}, {"state.reasons", "signed off by " + actor}}, 0});
+    signed_off.push_back(a.serial);
+  });
+  if (!changes.empty()) ledger.Record(changes, actor, "railyard accept sign --batch " + batch);
+  return signed_off;
 }
 
 std::string AcceptanceCsv(const std::vector<AcceptanceVerdict>& verdicts) {

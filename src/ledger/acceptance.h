@@ -1,6 +1,7 @@
-// Acceptance: each asset walks received -> identity-checked -> firmware-aligned -> link-tested ->
-// accepted, or ends rejected (or rma, set by hand), driven by the evidence imported into the
-// ledger and the acceptance policy. Every transition is a ledger event with its reasons.
+// Acceptance: each asset walks received -> identity-checked -> firmware-aligned -> link-tested,
+// driven by the evidence imported into the ledger and the acceptance policy, or ends rejected
+// (or rma, set by hand); link-tested assets become accepted when the batch is signed off.
+// Every transition is a ledger event with its reasons.
 #pragma once
 
 #include <map>
@@ -45,6 +46,10 @@ AcceptanceVerdict Evaluate(const Asset& asset, const AcceptancePolicy& policy);
 // transaction. Assets set to rma by hand stay rma. Returns every verdict.
 std::vector<AcceptanceVerdict> RunAcceptance(LedgerStore& ledger, const AcceptancePolicy& policy, const std::string& batch,
                                              const std::string& actor);
+
+// The technical lead's sign-off: every link-tested asset of the batch becomes accepted (an event
+// naming who signed). Returns their serials.
+std::vector<std::string> SignOffBatch(LedgerStore& ledger, const std::string& batch, const std::string& actor);
 
 // The sign-off report of a batch: CSV (one row per asset) and a self-contained HTML page.
 std::string AcceptanceCsv(const std::vector<AcceptanceVerdict>& verdicts);

@@ -58,6 +58,8 @@ TEST(Acceptance, CardWalksTheStatesOnItsEvidence) {
   EXPECT_EQ(Evaluate(card, p).to, "firmware-aligned");  // PCIe not measured yet
   card.fields["pci.link_capability"] = "16GT/s x8";
   card.fields["measured.pci_link_status"] = "16GT/s x8";
+  EXPECT_EQ(Evaluate(card, p).to, "link-tested");
+  card.fields["state"] = "accepted";  // signed off earlier: stays accepted while the evidence holds
   EXPECT_EQ(Evaluate(card, p).to, "accepted");
   card.fields["measured.pci_link_status"] = "8GT/s x8";
   v = Evaluate(card, p);
@@ -84,7 +86,7 @@ TEST(Acceptance, ModulesNeedBerOverTheWindowAndACoolCase) {
   EXPECT_EQ(v.to, "firmware-aligned");
   EXPECT_NE(v.reasons.at(0).find("less than the policy's 125 min"), std::string::npos);
   dac.fields["measured.ber_window_min"] = "130";
-  EXPECT_EQ(Evaluate(dac, p).to, "accepted");
+  EXPECT_EQ(Evaluate(dac, p).to, "link-tested");
   dac.fields["measured.effective_ber"] = "3.0e-10";
   EXPECT_EQ(Evaluate(dac, p).to, "rejected");
   dac.fields["measured.effective_ber"] = "1.0e-15";
@@ -113,6 +115,12 @@ TEST(Acceptance, RunRecordsTransitionsAndTheReportNamesRejections) {
     EXPECT_EQ(ledger->Get("MT2152X00001")->fields.at("state"), "firmware-aligned");
     EXPECT_EQ(ledger->Get("MT2152X00002")->fields.at("state"), "rejected");
     EXPECT_NE(ledger->Get("MT2152X00002")->fields.at("state.reasons").find("cross-flashed-oem"), std::string::npos);
+    // The DAC's BER measured over 130 min (in memory: no real mlxlink of this module).
+    ledger->Record({{dac.serial, "cable", {{"measured.effective_ber", "1.0e-15"}, {"measured.ber_window_min", "130"}}, 0}}, "tester", "test");
+    RunAcceptance(*ledger, p, "B1", "lead");
+    EXPECT_EQ(ledger->Get(dac.serial)->fields.at("state"), "link-tested");
+    EXPECT_EQ(SignOffBatch(*ledger, "B1", "lead"), std::vector<std::string>{dac.serial});
+    EXPECT_EQ(ledger->Get(dac.serial)->fields.at("state"), "accepted");
     uint64_t events = ledger->CountEvents();
     RunAcceptance(*ledger, p, "B1", "lead");
     EXPECT_EQ(ledger->CountEvents(), events);  // nothing new, nothing recorded

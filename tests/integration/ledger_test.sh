@@ -8,6 +8,7 @@
 #          at once: every event is there once, none twice.
 set -u
 RAILYARD=$1
+SRC=$2
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 # shellcheck source=lib.sh
@@ -61,4 +62,36 @@ check "concurrent: integrity" test "$(sqlite3 "$WORK/shared.db" 'PRAGMA integrit
 check "concurrent: every asset and event once" test "$(count "$WORK/shared.db")" = "81000 324000"
 check "concurrent: the same list recorded once" test "$(cat "$WORK/twin-a" "$WORK/twin-b" | grep -c 'already imported')" -eq 1
 check "concurrent: four actors' events" test "$(sqlite3 "$WORK/shared.db" "SELECT COUNT(DISTINCT actor) FROM events WHERE actor LIKE 'importer%'")" -eq 4
+# The CLI contract: bad input exits 2 naming file:line:field and writes nothing.
+printf 'serial,opn,batch\nMT2347J0100T,MCX75310AAS-NEAT,B9\nMT2347J0100U,MCX75310AAS-NEAX,B9\n' > "$WORK/typo.csv"
+"$RAILYARD" ledger --db "$WORK/cli.db" import "$WORK/typo.csv" 2> "$WORK/typo.err"
+check "unknown OPN exits 2" test $? -eq 2
+check "unknown OPN names file:line:field and the fix" grep -q "typo.csv:3: opn: MCX75310AAS-NEAX is not in railyard's catalog; did you mean MCX75310AAS-NEAT?" "$WORK/typo.err"
+check "nothing half-applied" test "$(sqlite3 "$WORK/cli.db" 'SELECT COUNT(*) FROM events')" -eq 0
+head -2 "$WORK/typo.csv" > "$WORK/good.csv"
+"$RAILYARD" ledger --db "$WORK/cli.db" import "$WORK/good.csv" --actor alice > /dev/null
+check "receiving list imports" test $? -eq 0
+"$RAILYARD" ledger --db "$WORK/cli.db" import "$WORK/good.csv" | grep -q "already imported"
+check "the same list twice changes nothing" test $? -eq 0
+SHARED="$SRC/../shared/fixtures"
+if [ -d "$SHARED" ]; then
+  "$RAILYARD" ledger --db "$WORK/cli.db" import --as lspci "$SHARED/lspci/cx7-ndr-osfp-gen5-x16-vpd.txt" > /dev/null
+  check "real lspci VPD imports" test $? -eq 0
+  "$RAILYARD" ledger --db "$WORK/cli.db" history MT2347J0100T > "$WORK/history.txt"
+  check "history: receiving first, then the VPD" grep -q "alice .*opn .*MCX75310AAS-NEAT .*good.csv:2" "$WORK/history.txt"
+  check "history: the VPD's serial check" grep -q "vpd.checksum .*good" "$WORK/history.txt"
+  "$RAILYARD" ledger --db "$WORK/cli.db" check > "$WORK/check.txt"
+  check "a genuine card has no authenticity finding" test $? -eq 0
+  "$RAILYARD" accept --db "$WORK/cli.db" run --batch B9 > "$WORK/run.txt"
+  check "accept run: waits for the firmware identity" grep -q "1 received" "$WORK/run.txt"
+  "$RAILYARD" accept --db "$WORK/cli.db" report --batch B9 --html "$WORK/b9.html" --csv "$WORK/b9.csv"
+  check "accept report writes HTML" grep -q "Acceptance report: batch B9" "$WORK/b9.html"
+  check "accept report writes CSV" grep -q "^MT2347J0100T,nic,MCX75310AAS-NEAT,B9,received," "$WORK/b9.csv"
+  "$RAILYARD" accept --db "$WORK/cli.db" report --batch NOPE 2> /dev/null
+  check "report of an unknown batch exits 2" test $? -eq 2
+else
+  echo "SKIP: real-sample ledger checks need ../shared/fixtures"
+fi
+"$RAILYARD" ledger --db "$WORK/cli.db" history NO-SUCH 2> /dev/null
+check "history of an unknown serial exits 2" test $? -eq 2
 finish
