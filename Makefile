@@ -45,6 +45,7 @@ bench: build
 	bench/run.sh $(BUILD)
 	bench/verify_bench.sh $(BUILD)
 	bench/doctor_bench.sh $(BUILD)
+	bench/ledger_bench.sh $(BUILD)
 	./$(BUILD)/parse_bench --benchmark_counters_tabular=true
 
 clean:

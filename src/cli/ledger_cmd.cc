@@ -58,6 +58,10 @@ std::function<int()> AddLedgerCommand(CLI::App& app) {
         std::vector<ImportDocument> docs;
         for (const std::string& f : a->files) docs.push_back(ReadImportDocument(f, options, *ledger));
         for (const ImportDocument& d : docs) {
+          if (!d.already_imported.empty()) {
+            std::cout << fmt::format("{}: already imported ({}): nothing changed\n", d.source, d.already_imported);
+            continue;
+          }
           if (d.observations.empty()) {
             std::cerr << fmt::format("railyard: warning: {}: no card, cable or module with a serial number (VPD needs root: "
                                      "collect as root)\n", d.source);

@@ -32,6 +32,7 @@ struct ImportDocument {
   std::string format;        // receiving-csv | facts | capture | lspci | flint | ethtool-m | mlxfwmanager
   std::string fingerprint;   // of the document's bytes: the same document twice is imported once
   std::vector<AssetObservation> observations;
+  std::string already_imported;  // set (and observations left empty) when the ledger has this document
 };
 
 struct LedgerEvent {
@@ -80,6 +81,8 @@ class LedgerStore {
   // Every asset's current state, in serial order, one at a time (100,000 assets stream).
   virtual void ForEachAsset(const std::function<void(const Asset&)>& visit) const = 0;
   virtual uint64_t CountEvents() const = 0;
+  // "TIME by ACTOR from SOURCE" when a document with this fingerprint was imported, else "".
+  virtual std::string ImportedBefore(const std::string& fingerprint) const = 0;
 };
 
 // Opens (creating and migrating as needed) a SQLite ledger. Throws LedgerError naming the path.

@@ -37,13 +37,22 @@ class LedgerTest : public ::testing::Test {
   std::string db_;
 };
 
+ImportDocument Doc(std::string source, std::string format, std::string fingerprint, std::vector<AssetObservation> obs) {
+  ImportDocument d;
+  d.source = std::move(source);
+  d.format = std::move(format);
+  d.fingerprint = std::move(fingerprint);
+  d.observations = std::move(obs);
+  return d;
+}
+
 AssetObservation Obs(std::string serial, std::string kind, std::map<std::string, std::string> fields, int line = 1) {
   return {std::move(serial), std::move(kind), std::move(fields), line};
 }
 
 TEST_F(LedgerTest, ImportIsIdempotentAndKeepsHistory) {
   auto ledger = OpenSqliteLedger(db_);
-  ImportDocument doc{"po-1.csv", "receiving-csv", "fp-1", {Obs("MT2347J0100T", "nic", {{"opn", "MCX75310AAS-NEAT"}, {"batch", "B1"}})}};
+  ImportDocument doc = Doc("po-1.csv", "receiving-csv", "fp-1", {Obs("MT2347J0100T", "nic", {{"opn", "MCX75310AAS-NEAT"}, {"batch", "B1"}})});
   ImportResult first = ledger->Import(doc, "alice");
   EXPECT_EQ(first.assets_new, 1u);
   EXPECT_EQ(first.events, 2u);
@@ -52,9 +61,9 @@ TEST_F(LedgerTest, ImportIsIdempotentAndKeepsHistory) {
   EXPECT_NE(again.previous.find("by alice"), std::string::npos);
   EXPECT_EQ(ledger->CountEvents(), 2u);
   // Another document saying the same adds no event; one changing a field adds one.
-  ImportDocument same{"po-1-copy.csv", "receiving-csv", "fp-2", doc.observations};
+  ImportDocument same = Doc("po-1-copy.csv", "receiving-csv", "fp-2", doc.observations);
   EXPECT_EQ(ledger->Import(same, "bob").events, 0u);
-  ImportDocument moved{"facts.json", "facts", "fp-3", {Obs("MT2347J0100T", "nic", {{"location", "gpu001 19:00.0"}, {"batch", "B1"}})}};
+  ImportDocument moved = Doc("facts.json", "facts", "fp-3", {Obs("MT2347J0100T", "nic", {{"location", "gpu001 19:00.0"}, {"batch", "B1"}})});
   EXPECT_EQ(ledger->Import(moved, "carol").events, 1u);
   std::vector<LedgerEvent> h = ledger->History("MT2347J0100T");
   ASSERT_EQ(h.size(), 3u);
@@ -73,8 +82,8 @@ TEST_F(LedgerTest, ImportIsIdempotentAndKeepsHistory) {
 
 TEST_F(LedgerTest, ContradictionsAreRefusedWholeWithTheLine) {
   auto ledger = OpenSqliteLedger(db_);
-  ImportDocument bad{"list.csv", "receiving-csv", "fp",
-                     {Obs("A1", "nic", {{"opn", "X"}}, 2), Obs("B2", "nic", {{"opn", "Y"}}, 3), Obs("A1", "nic", {{"opn", "Z"}}, 4)}};
+  ImportDocument bad = Doc("list.csv", "receiving-csv", "fp",
+                     {Obs("A1", "nic", {{"opn", "X"}}, 2), Obs("B2", "nic", {{"opn", "Y"}}, 3), Obs("A1", "nic", {{"opn", "Z"}}, 4)});
   try {
     ledger->Import(bad, "alice");
     FAIL() << "expected a contradiction";
@@ -83,19 +92,19 @@ TEST_F(LedgerTest, ContradictionsAreRefusedWholeWithTheLine) {
   }
   EXPECT_EQ(ledger->CountEvents(), 0u);  // not half-applied: B2 is not there either
   EXPECT_FALSE(ledger->Get("B2"));
-  ledger->Import({"a.csv", "receiving-csv", "fp-a", {Obs("C3", "cable", {{"opn", "MCP1650-H001E30"}})}}, "alice");
-  EXPECT_THROW(ledger->Import({"b.csv", "receiving-csv", "fp-b", {Obs("D4", "nic", {{"opn", "Q"}}), Obs("C3", "nic", {{"opn", "Q"}})}}, "bob"),
+  ledger->Import(Doc("a.csv", "receiving-csv", "fp-a", {Obs("C3", "cable", {{"opn", "MCP1650-H001E30"}})}), "alice");
+  EXPECT_THROW(ledger->Import(Doc("b.csv", "receiving-csv", "fp-b", {Obs("D4", "nic", {{"opn", "Q"}}), Obs("C3", "nic", {{"opn", "Q"}})}), "bob"),
                LedgerError);
   EXPECT_FALSE(ledger->Get("D4"));  // the whole import rolled back
-  EXPECT_THROW(ledger->Import({"c.csv", "x", "fp-c", {Obs("", "nic", {{"opn", "Q"}})}}, "bob"), LedgerError);
+  EXPECT_THROW(ledger->Import(Doc("c.csv", "x", "fp-c", {Obs("", "nic", {{"opn", "Q"}})}), "bob"), LedgerError);
 }
 
 TEST_F(LedgerTest, EventsAreAppendOnlyAndTheSchemaIsVersioned) {
-  OpenSqliteLedger(db_)->Import({"a", "x", "fp", {Obs("S1", "nic", {{"opn", "O"}})}}, "alice");
+  OpenSqliteLedger(db_)->Import(Doc("a", "x", "fp", {Obs("S1", "nic", {{"opn", "O"}})}), "alice");
   sqlite3* db = nullptr;
   ASSERT_EQ(sqlite3_open(db_.c_str(), &db), SQLITE_OK);
   char* err = nullptr;
-  EXPECT_NE(sqlite3_exec(db, "UPDATE events SET value = 'forged'", nullptr, nullptr, &err), SQLITE_OK);
+  EXPECT_NE(sqlite3_exec(db, R"(UPDATE events SET changes = '{"opn": "forged"}')", nullptr, nullptr, &err), SQLITE_OK);
   EXPECT_NE(std::string(err ? err : "").find("append-only"), std::string::npos);
   sqlite3_free(err);
   EXPECT_NE(sqlite3_exec(db, "DELETE FROM events", nullptr, nullptr, nullptr), SQLITE_OK);

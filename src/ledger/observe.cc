@@ -165,13 +165,37 @@ bool LooksLikeLspci(std::string_view text) {
 
 }  // namespace
 
-std::string Fingerprint(std::string_view bytes) {
-  uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : bytes) {
-    h ^= c;
-    h *= 1099511628211ull;
+namespace {
+struct Fnv {
+  uint64_t hash = 1469598103934665603ull;
+  uint64_t size = 0;
+  void Add(std::string_view bytes) {
+    for (unsigned char c : bytes) {
+      hash ^= c;
+      hash *= 1099511628211ull;
+    }
+    size += bytes.size();
   }
-  return fmt::format("fnv1a64:{:016x}:{}", h, bytes.size());
+  std::string Text() const { return fmt::format("fnv1a64:{:016x}:{}", hash, size); }
+};
+
+// A file's fingerprint, read in 1 MiB pieces: a 160 MB NDJSON is never held whole.
+std::string FileFingerprint(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw LedgerError(fmt::format("{}: cannot read", path));
+  Fnv f;
+  std::string buf(1 << 20, '\0');
+  while (in.read(buf.data(), static_cast<std::streamsize>(buf.size())) || in.gcount() > 0) {
+    f.Add(std::string_view(buf.data(), static_cast<size_t>(in.gcount())));
+  }
+  return f.Text();
+}
+}  // namespace
+
+std::string Fingerprint(std::string_view bytes) {
+  Fnv f;
+  f.Add(bytes);
+  return f.Text();
 }
 
 std::vector<AssetObservation> ObservationsFromFacts(const HostFacts& f) {
@@ -275,9 +299,11 @@ ImportDocument ReadImportDocument(const std::string& path, const ImportOptions& 
     std::sort(files.begin(), files.end());
     std::string all;
     for (const fs::path& p : files) {
-      if (fs::is_regular_file(p)) all += p.filename().string() + '\0' + ReadFile(p.string()) + '\0';
+      if (fs::is_regular_file(p)) all += p.filename().string() + '\0' + FileFingerprint(p.string()) + '\0';
     }
     doc.fingerprint = Fingerprint(all);
+    doc.format = format;
+    if (doc.already_imported = ledger.ImportedBefore(doc.fingerprint); !doc.already_imported.empty()) return doc;
     try {
       ForEachFacts({path}, [&](HostFacts&& f) {
         for (AssetObservation& o : ObservationsFromFacts(f)) doc.observations.push_back(std::move(o));
@@ -295,13 +321,21 @@ ImportDocument ReadImportDocument(const std::string& path, const ImportOptions& 
       if (fs::is_regular_file(p)) all += p.filename().string() + '\0' + ReadFile(p.string()) + '\0';
     }
     doc.fingerprint = Fingerprint(all);
+    doc.format = format;
+    if (doc.already_imported = ledger.ImportedBefore(doc.fingerprint); !doc.already_imported.empty()) return doc;
     doc.observations = ObservationsFromFacts(BuildHostFacts(ReadCaptureDir(path)));
   } else {
-    std::string text = ReadFile(path);
-    doc.fingerprint = Fingerprint(text);
+    doc.fingerprint = FileFingerprint(path);
+    if (doc.already_imported = ledger.ImportedBefore(doc.fingerprint); !doc.already_imported.empty()) {
+      doc.format = format.empty() ? "document" : format;
+      return doc;
+    }
+    // Facts documents stream (ForEachFacts reads them a line at a time); the others are small.
+    const bool facts = format == "facts" || (format.empty() && (path.ends_with(".json") || path.ends_with(".ndjson")));
+    std::string text = facts ? std::string() : ReadFile(path);
+    if (facts) format = "facts";
     if (format.empty()) {
       if (path.ends_with(".csv")) format = "receiving-csv";
-      else if (path.ends_with(".json") || path.ends_with(".ndjson")) format = "facts";
       else if (text.find("PSID:") != std::string::npos && text.find("FW Version") != std::string::npos) format = "flint";
       else if (text.find("Vendor SN") != std::string::npos || text.find("Vendor name") != std::string::npos) format = "ethtool-m";
       else if (LooksLikeLspci(text)) format = "lspci";

@@ -6,6 +6,9 @@
 #include <chrono>
 #include <ctime>
 #include <set>
+#include <unordered_map>
+
+#include <nlohmann/json.hpp>
 #include <thread>
 
 #include <fmt/format.h>
@@ -15,6 +18,9 @@
 namespace railyard {
 namespace {
 
+// One event per asset per import: the fields that document changed, as a JSON object. The
+// assets table is derived (the fold of each asset's events) and kept in the same transaction so
+// reads need no replay.
 constexpr const char* kSchemaV1 = R"sql(
 CREATE TABLE imports (
   id INTEGER PRIMARY KEY,
@@ -23,38 +29,42 @@ CREATE TABLE imports (
   source TEXT NOT NULL,
   format TEXT NOT NULL,
   fingerprint TEXT NOT NULL,
-  events INTEGER NOT NULL
+  assets INTEGER NOT NULL,
+  changes INTEGER NOT NULL
 );
 CREATE INDEX imports_fingerprint ON imports(fingerprint);
 CREATE TABLE events (
   id INTEGER PRIMARY KEY,
-  import_id INTEGER NOT NULL REFERENCES imports(id),
-  time TEXT NOT NULL,
-  actor TEXT NOT NULL,
-  source TEXT NOT NULL,
+  import_id INTEGER NOT NULL REFERENCES imports(id),  -- who, when and which document
+  line INTEGER NOT NULL,                              -- where in the document (0: none)
   serial TEXT NOT NULL,
-  kind TEXT NOT NULL,
-  field TEXT NOT NULL,
-  value TEXT NOT NULL
+  changes TEXT NOT NULL,                              -- {"field": "new value", ...}
+  n_changes INTEGER NOT NULL
 );
 CREATE INDEX events_serial ON events(serial, id);
-CREATE TABLE current (
-  serial TEXT NOT NULL,
-  field TEXT NOT NULL,
-  value TEXT NOT NULL,
-  event_id INTEGER NOT NULL,
-  PRIMARY KEY (serial, field)
-) WITHOUT ROWID;
 CREATE TABLE assets (
   serial TEXT PRIMARY KEY,
   kind TEXT NOT NULL,
-  first_event INTEGER NOT NULL
+  state TEXT NOT NULL,                                -- {"field": "current value", ...}
+  last_event INTEGER NOT NULL
 ) WITHOUT ROWID;
 CREATE TRIGGER events_append_only_update BEFORE UPDATE ON events
   BEGIN SELECT RAISE(ABORT, 'ledger events are append-only'); END;
 CREATE TRIGGER events_append_only_delete BEFORE DELETE ON events
   BEGIN SELECT RAISE(ABORT, 'ledger events are append-only'); END;
 )sql";
+
+using Fields = std::map<std::string, std::string>;
+
+Fields FieldsFromJson(const std::string& text) {
+  Fields out;
+  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  if (!j.is_object()) return out;
+  for (const auto& [k, v] : j.items()) {
+    if (v.is_string()) out[k] = v.get<std::string>();
+  }
+  return out;
+}
 
 std::string NowUtc() {
   std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
@@ -126,6 +136,7 @@ class SqliteLedger final : public LedgerStore {
       // busy handler: several importers creating one ledger at once retry here instead.
       ExecRetrying("PRAGMA journal_mode = WAL");
       Exec("PRAGMA synchronous = NORMAL");  // WAL + NORMAL: a crash loses no committed transaction's integrity
+      Exec("PRAGMA cache_size = -65536");   // 64 MiB: a 100,000-asset import keeps its index pages in memory
       Migrate();
     } catch (const LedgerError& e) {
       sqlite3_close(db_);
@@ -143,50 +154,39 @@ class SqliteLedger final : public LedgerStore {
   }
 
   std::optional<Asset> Get(const std::string& serial) const override {
-    Statement kind(db_, "SELECT kind FROM assets WHERE serial = ?");
-    kind.Bind(1, serial);
-    if (!kind.Step()) return std::nullopt;
-    Asset a;
-    a.serial = serial;
-    a.kind = kind.Text(0);
-    Statement fields(db_, "SELECT field, value FROM current WHERE serial = ?");
-    fields.Bind(1, serial);
-    while (fields.Step()) a.fields[fields.Text(0)] = fields.Text(1);
-    return a;
+    Statement q(db_, "SELECT kind, state FROM assets WHERE serial = ?");
+    q.Bind(1, serial);
+    if (!q.Step()) return std::nullopt;
+    return Asset{serial, q.Text(0), FieldsFromJson(q.Text(1))};
   }
 
   std::vector<LedgerEvent> History(const std::string& serial) const override {
-    Statement q(db_, "SELECT id, time, actor, source, import_id, kind, field, value FROM events WHERE serial = ? ORDER BY id");
+    Statement q(db_, "SELECT e.id, i.time, i.actor, i.source, e.line, e.import_id, a.kind, e.changes FROM events e "
+                     "JOIN imports i ON i.id = e.import_id JOIN assets a ON a.serial = e.serial WHERE e.serial = ? ORDER BY e.id");
     q.Bind(1, serial);
     std::vector<LedgerEvent> out;
     while (q.Step()) {
-      out.push_back({q.Int(0), q.Text(1), q.Text(2), q.Text(3), q.Int(4), serial, q.Text(5), q.Text(6), q.Text(7)});
+      std::string source = q.Int(4) > 0 ? fmt::format("{}:{}", q.Text(3), q.Int(4)) : q.Text(3);
+      for (const auto& [field, value] : FieldsFromJson(q.Text(7))) {
+        out.push_back({q.Int(0), q.Text(1), q.Text(2), source, q.Int(5), serial, q.Text(6), field, value});
+      }
     }
     return out;
   }
 
   void ForEachAsset(const std::function<void(const Asset&)>& visit) const override {
-    // One ordered pass over current joined with assets: memory stays at one asset.
-    Statement q(db_, "SELECT a.serial, a.kind, c.field, c.value FROM assets a LEFT JOIN current c ON c.serial = a.serial "
-                     "ORDER BY a.serial, c.field");
-    Asset a;
-    bool have = false;
-    while (q.Step()) {
-      std::string serial = q.Text(0);
-      if (have && serial != a.serial) {
-        visit(a);
-        a = Asset{};
-      }
-      have = true;
-      a.serial = serial;
-      a.kind = q.Text(1);
-      if (!q.IsNull(2)) a.fields[q.Text(2)] = q.Text(3);
-    }
-    if (have) visit(a);
+    Statement q(db_, "SELECT serial, kind, state FROM assets ORDER BY serial");
+    while (q.Step()) visit(Asset{q.Text(0), q.Text(1), FieldsFromJson(q.Text(2))});
+  }
+
+  std::string ImportedBefore(const std::string& fingerprint) const override {
+    Statement prior(db_, "SELECT time, actor, source FROM imports WHERE fingerprint = ? LIMIT 1");
+    prior.Bind(1, fingerprint);
+    return prior.Step() ? fmt::format("{} by {} from {}", prior.Text(0), prior.Text(1), prior.Text(2)) : std::string();
   }
 
   uint64_t CountEvents() const override {
-    Statement q(db_, "SELECT COUNT(*) FROM events");
+    Statement q(db_, "SELECT COALESCE(SUM(n_changes), 0) FROM events");
     q.Step();
     return static_cast<uint64_t>(q.Int(0));
   }
@@ -233,21 +233,21 @@ class SqliteLedger final : public LedgerStore {
 
   ImportResult Apply(const std::vector<AssetObservation>& observations, const std::string& actor, const std::string& source,
                      const std::string& format, const std::string& fingerprint) {
-    // Contradictions inside the document are input errors, found before anything is written.
-    std::map<std::pair<std::string, std::string>, const AssetObservation*> seen;
-    std::map<std::string, const AssetObservation*> kinds;
+    // Contradictions inside the document are input errors, found before anything is written:
+    // an asset seen twice must agree with itself (kind and every field both times name).
+    std::unordered_map<std::string, const AssetObservation*> first;
     for (const AssetObservation& o : observations) {
       if (o.serial.empty()) throw LedgerError(fmt::format("{}:{}: serial: an asset needs a serial", source, o.line));
-      auto [k, fresh_kind] = kinds.emplace(o.serial, &o);
-      if (!fresh_kind && k->second->kind != o.kind) {
-        throw LedgerError(fmt::format("{}:{}: kind: {} is a {} here but a {} on line {}", source, o.line, o.serial, o.kind,
-                                      k->second->kind, k->second->line));
+      auto [it, fresh] = first.emplace(o.serial, &o);
+      if (fresh) continue;
+      const AssetObservation& e = *it->second;
+      if (e.kind != o.kind) {
+        throw LedgerError(fmt::format("{}:{}: kind: {} is a {} here but a {} on line {}", source, o.line, o.serial, o.kind, e.kind, e.line));
       }
       for (const auto& [field, value] : o.fields) {
-        auto [it, fresh] = seen.emplace(std::make_pair(o.serial, field), &o);
-        if (!fresh && it->second->fields.at(field) != value) {
-          throw LedgerError(fmt::format("{}:{}: {}: {} is '{}' here but '{}' on line {}", source, o.line, field, o.serial, value,
-                                        it->second->fields.at(field), it->second->line));
+        auto f = e.fields.find(field);
+        if (f != e.fields.end() && f->second != value) {
+          throw LedgerError(fmt::format("{}:{}: {}: {} is '{}' here but '{}' on line {}", source, o.line, field, o.serial, value, f->second, e.line));
         }
       }
     }
@@ -266,50 +266,41 @@ class SqliteLedger final : public LedgerStore {
           return result;
         }
       }
-      Statement add_import(db_, "INSERT INTO imports (time, actor, source, format, fingerprint, events) VALUES (?, ?, ?, ?, ?, 0)");
+      Statement add_import(db_, "INSERT INTO imports (time, actor, source, format, fingerprint, assets, changes) VALUES (?, ?, ?, ?, ?, 0, 0)");
       add_import.Bind(1, now).Bind(2, actor).Bind(3, source).Bind(4, format).Bind(5, fingerprint).Run();
       result.import_id = sqlite3_last_insert_rowid(db_);
-      Statement asset_kind(db_, "SELECT kind FROM assets WHERE serial = ?");
-      Statement add_asset(db_, "INSERT INTO assets (serial, kind, first_event) VALUES (?, ?, ?)");
-      Statement current(db_, "SELECT field, value FROM current WHERE serial = ?");
-      Statement add_event(db_, "INSERT INTO events (import_id, time, actor, source, serial, kind, field, value) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
-      Statement set_current(db_, "INSERT INTO current (serial, field, value, event_id) VALUES (?, ?, ?, ?) "
-                                 "ON CONFLICT (serial, field) DO UPDATE SET value = excluded.value, event_id = excluded.event_id");
-      std::set<std::string> counted;
+      Statement get(db_, "SELECT kind, state FROM assets WHERE serial = ?");
+      Statement add_event(db_, "INSERT INTO events (import_id, line, serial, changes, n_changes) VALUES (?, ?, ?, ?, ?)");
+      Statement put(db_, "INSERT INTO assets (serial, kind, state, last_event) VALUES (?, ?, ?, ?) "
+                         "ON CONFLICT (serial) DO UPDATE SET state = excluded.state, last_event = excluded.last_event");
+      std::unordered_map<std::string, bool> counted;
       for (const AssetObservation& o : observations) {
-        if (counted.insert(o.serial).second) ++result.assets_seen;
-        asset_kind.Bind(1, o.serial);
-        bool known = asset_kind.Step();
-        std::string kind = known ? asset_kind.Text(0) : o.kind;
-        asset_kind.Reset();
+        if (counted.emplace(o.serial, true).second) ++result.assets_seen;
+        get.Bind(1, o.serial);
+        bool known = get.Step();
+        std::string kind = known ? get.Text(0) : o.kind;
+        Fields state = known ? FieldsFromJson(get.Text(1)) : Fields{};
+        get.Reset();
         if (known && !o.kind.empty() && kind != o.kind) {
           throw LedgerError(fmt::format("{}:{}: kind: {} is a {} in the ledger, not a {}", source, o.line, o.serial, kind, o.kind));
         }
-        std::map<std::string, std::string> have;
-        current.Bind(1, o.serial);
-        while (current.Step()) have[current.Text(0)] = current.Text(1);
-        current.Reset();
-        std::string where = o.line > 0 ? fmt::format("{}:{}", source, o.line) : source;
-        bool first = true;
+        nlohmann::json changes = nlohmann::json::object();
         for (const auto& [field, value] : o.fields) {
-          auto it = have.find(field);
-          if (it != have.end() && it->second == value) continue;
-          if (it == have.end() && value.empty()) continue;  // an empty field says nothing new
-          add_event.Bind(1, result.import_id).Bind(2, now).Bind(3, actor).Bind(4, where).Bind(5, o.serial).Bind(6, kind)
-              .Bind(7, field).Bind(8, value).Run();
-          int64_t event = sqlite3_last_insert_rowid(db_);
-          if (!known && first) {
-            add_asset.Bind(1, o.serial).Bind(2, kind).Bind(3, event).Run();
-            ++result.assets_new;
-            known = true;
-          }
-          first = false;
-          set_current.Bind(1, o.serial).Bind(2, field).Bind(3, value).Bind(4, event).Run();
-          ++result.events;
+          auto it = state.find(field);
+          if (it != state.end() ? it->second == value : value.empty()) continue;  // unchanged, or empty saying nothing new
+          changes[field] = value;
+          state[field] = value;
         }
+        if (changes.empty()) continue;
+        add_event.Bind(1, result.import_id).Bind(2, static_cast<int64_t>(o.line)).Bind(3, o.serial).Bind(4, changes.dump())
+            .Bind(5, static_cast<int64_t>(changes.size())).Run();
+        int64_t event = sqlite3_last_insert_rowid(db_);
+        put.Bind(1, o.serial).Bind(2, kind).Bind(3, nlohmann::json(state).dump()).Bind(4, event).Run();
+        result.assets_new += !known;
+        result.events += changes.size();
       }
-      Statement count(db_, "UPDATE imports SET events = ? WHERE id = ?");
-      count.Bind(1, static_cast<int64_t>(result.events)).Bind(2, result.import_id).Run();
+      Statement count(db_, "UPDATE imports SET assets = ?, changes = ? WHERE id = ?");
+      count.Bind(1, static_cast<int64_t>(result.assets_seen)).Bind(2, static_cast<int64_t>(result.events)).Bind(3, result.import_id).Run();
       Exec("COMMIT");
     } catch (...) {
       sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
