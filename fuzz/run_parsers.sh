@@ -43,6 +43,14 @@ fi
 echo "fuzz: facts (doctor rules) for ${SECONDS_EACH}s"
 "$BUILD/facts_fuzz" -max_total_time="$SECONDS_EACH" -max_len=65536 -timeout=10 -dict="$SRC/fuzz/json.dict" \
   "$BUILD/corpus/facts" 2>&1 | tail -n 2
+# Receiving lists and acceptance policies (first byte even: CSV; odd: policy YAML).
+mkdir -p "$BUILD/corpus/ledger"
+printf '\x00serial,opn,kind,batch,po,location,note\nMT2347J0100T,MCX75310AAS-NEAT,nic,B1,PO-1,gpu001 19:00.0,"a, note"\nMT2019VS04757,MCP7Y00-N001,,B1,PO-1,,\n' \
+  > "$BUILD/corpus/ledger/receiving"
+printf '\x01firmware_baseline: {ConnectX-7: 28.42.1000, MT_0000000838: 28.43.1014}\nmax_effective_ber: 1e-12\nmin_ber_window_min: 125\n' \
+  > "$BUILD/corpus/ledger/policy"
+echo "fuzz: ledger (receiving lists, acceptance policy) for ${SECONDS_EACH}s"
+"$BUILD/ledger_fuzz" -max_total_time="$SECONDS_EACH" -max_len=16384 -timeout=10 "$BUILD/corpus/ledger" 2>&1 | tail -n 2
 for parser in lspci flint ethtool bonding ibnetdiscover lldpctl switch_lldp mlxlink ibstat dmesg netconfig module vpd mellanox_tools qos iproute; do
   echo "fuzz: $parser for ${SECONDS_EACH}s"
   "$BUILD/${parser}_fuzz" -max_total_time="$SECONDS_EACH" -max_len=16384 -timeout=10 \

@@ -7,6 +7,7 @@
 #include "cli/commands.h"
 #include "ledger/authenticity.h"
 #include "ledger/ledger.h"
+#include "ledger/labels.h"
 #include "ledger/observe.h"
 
 namespace railyard::cli {
@@ -22,6 +23,8 @@ std::function<int()> AddLedgerCommand(CLI::App& app) {
     std::string serial;
     std::string output = "table";
     std::string fail_on = "error";
+    std::string plan;
+    std::string state = "accepted";
   };
   auto a = std::make_shared<Args>();
   CLI::App* cmd = app.add_subcommand("ledger", "Inventory ledger: every NIC, cable and transceiver by serial, and its history");
@@ -34,8 +37,8 @@ std::function<int()> AddLedgerCommand(CLI::App& app) {
       "  railyard ledger history MT2419X00042\n"
       "  railyard ledger check --format json");
   CLI::App* import = cmd->add_subcommand("import", "import documents (each one transaction; the same document twice changes nothing)");
-  import->add_option("FILES", a->files, "receiving CSV, HostFacts JSON/NDJSON, capture directory, lspci -vvv, flint q, ethtool -m")->required();
-  import->add_option("--as", a->format, "the documents' format when it cannot be told: receiving-csv, facts, capture, lspci, flint, ethtool-m");
+  import->add_option("FILES", a->files, "receiving CSV, label audit CSV, HostFacts JSON/NDJSON, capture directory, lspci -vvv, flint q, ethtool -m")->required();
+  import->add_option("--as", a->format, "the documents' format when it cannot be told: receiving-csv, label-audit, facts, capture, lspci, flint, ethtool-m");
   import->add_option("--batch", a->batch, "batch / delivery to stamp on every asset");
   import->add_option("--actor", a->actor, "who imports (default: $USER)");
   import->add_flag("--allow-unknown-opn", a->allow_unknown_opn, "accept OPNs the catalog does not know");
@@ -47,7 +50,10 @@ std::function<int()> AddLedgerCommand(CLI::App& app) {
   CLI::App* check = cmd->add_subcommand("check", "authenticity checks over every asset");
   check->add_option("--format", a->output, "table or json")->check(CLI::IsMember({"table", "json"}));
   check->add_option("--fail-on", a->fail_on, "exit 1 when a finding reaches: info, warning or error")->check(CLI::IsMember({"info", "warning", "error"}));
-  return [a, import, show, history, list, check] {
+  CLI::App* labels = cmd->add_subcommand("labels", "cable labels of the cables in a state, checked against the plan (CSV)");
+  labels->add_option("--plan", a->plan, "plan.json: each label's ends and the planned part");
+  labels->add_option("--state", a->state, "only assets in this state (default accepted; \"\" for all)");
+  return [a, import, show, history, list, check, labels] {
     try {
       std::unique_ptr<LedgerStore> ledger = OpenSqliteLedger(a->db);
       if (import->parsed()) {
@@ -100,6 +106,15 @@ std::function<int()> AddLedgerCommand(CLI::App& app) {
           std::cout << fmt::format("{:<20} {:<12} {:<22} {:<10} {}\n", asset.serial, asset.kind, get("opn"), get("state"), get("location"));
         });
         return kExitOk;
+      }
+      if (labels->parsed()) {
+        std::unique_ptr<PlannedFabric> plan;
+        if (!a->plan.empty()) plan = std::make_unique<PlannedFabric>(LoadPlannedFabric(a->plan));
+        std::vector<LabelledCable> found = LabelledCables(*ledger, plan.get(), a->state);
+        std::cout << LabelledCablesCsv(found);
+        bool mismatch = false;
+        for (const LabelledCable& c : found) mismatch = mismatch || c.status == "part-mismatch" || c.status == "not-in-plan";
+        return mismatch ? kExitFindings : kExitOk;
       }
       if (check->parsed()) {
         std::vector<AuthenticityFinding> found = CheckLedger(*ledger);

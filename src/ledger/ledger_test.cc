@@ -10,7 +10,12 @@
 
 #include <gtest/gtest.h>
 
+#include "catalog/catalog.h"
+#include "export/write_all.h"
+#include "ledger/labels.h"
 #include "ledger/observe.h"
+#include "plan/planner.h"
+#include "spec/spec.h"
 #include "parse/fixtures.h"
 
 namespace railyard {
@@ -193,6 +198,57 @@ TEST_F(LedgerTest, RealModuleAndCaptureDirectory) {
   EXPECT_EQ(cap.observations[0].fields.at("location"), "gpu042 19:00.0");
   EXPECT_EQ(cap.observations[0].fields.at("batch"), "B7");
   EXPECT_EQ(ReadImportDocument((dir_ / "cap").string(), {}, *ledger).fingerprint, cap.fingerprint);
+}
+
+}  // namespace
+}  // namespace railyard
+
+namespace railyard {
+namespace {
+
+TEST_F(LedgerTest, LabelAuditsAndCableLabelsAgainstThePlan) {
+  // The lab plan's first compute link: fibre MFP7E10-N010 between MMA4Z00-NS400 (node) and
+  // MMA4Z00-NS (switch) transceivers, label COMP-000001.
+  const fs::path out = dir_ / "plan";
+  WritePlanOutputs(Plan(LoadSpec(std::string(RAILYARD_SOURCE_DIR) + "/examples/lab-8-node.yaml")), Catalog::Builtin(), out.string());
+  PlannedFabric plan = LoadPlannedFabric((out / "plan.json").string());
+  auto ledger = OpenSqliteLedger(db_);
+  ImportOptions o;
+  ledger->Import(ReadImportDocument(Write("po.csv", "serial,opn,batch\n"
+                                                    "FIB0001,MFP7E10-N010,B1\n"
+                                                    "XCV0001,MMA4Z00-NS400,B1\n"
+                                                    "DAC0001,MCP7Y00-N001,B1\n"
+                                                    "FIB0002,MFP7E10-N010,B1\n"
+                                                    "FIB0003,MFP7E10-N010,B1\n"),
+                                    o, *ledger),
+                 "alice");
+  ImportDocument audit = ReadImportDocument(Write("scan.csv", "serial,label,device,port\n"
+                                                              "FIB0001,COMP-000001,lab001,mlx5_0\n"
+                                                              "XCV0001,COMP-000001,lab001,mlx5_0\n"
+                                                              "DAC0001,COMP-000002,lab001,mlx5_1\n"
+                                                              "FIB0002,NOPE-1,,\n"),
+                                            o, *ledger);
+  EXPECT_EQ(audit.format, "label-audit");
+  ledger->Import(audit, "tech");
+  EXPECT_EQ(ledger->Get("FIB0001")->fields.at("label"), "COMP-000001");
+  EXPECT_THROW(ReadImportDocument(Write("scan2.csv", "serial,label\nZZZ9,COMP-000003\n"), o, *ledger), LedgerError);  // not received
+  std::vector<LabelledCable> labels = LabelledCables(*ledger, &plan, "");
+  std::map<std::string, std::string> status;
+  for (const LabelledCable& c : labels) status[c.serial] = c.status;
+  EXPECT_EQ(status["FIB0001"], "ok");
+  EXPECT_EQ(status["XCV0001"], "ok");
+  EXPECT_EQ(status["DAC0001"], "part-mismatch");  // a DAC where the plan has fibre
+  EXPECT_EQ(status["FIB0002"], "not-in-plan");
+  EXPECT_EQ(status["FIB0003"], "unassigned");
+  for (const LabelledCable& c : labels) {
+    if (c.serial == "FIB0001") {
+      EXPECT_EQ(c.a_end, "lab001 mlx5_0");
+      EXPECT_EQ(c.z_end, "compute-leaf-001 1");
+    }
+  }
+  EXPECT_TRUE(LabelledCables(*ledger, &plan, "accepted").empty());  // none accepted yet
+  EXPECT_NE(LabelledCablesCsv(labels).find("COMP-000001,FIB0001,MFP7E10-N010,received,lab001 mlx5_0,compute-leaf-001 1,10,MFP7E10-N010,ok"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -83,7 +83,9 @@ void AddModule(std::vector<AssetObservation>& out, const ModuleInfo& m, const st
   out.push_back(std::move(o));
 }
 
-std::vector<AssetObservation> FromReceivingCsv(const std::string& text, const std::string& path, const ImportOptions& options) {
+}  // namespace
+
+std::vector<AssetObservation> ObservationsFromReceivingCsv(const std::string& text, const std::string& path, const ImportOptions& options) {
   CsvTable t;
   try {
     t = ParseCsv(text, path);
@@ -130,6 +132,43 @@ std::vector<AssetObservation> FromReceivingCsv(const std::string& text, const st
   }
   return out;
 }
+
+std::vector<AssetObservation> ObservationsFromLabelAudit(const std::string& text, const std::string& path, const LedgerStore& ledger) {
+  CsvTable t;
+  try {
+    t = ParseCsv(text, path);
+  } catch (const std::runtime_error& e) {
+    throw LedgerError(e.what());
+  }
+  static const std::vector<std::string> kColumns = {"serial", "label", "device", "port", "note"};
+  for (const std::string& h : t.header) {
+    if (std::find(kColumns.begin(), kColumns.end(), h) == kColumns.end()) {
+      std::string hint = ClosestMatch(h, kColumns);
+      throw LedgerError(fmt::format("{}:1: {}: unknown column{}", path, h, hint.empty() ? "" : fmt::format(" (did you mean {}?)", hint)));
+    }
+  }
+  if (t.Column("serial") < 0 || t.Column("label") < 0) throw LedgerError(fmt::format("{}:1: a label audit needs serial and label columns", path));
+  std::vector<AssetObservation> out;
+  for (const CsvRow& r : t.rows) {
+    auto col = [&](const char* name) { int i = t.Column(name); return i < 0 ? std::string() : Trim(r.fields[static_cast<size_t>(i)]); };
+    AssetObservation o;
+    o.line = r.line;
+    o.serial = col("serial");
+    if (o.serial.empty()) throw LedgerError(fmt::format("{}:{}: serial: empty", path, r.line));
+    std::optional<Asset> known = ledger.Get(o.serial);
+    if (!known) throw LedgerError(fmt::format("{}:{}: serial: {} is not in the ledger: import its receiving list first", path, r.line, o.serial));
+    o.kind = known->kind;
+    if (col("label").empty()) throw LedgerError(fmt::format("{}:{}: label: empty", path, r.line));
+    Put(o, "label", col("label"));
+    Put(o, "label.device", col("device"));
+    Put(o, "label.port", col("port"));
+    Put(o, "label.note", col("note"));
+    out.push_back(std::move(o));
+  }
+  return out;
+}
+
+namespace {
 
 std::vector<AssetObservation> FromLspci(const std::string& text, const std::string& host) {
   HostFacts f;
@@ -335,13 +374,17 @@ ImportDocument ReadImportDocument(const std::string& path, const ImportOptions& 
     std::string text = facts ? std::string() : ReadFile(path);
     if (facts) format = "facts";
     if (format.empty()) {
-      if (path.ends_with(".csv")) format = "receiving-csv";
+      // A CSV with a label column and no OPN is a scanned label audit; otherwise a receiving list.
+      std::string header = text.substr(0, text.find('\n'));
+      if (path.ends_with(".csv") && header.find("label") != std::string::npos && header.find("opn") == std::string::npos) format = "label-audit";
+      else if (path.ends_with(".csv")) format = "receiving-csv";
       else if (text.find("PSID:") != std::string::npos && text.find("FW Version") != std::string::npos) format = "flint";
       else if (text.find("Vendor SN") != std::string::npos || text.find("Vendor name") != std::string::npos) format = "ethtool-m";
       else if (LooksLikeLspci(text)) format = "lspci";
       else throw LedgerError(fmt::format("{}: cannot tell what this document is: give --as receiving-csv|facts|capture|lspci|flint|ethtool-m", path));
     }
-    if (format == "receiving-csv") doc.observations = FromReceivingCsv(text, path, options);
+    if (format == "receiving-csv") doc.observations = ObservationsFromReceivingCsv(text, path, options);
+    else if (format == "label-audit") doc.observations = ObservationsFromLabelAudit(text, path, ledger);
     else if (format == "lspci") doc.observations = FromLspci(text, "");
     else if (format == "flint") doc.observations = FromFlint(text, path, ledger);
     else if (format == "ethtool-m") AddModule(doc.observations, ParseEthtoolModule(text), "");

@@ -21,6 +21,14 @@ struct ImportOptions {
 // consulted to attach serial-less documents (flint) to the card whose GUID or MAC it names.
 ImportDocument ReadImportDocument(const std::string& path, const ImportOptions& options, const LedgerStore& ledger);
 
+// A receiving list (CSV: serial, opn[, kind, batch, po, location, note]). Throws LedgerError
+// naming `path`, the line and the column.
+std::vector<AssetObservation> ObservationsFromReceivingCsv(const std::string& text, const std::string& path, const ImportOptions& options);
+
+// A scanned label audit (CSV: serial, label[, device, port, note]): which label each cable
+// carries. Every serial must already be in the ledger.
+std::vector<AssetObservation> ObservationsFromLabelAudit(const std::string& text, const std::string& path, const LedgerStore& ledger);
+
 // What one host's facts say about its cards and modules.
 std::vector<AssetObservation> ObservationsFromFacts(const HostFacts& facts);
 

@@ -91,6 +91,13 @@ PlannedFabric ParsePadded(const simdjson::padded_string& padded, const std::stri
           else if (k == "level") l.level = std::string(text(f.value()));
           else if (k == "rail") l.rail = static_cast<int>(number(f.value()));
           else if (k == "speed_gbps") l.speed_gbps = static_cast<uint32_t>(number(f.value()));
+          else if (k == "cable") l.cable = std::string(text(f.value()));
+          else if (k == "xcvr_a") l.xcvr_a = std::string(text(f.value()));
+          else if (k == "xcvr_z") l.xcvr_z = std::string(text(f.value()));
+          else if (k == "length_m") {
+            double m = 0;
+            if (f.value().get_double().get(m) == simdjson::SUCCESS) l.length_m = m;
+          }
           else if (k == "a" || k == "z") {
             int end = k == "a" ? 0 : 1;
             have[end] = true;

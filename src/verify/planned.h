@@ -27,6 +27,9 @@ struct PlannedLink {
   std::string level;  // endpoint-leaf | leaf-spine | spine-core
   int rail = 0;       // 1-based; 0 = none
   uint32_t speed_gbps = 0;
+  std::string cable;         // cable assembly or fibre OPN
+  std::string xcvr_a, xcvr_z;  // transceiver OPNs at each end ("" for DAC/ACC/AOC)
+  double length_m = 0;
   uint32_t a_device = 0;
   std::string a_port;
   uint32_t z_device = 0;
