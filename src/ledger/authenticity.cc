@@ -68,6 +68,24 @@ void CheckNic(const Asset& a, Checker& c) {
   if (!c.Get("vpd.VU").empty() && !a.serial.empty() && !c.Get("vpd.VU").starts_with(a.serial)) {
     why.push_back(fmt::format("VU {} does not start with the serial {}", c.Get("vpd.VU"), a.serial));
   }
+  // MODL (in VA) is the PN's core without the leading M ("CX75310AA" in "MCX75310AAS-NEAT"); a BF2
+  // showed MODL BF2M526A on PN MBF2M516A-…, so only ConnectX (MCX) cards are held to it.
+  const std::string va = c.Get("vpd.VA"), pn = c.Get("vpd.PN");
+  if (size_t m = va.find("MODL="); m != std::string::npos && pn.starts_with("MCX")) {
+    std::string modl = va.substr(m + 5, va.find(':', m) == std::string::npos ? std::string::npos : va.find(':', m) - m - 5);
+    while (!modl.empty() && modl.back() == ' ') modl.pop_back();
+    if (!modl.empty() && !pn.substr(1).starts_with(modl)) why.push_back(fmt::format("VA's MODL {} is not the core of PN {}", modl, pn));
+  }
+  // V0 ("PCIeGen5 x16") names the PCIe link the card is built for: LnkCap must say the same.
+  const std::string v0 = c.Get("vpd.V0"), cap = c.Get("pci.link_capability");
+  if (size_t g = v0.find("Gen"); g != std::string::npos && !cap.empty()) {
+    static const std::map<char, std::string> kRate = {{'3', "8GT/s"}, {'4', "16GT/s"}, {'5', "32GT/s"}, {'6', "64GT/s"}};
+    std::string width = v0.substr(v0.rfind(' ') + 1);
+    auto rate = g + 3 < v0.size() ? kRate.find(v0[g + 3]) : kRate.end();
+    if (rate != kRate.end() && cap != rate->second + " " + width) {
+      why.push_back(fmt::format("V0 says {} but the card's PCIe capability is {}", v0, cap));
+    }
+  }
   const std::string fw_part = c.Get("fw.part_number");
   if (!fw_part.empty() && opn.size() > 1 && FirmwarePartCore(fw_part) != opn.substr(0, opn.size() - 1)) {
     why.push_back(fmt::format("the firmware's part number {} is not the OPN {} (expected {}_Ax)", fw_part, opn, opn.substr(0, opn.size() - 1)));
@@ -97,6 +115,17 @@ void CheckNic(const Asset& a, Checker& c) {
   const PsidIssuer* issuer = psid.empty() ? nullptr : ids.IssuerOf(psid);
   std::string mac = c.Get("fw.base_mac").empty() ? c.Get("mac") : c.Get("fw.base_mac");
   const OuiOwner* owner = mac.empty() ? nullptr : ids.OwnerOf(mac);
+  // lspci's Subsystem line names the board's maker: an OEM's name under a retail PSID is the same story.
+  const std::string subsystem = c.Get("pci.subsystem");
+  std::string oem_subsystem;
+  for (const char* oem : {"Hewlett Packard Enterprise", "Hewlett-Packard", "Dell", "Lenovo", "IBM", "Cisco"}) {
+    if (subsystem.starts_with(oem)) oem_subsystem = oem;
+  }
+  if (issuer && issuer->kind == "retail" && owner && owner->kind != "oem" && !oem_subsystem.empty()) {
+    c.Report("cross-flashed-oem", fmt::format("retail PSID {} on a board whose PCI subsystem is {}'s: an OEM card cross-flashed to retail firmware",
+                                              psid, oem_subsystem),
+             "reject it, or keep it as the OEM card it is with the OEM's firmware", {{"fw.psid", psid}, {"pci.subsystem", subsystem}});
+  }
   if (issuer && issuer->kind == "retail" && owner && owner->kind == "oem") {
     c.Report("cross-flashed-oem", fmt::format("retail PSID {} on a card whose MAC {} belongs to {}: an OEM card cross-flashed to retail firmware",
                                               psid, mac, owner->organisation),
@@ -148,7 +177,17 @@ void CheckNic(const Asset& a, Checker& c) {
 }
 
 void CheckModule(const Asset& a, Checker& c) {
-  (void)a;
+  // An EEPROM that reads back control characters or 0xff bytes in its identity fields is corrupt
+  // or counterfeit-coded (the ASCII fields of SFF-8472/8636/CMIS are printable, space-padded).
+  for (const char* f : {"module.vendor", "opn", "module.vendor_rev"}) {
+    const std::string v = c.Get(f);
+    bool garbage = std::any_of(v.begin(), v.end(), [](char ch) { return static_cast<unsigned char>(ch) < 0x20 || static_cast<unsigned char>(ch) >= 0x7f; });
+    if (garbage || (std::string_view(f) == "module.vendor" && v.empty() && !c.Get("module.identifier").empty())) {
+      c.Report("module-eeprom-garbage", fmt::format("the module EEPROM's {} is {}: corrupt or non-compliant EEPROM", f, v.empty() ? "empty" : "not printable text"),
+               "reseat and read again (ethtool -m); a module whose EEPROM stays unreadable is rejected", {{f, v}, {"serial", a.serial}});
+      return;  // the identity fields cannot be compared with anything
+    }
+  }
   const std::string vendor = c.Get("module.vendor"), oui = c.Get("module.vendor_oui"), pn = c.Get("opn");
   const OuiOwner* owner = oui.empty() ? nullptr : IdentityCatalog::Builtin().OwnerOf(oui);
   bool nvidia_oui = owner && (owner->kind == "mellanox" || owner->kind == "nvidia");
@@ -194,6 +233,7 @@ const std::vector<AuthenticityRule>& AuthenticityRules() {
       {"duplicate-identity", Severity::kError, "H", "one MAC, GUID or serial on two assets"},
       {"serial-format-anomaly", Severity::kInfo, "L", "heuristic: serial not MT + 10 characters on a retail OPN"},
       {"vpd-uuid-mac-mismatch", Severity::kWarning, "M", "heuristic: VPD V3 UUID node is not the base MAC"},
+      {"module-eeprom-garbage", Severity::kError, "H", "module EEPROM identity fields empty or not printable"},
       {"module-vendor-inconsistent", Severity::kError, "H", "NVIDIA OUI with a foreign vendor name or part number"},
       {"cable-length-mismatch", Severity::kWarning, "H", "EEPROM length differs from the part number's length code"},
   };
@@ -222,6 +262,25 @@ std::vector<AuthenticityFinding> CheckLedger(const LedgerStore& ledger) {
       if (serials.empty() || serials.back() != a.serial) serials.push_back(a.serial);
     }
   });
+  // A PSID that changed in the ledger's history: the card was re-flashed to another board's firmware.
+  std::map<std::string, std::vector<std::string>> psids;
+  ledger.ForEachChange("fw.psid", [&](const std::string& serial, const std::string& psid) {
+    auto& seen = psids[serial];
+    if (seen.empty() || seen.back() != psid) seen.push_back(psid);
+  });
+  for (const auto& [serial, seen] : psids) {
+    if (seen.size() < 2) continue;
+    AuthenticityFinding f;
+    f.finding.rule = "psid-changed";
+    f.finding.severity = Severity::kError;
+    f.finding.host = serial;
+    f.finding.object = "nic";
+    f.finding.message = fmt::format("the ledger has seen this card with PSIDs {}: it was re-flashed to another board's firmware", fmt::join(seen, " -> "));
+    f.finding.fix = "a re-flashed card: NVIDIA will not support it; reject it or return it to its original firmware";
+    f.finding.evidence = {{"psid_history", fmt::format("{}", fmt::join(seen, " -> "))}};
+    f.confidence = "H";
+    out.push_back(std::move(f));
+  }
   for (const auto& [identity, serials] : identities) {
     if (serials.size() < 2) continue;
     for (const std::string& s : serials) {

@@ -77,6 +77,12 @@ TEST(Authenticity, VpdRules) {
   a.fields["fw.part_number"] = "MCX75310AAS-NEA_Ax";
   EXPECT_EQ(Rules(CheckAsset(a)), std::vector<std::string>{});
   a = RealCx7();
+  a.fields["vpd.VA"] = "MLX:MN=MLNX:CSKU=V2:UUID=V3:PCI=V0:MODL=CX75510AA";  // the model of another card
+  EXPECT_EQ(Rules(CheckAsset(a)), std::vector<std::string>{"vpd-fields-inconsistent"});
+  a = RealCx7();
+  a.fields["pci.link_capability"] = "16GT/s x16";  // a Gen5 card (V0) whose LnkCap says Gen4
+  EXPECT_EQ(Rules(CheckAsset(a)), std::vector<std::string>{"vpd-fields-inconsistent"});
+  a = RealCx7();
   a.fields["fw.base_mac"] = "58a2e10d4bcf";  // one off the V3 UUID's node
   ASSERT_EQ(Rules(CheckAsset(a)), std::vector<std::string>{"vpd-uuid-mac-mismatch"});
   EXPECT_EQ(CheckAsset(a)[0].confidence, "M");
@@ -95,6 +101,9 @@ TEST(Authenticity, PsidAndFirmwareRules) {
   EXPECT_EQ(Rules(CheckAsset(a)), std::vector<std::string>{"psid-changed"});
   a = RealCx6Lx();
   a.fields["fw.base_mac"] = "9cdc71aabbcc";  // an HPE OUI under a retail PSID
+  EXPECT_EQ(Rules(CheckAsset(a)), std::vector<std::string>{"cross-flashed-oem"});
+  a = RealCx6Lx();
+  a.fields["pci.subsystem"] = "Hewlett Packard Enterprise Device 0264";  // an HPE board under a retail PSID
   EXPECT_EQ(Rules(CheckAsset(a)), std::vector<std::string>{"cross-flashed-oem"});
   a = RealCx6Lx();
   a.fields["pci.device_id"] = "0216";  // CX6 Lx's Flash-Recovery ID
@@ -130,6 +139,9 @@ TEST(Authenticity, ModuleRules) {
   Asset relabelled = dac;
   relabelled.fields["module.vendor"] = "FS";  // NVIDIA's OUI with another vendor's name
   EXPECT_EQ(Rules(CheckAsset(relabelled)), std::vector<std::string>{"module-vendor-inconsistent"});
+  Asset garbage = dac;
+  garbage.fields["module.vendor"] = std::string("Mell\xff\x01nox");
+  EXPECT_EQ(Rules(CheckAsset(garbage)), std::vector<std::string>{"module-eeprom-garbage"});
   Asset longer = dac;
   longer.fields["module.length_m"] = "3";
   EXPECT_EQ(Rules(CheckAsset(longer)), std::vector<std::string>{"cable-length-mismatch"});
@@ -151,7 +163,18 @@ TEST(Authenticity, DuplicateIdentityAcrossTheLedger) {
                     {"MT2152X00002", "nic", {{"fw.base_guid", "e8ebd3030070cf12"}}, 2},
                     {"MT2152X00003", "nic", {{"fw.base_guid", "e8ebd3030070cf13"}}, 3}},
                    "test", "hand");
+    // The first card re-flashed later: its PSID history changes (no Orig PSID needed).
+    ledger->Record({{"MT2152X00001", "nic", {{"fw.psid", "MT_0000000575"}}, 1}}, "test", "first query");
+    ledger->Record({{"MT2152X00001", "nic", {{"fw.psid", "MT_0000000834"}}, 1}}, "test", "second query");
     std::vector<AuthenticityFinding> found = CheckLedger(*ledger);
+    size_t changed = 0;
+    for (const AuthenticityFinding& f : found) {
+      if (f.finding.rule == "psid-changed") {
+        ++changed;
+        EXPECT_EQ(f.finding.evidence[0].second, "MT_0000000575 -> MT_0000000834");
+      }
+    }
+    EXPECT_EQ(changed, 1u);
     std::vector<std::string> dup;
     for (const AuthenticityFinding& f : found) {
       if (f.finding.rule == "duplicate-identity") dup.push_back(f.finding.host);

@@ -81,6 +81,8 @@ class LedgerStore {
   // Every asset's current state, in serial order, one at a time (100,000 assets stream).
   virtual void ForEachAsset(const std::function<void(const Asset&)>& visit) const = 0;
   virtual uint64_t CountEvents() const = 0;
+  // Every value a field was ever set to, oldest first, for every asset: (serial, value).
+  virtual void ForEachChange(const std::string& field, const std::function<void(const std::string&, const std::string&)>& visit) const = 0;
   // "TIME by ACTOR from SOURCE" when a document with this fingerprint was imported, else "".
   virtual std::string ImportedBefore(const std::string& fingerprint) const = 0;
 };

@@ -253,3 +253,31 @@ TEST_F(LedgerTest, LabelAuditsAndCableLabelsAgainstThePlan) {
 
 }  // namespace
 }  // namespace railyard
+
+namespace railyard {
+namespace {
+
+TEST_F(LedgerTest, RealMlxupAttachesByBaseMac) {
+  auto mlxup = SharedFixture("mlxfwmanager/cx7-mlxup-two-cards-update-required-no-base-guid.txt");
+  RAILYARD_REQUIRE_FIXTURE(mlxup);
+  auto ledger = OpenSqliteLedger(db_);
+  // The real output covers two cards; with one of them unknown nothing is imported.
+  ledger->Record({Obs("MT2330X00001", "nic", {{"fw.base_mac", "e09d73126474"}})}, "test", "hand");
+  EXPECT_THROW(ReadImportDocument(mlxup.string(), {}, *ledger), LedgerError);
+  ledger->Record({Obs("MT2330X00002", "nic", {{"fw.base_mac", "E0:9D:73:12:5F:C4"}})}, "test", "hand");
+  ImportDocument d = ReadImportDocument(mlxup.string(), {}, *ledger);
+  EXPECT_EQ(d.format, "mlxfwmanager");
+  ledger->Import(d, "alice");
+  Asset a = *ledger->Get("MT2330X00002");
+  EXPECT_EQ(a.fields.at("fw.psid"), "MT_0000001244");
+  EXPECT_EQ(a.fields.at("fw.part_number"), "MCX715105AS-WEAT_Ax");
+  EXPECT_EQ(a.fields.at("fw.version"), "28.42.1000");
+  EXPECT_EQ(a.fields.at("fw.available"), "28.43.1014");
+  EXPECT_EQ(a.fields.at("fw.status"), "Update required");
+  // The same card's real flint query (the same host) attaches by its base MAC too.
+  ImportDocument q = ReadImportDocument(SharedFixture("flint/cx7-fs4-secure-fw-query-rom-info-two-lines.txt").string(), {}, *ledger);
+  EXPECT_EQ(q.observations.at(0).serial, "MT2330X00001");
+}
+
+}  // namespace
+}  // namespace railyard

@@ -14,6 +14,8 @@
 #include "facts/collect.h"
 #include "parse/flint.h"
 #include "parse/lspci.h"
+#include "parse/mellanox_tools.h"
+#include "catalog/identity.h"
 #include "parse/module.h"
 #include "util/suggest.h"
 
@@ -62,6 +64,18 @@ void AddFirmware(AssetObservation& o, const FirmwareQuery& q) {
   Put(o, "fw.security", q.security_attributes);
   Put(o, "fw.part_number", q.part_number);
   Put(o, "fw.image_type", q.image_type);
+}
+
+void AddFwManager(AssetObservation& o, const FwManagerDevice& d) {
+  Put(o, "fw.psid", d.psid);
+  Put(o, "fw.part_number", d.part_number);
+  Put(o, "fw.base_guid", d.base_guid);
+  Put(o, "fw.base_mac", d.base_mac);
+  if (auto fw = d.versions.find("FW"); fw != d.versions.end()) {
+    Put(o, "fw.version", fw->second.current);
+    Put(o, "fw.available", fw->second.available);
+  }
+  Put(o, "fw.status", d.status);
 }
 
 void AddModule(std::vector<AssetObservation>& out, const ModuleInfo& m, const std::string& location) {
@@ -177,15 +191,29 @@ std::vector<AssetObservation> FromLspci(const std::string& text, const std::stri
   return ObservationsFromFacts(f);
 }
 
-// A flint query names no serial: it belongs to the card whose base GUID or MAC the ledger knows.
+// Cards by firmware identity (base GUID and base MAC, as hex digits) -> serial: flint and
+// mlxfwmanager outputs name no serial, so they attach to the card the ledger knows by these.
+std::map<std::string, std::string> SerialsByFirmwareIdentity(const LedgerStore& ledger) {
+  std::map<std::string, std::string> out;
+  ledger.ForEachAsset([&](const Asset& a) {
+    for (const char* f : {"fw.base_guid", "fw.base_mac"}) {
+      if (auto it = a.fields.find(f); it != a.fields.end() && !HexDigits(it->second).empty()) out.emplace(HexDigits(it->second), a.serial);
+    }
+  });
+  return out;
+}
+
+std::string SerialOf(const std::map<std::string, std::string>& by_identity, const std::string& guid, const std::string& mac) {
+  for (const std::string& id : {guid, mac}) {
+    if (auto it = by_identity.find(HexDigits(id)); !id.empty() && it != by_identity.end()) return it->second;
+  }
+  return "";
+}
+
 std::vector<AssetObservation> FromFlint(const std::string& text, const std::string& path, const LedgerStore& ledger) {
   FirmwareQuery q = ParseFlintQuery(text);
   if (q.base_guid.empty() && q.base_mac.empty()) throw LedgerError(fmt::format("{}: no Base GUID or Base MAC: not a flint query?", path));
-  std::string serial;
-  ledger.ForEachAsset([&](const Asset& a) {
-    auto has = [&](const char* field, const std::string& v) { auto it = a.fields.find(field); return !v.empty() && it != a.fields.end() && it->second == v; };
-    if (serial.empty() && (has("fw.base_guid", q.base_guid) || has("fw.base_mac", q.base_mac))) serial = a.serial;
-  });
+  std::string serial = SerialOf(SerialsByFirmwareIdentity(ledger), q.base_guid, q.base_mac);
   if (serial.empty()) {
     throw LedgerError(fmt::format("{}: no card in the ledger has base GUID {} / MAC {}: import the host's facts (or lspci VPD) "
                                   "first, so the serial is known", path, q.base_guid, q.base_mac));
@@ -195,6 +223,27 @@ std::vector<AssetObservation> FromFlint(const std::string& text, const std::stri
   o.kind = "nic";
   AddFirmware(o, q);
   return {o};
+}
+
+// mlxfwmanager/mlxup queries name no serial either: each device attaches by base GUID or MAC.
+std::vector<AssetObservation> FromFwManager(const std::string& text, const std::string& path, const LedgerStore& ledger) {
+  FwManagerReport report = ParseMlxfwmanager(text);
+  if (report.devices.empty()) throw LedgerError(fmt::format("{}: no device in this mlxfwmanager/mlxup output", path));
+  const std::map<std::string, std::string> by_identity = SerialsByFirmwareIdentity(ledger);
+  std::vector<AssetObservation> out;
+  for (const FwManagerDevice& d : report.devices) {
+    std::string serial = SerialOf(by_identity, d.base_guid, d.base_mac);
+    if (serial.empty()) {
+      throw LedgerError(fmt::format("{}: {} ({}, base MAC {}): no card in the ledger has this GUID or MAC: import the host's facts "
+                                    "(or lspci VPD and flint q) first", path, d.pci_device_name, d.part_number, d.base_mac));
+    }
+    AssetObservation o;
+    o.serial = serial;
+    o.kind = "nic";
+    AddFwManager(o, d);
+    out.push_back(std::move(o));
+  }
+  return out;
 }
 
 bool LooksLikeLspci(std::string_view text) {
@@ -271,6 +320,15 @@ std::vector<AssetObservation> ObservationsFromFacts(const HostFacts& f) {
     if (!f.hostname.empty()) Put(o, "location", f.hostname + " " + p.bdf);  // a bare lspci names no host
     for (const auto& [bdf, q] : f.firmware) {
       if (SamePciAddress(bdf, p.bdf)) AddFirmware(o, q);
+    }
+    // mlxfwmanager/mlxup name a card by PCI address or by its /dev/mst path (mst status maps those).
+    for (const FwManagerDevice& d : f.firmware_images) {
+      bool same = SamePciAddress(d.pci_device_name, p.bdf);
+      for (const MstDevice& m : f.mst) same = same || (m.mst_path == d.pci_device_name && SamePciAddress(m.pci_address, p.bdf));
+      if (!same) continue;
+      AssetObservation fw;
+      AddFwManager(fw, d);
+      for (auto& [k, v] : fw.fields) o.fields.emplace(k, v);  // flint's view wins where both speak
     }
     for (const NetdevFacts& n : f.netdevs) {
       if (!SamePciAddress(n.pci_bdf, p.bdf)) continue;
@@ -378,6 +436,7 @@ ImportDocument ReadImportDocument(const std::string& path, const ImportOptions& 
       std::string header = text.substr(0, text.find('\n'));
       if (path.ends_with(".csv") && header.find("label") != std::string::npos && header.find("opn") == std::string::npos) format = "label-audit";
       else if (path.ends_with(".csv")) format = "receiving-csv";
+      else if (text.find("PCI Device Name") != std::string::npos || text.find("<Devices>") != std::string::npos) format = "mlxfwmanager";
       else if (text.find("PSID:") != std::string::npos && text.find("FW Version") != std::string::npos) format = "flint";
       else if (text.find("Vendor SN") != std::string::npos || text.find("Vendor name") != std::string::npos) format = "ethtool-m";
       else if (LooksLikeLspci(text)) format = "lspci";
@@ -387,6 +446,7 @@ ImportDocument ReadImportDocument(const std::string& path, const ImportOptions& 
     else if (format == "label-audit") doc.observations = ObservationsFromLabelAudit(text, path, ledger);
     else if (format == "lspci") doc.observations = FromLspci(text, "");
     else if (format == "flint") doc.observations = FromFlint(text, path, ledger);
+    else if (format == "mlxfwmanager") doc.observations = FromFwManager(text, path, ledger);
     else if (format == "ethtool-m") AddModule(doc.observations, ParseEthtoolModule(text), "");
     else if (format == "facts") {
       try {

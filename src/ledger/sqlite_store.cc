@@ -179,6 +179,14 @@ class SqliteLedger final : public LedgerStore {
     while (q.Step()) visit(Asset{q.Text(0), q.Text(1), FieldsFromJson(q.Text(2))});
   }
 
+  void ForEachChange(const std::string& field, const std::function<void(const std::string&, const std::string&)>& visit) const override {
+    // JSON1 (built into SQLite): the events whose changes name the field.
+    Statement q(db_, "SELECT serial, json_extract(changes, ?) FROM events WHERE json_extract(changes, ?) IS NOT NULL ORDER BY id");
+    std::string path = fmt::format("$.\"{}\"", field);
+    q.Bind(1, path).Bind(2, path);
+    while (q.Step()) visit(q.Text(0), q.Text(1));
+  }
+
   std::string ImportedBefore(const std::string& fingerprint) const override {
     Statement prior(db_, "SELECT time, actor, source FROM imports WHERE fingerprint = ? LIMIT 1");
     prior.Bind(1, fingerprint);
