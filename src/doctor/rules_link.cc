@@ -71,66 +71,21 @@ void BerHigh(RuleContext& c) {
   }
 }
 
-// InfiniBand speed names in rate order, with the per-lane rate in Gb/s (catalog.md §9).
-constexpr std::pair<const char*, double> kIbSpeeds[] = {{"SDR", 2.5}, {"DDR", 5},   {"QDR", 10},  {"FDR10", 10}, {"FDR", 14},
-                                                        {"EDR", 25},  {"HDR", 50}, {"NDR", 100}, {"XDR", 200}};
-
-// "IB-HDR" / "HDR" -> its rank in kIbSpeeds (1-based), 0 when not an IB speed name.
-int IbRank(std::string_view name) {
-  if (name.starts_with("IB-")) name.remove_prefix(3);
-  for (size_t i = 0; i < std::size(kIbSpeeds); ++i) {
-    if (name == kIbSpeeds[i].first) return static_cast<int>(i) + 1;
-  }
-  return 0;
-}
-
-// "200G_2X" / "100G" / "25G" -> 200 / 100 / 25 Gb/s; 0 when not an Ethernet speed name.
-double EthGbps(std::string_view name) {
-  double v = 0;
-  auto [end, ec] = std::from_chars(name.data(), name.data() + name.size(), v);
-  if (ec != std::errc() || end == name.data() + name.size() || *end != 'G') return 0;
-  return v;
-}
-
-// The fastest speed both the port (enabled) and the cable support, as (rank-or-Gb/s, name).
-std::pair<double, std::string> BestCommon(const MlxlinkPort& l, bool ib) {
-  std::pair<double, std::string> best{0, ""};
-  for (const std::string& e : l.enabled_speeds) {
-    double ev = ib ? IbRank(e) : EthGbps(e);
-    if (ev <= 0) continue;
-    for (const std::string& cs : l.cable_speeds) {
-      if ((ib ? IbRank(cs) : EthGbps(cs)) == ev && ev > best.first) best = {ev, ib ? e : fmt::format("{:g}G", ev)};
-    }
-  }
-  return best;
-}
-
 void LinkBelowCapability(RuleContext& c) {
   for (const auto& entry : c.facts.links) {
     const std::string& device = entry.first;
     const MlxlinkPort& l = entry.second;
     if (l.state != "Active" || l.speed.empty()) continue;
-    bool ib = IbRank(l.speed) > 0;
-    double now = ib ? IbRank(l.speed) : EthGbps(l.speed);
-    auto [best, best_name] = BestCommon(l, ib);
-    if (now <= 0 || best <= now) continue;
+    SpeedHeadroom h = MlxlinkSpeedHeadroom(l);
+    if (h.now <= 0 || h.best <= h.now) continue;
     c.Report(fmt::format("{}", device),
              fmt::format("the link runs at {} but both the port and the cable support {}: the peer (switch port speed, "
-                         "auto-negotiation) or a forced setting holds it down", l.speed, best_name),
+                         "auto-negotiation) or a forced setting holds it down", l.speed, h.best_name),
              "compare the switch port's configured speed and FEC with `mlxlink -d " + device +
                  "`; enable auto-negotiation or set both ends to the intended speed (mlxlink --speeds / switch config)")
         .evidence = {{"speed", l.speed}, {"width", l.width}, {"enabled_speeds", fmt::format("{}", fmt::join(l.enabled_speeds, ","))},
                      {"cable_speeds", fmt::format("{}", fmt::join(l.cable_speeds, ","))}};
   }
-}
-
-// Per-lane signalling rate in Gb/s of an active mlxlink port: "100G" over "4x" is 25; IB names by table.
-double LaneGbps(const MlxlinkPort& l) {
-  int lanes = 0;
-  std::from_chars(l.width.data(), l.width.data() + l.width.size(), lanes);
-  if (int r = IbRank(l.speed)) return kIbSpeeds[r - 1].second;
-  double gbps = EthGbps(l.speed);
-  return lanes > 0 ? gbps / lanes : gbps;
 }
 
 void FecMismatchOrOff(RuleContext& c) {
@@ -141,7 +96,7 @@ void FecMismatchOrOff(RuleContext& c) {
     if (l.state != "Active" || l.fec.empty()) continue;
     by_speed[l.speed + " " + l.width][l.fec].push_back(device);
     if (l.fec.find("No FEC") == std::string::npos) continue;
-    double lane = LaneGbps(l);
+    double lane = MlxlinkLaneGbps(l);
     // PAM4 lanes (50G and up) cannot run without RS(544,514); 25G NRZ lanes need RS(528,514) on
     // anything but the shortest DAC (IEEE 802.3 CL91/CL134; catalog.md §9).
     if (lane < 25) continue;

@@ -117,6 +117,19 @@ AcceptanceVerdict EvaluateWith(const Asset& a, const AcceptancePolicy& p, const 
         return v;
       }
     }
+    // Each port mlxlink measured: at the fastest speed both the port and its cable allow.
+    for (const auto& [field, speed] : a.fields) {
+      if (!field.starts_with("measured.link.")) continue;
+      const std::string port = field.substr(std::string_view("measured.link.").size());
+      const std::string capable = Field(a, ("capable.link." + port).c_str());
+      v.evidence.emplace_back(field, speed);
+      if (!capable.empty() && capable != speed) {
+        v.to = "rejected";
+        v.reasons.push_back(fmt::format("{} runs at {} but the port and its cable support {}: check the peer port's speed and FEC, then re-test",
+                                        port, speed, capable));
+        return v;
+      }
+    }
   } else {
     std::optional<double> eff = Number(Field(a, "measured.effective_ber")), raw = Number(Field(a, "measured.raw_ber"));
     std::optional<double> window = Number(Field(a, "measured.ber_window_min")), temp = Number(Field(a, "measured.temperature_c"));

@@ -12,6 +12,8 @@
 #include "ledger/observe.h"
 #include "parse/fixtures.h"
 #include "parse/flint.h"
+#include "parse/lspci.h"
+#include "parse/mlxlink.h"
 #include "parse/module.h"
 
 namespace railyard {
@@ -74,6 +76,36 @@ TEST(Acceptance, CardWalksTheStatesOnItsEvidence) {
   // rma is set by hand and stays.
   card.fields["state"] = "rma";
   EXPECT_EQ(Evaluate(card, p).to, "rma");
+}
+
+TEST(Acceptance, CardPortsRunAtWhatPortAndCableAllow) {
+  RAILYARD_REQUIRE_FIXTURE(SharedFixture("mlxlink/cx7-eth-100g-dac-rs528-ext-speed-masks.txt"));
+  // The real CX-7 VPD, with the real CX-7 mlxlink (100G; its DAC supports 100G at most) as its
+  // port mlx5_0 (joined in memory: the samples come from different hosts).
+  HostFacts f;
+  f.hostname = "gpu042";
+  f.pci = ParseLspci(ReadText(SharedFixture("lspci/cx7-ndr-osfp-gen5-x16-vpd.txt"))).functions;
+  RdmaFacts r;
+  r.ca.name = "mlx5_0";
+  r.pci_bdf = f.pci[0].bdf;
+  f.rdma = {r};
+  f.links["mlx5_0"] = ParseMlxlink(ReadText(SharedFixture("mlxlink/cx7-eth-100g-dac-rs528-ext-speed-masks.txt"))).ports.at(0);
+  AssetObservation o = ObservationsFromFacts(f).at(0);
+  EXPECT_EQ(o.fields.at("measured.link.mlx5_0"), "100G");
+  EXPECT_EQ(o.fields.at("capable.link.mlx5_0"), "100G");
+  Asset card{o.serial, o.kind, o.fields};
+  card.fields["fw.psid"] = "MT_0000000838";  // in memory, as in HealthyRealCardsPass
+  card.fields["fw.version"] = "28.42.1000";
+  card.fields["fw.base_mac"] = "58a2e10d4bce";
+  card.fields["fw.security"] = "secure-fw";
+  card.fields["measured.pci_link_status"] = card.fields.at("pci.link_capability");
+  AcceptancePolicy p;
+  p.firmware_baseline["ConnectX-7"] = "28.42.1000";
+  EXPECT_EQ(Evaluate(card, p).to, "link-tested");
+  card.fields["capable.link.mlx5_0"] = "200G";  // a 200G cable on a port that came up at 100G
+  AcceptanceVerdict v = Evaluate(card, p);
+  EXPECT_EQ(v.to, "rejected");
+  EXPECT_NE(v.reasons.at(0).find("mlx5_0 runs at 100G but the port and its cable support 200G"), std::string::npos);
 }
 
 TEST(Acceptance, ModulesNeedBerOverTheWindowAndACoolCase) {

@@ -330,6 +330,16 @@ std::vector<AssetObservation> ObservationsFromFacts(const HostFacts& f) {
       AddFwManager(fw, d);
       for (auto& [k, v] : fw.fields) o.fields.emplace(k, v);  // flint's view wins where both speak
     }
+    // The card's ports as mlxlink saw them: the speed they run at, and the fastest both the port
+    // and its cable allow (acceptance wants them equal).
+    for (const RdmaFacts& r : f.rdma) {
+      auto l = f.links.find(r.ca.name);
+      if (!SamePciAddress(r.pci_bdf, p.bdf) || l == f.links.end() || l->second.state != "Active") continue;
+      std::string speed = l->second.speed;
+      if (speed.starts_with("IB-")) speed = speed.substr(3);
+      Put(o, "measured.link." + r.ca.name, speed);
+      Put(o, "capable.link." + r.ca.name, MlxlinkSpeedHeadroom(l->second).best_name);
+    }
     for (const NetdevFacts& n : f.netdevs) {
       if (!SamePciAddress(n.pci_bdf, p.bdf)) continue;
       if (!o.fields.count("fw.version")) Put(o, "fw.version", n.firmware_version.substr(0, n.firmware_version.find(' ')));

@@ -2,6 +2,8 @@
 
 #include <charconv>
 
+#include <fmt/format.h>
+
 #include "parse/key_value.h"
 #include "util/lines.h"
 
@@ -30,6 +32,40 @@ std::vector<std::string> SpeedNames(std::string_view value) {
     list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
   }
   return out;
+}
+
+// InfiniBand speed names in rate order, with the per-lane rate in Gb/s (catalog.md §9).
+constexpr std::pair<const char*, double> kIbSpeeds[] = {{"SDR", 2.5}, {"DDR", 5},   {"QDR", 10},  {"FDR10", 10}, {"FDR", 14},
+                                                        {"EDR", 25},  {"HDR", 50}, {"NDR", 100}, {"XDR", 200}};
+
+// "IB-HDR" / "HDR" -> its rank in kIbSpeeds (1-based), 0 when not an IB speed name.
+int IbRank(std::string_view name) {
+  if (name.starts_with("IB-")) name.remove_prefix(3);
+  for (size_t i = 0; i < std::size(kIbSpeeds); ++i) {
+    if (name == kIbSpeeds[i].first) return static_cast<int>(i) + 1;
+  }
+  return 0;
+}
+
+// "200G_2X" / "100G" / "25G" -> 200 / 100 / 25 Gb/s; 0 when not an Ethernet speed name.
+double EthGbps(std::string_view name) {
+  double v = 0;
+  auto [end, ec] = std::from_chars(name.data(), name.data() + name.size(), v);
+  if (ec != std::errc() || end == name.data() + name.size() || *end != 'G') return 0;
+  return v;
+}
+
+// The fastest speed both the port (enabled) and the cable support, as (rank-or-Gb/s, name).
+std::pair<double, std::string> BestCommon(const MlxlinkPort& l, bool ib) {
+  std::pair<double, std::string> best{0, ""};
+  for (const std::string& e : l.enabled_speeds) {
+    double ev = ib ? IbRank(e) : EthGbps(e);
+    if (ev <= 0) continue;
+    for (const std::string& cs : l.cable_speeds) {
+      if ((ib ? IbRank(cs) : EthGbps(cs)) == ev && ev > best.first) best = {ev, ib ? e : fmt::format("{:g}G", ev)};
+    }
+  }
+  return best;
 }
 
 void Apply(MlxlinkPort& port, const std::string& key, const std::string& value) {
@@ -117,6 +153,24 @@ MlxlinkReport ParseMlxlink(std::string_view raw) {
   }
   if (report.ports.empty()) report.warnings.push_back({0, "no \"key : value\" lines: not mlxlink output"});
   return report;
+}
+
+SpeedHeadroom MlxlinkSpeedHeadroom(const MlxlinkPort& l) {
+  SpeedHeadroom h;
+  h.infiniband = IbRank(l.speed) > 0;
+  h.now = h.infiniband ? IbRank(l.speed) : EthGbps(l.speed);
+  auto [best, name] = BestCommon(l, h.infiniband);
+  h.best = best;
+  h.best_name = name;
+  return h;
+}
+
+double MlxlinkLaneGbps(const MlxlinkPort& l) {
+  int lanes = 0;
+  std::from_chars(l.width.data(), l.width.data() + l.width.size(), lanes);
+  if (int r = IbRank(l.speed)) return kIbSpeeds[r - 1].second;
+  double gbps = EthGbps(l.speed);
+  return lanes > 0 ? gbps / lanes : gbps;
 }
 
 }  // namespace railyard

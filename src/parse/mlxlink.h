@@ -47,4 +47,17 @@ struct MlxlinkReport {
 
 MlxlinkReport ParseMlxlink(std::string_view text);
 
+// Where a port's operational speed stands against the fastest speed both the port ("Enabled Link
+// Speed") and the cable ("Supported Cable Speed") allow. InfiniBand speeds compare by generation
+// (SDR < DDR < QDR < FDR10 < FDR < EDR < HDR < NDR < XDR), Ethernet ones by Gb/s.
+struct SpeedHeadroom {
+  bool infiniband = false;
+  double now = 0;          // 0 = unknown
+  double best = 0;         // 0 = the capability lists are missing
+  std::string best_name;   // "200G", "NDR"
+};
+SpeedHeadroom MlxlinkSpeedHeadroom(const MlxlinkPort& port);
+// Per-lane signalling rate in Gb/s: "100G" over "4x" is 25; IB names by table (HDR 50, NDR 100).
+double MlxlinkLaneGbps(const MlxlinkPort& port);
+
 }  // namespace railyard
