@@ -88,22 +88,12 @@ std::vector<Finding> RunPlanRules(const HostFacts& facts, const HostPlan& plan, 
   std::vector<Finding> out;
   const std::vector<PlannedHostPort>* ports = plan.PortsOf(facts.hostname);
   if (!ports) return out;
-  auto report = [&](const char* rule, Severity severity, std::string object, std::string message, std::string fix) -> Finding& {
-    Finding f;
-    f.rule = rule;
-    f.severity = severity;
-    if (auto it = policy.severity.find(rule); it != policy.severity.end()) f.severity = it->second;
-    f.host = facts.hostname;
-    f.object = std::move(object);
-    f.message = std::move(message);
-    f.fix = std::move(fix);
-    out.push_back(std::move(f));
-    return out.back();
-  };
+  RuleContext speed_rule(facts, policy, out, "speed-below-plan", Severity::kWarning);
+  RuleContext rail_rule(facts, policy, out, "rail-mismatch", Severity::kError);
   for (const PlannedHostPort& p : *ports) {
     PortView view = ViewOf(facts, p.port);
     if (!policy.disabled_rules.count("speed-below-plan") && view.speed_gbps > 0 && view.speed_gbps < p.speed_gbps) {
-      report("speed-below-plan", Severity::kWarning, fmt::format("port {}", p.port),
+      speed_rule.Report(fmt::format("port {}", p.port),
              fmt::format("{} runs at {:g} Gb/s; the plan gives it {} Gb/s to {} port {} (cable {})", p.port, view.speed_gbps,
                          p.speed_gbps, p.leaf, p.leaf_port, p.label),
              "check the cable and module are the planned parts, the switch port's speed and FEC, and the PCIe slot "
@@ -120,7 +110,7 @@ std::vector<Finding> RunPlanRules(const HostFacts& facts, const HostPlan& plan, 
       if (!other_plane && (rail <= 0 || p.rail == 0 || rail == p.rail)) continue;
       std::string leaf = plan.PlanNameOf(n.remote_device);
       std::string where = other_plane ? fmt::format("a switch of the {} plane", plane) : fmt::format("a leaf of rail {}", rail);
-      report("rail-mismatch", Severity::kError, fmt::format("port {}", p.port),
+      rail_rule.Report(fmt::format("port {}", p.port),
              fmt::format("{} ({}) reaches {} port {}: {}, {}; the plan puts it on {} of the {} plane ({} port {}, cable {}): "
                          "its traffic takes another path than planned (rail-aligned collectives cross the spine)",
                          p.port, n.local_port, n.remote_device, n.remote_port, leaf, where,

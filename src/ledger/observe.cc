@@ -278,6 +278,20 @@ std::string FileFingerprint(const std::string& path) {
   }
   return f.Text();
 }
+// A directory's fingerprint: its files' names and fingerprints, in name order.
+std::string DirectoryFingerprint(const std::string& path) {
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(path)) {
+    if (e.is_regular_file()) files.push_back(e.path());
+  }
+  std::sort(files.begin(), files.end());
+  Fnv f;
+  for (const fs::path& p : files) {
+    f.Add(p.filename().string());
+    f.Add(FileFingerprint(p.string()));
+  }
+  return f.Text();
+}
 }  // namespace
 
 std::string Fingerprint(std::string_view bytes) {
@@ -401,14 +415,7 @@ ImportDocument ReadImportDocument(const std::string& path, const ImportOptions& 
   }
   if (fs::is_directory(path) && (format == "facts" || facts_dir)) {
     format = "facts";
-    std::vector<fs::path> files;
-    for (const auto& e : fs::directory_iterator(path)) files.push_back(e.path());
-    std::sort(files.begin(), files.end());
-    std::string all;
-    for (const fs::path& p : files) {
-      if (fs::is_regular_file(p)) all += p.filename().string() + '\0' + FileFingerprint(p.string()) + '\0';
-    }
-    doc.fingerprint = Fingerprint(all);
+    doc.fingerprint = DirectoryFingerprint(path);
     doc.format = format;
     if (doc.already_imported = ledger.ImportedBefore(doc.fingerprint); !doc.already_imported.empty()) return doc;
     try {
@@ -420,14 +427,7 @@ ImportDocument ReadImportDocument(const std::string& path, const ImportOptions& 
     }
   } else if (fs::is_directory(path)) {
     if (format.empty()) format = "capture";
-    std::vector<fs::path> files;
-    for (const auto& e : fs::directory_iterator(path)) files.push_back(e.path());
-    std::sort(files.begin(), files.end());
-    std::string all;
-    for (const fs::path& p : files) {
-      if (fs::is_regular_file(p)) all += p.filename().string() + '\0' + ReadFile(p.string()) + '\0';
-    }
-    doc.fingerprint = Fingerprint(all);
+    doc.fingerprint = DirectoryFingerprint(path);
     doc.format = format;
     if (doc.already_imported = ledger.ImportedBefore(doc.fingerprint); !doc.already_imported.empty()) return doc;
     doc.observations = ObservationsFromFacts(BuildHostFacts(ReadCaptureDir(path)));
