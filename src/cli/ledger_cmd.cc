@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "catalog/csv.h"
 #include "ledger/authenticity.h"
 #include "ledger/ledger.h"
 #include "ledger/labels.h"
@@ -25,6 +26,8 @@ std::function<int()> AddLedgerCommand(CLI::App& app) {
     std::string fail_on = "error";
     std::string plan;
     std::string state = "accepted";
+    std::string list_batch, list_kind, list_state;
+    bool list_csv = false;
   };
   auto a = std::make_shared<Args>();
   CLI::App* cmd = app.add_subcommand("ledger", "Inventory ledger: every NIC, cable and transceiver by serial, and its history");
@@ -46,7 +49,11 @@ std::function<int()> AddLedgerCommand(CLI::App& app) {
   show->add_option("SERIAL", a->serial)->required();
   CLI::App* history = cmd->add_subcommand("history", "every event of an asset, oldest first");
   history->add_option("SERIAL", a->serial)->required();
-  CLI::App* list = cmd->add_subcommand("list", "every asset: serial, kind, OPN, state, location");
+  CLI::App* list = cmd->add_subcommand("list", "every asset: serial, kind, OPN, batch, state, location");
+  list->add_option("--batch", a->list_batch, "only this batch");
+  list->add_option("--kind", a->list_kind, "only nic, cable, transceiver or switch");
+  list->add_option("--state", a->list_state, "only this acceptance state");
+  list->add_flag("--csv", a->list_csv, "CSV instead of a table");
   CLI::App* check = cmd->add_subcommand("check", "authenticity checks over every asset");
   check->add_option("--format", a->output, "table or json")->check(CLI::IsMember({"table", "json"}));
   check->add_option("--fail-on", a->fail_on, "exit 1 when a finding reaches: info, warning or error")->check(CLI::IsMember({"info", "warning", "error"}));
@@ -101,9 +108,21 @@ std::function<int()> AddLedgerCommand(CLI::App& app) {
         return kExitOk;
       }
       if (list->parsed()) {
-        ledger->ForEachAsset([](const Asset& asset) {
-          auto get = [&](const char* f) { auto it = asset.fields.find(f); return it == asset.fields.end() ? std::string("-") : it->second; };
-          std::cout << fmt::format("{:<20} {:<12} {:<22} {:<10} {}\n", asset.serial, asset.kind, get("opn"), get("state"), get("location"));
+        if (a->list_csv) std::cout << "serial,kind,opn,batch,state,location\n";
+        ledger->ForEachAsset([&](const Asset& asset) {
+          auto get = [&](const char* f) { auto it = asset.fields.find(f); return it == asset.fields.end() ? std::string() : it->second; };
+          std::string state = get("state").empty() ? "received" : get("state");
+          if ((!a->list_batch.empty() && get("batch") != a->list_batch) || (!a->list_kind.empty() && asset.kind != a->list_kind) ||
+              (!a->list_state.empty() && state != a->list_state)) {
+            return;
+          }
+          if (a->list_csv) {
+            std::cout << fmt::format("{},{},{},{},{},{}\n", CsvEscape(asset.serial), asset.kind, CsvEscape(get("opn")), CsvEscape(get("batch")),
+                                     state, CsvEscape(get("location")));
+          } else {
+            std::cout << fmt::format("{:<20} {:<12} {:<22} {:<12} {:<17} {}\n", asset.serial, asset.kind, get("opn"), get("batch"), state,
+                                     get("location"));
+          }
         });
         return kExitOk;
       }
