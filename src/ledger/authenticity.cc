@@ -254,6 +254,21 @@ std::vector<AuthenticityFinding> CheckLedger(const LedgerStore& ledger) {
   ledger.ForEachAsset([&](const Asset& a) {
     std::vector<AuthenticityFinding> found = CheckAsset(a);
     out.insert(out.end(), found.begin(), found.end());
+    if (auto also = a.fields.find("identity.also_seen"); also != a.fields.end() && !also->second.empty()) {
+      auto where = a.fields.find("location");
+      AuthenticityFinding f;
+      f.finding.rule = "duplicate-identity";
+      f.finding.severity = Severity::kError;
+      f.finding.host = a.serial;
+      f.finding.object = fmt::format("serial {}", a.serial);
+      f.finding.message = fmt::format("serial {} was reported at {} and also at {}: serials are unique per card, so one is cloned "
+                                      "or a capture was filed under the wrong host", a.serial, where == a.fields.end() ? "?" : where->second,
+                                      also->second);
+      f.finding.fix = "check both hosts' cards against the labels and the supplier's records";
+      f.finding.evidence = {{"location", where == a.fields.end() ? "" : where->second}, {"also_seen", also->second}};
+      f.confidence = "H";
+      out.push_back(std::move(f));
+    }
     for (const char* field : {"fw.base_guid", "fw.base_mac", "mac"}) {
       auto it = a.fields.find(field);
       if (it == a.fields.end() || HexDigits(it->second).find_first_not_of('0') == std::string::npos) continue;

@@ -12,7 +12,10 @@
 
 #include "catalog/catalog.h"
 #include "export/write_all.h"
+#include "facts/host_facts.h"
+#include "ledger/authenticity.h"
 #include "ledger/labels.h"
+#include "parse/lspci.h"
 #include "ledger/observe.h"
 #include "plan/planner.h"
 #include "spec/spec.h"
@@ -277,6 +280,36 @@ TEST_F(LedgerTest, RealMlxupAttachesByBaseMac) {
   // The same card's real flint query (the same host) attaches by its base MAC too.
   ImportDocument q = ReadImportDocument(SharedFixture("flint/cx7-fs4-secure-fw-query-rom-info-two-lines.txt").string(), {}, *ledger);
   EXPECT_EQ(q.observations.at(0).serial, "MT2330X00001");
+}
+
+}  // namespace
+}  // namespace railyard
+
+namespace railyard {
+namespace {
+
+TEST_F(LedgerTest, OneSerialOnTwoHostsIsRecordedNotRefused) {
+  auto lspci = SharedFixture("lspci/cx7-ndr-osfp-gen5-x16-vpd.txt");
+  RAILYARD_REQUIRE_FIXTURE(lspci);
+  // Two hosts' facts report the same real card (as a cloned card would).
+  fs::create_directories(dir_ / "facts");
+  for (const char* host : {"gpu001", "gpu002"}) {
+    HostFacts f;
+    f.hostname = host;
+    f.pci = ParseLspci(testing::ReadText(lspci)).functions;
+    std::ofstream(dir_ / "facts" / (std::string(host) + ".json")) << ToJson(f).dump();
+  }
+  auto ledger = OpenSqliteLedger(db_);
+  ImportDocument d = ReadImportDocument((dir_ / "facts").string(), {}, *ledger);
+  EXPECT_EQ(d.format, "facts");
+  ASSERT_EQ(d.observations.size(), 1u);
+  ledger->Import(d, "alice");
+  Asset a = *ledger->Get("MT2347J0100T");
+  EXPECT_EQ(a.fields.at("location"), "gpu001 19:00.0");
+  EXPECT_EQ(a.fields.at("identity.also_seen"), "gpu002 19:00.0");
+  size_t dup = 0;
+  for (const AuthenticityFinding& f : CheckLedger(*ledger)) dup += f.finding.rule == "duplicate-identity";
+  EXPECT_EQ(dup, 1u);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -246,6 +247,31 @@ std::vector<AssetObservation> FromFwManager(const std::string& text, const std::
   return out;
 }
 
+// Facts of many hosts. A serial two hosts report is one card or module in two places (cloned,
+// re-flashed, or a capture filed under the wrong host): the first report stands, the others are
+// recorded on it as `identity.also_seen` for duplicate-identity, and the import goes on.
+std::vector<AssetObservation> FromFactsDocument(const std::string& path) {
+  std::vector<AssetObservation> out;
+  std::unordered_map<std::string, size_t> index;
+  try {
+    ForEachFacts({path}, [&](HostFacts&& f) {
+      for (AssetObservation& o : ObservationsFromFacts(f)) {
+        auto [it, fresh] = index.emplace(o.serial, out.size());
+        if (fresh) {
+          out.push_back(std::move(o));
+          continue;
+        }
+        auto where = o.fields.find("location");
+        std::string& also = out[it->second].fields["identity.also_seen"];
+        also += (also.empty() ? "" : "; ") + (where == o.fields.end() ? f.hostname : where->second);
+      }
+    });
+  } catch (const std::exception& e) {
+    throw LedgerError(e.what());
+  }
+  return out;
+}
+
 bool LooksLikeLspci(std::string_view text) {
   return text.find("LnkCap") != std::string_view::npos || text.find("Vital Product Data") != std::string_view::npos ||
          text.find("[SN] Serial number") != std::string_view::npos;
@@ -418,13 +444,7 @@ ImportDocument ReadImportDocument(const std::string& path, const ImportOptions& 
     doc.fingerprint = DirectoryFingerprint(path);
     doc.format = format;
     if (doc.already_imported = ledger.ImportedBefore(doc.fingerprint); !doc.already_imported.empty()) return doc;
-    try {
-      ForEachFacts({path}, [&](HostFacts&& f) {
-        for (AssetObservation& o : ObservationsFromFacts(f)) doc.observations.push_back(std::move(o));
-      });
-    } catch (const std::exception& e) {
-      throw LedgerError(e.what());
-    }
+    doc.observations = FromFactsDocument(path);
   } else if (fs::is_directory(path)) {
     if (format.empty()) format = "capture";
     doc.fingerprint = DirectoryFingerprint(path);
@@ -459,13 +479,7 @@ ImportDocument ReadImportDocument(const std::string& path, const ImportOptions& 
     else if (format == "mlxfwmanager") doc.observations = FromFwManager(text, path, ledger);
     else if (format == "ethtool-m") AddModule(doc.observations, ParseEthtoolModule(text), "");
     else if (format == "facts") {
-      try {
-        ForEachFacts({path}, [&](HostFacts&& f) {
-          for (AssetObservation& o : ObservationsFromFacts(f)) doc.observations.push_back(std::move(o));
-        });
-      } catch (const std::exception& e) {
-        throw LedgerError(e.what());
-      }
+      doc.observations = FromFactsDocument(path);
     } else {
       throw LedgerError(fmt::format("{}: unknown format '{}'", path, format));
     }
