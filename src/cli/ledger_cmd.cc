@@ -41,7 +41,7 @@ std::function<int()> AddLedgerCommand(CLI::App& app) {
       "  railyard ledger check --format json");
   CLI::App* import = cmd->add_subcommand("import", "import documents (each one transaction; the same document twice changes nothing)");
   import->add_option("FILES", a->files, "receiving CSV, label audit CSV, HostFacts JSON/NDJSON, capture directory, lspci -vvv, flint q, ethtool -m")->required();
-  import->add_option("--as", a->format, "the documents' format when it cannot be told: receiving-csv, label-audit, facts, capture, lspci, flint, ethtool-m");
+  import->add_option("--as", a->format, "the documents' format when it cannot be told: receiving-csv, label-audit, facts, capture, lspci, flint, mlxfwmanager, ethtool-m");
   import->add_option("--batch", a->batch, "batch / delivery to stamp on every asset");
   import->add_option("--actor", a->actor, "who imports (default: $USER)");
   import->add_flag("--allow-unknown-opn", a->allow_unknown_opn, "accept OPNs the catalog does not know");

@@ -470,7 +470,7 @@ ImportDocument ReadImportDocument(const std::string& path, const ImportOptions& 
       else if (text.find("PSID:") != std::string::npos && text.find("FW Version") != std::string::npos) format = "flint";
       else if (text.find("Vendor SN") != std::string::npos || text.find("Vendor name") != std::string::npos) format = "ethtool-m";
       else if (LooksLikeLspci(text)) format = "lspci";
-      else throw LedgerError(fmt::format("{}: cannot tell what this document is: give --as receiving-csv|facts|capture|lspci|flint|ethtool-m", path));
+      else throw LedgerError(fmt::format("{}: cannot tell what this document is: give --as receiving-csv|label-audit|facts|capture|lspci|flint|mlxfwmanager|ethtool-m", path));
     }
     if (format == "receiving-csv") doc.observations = ObservationsFromReceivingCsv(text, path, options);
     else if (format == "label-audit") doc.observations = ObservationsFromLabelAudit(text, path, ledger);
