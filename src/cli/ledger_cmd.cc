@@ -67,22 +67,25 @@ std::function<int()> AddLedgerCommand(CLI::App& app) {
         std::string actor = a->actor;
         if (actor.empty()) actor = std::getenv("USER") ? std::getenv("USER") : "unknown";
         ImportOptions options{a->format, a->batch, a->allow_unknown_opn};
-        // Every document is read and checked before the first is written.
-        std::vector<ImportDocument> docs;
-        for (const std::string& f : a->files) docs.push_back(ReadImportDocument(f, options, *ledger));
-        for (const ImportDocument& d : docs) {
+        // Each document is one transaction: an error stops at that document (named, with its line),
+        // the ones before it are in.
+        for (const std::string& f : a->files) {
+          ImportStream d = OpenImport(f, options, *ledger);
           if (!d.already_imported.empty()) {
             std::cout << fmt::format("{}: already imported ({}): nothing changed\n", d.source, d.already_imported);
             continue;
           }
-          if (d.observations.empty()) {
+          ImportResult r = ledger->ImportFrom(d, actor);
+          if (r.already_imported) {  // another importer got there between the two looks
+            std::cout << fmt::format("{}: already imported ({}): nothing changed\n", d.source, r.previous);
+            continue;
+          }
+          if (r.assets_seen == 0) {
             std::cerr << fmt::format("railyard: warning: {}: no card, cable or module with a serial number (VPD needs root: "
                                      "collect as root)\n", d.source);
             continue;
           }
-          ImportResult r = ledger->Import(d, actor);
-          if (r.already_imported) std::cout << fmt::format("{}: already imported ({}): nothing changed\n", d.source, r.previous);
-          else std::cout << fmt::format("{}: {} assets ({} new), {} events\n", d.source, r.assets_seen, r.assets_new, r.events);
+          std::cout << fmt::format("{}: {} assets ({} new), {} field changes\n", d.source, r.assets_seen, r.assets_new, r.events);
         }
         return kExitOk;
       }

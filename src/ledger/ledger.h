@@ -29,10 +29,27 @@ struct AssetObservation {
 // A document to import: the observations it holds, and where it came from.
 struct ImportDocument {
   std::string source;        // path (or "-"), as given
-  std::string format;        // receiving-csv | facts | capture | lspci | flint | ethtool-m | mlxfwmanager
+  std::string format;        // receiving-csv | facts | capture | lspci | flint | ethtool-m | mlxfwmanager | label-audit
   std::string fingerprint;   // of the document's bytes: the same document twice is imported once
   std::vector<AssetObservation> observations;
   std::string already_imported;  // set (and observations left empty) when the ledger has this document
+  // A serial the document names twice with different values: an input error (a typed list), or,
+  // where false (facts of many hosts), one card in two places: the first report stands and the
+  // later ones are recorded on it as `identity.also_seen`.
+  bool repeats_are_conflicts = true;
+};
+
+// The same, produced one observation at a time inside the import's transaction, so a 100,000-card
+// document is never held whole. `produce` calls the sink for each observation; an exception from
+// it rolls the import back.
+using ObservationSink = std::function<void(const AssetObservation&)>;
+struct ImportStream {
+  std::string source;
+  std::string format;
+  std::string fingerprint;
+  std::string already_imported;
+  bool repeats_are_conflicts = true;
+  std::function<void(const ObservationSink&)> produce;
 };
 
 struct LedgerEvent {
@@ -70,9 +87,16 @@ class LedgerError : public std::runtime_error {
 class LedgerStore {
  public:
   virtual ~LedgerStore() = default;
-  // Applies a document in one transaction: an event for each field whose value differs from the
-  // asset's current one; nothing when the same fingerprint was imported before.
-  virtual ImportResult Import(const ImportDocument& doc, const std::string& actor) = 0;
+  // Applies a document in one transaction: an event for each asset whose fields differ from its
+  // current ones; nothing when the same fingerprint was imported before.
+  virtual ImportResult ImportFrom(const ImportStream& stream, const std::string& actor) = 0;
+  ImportResult Import(const ImportDocument& doc, const std::string& actor) {
+    return ImportFrom({doc.source, doc.format, doc.fingerprint, doc.already_imported, doc.repeats_are_conflicts,
+                       [&doc](const ObservationSink& sink) {
+                         for (const AssetObservation& o : doc.observations) sink(o);
+                       }},
+                      actor);
+  }
   // Adds events by hand (state changes, label audits): one transaction.
   virtual ImportResult Record(const std::vector<AssetObservation>& changes, const std::string& actor,
                               const std::string& source) = 0;

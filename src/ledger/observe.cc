@@ -247,29 +247,19 @@ std::vector<AssetObservation> FromFwManager(const std::string& text, const std::
   return out;
 }
 
-// Facts of many hosts. A serial two hosts report is one card or module in two places (cloned,
-// re-flashed, or a capture filed under the wrong host): the first report stands, the others are
-// recorded on it as `identity.also_seen` for duplicate-identity, and the import goes on.
-std::vector<AssetObservation> FromFactsDocument(const std::string& path) {
-  std::vector<AssetObservation> out;
-  std::unordered_map<std::string, size_t> index;
-  try {
-    ForEachFacts({path}, [&](HostFacts&& f) {
-      for (AssetObservation& o : ObservationsFromFacts(f)) {
-        auto [it, fresh] = index.emplace(o.serial, out.size());
-        if (fresh) {
-          out.push_back(std::move(o));
-          continue;
-        }
-        auto where = o.fields.find("location");
-        std::string& also = out[it->second].fields["identity.also_seen"];
-        also += (also.empty() ? "" : "; ") + (where == o.fields.end() ? f.hostname : where->second);
-      }
-    });
-  } catch (const std::exception& e) {
-    throw LedgerError(e.what());
-  }
-  return out;
+// Facts of many hosts, one observation at a time (ForEachFacts reads a line or a file at a time).
+std::function<void(const ObservationSink&)> FactsProducer(const std::string& path) {
+  return [path](const ObservationSink& sink) {
+    try {
+      ForEachFacts({path}, [&](HostFacts&& f) {
+        for (const AssetObservation& o : ObservationsFromFacts(f)) sink(o);
+      });
+    } catch (const LedgerError&) {
+      throw;
+    } catch (const std::exception& e) {
+      throw LedgerError(e.what());
+    }
+  };
 }
 
 bool LooksLikeLspci(std::string_view text) {
@@ -424,8 +414,8 @@ std::vector<AssetObservation> ObservationsFromFacts(const HostFacts& f) {
   return merged;
 }
 
-ImportDocument ReadImportDocument(const std::string& path, const ImportOptions& options, const LedgerStore& ledger) {
-  ImportDocument doc;
+ImportStream OpenImport(const std::string& path, const ImportOptions& options, const LedgerStore& ledger) {
+  ImportStream doc;
   doc.source = path;
   std::string format = options.format;
   // A directory is a capture (collect --from's layout) unless it holds only facts documents.
@@ -439,28 +429,28 @@ ImportDocument ReadImportDocument(const std::string& path, const ImportOptions& 
     }
     facts_dir = json && !capture;
   }
-  if (fs::is_directory(path) && (format == "facts" || facts_dir)) {
-    format = "facts";
+  std::vector<AssetObservation> observations;  // the small documents, read now
+  if (fs::is_directory(path)) {
+    if (format.empty()) format = facts_dir ? "facts" : "capture";
     doc.fingerprint = DirectoryFingerprint(path);
-    doc.format = format;
-    if (doc.already_imported = ledger.ImportedBefore(doc.fingerprint); !doc.already_imported.empty()) return doc;
-    doc.observations = FromFactsDocument(path);
-  } else if (fs::is_directory(path)) {
-    if (format.empty()) format = "capture";
-    doc.fingerprint = DirectoryFingerprint(path);
-    doc.format = format;
-    if (doc.already_imported = ledger.ImportedBefore(doc.fingerprint); !doc.already_imported.empty()) return doc;
-    doc.observations = ObservationsFromFacts(BuildHostFacts(ReadCaptureDir(path)));
   } else {
     doc.fingerprint = FileFingerprint(path);
-    if (doc.already_imported = ledger.ImportedBefore(doc.fingerprint); !doc.already_imported.empty()) {
-      doc.format = format.empty() ? "document" : format;
-      return doc;
-    }
-    // Facts documents stream (ForEachFacts reads them a line at a time); the others are small.
-    const bool facts = format == "facts" || (format.empty() && (path.ends_with(".json") || path.ends_with(".ndjson")));
-    std::string text = facts ? std::string() : ReadFile(path);
-    if (facts) format = "facts";
+    if (format.empty() && (path.ends_with(".json") || path.ends_with(".ndjson"))) format = "facts";
+  }
+  doc.already_imported = ledger.ImportedBefore(doc.fingerprint);
+  if (!doc.already_imported.empty()) {
+    doc.format = format.empty() ? "document" : format;
+    doc.produce = [](const ObservationSink&) {};
+    return doc;
+  }
+  if (format == "facts") {
+    doc.repeats_are_conflicts = false;  // many hosts: a serial twice is a finding, not an input error
+    doc.produce = FactsProducer(path);
+  } else if (format == "capture") {
+    if (!fs::is_directory(path)) throw LedgerError(fmt::format("{}: a capture is a directory", path));
+    observations = ObservationsFromFacts(BuildHostFacts(ReadCaptureDir(path)));
+  } else {
+    std::string text = ReadFile(path);
     if (format.empty()) {
       // A CSV with a label column and no OPN is a scanned label audit; otherwise a receiving list.
       std::string header = text.substr(0, text.find('\n'));
@@ -472,22 +462,42 @@ ImportDocument ReadImportDocument(const std::string& path, const ImportOptions& 
       else if (LooksLikeLspci(text)) format = "lspci";
       else throw LedgerError(fmt::format("{}: cannot tell what this document is: give --as receiving-csv|label-audit|facts|capture|lspci|flint|mlxfwmanager|ethtool-m", path));
     }
-    if (format == "receiving-csv") doc.observations = ObservationsFromReceivingCsv(text, path, options);
-    else if (format == "label-audit") doc.observations = ObservationsFromLabelAudit(text, path, ledger);
-    else if (format == "lspci") doc.observations = FromLspci(text, "");
-    else if (format == "flint") doc.observations = FromFlint(text, path, ledger);
-    else if (format == "mlxfwmanager") doc.observations = FromFwManager(text, path, ledger);
-    else if (format == "ethtool-m") AddModule(doc.observations, ParseEthtoolModule(text), "");
-    else if (format == "facts") {
-      doc.observations = FromFactsDocument(path);
-    } else {
-      throw LedgerError(fmt::format("{}: unknown format '{}'", path, format));
-    }
+    if (format == "receiving-csv") observations = ObservationsFromReceivingCsv(text, path, options);
+    else if (format == "label-audit") observations = ObservationsFromLabelAudit(text, path, ledger);
+    else if (format == "lspci") observations = FromLspci(text, "");
+    else if (format == "flint") observations = FromFlint(text, path, ledger);
+    else if (format == "mlxfwmanager") observations = FromFwManager(text, path, ledger);
+    else if (format == "ethtool-m") AddModule(observations, ParseEthtoolModule(text), "");
+    else throw LedgerError(fmt::format("{}: unknown format '{}'", path, format));
   }
   doc.format = format;
-  if (!options.batch.empty()) {
-    for (AssetObservation& o : doc.observations) o.fields.emplace("batch", options.batch);
+  if (!doc.produce) {
+    doc.produce = [observations = std::move(observations)](const ObservationSink& sink) {
+      for (const AssetObservation& o : observations) sink(o);
+    };
   }
+  if (!options.batch.empty()) {
+    // Every asset of the document carries the batch given on the command line.
+    doc.produce = [inner = std::move(doc.produce), batch = options.batch](const ObservationSink& sink) {
+      inner([&](const AssetObservation& o) {
+        AssetObservation with = o;
+        with.fields.emplace("batch", batch);
+        sink(with);
+      });
+    };
+  }
+  return doc;
+}
+
+ImportDocument ReadImportDocument(const std::string& path, const ImportOptions& options, const LedgerStore& ledger) {
+  ImportStream stream = OpenImport(path, options, ledger);
+  ImportDocument doc;
+  doc.source = stream.source;
+  doc.format = stream.format;
+  doc.fingerprint = stream.fingerprint;
+  doc.already_imported = stream.already_imported;
+  doc.repeats_are_conflicts = stream.repeats_are_conflicts;
+  stream.produce([&](const AssetObservation& o) { doc.observations.push_back(o); });
   return doc;
 }
 

@@ -16,8 +16,13 @@ struct ImportOptions {
   bool allow_unknown_opn = false; // receiving lists: accept OPNs the catalog does not know
 };
 
-// Reads a document (an empty observation list when it names no serial: facts collected without
-// root have no VPD). Throws LedgerError("<file>:<line>: <field>: ...") on bad input. `ledger` is
+// Opens a document for import: its format and fingerprint now (and, for the small formats, its
+// observations, so their input errors come before any writing); facts documents are produced a
+// host at a time while the import runs. `already_imported` is set when the ledger has it.
+ImportStream OpenImport(const std::string& path, const ImportOptions& options, const LedgerStore& ledger);
+
+// The same, gathered whole (tests; small documents). An empty observation list when the document
+// names no serial: facts collected without root have no VPD. Throws LedgerError("<file>:<line>: <field>: ...") on bad input. `ledger` is
 // consulted to attach serial-less documents (flint) to the card whose GUID or MAC it names.
 ImportDocument ReadImportDocument(const std::string& path, const ImportOptions& options, const LedgerStore& ledger);
 

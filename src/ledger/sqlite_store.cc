@@ -145,12 +145,14 @@ class SqliteLedger final : public LedgerStore {
   }
   ~SqliteLedger() override { sqlite3_close(db_); }
 
-  ImportResult Import(const ImportDocument& doc, const std::string& actor) override {
-    return Apply(doc.observations, actor, doc.source, doc.format, doc.fingerprint);
-  }
+  ImportResult ImportFrom(const ImportStream& stream, const std::string& actor) override { return Apply(stream, actor); }
 
   ImportResult Record(const std::vector<AssetObservation>& changes, const std::string& actor, const std::string& source) override {
-    return Apply(changes, actor, source, "manual", "");
+    return Apply({source, "manual", "", "", true,
+                  [&changes](const ObservationSink& sink) {
+                    for (const AssetObservation& o : changes) sink(o);
+                  }},
+                 actor);
   }
 
   std::optional<Asset> Get(const std::string& serial) const override {
@@ -239,33 +241,15 @@ class SqliteLedger final : public LedgerStore {
     }
   }
 
-  ImportResult Apply(const std::vector<AssetObservation>& observations, const std::string& actor, const std::string& source,
-                     const std::string& format, const std::string& fingerprint) {
-    // Contradictions inside the document are input errors, found before anything is written:
-    // an asset seen twice must agree with itself (kind and every field both times name).
-    std::unordered_map<std::string, const AssetObservation*> first;
-    for (const AssetObservation& o : observations) {
-      if (o.serial.empty()) throw LedgerError(fmt::format("{}:{}: serial: an asset needs a serial", source, o.line));
-      auto [it, fresh] = first.emplace(o.serial, &o);
-      if (fresh) continue;
-      const AssetObservation& e = *it->second;
-      if (e.kind != o.kind) {
-        throw LedgerError(fmt::format("{}:{}: kind: {} is a {} here but a {} on line {}", source, o.line, o.serial, o.kind, e.kind, e.line));
-      }
-      for (const auto& [field, value] : o.fields) {
-        auto f = e.fields.find(field);
-        if (f != e.fields.end() && f->second != value) {
-          throw LedgerError(fmt::format("{}:{}: {}: {} is '{}' here but '{}' on line {}", source, o.line, field, o.serial, value, f->second, e.line));
-        }
-      }
-    }
+  ImportResult Apply(const ImportStream& stream, const std::string& actor) {
+    const std::string& source = stream.source;
     ImportResult result;
     const std::string now = NowUtc();
     ExecRetrying("BEGIN IMMEDIATE");
     try {
-      if (!fingerprint.empty()) {
+      if (!stream.fingerprint.empty()) {
         Statement prior(db_, "SELECT time, actor, source FROM imports WHERE fingerprint = ? LIMIT 1");
-        prior.Bind(1, fingerprint);
+        prior.Bind(1, stream.fingerprint);
         if (prior.Step()) {
           result.already_imported = true;
           result.previous = fmt::format("{} by {} from {}", prior.Text(0), prior.Text(1), prior.Text(2));
@@ -275,15 +259,31 @@ class SqliteLedger final : public LedgerStore {
         }
       }
       Statement add_import(db_, "INSERT INTO imports (time, actor, source, format, fingerprint, assets, changes) VALUES (?, ?, ?, ?, ?, 0, 0)");
-      add_import.Bind(1, now).Bind(2, actor).Bind(3, source).Bind(4, format).Bind(5, fingerprint).Run();
+      add_import.Bind(1, now).Bind(2, actor).Bind(3, source).Bind(4, stream.format).Bind(5, stream.fingerprint).Run();
       result.import_id = sqlite3_last_insert_rowid(db_);
       Statement get(db_, "SELECT kind, state FROM assets WHERE serial = ?");
       Statement add_event(db_, "INSERT INTO events (import_id, line, serial, changes, n_changes) VALUES (?, ?, ?, ?, ?)");
       Statement put(db_, "INSERT INTO assets (serial, kind, state, last_event) VALUES (?, ?, ?, ?) "
                          "ON CONFLICT (serial) DO UPDATE SET state = excluded.state, last_event = excluded.last_event");
-      std::unordered_map<std::string, bool> counted;
-      for (const AssetObservation& o : observations) {
-        if (counted.emplace(o.serial, true).second) ++result.assets_seen;
+      Statement this_doc(db_, "SELECT changes FROM events WHERE import_id = ? AND serial = ? ORDER BY id");
+      // Serials this document named already, with the line and kind of their first mention: a
+      // repeat is checked against what the document itself set (read back only for repeats).
+      std::unordered_map<std::string, std::pair<int, std::string>> seen;
+      auto record = [&](const std::string& serial, const std::string& kind, int line, const nlohmann::json& changes, Fields& state) {
+        add_event.Bind(1, result.import_id).Bind(2, static_cast<int64_t>(line)).Bind(3, serial).Bind(4, changes.dump())
+            .Bind(5, static_cast<int64_t>(changes.size())).Run();
+        int64_t event = sqlite3_last_insert_rowid(db_);
+        put.Bind(1, serial).Bind(2, kind).Bind(3, nlohmann::json(state).dump()).Bind(4, event).Run();
+        result.events += changes.size();
+      };
+      stream.produce([&](const AssetObservation& o) {
+        if (o.serial.empty()) throw LedgerError(fmt::format("{}:{}: serial: an asset needs a serial", source, o.line));
+        auto [first, fresh] = seen.emplace(o.serial, std::make_pair(o.line, o.kind));
+        if (fresh) ++result.assets_seen;
+        if (!fresh && first->second.second != o.kind) {
+          throw LedgerError(fmt::format("{}:{}: kind: {} is a {} here but a {} on line {}", source, o.line, o.serial, o.kind,
+                                        first->second.second, first->second.first));
+        }
         get.Bind(1, o.serial);
         bool known = get.Step();
         std::string kind = known ? get.Text(0) : o.kind;
@@ -292,6 +292,32 @@ class SqliteLedger final : public LedgerStore {
         if (known && !o.kind.empty() && kind != o.kind) {
           throw LedgerError(fmt::format("{}:{}: kind: {} is a {} in the ledger, not a {}", source, o.line, o.serial, kind, o.kind));
         }
+        if (!fresh) {
+          Fields set_here;
+          this_doc.Bind(1, result.import_id).Bind(2, o.serial);
+          while (this_doc.Step()) {
+            for (auto& [k, v] : FieldsFromJson(this_doc.Text(0))) set_here[k] = v;
+          }
+          this_doc.Reset();
+          for (const auto& [field, value] : o.fields) {
+            auto f = set_here.find(field);
+            if (stream.repeats_are_conflicts && f != set_here.end() && f->second != value) {
+              throw LedgerError(fmt::format("{}:{}: {}: {} is '{}' here but '{}' on line {}", source, o.line, field, o.serial, value,
+                                            f->second, first->second.first));
+            }
+          }
+          if (!stream.repeats_are_conflicts) {
+            // One card reported twice (cloned, or a capture under the wrong host): keep the first
+            // report, note where else it was seen (the same place twice is the same report).
+            auto where = o.fields.find("location");
+            if (where != o.fields.end() && state["location"] == where->second) return;
+            std::string also = state["identity.also_seen"];
+            also += (also.empty() ? "" : "; ") + (where == o.fields.end() ? fmt::format("line {}", o.line) : where->second);
+            state["identity.also_seen"] = also;
+            record(o.serial, kind, o.line, nlohmann::json{{"identity.also_seen", also}}, state);
+            return;
+          }
+        }
         nlohmann::json changes = nlohmann::json::object();
         for (const auto& [field, value] : o.fields) {
           auto it = state.find(field);
@@ -299,14 +325,10 @@ class SqliteLedger final : public LedgerStore {
           changes[field] = value;
           state[field] = value;
         }
-        if (changes.empty()) continue;
-        add_event.Bind(1, result.import_id).Bind(2, static_cast<int64_t>(o.line)).Bind(3, o.serial).Bind(4, changes.dump())
-            .Bind(5, static_cast<int64_t>(changes.size())).Run();
-        int64_t event = sqlite3_last_insert_rowid(db_);
-        put.Bind(1, o.serial).Bind(2, kind).Bind(3, nlohmann::json(state).dump()).Bind(4, event).Run();
+        if (changes.empty()) return;
         result.assets_new += !known;
-        result.events += changes.size();
-      }
+        record(o.serial, kind, o.line, changes, state);
+      });
       Statement count(db_, "UPDATE imports SET assets = ?, changes = ? WHERE id = ?");
       count.Bind(1, static_cast<int64_t>(result.assets_seen)).Bind(2, static_cast<int64_t>(result.events)).Bind(3, result.import_id).Run();
       Exec("COMMIT");
