@@ -1,4 +1,6 @@
 // railyard ledger import|show|history|list|check [--db railyard.db]
+#include <unistd.h>
+
 #include <iostream>
 
 #include <fmt/format.h>
@@ -74,6 +76,17 @@ std::function<int()> AddLedgerCommand(CLI::App& app) {
           if (!d.already_imported.empty()) {
             std::cout << fmt::format("{}: already imported ({}): nothing changed\n", d.source, d.already_imported);
             continue;
+          }
+          if (::isatty(STDERR_FILENO)) {
+            // Progress on a terminal, quiet when piped: a count every 5,000 assets.
+            d.produce = [inner = std::move(d.produce), source = d.source](const ObservationSink& sink) {
+              uint64_t n = 0;
+              inner([&](const AssetObservation& o) {
+                sink(o);
+                if (++n % 5000 == 0) std::cerr << fmt::format("\r{}: {} assets…", source, n) << std::flush;
+              });
+              if (n >= 5000) std::cerr << "\r\033[K" << std::flush;
+            };
           }
           ImportResult r = ledger->ImportFrom(d, actor);
           if (r.already_imported) {  // another importer got there between the two looks
