@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "catalog/catalog.h"
 #include "catalog/csv.h"
@@ -98,23 +99,32 @@ void AddModule(std::vector<AssetObservation>& out, const ModuleInfo& m, const st
   out.push_back(std::move(o));
 }
 
-}  // namespace
-
-std::vector<AssetObservation> ObservationsFromReceivingCsv(const std::string& text, const std::string& path, const ImportOptions& options) {
+// A ledger CSV: the header may only name `columns` and must name `required`; errors name the
+// file, the line and the column.
+CsvTable ReadLedgerCsv(const std::string& text, const std::string& path, const std::vector<std::string>& columns,
+                       const std::vector<std::string>& required, const char* what) {
   CsvTable t;
   try {
     t = ParseCsv(text, path);
   } catch (const std::runtime_error& e) {
     throw LedgerError(e.what());
   }
-  static const std::vector<std::string> kColumns = {"serial", "opn", "kind", "batch", "po", "location", "note"};
   for (const std::string& h : t.header) {
-    if (std::find(kColumns.begin(), kColumns.end(), h) == kColumns.end()) {
-      std::string hint = ClosestMatch(h, kColumns);
+    if (std::find(columns.begin(), columns.end(), h) == columns.end()) {
+      std::string hint = ClosestMatch(h, columns);
       throw LedgerError(fmt::format("{}:1: {}: unknown column{}", path, h, hint.empty() ? "" : fmt::format(" (did you mean {}?)", hint)));
     }
   }
-  if (t.Column("serial") < 0 || t.Column("opn") < 0) throw LedgerError(fmt::format("{}:1: a receiving list needs serial and opn columns", path));
+  for (const std::string& r : required) {
+    if (t.Column(r) < 0) throw LedgerError(fmt::format("{}:1: {} needs the columns {}", path, what, fmt::join(required, " and ")));
+  }
+  return t;
+}
+
+}  // namespace
+
+std::vector<AssetObservation> ObservationsFromReceivingCsv(const std::string& text, const std::string& path, const ImportOptions& options) {
+  CsvTable t = ReadLedgerCsv(text, path, {"serial", "opn", "kind", "batch", "po", "location", "note"}, {"serial", "opn"}, "a receiving list");
   const Catalog& catalog = Catalog::Builtin();
   std::vector<AssetObservation> out;
   for (const CsvRow& r : t.rows) {
@@ -149,20 +159,7 @@ std::vector<AssetObservation> ObservationsFromReceivingCsv(const std::string& te
 }
 
 std::vector<AssetObservation> ObservationsFromLabelAudit(const std::string& text, const std::string& path, const LedgerStore& ledger) {
-  CsvTable t;
-  try {
-    t = ParseCsv(text, path);
-  } catch (const std::runtime_error& e) {
-    throw LedgerError(e.what());
-  }
-  static const std::vector<std::string> kColumns = {"serial", "label", "device", "port", "note"};
-  for (const std::string& h : t.header) {
-    if (std::find(kColumns.begin(), kColumns.end(), h) == kColumns.end()) {
-      std::string hint = ClosestMatch(h, kColumns);
-      throw LedgerError(fmt::format("{}:1: {}: unknown column{}", path, h, hint.empty() ? "" : fmt::format(" (did you mean {}?)", hint)));
-    }
-  }
-  if (t.Column("serial") < 0 || t.Column("label") < 0) throw LedgerError(fmt::format("{}:1: a label audit needs serial and label columns", path));
+  CsvTable t = ReadLedgerCsv(text, path, {"serial", "label", "device", "port", "note"}, {"serial", "label"}, "a label audit");
   std::vector<AssetObservation> out;
   for (const CsvRow& r : t.rows) {
     auto col = [&](const char* name) { int i = t.Column(name); return i < 0 ? std::string() : Trim(r.fields[static_cast<size_t>(i)]); };
