@@ -53,7 +53,9 @@ std::string Html(std::string_view s) {
   return out;
 }
 
-AcceptanceVerdict EvaluateWith(const Asset& a, const AcceptancePolicy& p, const std::vector<std::string>& ledger_findings) {
+// `findings`: the asset's authenticity findings (CheckAsset's, or CheckLedger's for it, which add
+// those only the whole ledger shows: shared identities, PSID history).
+AcceptanceVerdict EvaluateWith(const Asset& a, const AcceptancePolicy& p, const std::vector<AuthenticityFinding>& findings) {
   AcceptanceVerdict v;
   v.serial = a.serial;
   v.kind = a.kind;
@@ -71,8 +73,8 @@ AcceptanceVerdict EvaluateWith(const Asset& a, const AcceptancePolicy& p, const 
     return v;
   };
   // 1. Identity: genuine, and known well enough to judge.
-  std::vector<std::string> bad = ledger_findings;
-  for (const AuthenticityFinding& f : CheckAsset(a)) {
+  std::vector<std::string> bad;
+  for (const AuthenticityFinding& f : findings) {
     if (f.finding.severity > Severity::kInfo) {
       bad.push_back(fmt::format("{}: {}", f.finding.rule, f.finding.message));
       for (const auto& e : f.finding.evidence) v.evidence.push_back(e);
@@ -205,21 +207,20 @@ AcceptancePolicy LoadAcceptancePolicy(const std::string& path) {
   return ParseAcceptancePolicy(s.str(), path);
 }
 
-AcceptanceVerdict Evaluate(const Asset& asset, const AcceptancePolicy& policy) { return EvaluateWith(asset, policy, {}); }
+AcceptanceVerdict Evaluate(const Asset& asset, const AcceptancePolicy& policy) { return EvaluateWith(asset, policy, CheckAsset(asset)); }
 
 std::vector<AcceptanceVerdict> RunAcceptance(LedgerStore& ledger, const AcceptancePolicy& policy, const std::string& batch,
                                              const std::string& actor) {
-  // Identities shared with another asset (duplicate-identity) reject both.
-  std::map<std::string, std::vector<std::string>> shared;
-  for (const AuthenticityFinding& f : CheckLedger(ledger)) {
-    if (f.finding.rule == "duplicate-identity") shared[f.finding.host].push_back(fmt::format("{}: {}", f.finding.rule, f.finding.message));
-  }
+  // One pass of the authenticity checks over the whole ledger: each asset's own findings plus
+  // what only the ledger shows (a shared identity rejects both assets; so does a PSID history).
+  std::map<std::string, std::vector<AuthenticityFinding>> findings;
+  for (AuthenticityFinding& f : CheckLedger(ledger)) findings[f.finding.host].push_back(std::move(f));
   std::vector<AcceptanceVerdict> out;
   std::vector<AssetObservation> changes;
   ledger.ForEachAsset([&](const Asset& a) {
     if (!batch.empty() && Field(a, "batch") != batch) return;
-    auto it = shared.find(a.serial);
-    AcceptanceVerdict v = EvaluateWith(a, policy, it == shared.end() ? std::vector<std::string>{} : it->second);
+    auto it = findings.find(a.serial);
+    AcceptanceVerdict v = EvaluateWith(a, policy, it == findings.end() ? std::vector<AuthenticityFinding>{} : it->second);
     std::string reasons = fmt::format("{}", fmt::join(v.reasons, "; "));
     if (v.to != v.from || (Field(a, "state.reasons") != (reasons.empty() ? "-" : reasons) && v.to != "rma" && v.to != "accepted")) {
       changes.push_back({a.serial, a.kind, {{"state", v.to}, {"state.reasons", reasons.empty() ? "-" : reasons}}, 0});

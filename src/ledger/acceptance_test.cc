@@ -165,6 +165,13 @@ TEST(Acceptance, RunRecordsTransitionsAndTheReportNamesRejections) {
     EXPECT_EQ(html.find("<script>"), std::string::npos);
     std::string csv = AcceptanceCsv(verdicts);
     EXPECT_NE(csv.find("MT2152X00002,nic,MCX631102AS-ADAT,B1,rejected,"), std::string::npos);
+    // Only the ledger's history shows a re-flash: the card read later under another board's PSID,
+    // then back (in memory). The whole-ledger checks reject it.
+    ledger->Record({{"MT2152X00001", "nic", {{"fw.psid", "MT_0000000834"}}, 0}}, "tester", "query 2");
+    ledger->Record({{"MT2152X00001", "nic", {{"fw.psid", "MT_0000000575"}}, 0}}, "tester", "query 3");
+    RunAcceptance(*ledger, p, "B1", "lead");
+    EXPECT_EQ(ledger->Get("MT2152X00001")->fields.at("state"), "rejected");
+    EXPECT_NE(ledger->Get("MT2152X00001")->fields.at("state.reasons").find("psid-changed"), std::string::npos);
   }
   std::filesystem::remove(path);
   std::filesystem::remove(path.string() + "-wal");

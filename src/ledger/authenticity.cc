@@ -22,6 +22,24 @@ const AuthenticityRule* Rule(std::string_view id) {
   return nullptr;
 }
 
+using Evidence = std::vector<std::pair<std::string, std::string>>;
+
+// A finding of rule `id`, at the rule's severity and confidence.
+AuthenticityFinding MakeFinding(const char* id, std::string serial, std::string object, std::string message, std::string fix,
+                                Evidence evidence) {
+  const AuthenticityRule* r = Rule(id);
+  AuthenticityFinding f;
+  f.finding.rule = id;
+  f.finding.severity = r->severity;
+  f.finding.host = std::move(serial);
+  f.finding.object = std::move(object);
+  f.finding.message = std::move(message);
+  f.finding.fix = std::move(fix);
+  f.finding.evidence = std::move(evidence);
+  f.confidence = r->confidence;
+  return f;
+}
+
 class Checker {
  public:
   Checker(const Asset& a, std::vector<AuthenticityFinding>& out) : a_(a), out_(out) {}
@@ -29,18 +47,9 @@ class Checker {
     auto it = a_.fields.find(field);
     return it == a_.fields.end() ? std::string() : it->second;
   }
-  void Report(const char* id, std::string message, std::string fix, std::vector<std::pair<std::string, std::string>> evidence) {
-    const AuthenticityRule* r = Rule(id);
-    AuthenticityFinding f;
-    f.finding.rule = id;
-    f.finding.severity = r->severity;
-    f.finding.host = a_.serial;
-    f.finding.object = fmt::format("{} {}", a_.kind, Get("opn").empty() ? "(no OPN)" : Get("opn"));
-    f.finding.message = std::move(message);
-    f.finding.fix = std::move(fix);
-    f.finding.evidence = std::move(evidence);
-    f.confidence = r->confidence;
-    out_.push_back(std::move(f));
+  void Report(const char* id, std::string message, std::string fix, Evidence evidence) {
+    out_.push_back(MakeFinding(id, a_.serial, fmt::format("{} {}", a_.kind, Get("opn").empty() ? "(no OPN)" : Get("opn")),
+                               std::move(message), std::move(fix), std::move(evidence)));
   }
 
  private:
@@ -256,18 +265,12 @@ std::vector<AuthenticityFinding> CheckLedger(const LedgerStore& ledger) {
     out.insert(out.end(), found.begin(), found.end());
     if (auto also = a.fields.find("identity.also_seen"); also != a.fields.end() && !also->second.empty()) {
       auto where = a.fields.find("location");
-      AuthenticityFinding f;
-      f.finding.rule = "duplicate-identity";
-      f.finding.severity = Severity::kError;
-      f.finding.host = a.serial;
-      f.finding.object = fmt::format("serial {}", a.serial);
-      f.finding.message = fmt::format("serial {} was reported at {} and also at {}: serials are unique per card, so one is cloned "
-                                      "or a capture was filed under the wrong host", a.serial, where == a.fields.end() ? "?" : where->second,
-                                      also->second);
-      f.finding.fix = "check both hosts' cards against the labels and the supplier's records";
-      f.finding.evidence = {{"location", where == a.fields.end() ? "" : where->second}, {"also_seen", also->second}};
-      f.confidence = "H";
-      out.push_back(std::move(f));
+      const std::string at = where == a.fields.end() ? "" : where->second;
+      out.push_back(MakeFinding("duplicate-identity", a.serial, fmt::format("serial {}", a.serial),
+                                fmt::format("serial {} was reported at {} and also at {}: serials are unique per card, so one is "
+                                            "cloned or a capture was filed under the wrong host", a.serial, at.empty() ? "?" : at, also->second),
+                                "check both hosts' cards against the labels and the supplier's records",
+                                {{"location", at}, {"also_seen", also->second}}));
     }
     for (const char* field : {"fw.base_guid", "fw.base_mac", "mac"}) {
       auto it = a.fields.find(field);
@@ -285,30 +288,20 @@ std::vector<AuthenticityFinding> CheckLedger(const LedgerStore& ledger) {
   });
   for (const auto& [serial, seen] : psids) {
     if (seen.size() < 2) continue;
-    AuthenticityFinding f;
-    f.finding.rule = "psid-changed";
-    f.finding.severity = Severity::kError;
-    f.finding.host = serial;
-    f.finding.object = "nic";
-    f.finding.message = fmt::format("the ledger has seen this card with PSIDs {}: it was re-flashed to another board's firmware", fmt::join(seen, " -> "));
-    f.finding.fix = "a re-flashed card: NVIDIA will not support it; reject it or return it to its original firmware";
-    f.finding.evidence = {{"psid_history", fmt::format("{}", fmt::join(seen, " -> "))}};
-    f.confidence = "H";
-    out.push_back(std::move(f));
+    const std::string history = fmt::format("{}", fmt::join(seen, " -> "));
+    out.push_back(MakeFinding("psid-changed", serial, "nic",
+                              fmt::format("the ledger has seen this card with PSIDs {}: it was re-flashed to another board's firmware", history),
+                              "a re-flashed card: NVIDIA will not support it; reject it or return it to its original firmware",
+                              {{"psid_history", history}}));
   }
   for (const auto& [identity, serials] : identities) {
     if (serials.size() < 2) continue;
-    for (const std::string& s : serials) {
-      AuthenticityFinding f;
-      f.finding.rule = "duplicate-identity";
-      f.finding.severity = Severity::kError;
-      f.finding.host = s;
-      f.finding.object = identity;
-      f.finding.message = fmt::format("{} is shared by {}: identities are unique per card, so at least one is cloned", identity, fmt::join(serials, ", "));
-      f.finding.fix = "quarantine these cards and check each against the supplier's records";
-      f.finding.evidence = {{"identity", identity}, {"assets", std::to_string(serials.size())}};
-      f.confidence = "H";
-      out.push_back(std::move(f));
+    for (const std::string& serial : serials) {
+      out.push_back(MakeFinding("duplicate-identity", serial, identity,
+                                fmt::format("{} is shared by {}: identities are unique per card, so at least one is cloned", identity,
+                                            fmt::join(serials, ", ")),
+                                "quarantine these cards and check each against the supplier's records",
+                                {{"identity", identity}, {"assets", std::to_string(serials.size())}}));
     }
   }
   return out;

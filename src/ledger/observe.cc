@@ -383,8 +383,7 @@ std::vector<AssetObservation> ObservationsFromFacts(const HostFacts& f) {
     if (serial.empty()) continue;
     AssetObservation o;
     o.serial = serial;
-    o.kind = l.module_part_number.starts_with("MCP") || l.module_part_number.starts_with("MCA") ? "cable" : "transceiver";
-    if (l.module_part_number.starts_with("MFA") || l.module_part_number.starts_with("MFS")) o.kind = "cable";
+    o.kind = KindOfOpn(l.module_part_number) == "cable" ? "cable" : "transceiver";  // a module is never a NIC
     Put(o, "opn", l.module_part_number);
     Put(o, "module.vendor", l.module_vendor);
     Put(o, "module.length", l.cable_length);

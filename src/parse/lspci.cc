@@ -127,7 +127,7 @@ LspciReport ParseLspci(std::string_view text) {
     } else if (t.starts_with("LnkCtl:")) {
       // "LnkCtl:	ASPM Disabled; RCB 64 bytes ..." / "ASPM L1 Enabled; ..."
       std::string_view v = value_of("LnkCtl:");
-      if (v.starts_with("ASPM ")) current->aspm = std::string(TrimView(v.substr(5, v.find(';') == std::string_view::npos ? v.npos : v.find(';') - 5)));
+      if (v.starts_with("ASPM ")) current->aspm = std::string(TrimView(v.substr(5, v.find(';') - 5)));  // npos - 5: to the end
     } else if (t.starts_with("Initial VFs:")) {
       // "Initial VFs: 63, Total VFs: 63, Number of VFs: 0, Function Dependency Link: 00"
       auto number_after = [&](std::string_view key) {
