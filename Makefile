@@ -23,13 +23,13 @@ run: build
 	./$(BUILD)/railyard plan $(EXAMPLE) -o out/$(basename $(notdir $(EXAMPLE)))
 
 test: build
-	ctest --test-dir $(BUILD) --output-on-failure -j2
+	scripts/run-tests.sh $(BUILD)
 
 # AddressSanitizer + UndefinedBehaviorSanitizer build of the library and tests (no benchmarks).
 asan-test: deps
 	@cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DRAILYARD_SANITIZE=ON -DRAILYARD_BENCH=OFF $(CMAKE_FLAGS) > /dev/null
 	@cmake --build $(ASAN_BUILD)
-	ctest --test-dir $(ASAN_BUILD) --output-on-failure -j2
+	scripts/run-tests.sh $(ASAN_BUILD)
 
 # libFuzzer on the spec parser and planner, seeded with the bundled examples.
 fuzz: deps

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Benchmark of record for `railyard doctor` (issue "Doctor"): 10,000 hosts' HostFacts as one
-# NDJSON stream, made from one capture of real samples (../shared/fixtures) with a distinct
+# NDJSON stream, made from one capture of real samples (tests/fixtures) with a distinct
 # identity per host (hostname, MACs, GUID, serial) and a known set of injected faults:
 #   every 1000th host + 1: firmware one release behind  -> fleet-firmware-drift
 #                    + 2: PCIe trained at x8            -> pcie-link-downgraded
@@ -12,8 +12,7 @@ set -euo pipefail
 BUILD=${1:-build}
 HOSTS=${HOSTS:-10000}
 cd "$(dirname "$0")/.."
-SHARED=../shared/fixtures
-[ -d "$SHARED" ] || { echo "SKIP: needs ../shared/fixtures"; exit 0; }
+SHARED=tests/fixtures
 command -v jq > /dev/null || { echo "SKIP: needs jq"; exit 0; }
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT

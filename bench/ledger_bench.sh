@@ -10,8 +10,7 @@ set -euo pipefail
 BUILD=${1:-build}
 HOSTS=${HOSTS:-12500}
 cd "$(dirname "$0")/.."
-SHARED=../shared/fixtures
-[ -d "$SHARED" ] || { echo "SKIP: needs ../shared/fixtures"; exit 0; }
+SHARED=tests/fixtures
 command -v jq > /dev/null || { echo "SKIP: needs jq"; exit 0; }
 WORK=$(mktemp -d)
 [ -n "${KEEP:-}" ] || trap 'rm -rf "$WORK"' EXIT

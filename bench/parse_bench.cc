@@ -1,4 +1,4 @@
-// Parser throughput (MB/s) on the largest real sample of each tool (../shared/fixtures, read
+// Parser throughput (MB/s) on the largest real sample of each tool (tests/fixtures, read
 // in place; a parser whose sample is absent is skipped), and the time of a live collect.
 #include <filesystem>
 #include <fstream>
@@ -23,7 +23,7 @@ namespace fs = std::filesystem;
 
 // The largest file in a fixture folder, repeated to about 1 MB so timings are not all overhead.
 std::string Sample(const std::string& folder, bool repeat = true) {
-  fs::path dir = fs::path(RAILYARD_SOURCE_DIR) / ".." / "shared" / "fixtures" / folder;
+  fs::path dir = fs::path(RAILYARD_SOURCE_DIR) / "tests" / "fixtures" / folder;
   fs::path best;
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(dir, ec)) {
@@ -44,7 +44,7 @@ template <typename Parse>
 void Throughput(benchmark::State& state, const std::string& folder, Parse parse, bool repeat = true) {
   const std::string text = Sample(folder, repeat);
   if (text.empty()) {
-    state.SkipWithError(("no fixtures in ../shared/fixtures/" + folder).c_str());
+    state.SkipWithError(("no fixtures in tests/fixtures/" + folder).c_str());
     return;
   }
   for (auto _ : state) benchmark::DoNotOptimize(parse(text));

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Runs every parser's fuzz target for SECONDS each, seeded with the real samples of its tool
-# (../shared/fixtures when present, and the project's own captures).
+# (tests/fixtures).
 set -euo pipefail
 BUILD=$1
 SECONDS_EACH=${2:-8}
 SRC=$(cd "$(dirname "$0")/.." && pwd)
-SHARED="$SRC/../shared/fixtures"
+SHARED="$SRC/tests/fixtures"
 seed() {  # seed PARSER DIRS...
   local corpus="$BUILD/corpus/$1"
   mkdir -p "$corpus"

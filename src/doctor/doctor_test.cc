@@ -21,7 +21,7 @@ namespace railyard {
 namespace {
 
 namespace fs = std::filesystem;
-using testing::SharedFixture;
+using testing::FixturePath;
 
 HostFacts Capture(const std::string& host, const std::vector<std::pair<std::string, std::string>>& files) {
   return testing::CaptureFacts(host, files);
@@ -39,7 +39,7 @@ size_t Count(const std::vector<Finding>& findings, const std::string& rule) {
   return n;
 }
 
-#define REQUIRE_SHARED(path) RAILYARD_REQUIRE_FIXTURE(SharedFixture(path))
+#define REQUIRE_SHARED(path) RAILYARD_REQUIRE_FIXTURE(FixturePath(path))
 
 TEST(Doctor, HealthyRealSamplesGiveNoFindings) {
   REQUIRE_SHARED("lspci/cx7-ndr-osfp-gen5-x16-vpd.txt");

@@ -16,7 +16,7 @@ namespace railyard {
 namespace {
 
 namespace fs = std::filesystem;
-using testing::SharedFixture;
+using testing::FixturePath;
 
 HostFacts Capture(const std::vector<std::pair<std::string, std::string>>& files) { return testing::CaptureFacts("", files); }
 
@@ -47,7 +47,7 @@ TEST(Symptom, EmptyFactsAreUnknownWithTheCommand) {
 }
 
 TEST(Symptom, BandwidthBelowRatedFindsTheSlot) {
-  RAILYARD_REQUIRE_FIXTURE(SharedFixture("dmesg/cx6dx-pcie-bandwidth-limited-x8-gen3.txt"));
+  RAILYARD_REQUIRE_FIXTURE(FixturePath("dmesg/cx6dx-pcie-bandwidth-limited-x8-gen3.txt"));
   HostFacts f = Capture({{"dmesg.txt", "dmesg/cx6dx-pcie-bandwidth-limited-x8-gen3.txt"},
                          {"mlxlink-mlx5_0.txt", "mlxlink/cx6dx-eth-100g-rs528-no-issue.txt"},
                          {"ip-d-link.txt", "ip-link/ip-d-s-link-8023ad-bond-slave-and-vlan-on-bond-mtu9000.txt"}});
@@ -64,7 +64,7 @@ TEST(Symptom, BandwidthBelowRatedFindsTheSlot) {
 }
 
 TEST(Symptom, NoLinkLightAndDeviceMissing) {
-  RAILYARD_REQUIRE_FIXTURE(SharedFixture("dmesg/mlx5-fw-pre-initializing-timeout-probe-failed.txt"));
+  RAILYARD_REQUIRE_FIXTURE(FixturePath("dmesg/mlx5-fw-pre-initializing-timeout-probe-failed.txt"));
   HostFacts f = Capture({{"lspci-vvv.txt", "lspci/cx7-ndr-osfp-gen5-x16-vpd.txt"},
                          {"dmesg.txt", "dmesg/mlx5-fw-pre-initializing-timeout-probe-failed.txt"},
                          {"ibstat.txt", "ibstat/h100-cx7-ib-400g-with-eth-ports-down.txt"}});
@@ -78,7 +78,7 @@ TEST(Symptom, NoLinkLightAndDeviceMissing) {
 }
 
 TEST(Symptom, NoNetworkAfterBoot) {
-  RAILYARD_REQUIRE_FIXTURE(SharedFixture("ifcfg/ifcfg-enp0s25-commented-onboot-spaces-around-equals.txt"));
+  RAILYARD_REQUIRE_FIXTURE(FixturePath("ifcfg/ifcfg-enp0s25-commented-onboot-spaces-around-equals.txt"));
   HostFacts f = Capture({{"ifcfg-enp0s25", "ifcfg/ifcfg-enp0s25-commented-onboot-spaces-around-equals.txt"},
                          {"nmcli.txt", "nmcli/device-status-centos7-bridge-and-lo-unmanaged.txt"},
                          {"ip-j-d-link.json", "project:tests/fixtures/iproute2/ip-j-d-link-veth-bridge.json"}});
@@ -90,7 +90,7 @@ TEST(Symptom, NoNetworkAfterBoot) {
 }
 
 TEST(Symptom, VlanUnreachable) {
-  RAILYARD_REQUIRE_FIXTURE(SharedFixture("ip-link/ip-d-s-link-8023ad-bond-slave-and-vlan-on-bond-mtu9000.txt"));
+  RAILYARD_REQUIRE_FIXTURE(FixturePath("ip-link/ip-d-s-link-8023ad-bond-slave-and-vlan-on-bond-mtu9000.txt"));
   HostFacts f = Capture({{"ip-d-link.txt", "ip-link/ip-d-s-link-8023ad-bond-slave-and-vlan-on-bond-mtu9000.txt"}});
   std::vector<StepResult> steps = RunSymptom("vlan-unreachable", f, {});
   EXPECT_EQ(Statuses(steps), (std::vector<StepStatus>{P, P, P, U}));
@@ -102,7 +102,7 @@ TEST(Symptom, VlanUnreachable) {
 }
 
 TEST(Symptom, VmCableUnplugged) {
-  RAILYARD_REQUIRE_FIXTURE(SharedFixture("ethtool/i-mlx5-cx7-vf-aws-psid-in-fw-version.txt"));
+  RAILYARD_REQUIRE_FIXTURE(FixturePath("ethtool/i-mlx5-cx7-vf-aws-psid-in-fw-version.txt"));
   HostFacts f = Capture({{"ip-j-d-link.json", "project:tests/fixtures/iproute2/ip-j-d-link-veth-bridge.json"},
                          {"ethtool-i-ens1f0np0.txt", "ethtool/i-mlx5-cx7-vf-aws-psid-in-fw-version.txt"}});
   std::vector<StepResult> steps = RunSymptom("vm-cable-unplugged", f, {});

@@ -17,7 +17,7 @@
 
 namespace railyard::testing {
 
-// files: {capture file name, source}; a source is a path under ../shared/fixtures, or
+// files: {capture file name, source}; a source is a path under tests/fixtures, or
 // "project:" + a path in this repository.
 inline HostFacts CaptureFacts(const std::string& host, const std::vector<std::pair<std::string, std::string>>& files) {
   namespace fs = std::filesystem;
@@ -25,7 +25,7 @@ inline HostFacts CaptureFacts(const std::string& host, const std::vector<std::pa
   fs::remove_all(dir);
   fs::create_directories(dir);
   for (const auto& [name, from] : files) {
-    fs::copy_file(from.starts_with("project:") ? fs::path(RAILYARD_SOURCE_DIR) / from.substr(8) : SharedFixture(from), dir / name);
+    fs::copy_file(from.starts_with("project:") ? fs::path(RAILYARD_SOURCE_DIR) / from.substr(8) : FixturePath(from), dir / name);
   }
   if (!host.empty()) std::ofstream(dir / "hostname.txt") << host << "\n";
   HostFacts f = BuildHostFacts(ReadCaptureDir(dir.string()));

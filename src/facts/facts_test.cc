@@ -26,26 +26,26 @@ class CaptureDirTest : public ::testing::Test {
                           "ifcfg/ifcfg-eth2-bond-slave-quoted-master.txt",
                           "ethtool/m-qsfp-dd-mellanox-passive-dac-spectrum2-prerelease-cmis-parser.txt",
                           "ethtool/S-mlx5-kernel-5.15-xdp-load-rx-discards-phy-out-of-buffer-pause.txt"}) {
-      if (!fs::exists(testing::SharedFixture(f))) GTEST_SKIP() << "shared fixture not found: " << f;
+      RAILYARD_REQUIRE_FIXTURE(testing::FixturePath(f));
     }
     dir_ = fs::temp_directory_path() / ("railyard-capture-" + std::to_string(::getpid()));
     fs::remove_all(dir_);
     fs::create_directories(dir_);
     auto put = [&](const std::string& name, const fs::path& from) { fs::copy_file(from, dir_ / name); };
-    put("lspci-vvv.txt", testing::SharedFixture("lspci/cx7-ndr-osfp-gen5-x16-vpd.txt"));
-    put("flint-q-19:00.0.txt", testing::SharedFixture("flint/cx7-fs4-secure-fw-query-rom-info-two-lines.txt"));
-    put("ethtool-i-ens1f0np0.txt", testing::SharedFixture("ethtool/i-mlx5-cx7-vf-aws-psid-in-fw-version.txt"));
-    put("ethtool-ens1f0np0.txt", testing::SharedFixture("ethtool/cx4lx-25g-dac-to-10g-switch-link-training-failure.txt"));
-    put("bonding-bond0.txt", testing::SharedFixture("bonding/8023ad-partner-mac-zero-aggregator-mismatch.txt"));
+    put("lspci-vvv.txt", testing::FixturePath("lspci/cx7-ndr-osfp-gen5-x16-vpd.txt"));
+    put("flint-q-19:00.0.txt", testing::FixturePath("flint/cx7-fs4-secure-fw-query-rom-info-two-lines.txt"));
+    put("ethtool-i-ens1f0np0.txt", testing::FixturePath("ethtool/i-mlx5-cx7-vf-aws-psid-in-fw-version.txt"));
+    put("ethtool-ens1f0np0.txt", testing::FixturePath("ethtool/cx4lx-25g-dac-to-10g-switch-link-training-failure.txt"));
+    put("bonding-bond0.txt", testing::FixturePath("bonding/8023ad-partner-mac-zero-aggregator-mismatch.txt"));
     put("ip-j-d-link.json", fs::path(RAILYARD_SOURCE_DIR) / "tests/fixtures/iproute2/ip-j-d-link-veth-bridge.json");
-    put("ibstat.txt", testing::SharedFixture("ibstat/h100-cx7-ib-400g-with-eth-ports-down.txt"));
-    put("ibdev2netdev.txt", testing::SharedFixture("ibdev2netdev/mixed-cx4lx-cx5-cx6-vf-plain.txt"));
-    put("mlxlink-mlx5_1.txt", testing::SharedFixture("mlxlink/cx6dx-eth-100g-rs528-no-issue.txt"));
-    put("dmesg.txt", testing::SharedFixture("dmesg/cx6dx-pcie-bandwidth-limited-x8-gen3.txt"));
-    put("nmcli.txt", testing::SharedFixture("nmcli/device-status-centos7-bridge-and-lo-unmanaged.txt"));
-    put("ifcfg-eth2", testing::SharedFixture("ifcfg/ifcfg-eth2-bond-slave-quoted-master.txt"));
-    put("ethtool-m-ens1f0np0.txt", testing::SharedFixture("ethtool/m-qsfp-dd-mellanox-passive-dac-spectrum2-prerelease-cmis-parser.txt"));
-    put("ethtool-S-ens1f0np0.txt", testing::SharedFixture("ethtool/S-mlx5-kernel-5.15-xdp-load-rx-discards-phy-out-of-buffer-pause.txt"));
+    put("ibstat.txt", testing::FixturePath("ibstat/h100-cx7-ib-400g-with-eth-ports-down.txt"));
+    put("ibdev2netdev.txt", testing::FixturePath("ibdev2netdev/mixed-cx4lx-cx5-cx6-vf-plain.txt"));
+    put("mlxlink-mlx5_1.txt", testing::FixturePath("mlxlink/cx6dx-eth-100g-rs528-no-issue.txt"));
+    put("dmesg.txt", testing::FixturePath("dmesg/cx6dx-pcie-bandwidth-limited-x8-gen3.txt"));
+    put("nmcli.txt", testing::FixturePath("nmcli/device-status-centos7-bridge-and-lo-unmanaged.txt"));
+    put("ifcfg-eth2", testing::FixturePath("ifcfg/ifcfg-eth2-bond-slave-quoted-master.txt"));
+    put("ethtool-m-ens1f0np0.txt", testing::FixturePath("ethtool/m-qsfp-dd-mellanox-passive-dac-spectrum2-prerelease-cmis-parser.txt"));
+    put("ethtool-S-ens1f0np0.txt", testing::FixturePath("ethtool/S-mlx5-kernel-5.15-xdp-load-rx-discards-phy-out-of-buffer-pause.txt"));
     put("mlnx_qos-ens1f0np0.txt", fs::path(RAILYARD_SOURCE_DIR) / "tests/fixtures/mlnx_qos/firmware-dcbx-dscp-pfc3-buffers-ets.txt");
     std::ofstream(dir_ / "ecn-ens1f0np0.txt") << "/sys/class/net/ens1f0np0/ecn/roce_np/enable/3:1\n"
                                                  "/sys/class/net/ens1f0np0/ecn/roce_rp/enable/3:0\n";
@@ -167,13 +167,13 @@ TEST(Facts, CaptureWithTextIpLinkAndAddresses) {
 TEST(Facts, MellanoxToolsWhereIbstatIsMissing) {
   for (const char* f : {"ibstatus/cx6dx-roce-one-port-disabled.txt", "mst/status-v-dgx-spark-gb10-cx7-rdma-net-numa-columns.txt",
                         "mlxfwmanager/cx7-mlxup-two-cards-update-required-no-base-guid.txt"}) {
-    if (!fs::exists(testing::SharedFixture(f))) GTEST_SKIP() << "shared fixture not found: " << f;
+    RAILYARD_REQUIRE_FIXTURE(testing::FixturePath(f));
   }
   fs::path dir = fs::temp_directory_path() / ("railyard-mlnx-" + std::to_string(::getpid()));
   fs::create_directories(dir);
-  fs::copy_file(testing::SharedFixture("ibstatus/cx6dx-roce-one-port-disabled.txt"), dir / "ibstatus.txt");
-  fs::copy_file(testing::SharedFixture("mst/status-v-dgx-spark-gb10-cx7-rdma-net-numa-columns.txt"), dir / "mst-status.txt");
-  fs::copy_file(testing::SharedFixture("mlxfwmanager/cx7-mlxup-two-cards-update-required-no-base-guid.txt"), dir / "mlxfwmanager.txt");
+  fs::copy_file(testing::FixturePath("ibstatus/cx6dx-roce-one-port-disabled.txt"), dir / "ibstatus.txt");
+  fs::copy_file(testing::FixturePath("mst/status-v-dgx-spark-gb10-cx7-rdma-net-numa-columns.txt"), dir / "mst-status.txt");
+  fs::copy_file(testing::FixturePath("mlxfwmanager/cx7-mlxup-two-cards-update-required-no-base-guid.txt"), dir / "mlxfwmanager.txt");
   HostFacts f = BuildHostFacts(ReadCaptureDir(dir.string()));
   fs::remove_all(dir);
   // ibstatus stands in for ibstat, in ibstat's words.

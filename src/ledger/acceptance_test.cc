@@ -20,12 +20,12 @@ namespace railyard {
 namespace {
 
 using testing::ReadText;
-using testing::SharedFixture;
+using testing::FixturePath;
 
 // The real ConnectX-6 Lx mstflint sample as a ledger asset (serial, OPN and PCI fields are the
 // test's: the sample has none).
 Asset Cx6Lx() {
-  FirmwareQuery q = ParseFlintQuery(ReadText(SharedFixture("flint/cx6lx-mstflint-q-by-pci-address-arm64.txt")));
+  FirmwareQuery q = ParseFlintQuery(ReadText(FixturePath("flint/cx6lx-mstflint-q-by-pci-address-arm64.txt")));
   return {"MT2152X00001", "nic",
           {{"opn", "MCX631102AS-ADAT"}, {"pci.device_id", "101f"}, {"fw.version", q.fw_version}, {"fw.psid", q.psid},
            {"fw.base_mac", q.base_mac}, {"fw.security", q.security_attributes}, {"batch", "B1"}}};
@@ -36,7 +36,7 @@ Asset Dac() {
   HostFacts f;
   NetdevFacts n;
   n.name = "swp1";
-  n.module = ParseEthtoolModule(ReadText(SharedFixture("ethtool/m-qsfp-dd-mellanox-passive-dac-spectrum2-prerelease-cmis-parser.txt")));
+  n.module = ParseEthtoolModule(ReadText(FixturePath("ethtool/m-qsfp-dd-mellanox-passive-dac-spectrum2-prerelease-cmis-parser.txt")));
   f.netdevs = {n};
   AssetObservation o = ObservationsFromFacts(f).at(0);
   o.fields["batch"] = "B1";
@@ -44,7 +44,7 @@ Asset Dac() {
 }
 
 TEST(Acceptance, CardWalksTheStatesOnItsEvidence) {
-  RAILYARD_REQUIRE_FIXTURE(SharedFixture("flint/cx6lx-mstflint-q-by-pci-address-arm64.txt"));
+  RAILYARD_REQUIRE_FIXTURE(FixturePath("flint/cx6lx-mstflint-q-by-pci-address-arm64.txt"));
   Asset received{"MT2152X00001", "nic", {{"opn", "MCX631102AS-ADAT"}, {"state", "received"}}};
   AcceptanceVerdict v = Evaluate(received, {});
   EXPECT_EQ(v.to, "received");
@@ -79,17 +79,17 @@ TEST(Acceptance, CardWalksTheStatesOnItsEvidence) {
 }
 
 TEST(Acceptance, CardPortsRunAtWhatPortAndCableAllow) {
-  RAILYARD_REQUIRE_FIXTURE(SharedFixture("mlxlink/cx7-eth-100g-dac-rs528-ext-speed-masks.txt"));
+  RAILYARD_REQUIRE_FIXTURE(FixturePath("mlxlink/cx7-eth-100g-dac-rs528-ext-speed-masks.txt"));
   // The real CX-7 VPD, with the real CX-7 mlxlink (100G; its DAC supports 100G at most) as its
   // port mlx5_0 (joined in memory: the samples come from different hosts).
   HostFacts f;
   f.hostname = "gpu042";
-  f.pci = ParseLspci(ReadText(SharedFixture("lspci/cx7-ndr-osfp-gen5-x16-vpd.txt"))).functions;
+  f.pci = ParseLspci(ReadText(FixturePath("lspci/cx7-ndr-osfp-gen5-x16-vpd.txt"))).functions;
   RdmaFacts r;
   r.ca.name = "mlx5_0";
   r.pci_bdf = f.pci[0].bdf;
   f.rdma = {r};
-  f.links["mlx5_0"] = ParseMlxlink(ReadText(SharedFixture("mlxlink/cx7-eth-100g-dac-rs528-ext-speed-masks.txt"))).ports.at(0);
+  f.links["mlx5_0"] = ParseMlxlink(ReadText(FixturePath("mlxlink/cx7-eth-100g-dac-rs528-ext-speed-masks.txt"))).ports.at(0);
   AssetObservation o = ObservationsFromFacts(f).at(0);
   EXPECT_EQ(o.fields.at("measured.link.mlx5_0"), "100G");
   EXPECT_EQ(o.fields.at("capable.link.mlx5_0"), "100G");
@@ -109,7 +109,7 @@ TEST(Acceptance, CardPortsRunAtWhatPortAndCableAllow) {
 }
 
 TEST(Acceptance, ModulesNeedBerOverTheWindowAndACoolCase) {
-  RAILYARD_REQUIRE_FIXTURE(SharedFixture("ethtool/m-qsfp-dd-mellanox-passive-dac-spectrum2-prerelease-cmis-parser.txt"));
+  RAILYARD_REQUIRE_FIXTURE(FixturePath("ethtool/m-qsfp-dd-mellanox-passive-dac-spectrum2-prerelease-cmis-parser.txt"));
   Asset dac = Dac();
   AcceptancePolicy p;
   EXPECT_EQ(Evaluate(dac, p).to, "firmware-aligned");  // no BER yet
@@ -129,7 +129,7 @@ TEST(Acceptance, ModulesNeedBerOverTheWindowAndACoolCase) {
 }
 
 TEST(Acceptance, RunRecordsTransitionsAndTheReportNamesRejections) {
-  RAILYARD_REQUIRE_FIXTURE(SharedFixture("flint/cx6lx-mstflint-q-by-pci-address-arm64.txt"));
+  RAILYARD_REQUIRE_FIXTURE(FixturePath("flint/cx6lx-mstflint-q-by-pci-address-arm64.txt"));
   auto path = std::filesystem::temp_directory_path() / ("railyard-accept-" + std::to_string(::getpid()) + ".db");
   {
     auto ledger = OpenSqliteLedger(path.string());

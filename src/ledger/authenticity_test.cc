@@ -17,7 +17,7 @@ namespace railyard {
 namespace {
 
 using testing::ReadText;
-using testing::SharedFixture;
+using testing::FixturePath;
 
 std::vector<std::string> Rules(const std::vector<AuthenticityFinding>& found) {
   std::vector<std::string> out;
@@ -31,14 +31,14 @@ Asset ToAsset(const AssetObservation& o) { return {o.serial, o.kind, o.fields}; 
 Asset RealCx7() {
   HostFacts f;
   f.hostname = "gpu042";
-  f.pci = ParseLspci(ReadText(SharedFixture("lspci/cx7-ndr-osfp-gen5-x16-vpd.txt"))).functions;
+  f.pci = ParseLspci(ReadText(FixturePath("lspci/cx7-ndr-osfp-gen5-x16-vpd.txt"))).functions;
   return ToAsset(ObservationsFromFacts(f).at(0));
 }
 
 // The real ConnectX-6 Lx of the mstflint sample (MT_0000000575 = MCX631102AS-ADAT in the catalog,
 // confidence H); the sample has no serial or OPN, so the test gives them.
 Asset RealCx6Lx() {
-  FirmwareQuery q = ParseFlintQuery(ReadText(SharedFixture("flint/cx6lx-mstflint-q-by-pci-address-arm64.txt")));
+  FirmwareQuery q = ParseFlintQuery(ReadText(FixturePath("flint/cx6lx-mstflint-q-by-pci-address-arm64.txt")));
   Asset a{"MT2152X00001", "nic", {{"opn", "MCX631102AS-ADAT"}, {"pci.device_id", "101f"}}};
   a.fields["fw.version"] = q.fw_version;
   a.fields["fw.psid"] = q.psid;
@@ -49,7 +49,7 @@ Asset RealCx6Lx() {
 }
 
 TEST(Authenticity, HealthyRealCardsPass) {
-  RAILYARD_REQUIRE_FIXTURE(SharedFixture("lspci/cx7-ndr-osfp-gen5-x16-vpd.txt"));
+  RAILYARD_REQUIRE_FIXTURE(FixturePath("lspci/cx7-ndr-osfp-gen5-x16-vpd.txt"));
   EXPECT_EQ(Rules(CheckAsset(RealCx7())), std::vector<std::string>{});
   EXPECT_EQ(Rules(CheckAsset(RealCx6Lx())), std::vector<std::string>{});
   // The CX-7 with the firmware identity its VPD implies (in memory: no flint sample of this card):
@@ -64,7 +64,7 @@ TEST(Authenticity, HealthyRealCardsPass) {
 }
 
 TEST(Authenticity, VpdRules) {
-  RAILYARD_REQUIRE_FIXTURE(SharedFixture("lspci/cx7-ndr-osfp-gen5-x16-vpd.txt"));
+  RAILYARD_REQUIRE_FIXTURE(FixturePath("lspci/cx7-ndr-osfp-gen5-x16-vpd.txt"));
   Asset a = RealCx7();
   a.fields["vpd.checksum"] = "bad";  // as lspci prints "[RV] Reserved: checksum bad"
   EXPECT_EQ(Rules(CheckAsset(a)), std::vector<std::string>{"vpd-checksum-invalid"});
@@ -92,7 +92,7 @@ TEST(Authenticity, VpdRules) {
 }
 
 TEST(Authenticity, PsidAndFirmwareRules) {
-  RAILYARD_REQUIRE_FIXTURE(SharedFixture("flint/cx6lx-mstflint-q-by-pci-address-arm64.txt"));
+  RAILYARD_REQUIRE_FIXTURE(FixturePath("flint/cx6lx-mstflint-q-by-pci-address-arm64.txt"));
   Asset a = RealCx6Lx();
   a.fields["fw.psid"] = "MT_0000000834";  // another board's PSID
   EXPECT_EQ(Rules(CheckAsset(a)), std::vector<std::string>{"psid-not-for-opn"});
@@ -117,7 +117,7 @@ TEST(Authenticity, PsidAndFirmwareRules) {
   a.fields["fw.security"] = "secure-fw, dev";
   EXPECT_EQ(Rules(CheckAsset(a)), std::vector<std::string>{"debug-firmware"});
   // The real Lenovo-branded card: an OEM PSID is information, not a fault.
-  FirmwareQuery lenovo = ParseFlintQuery(ReadText(SharedFixture("flint/cx5-innova2-lenovo-psid-secure-fw-query.txt")));
+  FirmwareQuery lenovo = ParseFlintQuery(ReadText(FixturePath("flint/cx5-innova2-lenovo-psid-secure-fw-query.txt")));
   Asset oem{"MT1234X00001", "nic", {{"fw.psid", lenovo.psid}, {"fw.version", lenovo.fw_version}}};
   std::vector<AuthenticityFinding> found = CheckAsset(oem);
   ASSERT_EQ(Rules(found), std::vector<std::string>{"oem-card"});
@@ -125,7 +125,7 @@ TEST(Authenticity, PsidAndFirmwareRules) {
 }
 
 TEST(Authenticity, ModuleRules) {
-  auto sample = SharedFixture("ethtool/m-qsfp-dd-mellanox-passive-dac-spectrum2-prerelease-cmis-parser.txt");
+  auto sample = FixturePath("ethtool/m-qsfp-dd-mellanox-passive-dac-spectrum2-prerelease-cmis-parser.txt");
   RAILYARD_REQUIRE_FIXTURE(sample);
   HostFacts f;
   NetdevFacts n;
@@ -147,7 +147,7 @@ TEST(Authenticity, ModuleRules) {
   EXPECT_EQ(Rules(CheckAsset(longer)), std::vector<std::string>{"cable-length-mismatch"});
   // A real third-party SFP (JDSU, its own OUI): not NVIDIA-coded, so not inconsistent. Its
   // EEPROM dump has no Vendor SN line, so it cannot be a ledger asset by itself.
-  ModuleInfo jdsu = ParseEthtoolModule(ReadText(SharedFixture("ethtool/m-sfp-1000base-sx-sff8472-dom-thresholds.txt")));
+  ModuleInfo jdsu = ParseEthtoolModule(ReadText(FixturePath("ethtool/m-sfp-1000base-sx-sff8472-dom-thresholds.txt")));
   n.module = jdsu;
   f.netdevs = {n};
   EXPECT_TRUE(ObservationsFromFacts(f).empty());

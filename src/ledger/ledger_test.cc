@@ -25,7 +25,7 @@ namespace railyard {
 namespace {
 
 namespace fs = std::filesystem;
-using testing::SharedFixture;
+using testing::FixturePath;
 
 class LedgerTest : public ::testing::Test {
  protected:
@@ -156,7 +156,7 @@ TEST_F(LedgerTest, ReceivingListErrorsNameLineAndField) {
 }
 
 TEST_F(LedgerTest, RealLspciVpdAndFlintImport) {
-  auto lspci = SharedFixture("lspci/cx7-ndr-osfp-gen5-x16-vpd.txt");
+  auto lspci = FixturePath("lspci/cx7-ndr-osfp-gen5-x16-vpd.txt");
   RAILYARD_REQUIRE_FIXTURE(lspci);
   auto ledger = OpenSqliteLedger(db_);
   ImportDocument d = ReadImportDocument(lspci.string(), {}, *ledger);
@@ -171,7 +171,7 @@ TEST_F(LedgerTest, RealLspciVpdAndFlintImport) {
   ledger->Import(d, "alice");
   // A flint query names no serial: it attaches to the card with its base GUID. The real CX6 Lx
   // query is attached to a card the test records by hand with that GUID.
-  auto flint = SharedFixture("flint/cx6lx-mstflint-q-by-pci-address-arm64.txt");
+  auto flint = FixturePath("flint/cx6lx-mstflint-q-by-pci-address-arm64.txt");
   EXPECT_THROW(ReadImportDocument(flint.string(), {}, *ledger), LedgerError);  // no card has its GUID yet
   ledger->Record({Obs("MT2152X00001", "nic", {{"fw.base_guid", "e8ebd3030070cf12"}})}, "test", "hand");
   ImportDocument q = ReadImportDocument(flint.string(), {}, *ledger);
@@ -182,7 +182,7 @@ TEST_F(LedgerTest, RealLspciVpdAndFlintImport) {
 }
 
 TEST_F(LedgerTest, RealModuleAndCaptureDirectory) {
-  auto module = SharedFixture("ethtool/m-qsfp-dd-mellanox-passive-dac-spectrum2-prerelease-cmis-parser.txt");
+  auto module = FixturePath("ethtool/m-qsfp-dd-mellanox-passive-dac-spectrum2-prerelease-cmis-parser.txt");
   RAILYARD_REQUIRE_FIXTURE(module);
   auto ledger = OpenSqliteLedger(db_);
   ImportDocument m = ReadImportDocument(module.string(), {}, *ledger);
@@ -193,7 +193,7 @@ TEST_F(LedgerTest, RealModuleAndCaptureDirectory) {
   EXPECT_EQ(m.observations[0].fields.at("opn"), "MCP1660-W00AE30");
   // A capture directory (collect --from's layout): the card, from its lspci VPD, with its host.
   fs::create_directories(dir_ / "cap");
-  fs::copy_file(SharedFixture("lspci/cx7-ndr-osfp-gen5-x16-vpd.txt"), dir_ / "cap" / "lspci-vvv.txt");
+  fs::copy_file(FixturePath("lspci/cx7-ndr-osfp-gen5-x16-vpd.txt"), dir_ / "cap" / "lspci-vvv.txt");
   Write("cap/hostname.txt", "gpu042\n");
   ImportDocument cap = ReadImportDocument((dir_ / "cap").string(), {.format = "", .batch = "B7"}, *ledger);
   EXPECT_EQ(cap.format, "capture");
@@ -261,7 +261,7 @@ namespace railyard {
 namespace {
 
 TEST_F(LedgerTest, RealMlxupAttachesByBaseMac) {
-  auto mlxup = SharedFixture("mlxfwmanager/cx7-mlxup-two-cards-update-required-no-base-guid.txt");
+  auto mlxup = FixturePath("mlxfwmanager/cx7-mlxup-two-cards-update-required-no-base-guid.txt");
   RAILYARD_REQUIRE_FIXTURE(mlxup);
   auto ledger = OpenSqliteLedger(db_);
   // The real output covers two cards; with one of them unknown nothing is imported.
@@ -278,7 +278,7 @@ TEST_F(LedgerTest, RealMlxupAttachesByBaseMac) {
   EXPECT_EQ(a.fields.at("fw.available"), "28.43.1014");
   EXPECT_EQ(a.fields.at("fw.status"), "Update required");
   // The same card's real flint query (the same host) attaches by its base MAC too.
-  ImportDocument q = ReadImportDocument(SharedFixture("flint/cx7-fs4-secure-fw-query-rom-info-two-lines.txt").string(), {}, *ledger);
+  ImportDocument q = ReadImportDocument(FixturePath("flint/cx7-fs4-secure-fw-query-rom-info-two-lines.txt").string(), {}, *ledger);
   EXPECT_EQ(q.observations.at(0).serial, "MT2330X00001");
 }
 
@@ -289,7 +289,7 @@ namespace railyard {
 namespace {
 
 TEST_F(LedgerTest, OneSerialOnTwoHostsIsRecordedNotRefused) {
-  auto lspci = SharedFixture("lspci/cx7-ndr-osfp-gen5-x16-vpd.txt");
+  auto lspci = FixturePath("lspci/cx7-ndr-osfp-gen5-x16-vpd.txt");
   RAILYARD_REQUIRE_FIXTURE(lspci);
   // Two hosts' facts report the same real card (as a cloned card would).
   fs::create_directories(dir_ / "facts");

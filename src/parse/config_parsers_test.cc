@@ -1,4 +1,4 @@
-// dmesg, nmcli and ifcfg on every real sample in ../shared/fixtures.
+// dmesg, nmcli and ifcfg on every real sample in tests/fixtures.
 #include <gtest/gtest.h>
 
 #include "parse/dmesg.h"
@@ -9,7 +9,7 @@ namespace railyard {
 namespace {
 
 using testing::ReadText;
-using testing::SharedFixture;
+using testing::FixturePath;
 
 const KernelEvent* First(const KernelLog& log, KernelEventKind kind) {
   for (const KernelEvent& e : log.events) {
@@ -19,7 +19,7 @@ const KernelEvent* First(const KernelLog& log, KernelEventKind kind) {
 }
 
 TEST(Dmesg, PcieBandwidthLimitedNamesTheLimitingLink) {
-  auto path = SharedFixture("dmesg/cx6dx-pcie-bandwidth-limited-x8-gen3.txt");
+  auto path = FixturePath("dmesg/cx6dx-pcie-bandwidth-limited-x8-gen3.txt");
   RAILYARD_REQUIRE_FIXTURE(path);
   KernelLog log = ParseDmesg(ReadText(path));
   const KernelEvent* e = First(log, KernelEventKind::kPcieBandwidthLimited);
@@ -34,29 +34,29 @@ TEST(Dmesg, PcieBandwidthLimitedNamesTheLimitingLink) {
 
 TEST(Dmesg, ProbeFailuresAndFirmwareTimeout) {
   for (const char* f : {"dmesg/cx4lx-handle-hca-cap-failed-probe-error-22.txt", "dmesg/mlx5-fw-pre-initializing-timeout-probe-failed.txt"}) {
-    RAILYARD_REQUIRE_FIXTURE(SharedFixture(f));
+    RAILYARD_REQUIRE_FIXTURE(FixturePath(f));
   }
-  KernelLog cap = ParseDmesg(ReadText(SharedFixture("dmesg/cx4lx-handle-hca-cap-failed-probe-error-22.txt")));
+  KernelLog cap = ParseDmesg(ReadText(FixturePath("dmesg/cx4lx-handle-hca-cap-failed-probe-error-22.txt")));
   const KernelEvent* probe = First(cap, KernelEventKind::kProbeFailed);
   ASSERT_TRUE(probe);
   EXPECT_EQ(probe->device, "0000:03:00.0");  // named in the message, not the prefix
   EXPECT_EQ(probe->values.at("error"), "-22");
   EXPECT_EQ(First(cap, KernelEventKind::kFirmwareVersion)->values.at("version"), "14.32.1010");
-  KernelLog timeout = ParseDmesg(ReadText(SharedFixture("dmesg/mlx5-fw-pre-initializing-timeout-probe-failed.txt")));
+  KernelLog timeout = ParseDmesg(ReadText(FixturePath("dmesg/mlx5-fw-pre-initializing-timeout-probe-failed.txt")));
   EXPECT_TRUE(First(timeout, KernelEventKind::kFirmwareTimeout));
   EXPECT_EQ(First(timeout, KernelEventKind::kLoadFailed)->values.at("error"), "-16");
 }
 
 TEST(Dmesg, SriovAndUnknownHeaderAndHealthyProbe) {
   for (const char* f : {"dmesg/cx5-sriov-enable-failed-unknown-header-type-7f.txt", "dmesg/cx5-arm64-probe-ok-slot-power-pcie-bw-truncated.txt"}) {
-    RAILYARD_REQUIRE_FIXTURE(SharedFixture(f));
+    RAILYARD_REQUIRE_FIXTURE(FixturePath(f));
   }
-  KernelLog sriov = ParseDmesg(ReadText(SharedFixture("dmesg/cx5-sriov-enable-failed-unknown-header-type-7f.txt")));
+  KernelLog sriov = ParseDmesg(ReadText(FixturePath("dmesg/cx5-sriov-enable-failed-unknown-header-type-7f.txt")));
   EXPECT_EQ(First(sriov, KernelEventKind::kSriovFailed)->values.at("error"), "-5");
   const KernelEvent* header = First(sriov, KernelEventKind::kUnknownHeaderType);
   ASSERT_TRUE(header);
   EXPECT_EQ(header->driver, "pci");
-  KernelLog ok = ParseDmesg(ReadText(SharedFixture("dmesg/cx5-arm64-probe-ok-slot-power-pcie-bw-truncated.txt")));
+  KernelLog ok = ParseDmesg(ReadText(FixturePath("dmesg/cx5-arm64-probe-ok-slot-power-pcie-bw-truncated.txt")));
   EXPECT_FALSE(First(ok, KernelEventKind::kProbeFailed));
   const KernelEvent* bw = First(ok, KernelEventKind::kPcieBandwidth);
   ASSERT_TRUE(bw);
@@ -68,15 +68,15 @@ TEST(Dmesg, SriovAndUnknownHeaderAndHealthyProbe) {
 
 TEST(Nmcli, DeviceStatusAndShow) {
   for (const char* f : {"nmcli/device-status-centos7-bridge-and-lo-unmanaged.txt", "nmcli/device-show-centos7-multi-device-unmanaged-state-10.txt"}) {
-    RAILYARD_REQUIRE_FIXTURE(SharedFixture(f));
+    RAILYARD_REQUIRE_FIXTURE(FixturePath(f));
   }
-  auto status = ParseNmcli(ReadText(SharedFixture("nmcli/device-status-centos7-bridge-and-lo-unmanaged.txt")));
+  auto status = ParseNmcli(ReadText(FixturePath("nmcli/device-status-centos7-bridge-and-lo-unmanaged.txt")));
   ASSERT_EQ(status.size(), 3u);
   EXPECT_EQ(status[1].device, "docker0");
   EXPECT_EQ(status[1].type, "bridge");
   EXPECT_EQ(status[1].state, "unmanaged");
   EXPECT_EQ(status[1].connection, "");  // "--"
-  auto show = ParseNmcli(ReadText(SharedFixture("nmcli/device-show-centos7-multi-device-unmanaged-state-10.txt")));
+  auto show = ParseNmcli(ReadText(FixturePath("nmcli/device-show-centos7-multi-device-unmanaged-state-10.txt")));
   ASSERT_EQ(show.size(), 3u);  // IP4/IP6 properties are not devices
   EXPECT_EQ(show[0].state_code, 100);
   EXPECT_EQ(show[0].state, "connected");
@@ -90,7 +90,7 @@ TEST(Nmcli, DeviceStatusAndShow) {
 }
 
 TEST(Ifcfg, WhatTheLoadersIgnoreIsSaid) {
-  auto path = SharedFixture("ifcfg/ifcfg-enp0s25-commented-onboot-spaces-around-equals.txt");
+  auto path = FixturePath("ifcfg/ifcfg-enp0s25-commented-onboot-spaces-around-equals.txt");
   RAILYARD_REQUIRE_FIXTURE(path);
   IfcfgFile f = ParseIfcfg(ReadText(path));
   EXPECT_EQ(f.Get("BOOTPROTO"), "dhcp");
@@ -104,18 +104,18 @@ TEST(Ifcfg, WhatTheLoadersIgnoreIsSaid) {
 TEST(Ifcfg, BondsAndSlaves) {
   for (const char* f : {"ifcfg/ifcfg-bond0-active-backup-arp-monitor.txt", "ifcfg/ifcfg-bond0-balance-xor-bad-spacing-in-opts.txt",
                         "ifcfg/ifcfg-eth2-bond-slave-quoted-master.txt"}) {
-    RAILYARD_REQUIRE_FIXTURE(SharedFixture(f));
+    RAILYARD_REQUIRE_FIXTURE(FixturePath(f));
   }
-  IfcfgFile bond = ParseIfcfg(ReadText(SharedFixture("ifcfg/ifcfg-bond0-active-backup-arp-monitor.txt")));
+  IfcfgFile bond = ParseIfcfg(ReadText(FixturePath("ifcfg/ifcfg-bond0-active-backup-arp-monitor.txt")));
   EXPECT_EQ(bond.Get("ONBOOT"), "yes");
   EXPECT_EQ(bond.bonding_opts.at("mode"), "1");
   EXPECT_EQ(bond.bonding_opts.at("arp_ip_target"), "+10.11.96.1");
   EXPECT_TRUE(bond.warnings.empty());
-  IfcfgFile bad = ParseIfcfg(ReadText(SharedFixture("ifcfg/ifcfg-bond0-balance-xor-bad-spacing-in-opts.txt")));
+  IfcfgFile bad = ParseIfcfg(ReadText(FixturePath("ifcfg/ifcfg-bond0-balance-xor-bad-spacing-in-opts.txt")));
   EXPECT_EQ(bad.bonding_opts.at("mode"), "balance-xor");
   ASSERT_EQ(bad.warnings.size(), 1u);
   EXPECT_NE(bad.warnings[0].message.find("primary = eth1"), std::string::npos) << bad.warnings[0].message;
-  IfcfgFile slave = ParseIfcfg(ReadText(SharedFixture("ifcfg/ifcfg-eth2-bond-slave-quoted-master.txt")));
+  IfcfgFile slave = ParseIfcfg(ReadText(FixturePath("ifcfg/ifcfg-eth2-bond-slave-quoted-master.txt")));
   EXPECT_EQ(slave.Get("MASTER"), "bond0");  // quotes removed
   EXPECT_EQ(slave.Get("DEVICE"), "eth2");
 }

@@ -1,5 +1,6 @@
-// Locating the shared, real tool outputs (../shared/fixtures beside the checkout). Tests read
-// them in place and skip, saying why, when the folder is absent.
+// Locating the real tool outputs the tests read: tests/fixtures/ in this repository, each with its
+// provenance in tests/fixtures/SOURCES.md (or the SOURCES.md of its folder). A fresh clone with
+// nothing beside it runs every test; a missing fixture fails the test, it never skips.
 #pragma once
 
 #include <filesystem>
@@ -9,8 +10,8 @@
 
 namespace railyard::testing {
 
-inline std::filesystem::path SharedFixture(const std::string& relative) {
-  return std::filesystem::path(RAILYARD_SOURCE_DIR) / ".." / "shared" / "fixtures" / relative;
+inline std::filesystem::path FixturePath(const std::string& relative) {
+  return std::filesystem::path(RAILYARD_SOURCE_DIR) / "tests" / "fixtures" / relative;
 }
 
 inline std::string ReadText(const std::filesystem::path& path) {
@@ -22,8 +23,6 @@ inline std::string ReadText(const std::filesystem::path& path) {
 
 }  // namespace railyard::testing
 
-// Skips the test when a shared fixture is missing.
-#define RAILYARD_REQUIRE_FIXTURE(path)                                                        \
-  if (!std::filesystem::exists(path)) {                                                       \
-    GTEST_SKIP() << "shared fixture not found: " << (path) << " (tests need ../shared beside the checkout)"; \
-  }
+// Fails (and ends) the test when a fixture is missing: a test that cannot read its input must not pass.
+#define RAILYARD_REQUIRE_FIXTURE(path) \
+  ASSERT_TRUE(std::filesystem::exists(path)) << "fixture not found: " << (path)

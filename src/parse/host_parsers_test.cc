@@ -1,5 +1,5 @@
 // The host-side parsers (flint, lspci, ethtool, bonding) on every real sample of their tools
-// in ../shared/fixtures (skipped, saying so, where the folder is absent), and on bad input.
+// in tests/fixtures , and on bad input.
 #include <gtest/gtest.h>
 
 #include "parse/bonding.h"
@@ -12,12 +12,12 @@ namespace railyard {
 namespace {
 
 using testing::ReadText;
-using testing::SharedFixture;
+using testing::FixturePath;
 
-std::string Fixture(const std::string& path) { return ReadText(SharedFixture(path)); }
+std::string Fixture(const std::string& path) { return ReadText(FixturePath(path)); }
 
 TEST(Flint, Cx7SecureFirmwareWithTwoRoms) {
-  auto path = SharedFixture("flint/cx7-fs4-secure-fw-query-rom-info-two-lines.txt");
+  auto path = FixturePath("flint/cx7-fs4-secure-fw-query-rom-info-two-lines.txt");
   RAILYARD_REQUIRE_FIXTURE(path);
   FirmwareQuery q = ParseFlintQuery(ReadText(path));
   EXPECT_TRUE(q.warnings.empty());
@@ -38,7 +38,7 @@ TEST(Flint, Cx7SecureFirmwareWithTwoRoms) {
 TEST(Flint, OrigBaseGuidNotApplicableAndOemPsid) {
   for (const char* f : {"flint/cx4lx-mstflint-q-fs3-orig-base-guid.txt", "flint/cx5-innova2-lenovo-psid-secure-fw-query.txt",
                         "flint/cx6lx-mstflint-q-by-pci-address-arm64.txt"}) {
-    RAILYARD_REQUIRE_FIXTURE(SharedFixture(f));
+    RAILYARD_REQUIRE_FIXTURE(FixturePath(f));
   }
   FirmwareQuery cx4 = ParseFlintQuery(Fixture("flint/cx4lx-mstflint-q-fs3-orig-base-guid.txt"));
   EXPECT_EQ(cx4.image_type, "FS3");
@@ -62,7 +62,7 @@ TEST(Flint, NotFlintOutputWarns) {
 }
 
 TEST(Lspci, Cx7Gen5x16WithVpd) {
-  auto path = SharedFixture("lspci/cx7-ndr-osfp-gen5-x16-vpd.txt");
+  auto path = FixturePath("lspci/cx7-ndr-osfp-gen5-x16-vpd.txt");
   RAILYARD_REQUIRE_FIXTURE(path);
   LspciReport r = ParseLspci(ReadText(path));
   ASSERT_EQ(r.functions.size(), 1u);
@@ -88,7 +88,7 @@ TEST(Lspci, Cx7Gen5x16WithVpd) {
 }
 
 TEST(Lspci, Cx3WithReadWriteFieldsAndHexdump) {
-  auto path = SharedFixture("lspci/cx3-qdr-fdr-mlx4-vpd-with-rw-fields-and-hexdump.txt");
+  auto path = FixturePath("lspci/cx3-qdr-fdr-mlx4-vpd-with-rw-fields-and-hexdump.txt");
   RAILYARD_REQUIRE_FIXTURE(path);
   LspciReport r = ParseLspci(ReadText(path));
   ASSERT_EQ(r.functions.size(), 1u);  // the hexdump lines ("00: b3 15 ...") are not devices
@@ -108,7 +108,7 @@ TEST(Lspci, Cx3WithReadWriteFieldsAndHexdump) {
 }
 
 TEST(Lspci, HeaderlessExcerptWithUnknownSpeed) {
-  auto path = SharedFixture("lspci/cx5-socket-direct-speed-unknown-grep-excerpt.txt");
+  auto path = FixturePath("lspci/cx5-socket-direct-speed-unknown-grep-excerpt.txt");
   RAILYARD_REQUIRE_FIXTURE(path);
   LspciReport r = ParseLspci(ReadText(path));
   ASSERT_EQ(r.functions.size(), 1u);
@@ -141,7 +141,7 @@ TEST(Lspci, DowngradedLinkAndNumericIds) {
 TEST(Ethtool, SettingsLinkUpAndTrainingFailure) {
   for (const char* f : {"ethtool/cx4lx-after-fw-upgrade-10g-link-up-with-lanes.txt",
                         "ethtool/cx4lx-25g-dac-to-10g-switch-link-training-failure.txt"}) {
-    RAILYARD_REQUIRE_FIXTURE(SharedFixture(f));
+    RAILYARD_REQUIRE_FIXTURE(FixturePath(f));
   }
   EthtoolSettings up = ParseEthtoolSettings(Fixture("ethtool/cx4lx-after-fw-upgrade-10g-link-up-with-lanes.txt"));
   EXPECT_EQ(up.interface, "nic_pve02_stor");
@@ -160,7 +160,7 @@ TEST(Ethtool, SettingsLinkUpAndTrainingFailure) {
 }
 
 TEST(Ethtool, DriverInfoWithPsid) {
-  auto path = SharedFixture("ethtool/i-mlx5-cx7-vf-aws-psid-in-fw-version.txt");
+  auto path = FixturePath("ethtool/i-mlx5-cx7-vf-aws-psid-in-fw-version.txt");
   RAILYARD_REQUIRE_FIXTURE(path);
   EthtoolDriver d = ParseEthtoolDriver(ReadText(path));
   EXPECT_EQ(d.driver, "mlx5_core");
@@ -173,7 +173,7 @@ TEST(Ethtool, DriverInfoWithPsid) {
 }
 
 TEST(Bonding, LacpPartnerZeroAndAggregatorMismatch) {
-  auto path = SharedFixture("bonding/8023ad-partner-mac-zero-aggregator-mismatch.txt");
+  auto path = FixturePath("bonding/8023ad-partner-mac-zero-aggregator-mismatch.txt");
   RAILYARD_REQUIRE_FIXTURE(path);
   BondStatus b = ParseBonding(ReadText(path));
   EXPECT_TRUE(b.Is8023ad());
@@ -188,7 +188,7 @@ TEST(Bonding, LacpPartnerZeroAndAggregatorMismatch) {
 TEST(Bonding, ChurnedMemberDownAndActiveBackup) {
   for (const char* f : {"bonding/8023ad-churned-no-partner-one-slave-down.txt", "bonding/active-backup-healthy-10g.txt",
                         "bonding/active-backup-arp-monitor-high-link-failure-count.txt"}) {
-    RAILYARD_REQUIRE_FIXTURE(SharedFixture(f));
+    RAILYARD_REQUIRE_FIXTURE(FixturePath(f));
   }
   BondStatus churned = ParseBonding(Fixture("bonding/8023ad-churned-no-partner-one-slave-down.txt"));
   ASSERT_EQ(churned.members.size(), 2u);

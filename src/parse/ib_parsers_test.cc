@@ -1,4 +1,4 @@
-// mlxlink, ibstat and ibdev2netdev on every real sample in ../shared/fixtures.
+// mlxlink, ibstat and ibdev2netdev on every real sample in tests/fixtures.
 #include <gtest/gtest.h>
 
 #include "parse/fixtures.h"
@@ -9,10 +9,10 @@ namespace railyard {
 namespace {
 
 using testing::ReadText;
-using testing::SharedFixture;
+using testing::FixturePath;
 
 TEST(Mlxlink, EthernetPortWithNoIssue) {
-  auto path = SharedFixture("mlxlink/cx6dx-eth-100g-rs528-no-issue.txt");
+  auto path = FixturePath("mlxlink/cx6dx-eth-100g-rs528-no-issue.txt");
   RAILYARD_REQUIRE_FIXTURE(path);
   MlxlinkReport r = ParseMlxlink(ReadText(path));
   ASSERT_EQ(r.ports.size(), 1u);
@@ -29,7 +29,7 @@ TEST(Mlxlink, EthernetPortWithNoIssue) {
 }
 
 TEST(Mlxlink, EightHcasOfBerCountersInOneCapture) {
-  auto path = SharedFixture("mlxlink/cx6-ib-hdr-show-counters-grep-filtered-8hca-raw-ber.txt");
+  auto path = FixturePath("mlxlink/cx6-ib-hdr-show-counters-grep-filtered-8hca-raw-ber.txt");
   RAILYARD_REQUIRE_FIXTURE(path);
   MlxlinkReport r = ParseMlxlink(ReadText(path));
   ASSERT_EQ(r.ports.size(), 8u);
@@ -44,13 +44,13 @@ TEST(Mlxlink, EightHcasOfBerCountersInOneCapture) {
 
 TEST(Mlxlink, IbHdrAndExtendedSpeedMasks) {
   for (const char* f : {"mlxlink/cx6-ib-hdr-2x-hdr100-ber-monitor-unsupported.txt", "mlxlink/cx7-eth-100g-dac-rs528-ext-speed-masks.txt"}) {
-    RAILYARD_REQUIRE_FIXTURE(SharedFixture(f));
+    RAILYARD_REQUIRE_FIXTURE(FixturePath(f));
   }
-  MlxlinkReport hdr = ParseMlxlink(ReadText(SharedFixture("mlxlink/cx6-ib-hdr-2x-hdr100-ber-monitor-unsupported.txt")));
+  MlxlinkReport hdr = ParseMlxlink(ReadText(FixturePath("mlxlink/cx6-ib-hdr-2x-hdr100-ber-monitor-unsupported.txt")));
   ASSERT_EQ(hdr.ports.size(), 1u);
   EXPECT_EQ(hdr.ports[0].speed, "IB-HDR");
   EXPECT_EQ(hdr.ports[0].width, "2x");  // HDR100: two lanes
-  MlxlinkReport cx7 = ParseMlxlink(ReadText(SharedFixture("mlxlink/cx7-eth-100g-dac-rs528-ext-speed-masks.txt")));
+  MlxlinkReport cx7 = ParseMlxlink(ReadText(FixturePath("mlxlink/cx7-eth-100g-dac-rs528-ext-speed-masks.txt")));
   EXPECT_EQ(cx7.ports[0].firmware_version, "28.47.1088");
 }
 
@@ -65,7 +65,7 @@ TEST(Mlxlink, ColoursAndGarbage) {
 }
 
 TEST(Ibstat, H100WithCx7IbAndEthernetPorts) {
-  auto path = SharedFixture("ibstat/h100-cx7-ib-400g-with-eth-ports-down.txt");
+  auto path = FixturePath("ibstat/h100-cx7-ib-400g-with-eth-ports-down.txt");
   RAILYARD_REQUIRE_FIXTURE(path);
   IbstatReport r = ParseIbstat(ReadText(path));
   ASSERT_GE(r.cas.size(), 3u);
@@ -89,12 +89,12 @@ TEST(Ibstat, H100WithCx7IbAndEthernetPorts) {
 
 TEST(Ibstat, A100HdrAndCx3Vpi) {
   for (const char* f : {"ibstat/a100-node-8x-cx6-hdr100-rate100.txt", "ibstat/cx3-mlx4-vpi-both-ports-ethernet-rate40.txt"}) {
-    RAILYARD_REQUIRE_FIXTURE(SharedFixture(f));
+    RAILYARD_REQUIRE_FIXTURE(FixturePath(f));
   }
-  IbstatReport a100 = ParseIbstat(ReadText(SharedFixture("ibstat/a100-node-8x-cx6-hdr100-rate100.txt")));
+  IbstatReport a100 = ParseIbstat(ReadText(FixturePath("ibstat/a100-node-8x-cx6-hdr100-rate100.txt")));
   EXPECT_GE(a100.cas.size(), 8u);
   EXPECT_EQ(a100.cas[0].ports[0].rate, 100u);  // HDR100
-  IbstatReport cx3 = ParseIbstat(ReadText(SharedFixture("ibstat/cx3-mlx4-vpi-both-ports-ethernet-rate40.txt")));
+  IbstatReport cx3 = ParseIbstat(ReadText(FixturePath("ibstat/cx3-mlx4-vpi-both-ports-ethernet-rate40.txt")));
   ASSERT_EQ(cx3.cas.size(), 1u);
   ASSERT_EQ(cx3.cas[0].ports.size(), 2u);
   EXPECT_EQ(cx3.cas[0].ports[1].rate, 40u);
@@ -103,10 +103,10 @@ TEST(Ibstat, A100HdrAndCx3Vpi) {
 
 TEST(Ibdev2netdev, VerboseAndPlain) {
   for (const char* f : {"ibdev2netdev/mixed-cx4lx-cx5-cx6-socket-direct-vf-verbose.txt", "ibdev2netdev/mixed-cx4lx-cx5-cx6-vf-plain.txt"}) {
-    RAILYARD_REQUIRE_FIXTURE(SharedFixture(f));
+    RAILYARD_REQUIRE_FIXTURE(FixturePath(f));
   }
   std::vector<ParseWarning> warnings;
-  auto v = ParseIbdev2netdev(ReadText(SharedFixture("ibdev2netdev/mixed-cx4lx-cx5-cx6-socket-direct-vf-verbose.txt")), &warnings);
+  auto v = ParseIbdev2netdev(ReadText(FixturePath("ibdev2netdev/mixed-cx4lx-cx5-cx6-socket-direct-vf-verbose.txt")), &warnings);
   EXPECT_TRUE(warnings.empty());
   ASSERT_GE(v.size(), 8u);
   EXPECT_EQ(v[2].pci_bdf, "0000:4b:00.0");
@@ -120,7 +120,7 @@ TEST(Ibdev2netdev, VerboseAndPlain) {
   EXPECT_EQ(v[5].netdev, "ib0");
   EXPECT_EQ(v[6].part, "NA");  // a VF: no part
   EXPECT_EQ(v[6].description, "");
-  auto plain = ParseIbdev2netdev(ReadText(SharedFixture("ibdev2netdev/mixed-cx4lx-cx5-cx6-vf-plain.txt")));
+  auto plain = ParseIbdev2netdev(ReadText(FixturePath("ibdev2netdev/mixed-cx4lx-cx5-cx6-vf-plain.txt")));
   ASSERT_GE(plain.size(), 8u);
   EXPECT_EQ(plain[0].rdma_device, "mlx5_0");
   EXPECT_EQ(plain[0].netdev, "ens4f0");

@@ -8,7 +8,7 @@ namespace railyard {
 namespace {
 
 using testing::ReadText;
-using testing::SharedFixture;
+using testing::FixturePath;
 
 std::string Project(const std::string& name) { return ReadText(std::string(RAILYARD_SOURCE_DIR) + "/tests/fixtures/iproute2/" + name); }
 
@@ -20,7 +20,7 @@ const IpLink* Find(const IpLinkReport& r, const std::string& name) {
 }
 
 TEST(IpLinkText, BondSlaveBondAndVlanOnBond) {
-  auto path = SharedFixture("ip-link/ip-d-s-link-8023ad-bond-slave-and-vlan-on-bond-mtu9000.txt");
+  auto path = FixturePath("ip-link/ip-d-s-link-8023ad-bond-slave-and-vlan-on-bond-mtu9000.txt");
   RAILYARD_REQUIRE_FIXTURE(path);
   IpLinkReport r = ParseIpLinkText(ReadText(path));
   EXPECT_TRUE(r.warnings.empty());
@@ -55,8 +55,8 @@ TEST(IpLinkText, BondSlaveBondAndVlanOnBond) {
 }
 
 TEST(IpLinkText, SwitchdevPfWithDisabledVfAndItsRepresentor) {
-  auto pf_path = SharedFixture("ip-link/ip-d-link-cx4lx-switchdev-pf-portname-switchid-vf0-link-state-disable.txt");
-  auto rep_path = SharedFixture("ip-link/ip-d-link-cx4lx-switchdev-vf-representor-pf0vf0.txt");
+  auto pf_path = FixturePath("ip-link/ip-d-link-cx4lx-switchdev-pf-portname-switchid-vf0-link-state-disable.txt");
+  auto rep_path = FixturePath("ip-link/ip-d-link-cx4lx-switchdev-vf-representor-pf0vf0.txt");
   RAILYARD_REQUIRE_FIXTURE(pf_path);
   IpLinkReport pf = ParseIpLinkText(ReadText(pf_path));
   EXPECT_TRUE(pf.warnings.empty());

@@ -8,13 +8,13 @@ namespace railyard {
 namespace {
 
 using testing::ReadText;
-using testing::SharedFixture;
+using testing::FixturePath;
 
-FwManagerReport Fw(const std::string& name) { return ParseMlxfwmanager(ReadText(SharedFixture("mlxfwmanager/" + name))); }
+FwManagerReport Fw(const std::string& name) { return ParseMlxfwmanager(ReadText(FixturePath("mlxfwmanager/" + name))); }
 
 TEST(Mlxfwmanager, QueryTextAndXmlAgree) {
   for (const char* f : {"mlxfwmanager/cx6lx-mlxup-query-update-required-with-base-guid.txt", "mlxfwmanager/cx6lx-mlxup-query-format-xml.xml"}) {
-    RAILYARD_REQUIRE_FIXTURE(SharedFixture(f));
+    RAILYARD_REQUIRE_FIXTURE(FixturePath(f));
   }
   FwManagerReport text = Fw("cx6lx-mlxup-query-update-required-with-base-guid.txt");
   FwManagerReport xml = Fw("cx6lx-mlxup-query-format-xml.xml");
@@ -39,7 +39,7 @@ TEST(Mlxfwmanager, OtherShapes) {
   for (const char* f : {"cx7-mlxup-two-cards-update-required-no-base-guid.txt", "cx3-mlxup-old-format-port1-port2-mac.txt",
                         "cx4lx-mlxfwmanager-no-matching-image-base-mac-only.txt", "bluefield1-smartnic-up-to-date-nvme-row.txt",
                         "cx6dx-mlnx-en-installer-fw-update-and-pci-link-check.txt"}) {
-    RAILYARD_REQUIRE_FIXTURE(SharedFixture(std::string("mlxfwmanager/") + f));
+    RAILYARD_REQUIRE_FIXTURE(FixturePath(std::string("mlxfwmanager/") + f));
   }
   FwManagerReport two = Fw("cx7-mlxup-two-cards-update-required-no-base-guid.txt");
   ASSERT_EQ(two.devices.size(), 2u);
@@ -61,39 +61,39 @@ TEST(Mlxfwmanager, OtherShapes) {
 TEST(MstStatus, PlainVerboseAndFailedStart) {
   for (const char* f : {"mst/status-cx7-two-dual-port-cards-pciconf-only.txt", "mst/status-v-dgx-spark-gb10-cx7-rdma-net-numa-columns.txt",
                         "mst/start-failure-mst-pci-module-not-found-aarch64.txt", "mst/status-cx6lx-arm64-domain-0002-pciconf-only.txt"}) {
-    RAILYARD_REQUIRE_FIXTURE(SharedFixture(f));
+    RAILYARD_REQUIRE_FIXTURE(FixturePath(f));
   }
-  MstStatus plain = ParseMstStatus(ReadText(SharedFixture("mst/status-cx7-two-dual-port-cards-pciconf-only.txt")));
+  MstStatus plain = ParseMstStatus(ReadText(FixturePath("mst/status-cx7-two-dual-port-cards-pciconf-only.txt")));
   EXPECT_FALSE(plain.pci_module_loaded);
   EXPECT_TRUE(plain.pciconf_module_loaded);
   ASSERT_EQ(plain.devices.size(), 2u);
   EXPECT_EQ(plain.devices[1].mst_path, "/dev/mst/mt4129_pciconf1");
   EXPECT_EQ(plain.devices[1].pci_address, "0001:05:00.0");
-  MstStatus verbose = ParseMstStatus(ReadText(SharedFixture("mst/status-v-dgx-spark-gb10-cx7-rdma-net-numa-columns.txt")));
+  MstStatus verbose = ParseMstStatus(ReadText(FixturePath("mst/status-v-dgx-spark-gb10-cx7-rdma-net-numa-columns.txt")));
   ASSERT_EQ(verbose.devices.size(), 6u);
   EXPECT_EQ(verbose.devices[0].device_type, "GB100(rev:0)");
   EXPECT_EQ(verbose.devices[0].rdma, "");  // empty columns stay empty
   EXPECT_EQ(verbose.devices[2].rdma, "roceP2p1s0f1");
   EXPECT_EQ(verbose.devices[2].net, "net-aerial03");
   EXPECT_EQ(verbose.devices[2].numa, -1);
-  MstStatus failed = ParseMstStatus(ReadText(SharedFixture("mst/start-failure-mst-pci-module-not-found-aarch64.txt")));
+  MstStatus failed = ParseMstStatus(ReadText(FixturePath("mst/start-failure-mst-pci-module-not-found-aarch64.txt")));
   EXPECT_TRUE(failed.start_failed);
   EXPECT_TRUE(failed.devices.empty());
-  EXPECT_EQ(ParseMstStatus(ReadText(SharedFixture("mst/status-cx6lx-arm64-domain-0002-pciconf-only.txt"))).devices[0].pci_address,
+  EXPECT_EQ(ParseMstStatus(ReadText(FixturePath("mst/status-cx6lx-arm64-domain-0002-pciconf-only.txt"))).devices[0].pci_address,
             "0002:01:00.0");
 }
 
 TEST(Ibstatus, ActiveHdrAndDisabledRocePort) {
   for (const char* f : {"ibstatus/a100-hdr-all-active-plus-eth.txt", "ibstatus/cx6dx-roce-one-port-disabled.txt"}) {
-    RAILYARD_REQUIRE_FIXTURE(SharedFixture(f));
+    RAILYARD_REQUIRE_FIXTURE(FixturePath(f));
   }
-  auto a100 = ParseIbstatus(ReadText(SharedFixture("ibstatus/a100-hdr-all-active-plus-eth.txt")));
+  auto a100 = ParseIbstatus(ReadText(FixturePath("ibstatus/a100-hdr-all-active-plus-eth.txt")));
   ASSERT_GE(a100.size(), 4u);
   EXPECT_EQ(a100[0].device, "mlx5_0");
   EXPECT_EQ(a100[0].state, "ACTIVE");
   EXPECT_EQ(a100[0].rate_gbps, 200u);
   EXPECT_EQ(a100[0].rate_detail, "4X HDR");
-  auto roce = ParseIbstatus(ReadText(SharedFixture("ibstatus/cx6dx-roce-one-port-disabled.txt")));
+  auto roce = ParseIbstatus(ReadText(FixturePath("ibstatus/cx6dx-roce-one-port-disabled.txt")));
   ASSERT_EQ(roce.size(), 2u);
   EXPECT_EQ(roce[0].state, "DOWN");
   EXPECT_EQ(roce[0].phys_state, "Disabled");
@@ -104,7 +104,7 @@ TEST(Ibstatus, ActiveHdrAndDisabledRocePort) {
 }
 
 TEST(Iblinkinfo, EdrLinksThatCouldBeHdr) {
-  auto path = SharedFixture("iblinkinfo/quantum-hdr-switch-edr-links-could-be-hdr.txt");
+  auto path = FixturePath("iblinkinfo/quantum-hdr-switch-edr-links-could-be-hdr.txt");
   RAILYARD_REQUIRE_FIXTURE(path);
   IblinkinfoReport r = ParseIblinkinfo(ReadText(path), "iblinkinfo.txt");
   EXPECT_EQ(r.ports_down, 35);

@@ -9,10 +9,10 @@ namespace railyard {
 namespace {
 
 using testing::ReadText;
-using testing::SharedFixture;
+using testing::FixturePath;
 
 TEST(EthtoolModule, SfpWithDigitalDiagnostics) {
-  auto path = SharedFixture("ethtool/m-sfp-1000base-sx-sff8472-dom-thresholds.txt");
+  auto path = FixturePath("ethtool/m-sfp-1000base-sx-sff8472-dom-thresholds.txt");
   RAILYARD_REQUIRE_FIXTURE(path);
   ModuleInfo m = ParseEthtoolModule(ReadText(path));
   EXPECT_TRUE(m.readable);
@@ -29,7 +29,7 @@ TEST(EthtoolModule, SfpWithDigitalDiagnostics) {
 }
 
 TEST(EthtoolModule, QsfpDdNvidiaDac) {
-  auto path = SharedFixture("ethtool/m-qsfp-dd-mellanox-passive-dac-spectrum2-prerelease-cmis-parser.txt");
+  auto path = FixturePath("ethtool/m-qsfp-dd-mellanox-passive-dac-spectrum2-prerelease-cmis-parser.txt");
   RAILYARD_REQUIRE_FIXTURE(path);
   ModuleInfo m = ParseEthtoolModule(ReadText(path));
   EXPECT_EQ(m.vendor_name, "Mellanox");
@@ -41,7 +41,7 @@ TEST(EthtoolModule, QsfpDdNvidiaDac) {
 }
 
 TEST(EthtoolModule, UnreadableEeprom) {
-  auto path = SharedFixture("ethtool/m-cx3pro-40g-netlink-input-output-error.txt");
+  auto path = FixturePath("ethtool/m-cx3pro-40g-netlink-input-output-error.txt");
   RAILYARD_REQUIRE_FIXTURE(path);
   ModuleInfo m = ParseEthtoolModule(ReadText(path));
   EXPECT_FALSE(m.readable);
@@ -50,7 +50,7 @@ TEST(EthtoolModule, UnreadableEeprom) {
 }
 
 TEST(EthtoolStats, Mlx5CountersUnderXdpLoad) {
-  auto path = SharedFixture("ethtool/S-mlx5-kernel-5.15-xdp-load-rx-discards-phy-out-of-buffer-pause.txt");
+  auto path = FixturePath("ethtool/S-mlx5-kernel-5.15-xdp-load-rx-discards-phy-out-of-buffer-pause.txt");
   RAILYARD_REQUIRE_FIXTURE(path);
   NicCounters c = ParseEthtoolStats(ReadText(path));
   EXPECT_TRUE(c.warnings.empty());

@@ -9,14 +9,14 @@ namespace railyard {
 namespace {
 
 using testing::ReadText;
-using testing::SharedFixture;
+using testing::FixturePath;
 
 AdjacencyReport IbFixture(const std::string& name) {
-  return ParseIbnetdiscover(ReadText(SharedFixture("ibnetdiscover/" + name)), name);
+  return ParseIbnetdiscover(ReadText(FixturePath("ibnetdiscover/" + name)), name);
 }
 
 TEST(Ibnetdiscover, DgxH100SwitchBlocks) {
-  auto path = SharedFixture("ibnetdiscover/dgx-h100-ndr-qm9701-fabric-first-4-switches.txt");
+  auto path = FixturePath("ibnetdiscover/dgx-h100-ndr-qm9701-fabric-first-4-switches.txt");
   RAILYARD_REQUIRE_FIXTURE(path);
   AdjacencyReport r = IbFixture("dgx-h100-ndr-qm9701-fabric-first-4-switches.txt");
   EXPECT_TRUE(r.warnings.empty());
@@ -37,7 +37,7 @@ TEST(Ibnetdiscover, DgxH100SwitchBlocks) {
 }
 
 TEST(Ibnetdiscover, DgxH100CaBlocks) {
-  auto path = SharedFixture("ibnetdiscover/dgx-h100-ndr-qm9701-fabric-last-ca-blocks.txt");
+  auto path = FixturePath("ibnetdiscover/dgx-h100-ndr-qm9701-fabric-last-ca-blocks.txt");
   RAILYARD_REQUIRE_FIXTURE(path);
   AdjacencyReport r = IbFixture("dgx-h100-ndr-qm9701-fabric-last-ca-blocks.txt");
   ASSERT_EQ(r.adjacencies.size(), 13u);
@@ -50,7 +50,7 @@ TEST(Ibnetdiscover, DgxH100CaBlocks) {
 }
 
 TEST(Ibnetdiscover, IsolatedCaHasNoLinks) {
-  auto path = SharedFixture("ibnetdiscover/gb200-isolated-ca-no-links.txt");
+  auto path = FixturePath("ibnetdiscover/gb200-isolated-ca-no-links.txt");
   RAILYARD_REQUIRE_FIXTURE(path);
   AdjacencyReport r = IbFixture("gb200-isolated-ca-no-links.txt");
   EXPECT_TRUE(r.adjacencies.empty());
@@ -73,12 +73,12 @@ TEST(Ibnetdiscover, MalformedLinesWarnAndNeverThrow) {
   EXPECT_EQ(r.warnings.size(), 6u);
   EXPECT_EQ(r.warnings[0].line, 1);
   // Truncated anywhere: never a crash.
-  std::string text = ReadText(SharedFixture("ibnetdiscover/dgx-h100-ndr-qm9701-fabric-first-4-switches.txt"));
+  std::string text = ReadText(FixturePath("ibnetdiscover/dgx-h100-ndr-qm9701-fabric-first-4-switches.txt"));
   for (size_t cut = 0; cut < text.size(); cut += 97) ParseIbnetdiscover(text.substr(0, cut), "cut");
 }
 
 TEST(Lldpctl, Json0GpuHostRailNics) {
-  auto path = SharedFixture("lldpctl/json0-gpu-host-rail-nics-to-sonic-leafs.json");
+  auto path = FixturePath("lldpctl/json0-gpu-host-rail-nics-to-sonic-leafs.json");
   RAILYARD_REQUIRE_FIXTURE(path);
   AdjacencyReport r = ParseLldpctlJson(ReadText(path), "gpu-host", "json0.json");
   EXPECT_TRUE(r.warnings.empty());
@@ -93,7 +93,7 @@ TEST(Lldpctl, Json0GpuHostRailNics) {
 }
 
 TEST(Lldpctl, Json0H3cAndHostPeersWithUnknownTlvs) {
-  auto path = SharedFixture("lldpctl/json0-h3c-access-and-host-peers-unknown-tlv.json");
+  auto path = FixturePath("lldpctl/json0-h3c-access-and-host-peers-unknown-tlv.json");
   RAILYARD_REQUIRE_FIXTURE(path);
   AdjacencyReport r = ParseLldpctlJson(ReadText(path), "h", "h3c.json");
   ASSERT_EQ(r.adjacencies.size(), 3u);
@@ -135,27 +135,27 @@ TEST(Lldpctl, BadJsonWarns) {
 TEST(SwitchLldp, AristaTables) {
   for (const char* name : {"arista-eos-show-lldp-neighbors.txt", "arista-eos-show-lldp-neighbors-dashed-header.txt",
                            "arista-eos-show-lldp-neighbors-eantc-with-table-counters.txt"}) {
-    auto path = SharedFixture(std::string("switch-lldp/") + name);
+    auto path = FixturePath(std::string("switch-lldp/") + name);
     RAILYARD_REQUIRE_FIXTURE(path);
   }
-  AdjacencyReport a = ParseSwitchLldpTable(ReadText(SharedFixture("switch-lldp/arista-eos-show-lldp-neighbors.txt")), "sw1", "a");
+  AdjacencyReport a = ParseSwitchLldpTable(ReadText(FixturePath("switch-lldp/arista-eos-show-lldp-neighbors.txt")), "sw1", "a");
   ASSERT_EQ(a.adjacencies.size(), 4u);
   EXPECT_EQ(a.adjacencies[2].local_port, "Et3/1");
   EXPECT_EQ(a.adjacencies[2].remote_device, "tg104.sjc.aristanetworks.com");
   EXPECT_EQ(a.adjacencies[2].remote_port, "Ethernet3/2");
   AdjacencyReport dashed =
-      ParseSwitchLldpTable(ReadText(SharedFixture("switch-lldp/arista-eos-show-lldp-neighbors-dashed-header.txt")), "sw", "b");
+      ParseSwitchLldpTable(ReadText(FixturePath("switch-lldp/arista-eos-show-lldp-neighbors-dashed-header.txt")), "sw", "b");
   EXPECT_EQ(dashed.adjacencies.size(), 6u);
   EXPECT_TRUE(dashed.warnings.empty());
   AdjacencyReport eantc = ParseSwitchLldpTable(
-      ReadText(SharedFixture("switch-lldp/arista-eos-show-lldp-neighbors-eantc-with-table-counters.txt")), "pe", "c");
+      ReadText(FixturePath("switch-lldp/arista-eos-show-lldp-neighbors-eantc-with-table-counters.txt")), "pe", "c");
   ASSERT_EQ(eantc.adjacencies.size(), 3u);
   EXPECT_EQ(eantc.adjacencies[2].local_port, "Ma1");
   EXPECT_EQ(eantc.adjacencies[2].remote_port, "25");
 }
 
 TEST(SwitchLldp, CumulusNetShowLldp) {
-  auto path = SharedFixture("switch-lldp/cumulus-net-show-lldp-vx.txt");
+  auto path = FixturePath("switch-lldp/cumulus-net-show-lldp-vx.txt");
   RAILYARD_REQUIRE_FIXTURE(path);
   AdjacencyReport r = ParseSwitchLldpTable(ReadText(path), "leaf01", "c");
   ASSERT_EQ(r.adjacencies.size(), 2u);

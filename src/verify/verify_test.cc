@@ -221,7 +221,7 @@ TEST_F(VerifyTest, FindingsAreSortedByLocation) {
 TEST(VerifyRealCapture, GpuHostRailNicsAgainstAMatchingPlan) {
   // The shared fixture (a real lldpctl -f json0 from a GPU host) against a plan written to match
   // it, names mapped by a --names file (tests/fixtures/match/).
-  auto fixture = testing::SharedFixture("lldpctl/json0-gpu-host-rail-nics-to-sonic-leafs.json");
+  auto fixture = testing::FixturePath("lldpctl/json0-gpu-host-rail-nics-to-sonic-leafs.json");
   RAILYARD_REQUIRE_FIXTURE(fixture);
   const fs::path match = fs::path(RAILYARD_SOURCE_DIR) / "tests/fixtures/match";
   const fs::path dir = fs::temp_directory_path() / ("railyard-match-" + std::to_string(::getpid()));
@@ -246,7 +246,7 @@ TEST(VerifyRealCapture, CumulusLeafTableAgainstAMatchingPlan) {
   // The shared Cumulus `net show lldp` capture (a VX leaf with two spine uplinks) against the
   // one-leaf, two-spine plan of the LLDP peer test. The lab's leaf has no hosts: the two node
   // cables the plan gives it are missing, and said so; the uplinks are ok.
-  auto fixture = testing::SharedFixture("switch-lldp/cumulus-net-show-lldp-vx.txt");
+  auto fixture = testing::FixturePath("switch-lldp/cumulus-net-show-lldp-vx.txt");
   RAILYARD_REQUIRE_FIXTURE(fixture);
   const fs::path root(RAILYARD_SOURCE_DIR);
   const fs::path dir = fs::temp_directory_path() / ("railyard-cumulus-" + std::to_string(::getpid()));

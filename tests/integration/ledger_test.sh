@@ -73,25 +73,21 @@ head -2 "$WORK/typo.csv" > "$WORK/good.csv"
 check "receiving list imports" test $? -eq 0
 "$RAILYARD" ledger --db "$WORK/cli.db" import "$WORK/good.csv" | grep -q "already imported"
 check "the same list twice changes nothing" test $? -eq 0
-SHARED="$SRC/../shared/fixtures"
-if [ -d "$SHARED" ]; then
-  "$RAILYARD" ledger --db "$WORK/cli.db" import --as lspci "$SHARED/lspci/cx7-ndr-osfp-gen5-x16-vpd.txt" > /dev/null
-  check "real lspci VPD imports" test $? -eq 0
-  "$RAILYARD" ledger --db "$WORK/cli.db" history MT2347J0100T > "$WORK/history.txt"
-  check "history: receiving first, then the VPD" grep -q "alice .*opn .*MCX75310AAS-NEAT .*good.csv:2" "$WORK/history.txt"
-  check "history: the VPD's serial check" grep -q "vpd.checksum .*good" "$WORK/history.txt"
-  "$RAILYARD" ledger --db "$WORK/cli.db" check > "$WORK/check.txt"
-  check "a genuine card has no authenticity finding" test $? -eq 0
-  "$RAILYARD" accept --db "$WORK/cli.db" run --batch B9 > "$WORK/run.txt"
-  check "accept run: waits for the firmware identity" grep -q "1 received" "$WORK/run.txt"
-  "$RAILYARD" accept --db "$WORK/cli.db" report --batch B9 --html "$WORK/b9.html" --csv "$WORK/b9.csv"
-  check "accept report writes HTML" grep -q "Acceptance report: batch B9" "$WORK/b9.html"
-  check "accept report writes CSV" grep -q "^MT2347J0100T,nic,MCX75310AAS-NEAT,B9,received," "$WORK/b9.csv"
-  "$RAILYARD" accept --db "$WORK/cli.db" report --batch NOPE 2> /dev/null
-  check "report of an unknown batch exits 2" test $? -eq 2
-else
-  echo "SKIP: real-sample ledger checks need ../shared/fixtures"
-fi
+FIXTURES="$SRC/tests/fixtures"
+"$RAILYARD" ledger --db "$WORK/cli.db" import --as lspci "$FIXTURES/lspci/cx7-ndr-osfp-gen5-x16-vpd.txt" > /dev/null
+check "real lspci VPD imports" test $? -eq 0
+"$RAILYARD" ledger --db "$WORK/cli.db" history MT2347J0100T > "$WORK/history.txt"
+check "history: receiving first, then the VPD" grep -q "alice .*opn .*MCX75310AAS-NEAT .*good.csv:2" "$WORK/history.txt"
+check "history: the VPD's serial check" grep -q "vpd.checksum .*good" "$WORK/history.txt"
+"$RAILYARD" ledger --db "$WORK/cli.db" check > "$WORK/check.txt"
+check "a genuine card has no authenticity finding" test $? -eq 0
+"$RAILYARD" accept --db "$WORK/cli.db" run --batch B9 > "$WORK/run.txt"
+check "accept run: waits for the firmware identity" grep -q "1 received" "$WORK/run.txt"
+"$RAILYARD" accept --db "$WORK/cli.db" report --batch B9 --html "$WORK/b9.html" --csv "$WORK/b9.csv"
+check "accept report writes HTML" grep -q "Acceptance report: batch B9" "$WORK/b9.html"
+check "accept report writes CSV" grep -q "^MT2347J0100T,nic,MCX75310AAS-NEAT,B9,received," "$WORK/b9.csv"
+"$RAILYARD" accept --db "$WORK/cli.db" report --batch NOPE 2> /dev/null
+check "report of an unknown batch exits 2" test $? -eq 2
 "$RAILYARD" ledger --db "$WORK/cli.db" history NO-SUCH 2> /dev/null
 check "history of an unknown serial exits 2" test $? -eq 2
 finish
