@@ -100,6 +100,61 @@ TEST(Doctor, NicFirmwareNotRunning) {
   EXPECT_EQ(Count(RunHostRules(ok, {}), "nic-firmware-not-running"), 0u);
 }
 
+TEST(Doctor, KernelLogRules) {
+  // Firmware health dumps, real: one finding per function, however many health lines follow.
+  HostFacts health = Capture("h", {{"dmesg.txt", "dmesg/qemu-devel-cx6dx-mlx5-health-compromised-fw-internal-error-assert-var.txt"}});
+  std::vector<Finding> found = RunHostRules(health, {});
+  ASSERT_EQ(Count(found, "nic-firmware-health"), 1u);
+  HostFacts fatal = Capture("h", {{"dmesg.txt", "dmesg/netdev-zpci-cx4lx-vf-hotunplug-fatal-error-health-compromised-cmd-timeouts.txt"}});
+  EXPECT_EQ(Count(RunHostRules(fatal, {}), "nic-firmware-health"), 1u);
+  // DPC containment and an uncorrected AER on the root port above a ConnectX: an error.
+  HostFacts aer = Capture("h", {{"dmesg.txt", "dmesg/linux-pci-cx5-cx7-dpc-aer-uncorrected-mlx5-pci-slot-unavailable-recovery-failed.txt"}});
+  std::vector<Finding> aer_found = RunHostRules(aer, {});
+  ASSERT_GE(Count(aer_found, "pcie-aer-errors"), 1u);
+  for (const Finding& x : aer_found) {
+    if (x.rule == "pcie-aer-errors" && x.object == "PCIe port 0004:00:00.0") {
+      EXPECT_EQ(x.severity, Severity::kError);
+    }
+  }
+  // The healthy probe (slot advertised sufficient power, 75 W) is silent on all four; so is a boot-time
+  // link down/up once per port.
+  HostFacts ok = Capture("h", {{"dmesg.txt", "dmesg/cx5-arm64-probe-ok-slot-power-pcie-bw-truncated.txt"}});
+  HostFacts boot = Capture("h", {{"dmesg.txt", "dmesg/hpe-fmn-dmesg-grep-enp-mlx5-renamed-link-down-up.txt"}});
+  for (const HostFacts* f : {&ok, &boot}) {
+    std::vector<Finding> none = RunHostRules(*f, {});
+    for (const char* rule : {"nic-firmware-health", "pcie-slot-power-insufficient", "pcie-aer-errors", "link-flapping"}) {
+      EXPECT_EQ(Count(none, rule), 0u) << rule;
+    }
+  }
+  // No real sample shows the insufficient-power line with its prefix: the healthy line changed in memory to the
+  // driver's warning text (drivers/net/ethernet/mellanox/mlx5/core/events.c).
+  for (KernelEvent& e : ok.kernel_events) {
+    if (e.message.find("sufficient power") == std::string::npos) continue;
+    e.message = "Detected insufficient power on the PCIe slot (27W).";
+    e.kind = KernelEventKind::kSlotPowerInsufficient;
+    e.values["watts"] = "27";
+  }
+  EXPECT_EQ(Count(RunHostRules(ok, {}), "pcie-slot-power-insufficient"), 1u);
+  EXPECT_EQ(ParseDmesg("[ 11.0] mlx5_core 0004:01:00.0: mlx5_pcie_event:294:(pid 542): Detected insufficient power on the PCIe slot (27W).\n")
+                .events.at(0).values.at("watts"), "27");
+  // The boot sample's port went down once; three downs (the policy's default) make it flap: the sample's own
+  // down line repeated in memory.
+  for (const KernelEvent& e : boot.kernel_events) {
+    if (e.kind == KernelEventKind::kLinkEvent && e.values.at("state") == "down" && e.device == "0000:41:00.0") {
+      boot.kernel_events.push_back(e);
+      boot.kernel_events.push_back(e);
+      break;
+    }
+  }
+  std::vector<Finding> flaps = RunHostRules(boot, {});
+  ASSERT_EQ(Count(flaps, "link-flapping"), 1u);
+  for (const Finding& x : flaps) {
+    if (x.rule == "link-flapping") {
+      EXPECT_EQ(x.object, "port 0000:41:00.0 enp65s0f0");
+    }
+  }
+}
+
 TEST(Doctor, LinkDownWithItsCause) {
   REQUIRE_SHARED("ethtool/cx4lx-25g-dac-to-10g-switch-link-training-failure.txt");
   // The hotsos host: enp59s0f0 is a bond member (configured). The ethtool sample's link

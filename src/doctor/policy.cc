@@ -37,7 +37,7 @@ DoctorPolicy ParsePolicy(const std::string& yaml_text, const std::string& file) 
   if (!root.IsMap()) throw PolicyError(fmt::format("{}:1: the policy must be a mapping of keys", file));
   static const std::vector<std::string> kKeys = {"ethernet_mtu", "ib_mtu", "roce_priority", "roce_trust",
                                                  "max_effective_ber", "module_temp_warn_c", "module_temp_alarm_c",
-                                                 "max_rx_discards", "firmware_baseline", "require_iommu", "require_sriov", "driver_stack",
+                                                 "max_rx_discards", "link_flap_downs", "firmware_baseline", "require_iommu", "require_sriov", "driver_stack",
                                                  "qualified_module_vendors", "disabled_rules", "severity"};
   for (const auto& kv : root) {
     const std::string key = kv.first.as<std::string>("");
@@ -65,6 +65,7 @@ DoctorPolicy ParsePolicy(const std::string& yaml_text, const std::string& file) 
       p.qualified_module_vendors.clear();
       for (const auto& r : v) p.qualified_module_vendors.push_back(As<std::string>(file, r, key, "a vendor name"));
     } else if (key == "max_rx_discards") p.max_rx_discards = As<uint64_t>(file, v, key, "a count");
+    else if (key == "link_flap_downs") p.link_flap_downs = As<int>(file, v, key, "a count");
     else if (key == "firmware_baseline") {
       if (!v.IsMap()) Fail(file, v, key, "expected a mapping of PSID or family to version");
       for (const auto& b : v) p.firmware_baseline[b.first.as<std::string>("")] = As<std::string>(file, b.second, key, "a version");

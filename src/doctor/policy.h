@@ -22,6 +22,7 @@ struct DoctorPolicy {
   double max_effective_ber = 1e-12;
   double module_temp_warn_c = 70;
   double module_temp_alarm_c = 80;
+  int link_flap_downs = 3;          // link-down events per port in the kernel log that make link-flapping
   uint64_t max_rx_discards = 0;     // rx_discards_phy / rx_out_of_buffer above this warn; 0 = any
   std::map<std::string, std::string> firmware_baseline;  // PSID or device family ("ConnectX-7") -> minimum version
   bool require_iommu = false;       // hosts run VMs / SR-IOV passthrough: the IOMMU must be on

@@ -28,6 +28,7 @@ const std::vector<HostRule>& HostRules() {
     AddConfigRules(r);
     AddRoceRules(r);
     AddOpticsRules(r);
+    AddKernelRules(r);
     return r;
   }();
   return rules;

@@ -60,5 +60,6 @@ void AddBondRules(std::vector<HostRule>& rules);
 void AddConfigRules(std::vector<HostRule>& rules);
 void AddRoceRules(std::vector<HostRule>& rules);
 void AddOpticsRules(std::vector<HostRule>& rules);
+void AddKernelRules(std::vector<HostRule>& rules);
 
 }  // namespace railyard

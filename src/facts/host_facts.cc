@@ -406,6 +406,7 @@ json ToJson(const HostFacts& f) {
   json kernel = json::array();
   for (const KernelEvent& e : f.kernel_events) {
     kernel.push_back({{"timestamp", e.timestamp},
+                      {"time", e.time},
                       {"driver", e.driver},
                       {"device", e.device},
                       {"kind", ToString(e.kind)},
@@ -645,26 +646,15 @@ HostFacts FactsFromJson(const json& j) {
       f.links[device] = std::move(p);
     }
     where = "kernel_events";
-    static const std::map<std::string, KernelEventKind> kKinds = {
-        {"other", KernelEventKind::kOther},
-        {"firmware-version", KernelEventKind::kFirmwareVersion},
-        {"pcie-bandwidth", KernelEventKind::kPcieBandwidth},
-        {"pcie-bandwidth-limited", KernelEventKind::kPcieBandwidthLimited},
-        {"probe-failed", KernelEventKind::kProbeFailed},
-        {"load-failed", KernelEventKind::kLoadFailed},
-        {"firmware-timeout", KernelEventKind::kFirmwareTimeout},
-        {"sriov-failed", KernelEventKind::kSriovFailed},
-        {"unknown-header-type", KernelEventKind::kUnknownHeaderType},
-        {"cable-event", KernelEventKind::kCableEvent},
-        {"link-event", KernelEventKind::kLinkEvent}};
     for (const json& e : j.at("kernel_events")) {
       KernelEvent x;
       x.timestamp = e.at("timestamp").get<double>();
       x.driver = e.at("driver").get<std::string>();
       x.device = e.at("device").get<std::string>();
-      auto kind = kKinds.find(e.at("kind").get<std::string>());
-      if (kind == kKinds.end()) throw std::runtime_error("unknown kernel event kind " + e.at("kind").get<std::string>());
-      x.kind = kind->second;
+      x.time = e.value("time", std::string());  // added within facts/1
+      auto kind = KernelEventKindFromString(e.at("kind").get<std::string>());
+      if (!kind) throw std::runtime_error("unknown kernel event kind " + e.at("kind").get<std::string>());
+      x.kind = *kind;
       x.message = e.at("message").get<std::string>();
       x.values = e.at("values").get<std::map<std::string, std::string>>();
       x.line = e.at("line").get<int>();

@@ -1,4 +1,7 @@
 // dmesg, nmcli and ifcfg on every real sample in tests/fixtures.
+#include <algorithm>
+#include <filesystem>
+
 #include <gtest/gtest.h>
 
 #include "parse/dmesg.h"
@@ -64,6 +67,84 @@ TEST(Dmesg, SriovAndUnknownHeaderAndHealthyProbe) {
   EXPECT_EQ(bw->values.at("link"), "8.0 GT/s PCIe x8 link");
   EXPECT_EQ(First(ok, KernelEventKind::kCableEvent)->values.at("event"), "Cable plugged");
   EXPECT_TRUE(ParseDmesg("[x] junk\nunrelated: message\n").events.empty());
+}
+
+KernelLog LogFixture(const std::string& name) {
+  std::string text = ReadText(FixturePath("dmesg/" + name));
+  EXPECT_FALSE(text.empty()) << name;
+  return ParseDmesg(text);
+}
+
+size_t CountKind(const KernelLog& log, KernelEventKind kind) {
+  return static_cast<size_t>(std::count_if(log.events.begin(), log.events.end(), [&](const KernelEvent& e) { return e.kind == kind; }));
+}
+
+TEST(Dmesg, FirmwareHealthInEveryForm) {
+  // Raw dmesg with timestamps, a health dump with none (a kernel commit message), a hot-unplugged VF.
+  KernelLog qemu = LogFixture("qemu-devel-cx6dx-mlx5-health-compromised-fw-internal-error-assert-var.txt");
+  ASSERT_GE(CountKind(qemu, KernelEventKind::kFirmwareHealth), 2u);
+  const KernelEvent* h = First(qemu, KernelEventKind::kFirmwareHealth);
+  EXPECT_EQ(h->device, "0000:0d:00.0");
+  EXPECT_EQ(h->values.at("function"), "poll_health");
+  EXPECT_EQ(h->message, "device's health compromised - reached miss count");
+  EXPECT_DOUBLE_EQ(h->timestamp, 445.937186);
+  KernelLog bare = LogFixture("kernel-commit-cx5fw16-health-buffer-severity-no-timestamps.txt");
+  EXPECT_GE(CountKind(bare, KernelEventKind::kFirmwareHealth), 1u);
+  EXPECT_TRUE(bare.warnings.empty());
+  KernelLog fatal = LogFixture("netdev-zpci-cx4lx-vf-hotunplug-fatal-error-health-compromised-cmd-timeouts.txt");
+  EXPECT_EQ(First(fatal, KernelEventKind::kFirmwareHealth)->message, "Fatal error 1 detected");
+}
+
+TEST(Dmesg, SyslogJournalAndLevelPrefixes) {
+  // syslog: "May 27 15:47:45 host kernel: mlx5_core ...": the wall-clock time is kept, the host dropped.
+  KernelLog syslog = LogFixture("syslog-lkml-cx5-syslog-fqdn-host-pcie-sufficient-power-cable-plugged-bug.txt");
+  const KernelEvent* fw = First(syslog, KernelEventKind::kFirmwareVersion);
+  ASSERT_TRUE(fw);
+  EXPECT_EQ(fw->time, "May 27 15:47:45");
+  EXPECT_EQ(fw->device, "0000:81:00.0");
+  EXPECT_EQ(First(syslog, KernelEventKind::kCableEvent)->values.at("event"), "Cable plugged");
+  // "PCIe slot advertised sufficient power" is the healthy message: no slot-power event.
+  EXPECT_EQ(CountKind(syslog, KernelEventKind::kSlotPowerInsufficient), 0u);
+  // pstore's "<6>[    2.608284] mlx5_core ..." level prefix.
+  KernelLog pstore = LogFixture("gpud-pstore-dmesg-raw-level-prefix-mlx5-cable-unplugged-link-up.txt");
+  const KernelEvent* bw = First(pstore, KernelEventKind::kPcieBandwidth);
+  ASSERT_TRUE(bw);
+  EXPECT_EQ(bw->device, "0000:41:00.1");
+  // dmesg -T and --time-format iso on this machine: kernel logs with no NIC lines, so no warning and no events.
+  for (const char* f : {"this-machine-dmesg-T-no-nic.txt", "this-machine-dmesg-time-format-iso-no-nic.txt"}) {
+    KernelLog log = LogFixture(f);
+    EXPECT_TRUE(log.warnings.empty()) << f;
+    EXPECT_GT(log.kernel_lines, 30) << f;
+    EXPECT_TRUE(log.events.empty()) << f;
+  }
+}
+
+TEST(Dmesg, AerAndDpcOnTheNicsPath) {
+  KernelLog log = LogFixture("linux-pci-cx5-cx7-dpc-aer-uncorrected-mlx5-pci-slot-unavailable-recovery-failed.txt");
+  const KernelEvent* e = First(log, KernelEventKind::kPcieError);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->driver, "pcieport");
+  EXPECT_EQ(e->device, "0004:00:00.0");
+  bool uncorrected = false;
+  for (const KernelEvent& x : log.events) {
+    if (x.kind == KernelEventKind::kPcieError && x.values.count("severity")) uncorrected |= x.values.at("severity").starts_with("Uncorrected");
+  }
+  EXPECT_TRUE(uncorrected);
+  // pcieport lines that are not AER/DPC (bandwidth notices, hotplug) are not kept.
+  for (const KernelEvent& x : log.events) EXPECT_TRUE(x.driver != "pcieport" || x.kind == KernelEventKind::kPcieError) << x.message;
+}
+
+TEST(Dmesg, TextThatIsNoKernelLogWarns) {
+  KernelLog log = ParseDmesg(ReadText(FixturePath("bonding/active-backup-healthy-10g.txt")));
+  EXPECT_TRUE(log.events.empty());
+  ASSERT_EQ(log.warnings.size(), 1u);
+  EXPECT_NE(log.warnings[0].message.find("kernel log"), std::string::npos);
+  EXPECT_TRUE(ParseDmesg("").warnings.empty());
+  // Every kernel-log sample in the corpus reads as one.
+  for (const auto& entry : std::filesystem::directory_iterator(FixturePath("dmesg"))) {
+    KernelLog l = ParseDmesg(ReadText(entry.path()));
+    EXPECT_TRUE(l.warnings.empty()) << entry.path();
+  }
 }
 
 TEST(Nmcli, DeviceStatusAndShow) {
