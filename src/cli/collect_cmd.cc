@@ -12,6 +12,7 @@ std::function<int()> AddCollectCommand(CLI::App& app) {
     std::string from;
     std::string out;
     bool no_tools = false;
+    bool quiet = false;
     int timeout_ms = 10000;
   };
   auto a = std::make_shared<Args>();
@@ -24,6 +25,7 @@ std::function<int()> AddCollectCommand(CLI::App& app) {
   cmd->add_option("--from", a->from, "build the facts from a directory of saved tool outputs")->check(CLI::ExistingDirectory);
   cmd->add_option("-o,--output", a->out, "write the JSON here (default: stdout, one line)");
   cmd->add_flag("--no-tools", a->no_tools, "read sysfs and procfs only; run no tools");
+  cmd->add_flag("-q,--quiet", a->quiet, "do not print the sources' warnings on stderr (they stay in the JSON)");
   cmd->add_option("--timeout-ms", a->timeout_ms, "per-tool timeout (default 10000)")->check(CLI::Range(100, 600000));
   return [a] {
     try {
@@ -36,7 +38,14 @@ std::function<int()> AddCollectCommand(CLI::App& app) {
         options.tool_timeout_ms = a->timeout_ms;
         inputs = CollectLive(options);
       }
-      nlohmann::json facts = ToJson(BuildHostFacts(inputs));
+      HostFacts built = BuildHostFacts(inputs);
+      // What was read but not understood is said where the user sees it, not only inside the JSON.
+      if (!a->quiet) {
+        for (const SourceStatus& s : built.sources) {
+          for (const std::string& w : s.warnings) std::cerr << "railyard: warning: " << s.name << ": " << w << "\n";
+        }
+      }
+      nlohmann::json facts = ToJson(built);
       if (a->out.empty()) {
         std::cout << facts.dump() << "\n";  // one line: NDJSON when many hosts write to one stream
       } else {

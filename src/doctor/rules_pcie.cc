@@ -200,9 +200,21 @@ void VmNicNotPassthrough(RuleContext& c) {
   }
 }
 
+// A host where lspci ran and listed no NVIDIA/Mellanox function: every NIC rule passes vacuously, so
+// "0 findings" would be a false all-clear. (Facts without lspci say what was missing in their sources.)
+void NoNvidiaNic(RuleContext& c) {
+  const HostFacts& f = c.facts;
+  if (f.has_nvidia_nic != false || !f.pci.empty() || !f.rdma.empty() || !f.firmware.empty() || !f.links.empty()) return;
+  c.Report("host", "lspci lists no NVIDIA/Mellanox network function (vendor 15b3): none of the NIC checks had a card to look at",
+           "if this host should have a ConnectX/BlueField: reseat it, check the slot is enabled in the BIOS, and run "
+           "`lspci -nn -d 15b3:`; if it should not (a login or management node), turn the rule off for it in the policy")
+      .evidence = {{"lspci", "ran, no 15b3 function"}};
+}
+
 }  // namespace
 
 void AddPcieRules(std::vector<HostRule>& rules) {
+  rules.push_back({"no-nvidia-nic", Severity::kWarning, "no NVIDIA/Mellanox NIC in the facts: the NIC checks saw nothing", NoNvidiaNic});
   rules.push_back({"pcie-link-downgraded", Severity::kError, "PCIe link trained below the card's capability", LinkDowngraded});
   rules.push_back({"pcie-slot-below-line-rate", Severity::kError, "PCIe bandwidth below the ports' line rate", SlotBelowLineRate});
   rules.push_back({"nic-firmware-not-running", Severity::kError, "flash recovery, probe failure or firmware timeout", FirmwareNotRunning});

@@ -1,6 +1,8 @@
 #include "facts/collect.h"
 
 #include <algorithm>
+#include <initializer_list>
+#include <set>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -45,6 +47,27 @@ std::vector<std::string> AsStrings(const std::vector<ParseWarning>& warnings) {
   return out;
 }
 
+// The source a file's facts came from ("flint q 19:00.0" from a capture, "mstflint q 19:00.0" live):
+// the first whose name is one of `names`, created (as present) when neither exists.
+SourceStatus& SourceNamed(HostFacts& f, std::initializer_list<std::string> names) {
+  for (SourceStatus& s : f.sources) {
+    for (const std::string& n : names) {
+      if (s.name == n) return s;
+    }
+  }
+  f.sources.push_back({*names.begin(), true, "", {}});
+  return f.sources.back();
+}
+
+// Attaches a parser's warnings to the source, and says so when the file yielded nothing at all: a
+// file that was read must give facts or a warning, never silence.
+void Account(HostFacts& f, std::initializer_list<std::string> names, const std::vector<ParseWarning>& warnings, bool yielded,
+             std::string_view expected) {
+  SourceStatus& s = SourceNamed(f, names);
+  for (std::string& w : AsStrings(warnings)) s.warnings.push_back(std::move(w));
+  if (!yielded) s.warnings.push_back(fmt::format("line 1: nothing read: no {} found in this output", expected));
+}
+
 }  // namespace
 
 NetdevSnapshot NetdevFromIpLink(const IpLink& l) {
@@ -68,6 +91,9 @@ NetdevSnapshot NetdevFromIpLink(const IpLink& l) {
 
 HostFacts BuildHostFacts(const CollectInputs& in) {
   HostFacts f;
+  std::set<std::string> from_ip;
+  for (const NetdevSnapshot& s : in.netdevs) from_ip.insert(s.name);
+  auto listed_by_ip = [&](const std::string& name) { return from_ip.count(name) > 0; };
   f.hostname = in.hostname;
   f.kernel = in.kernel;
   f.ofed = in.ofed;
@@ -91,12 +117,26 @@ HostFacts BuildHostFacts(const CollectInputs& in) {
       }
     }
   }
-  for (const auto& [bdf, text] : in.flint) f.firmware[bdf] = ParseFlintQuery(text);
-  for (const auto& [bond, text] : in.bonding) f.bonds[bond] = ParseBonding(text);
+  for (const auto& [bdf, text] : in.flint) {
+    FirmwareQuery q = ParseFlintQuery(text);
+    Account(f, {"flint q " + bdf, "mstflint q " + bdf}, q.warnings, !q.fw_version.empty() || !q.psid.empty(), "flint/mstflint query");
+    f.firmware[bdf] = std::move(q);
+  }
+  for (const auto& [bond, text] : in.bonding) {
+    BondStatus b = ParseBonding(text);
+    Account(f, {"/proc/net/bonding/" + bond}, b.warnings, !b.mode.empty() || !b.members.empty(), "bonding mode or slave");
+    f.bonds[bond] = std::move(b);
+  }
+  std::vector<RdmaNetdev> map;
+  if (in.ibdev2netdev) {
+    std::vector<ParseWarning> w;
+    map = ParseIbdev2netdev(*in.ibdev2netdev, &w);
+    Account(f, {"ibdev2netdev", "ibdev2netdev -v"}, w, !map.empty(), "`mlx5_0 port 1 ==> ib0 (Up)` line");
+  }
   if (in.ibstat) {
-    std::vector<RdmaNetdev> map;
-    if (in.ibdev2netdev) map = ParseIbdev2netdev(*in.ibdev2netdev);
-    for (IbstatCa& ca : ParseIbstat(*in.ibstat).cas) {
+    IbstatReport report = ParseIbstat(*in.ibstat);
+    Account(f, {"ibstat"}, report.warnings, !report.cas.empty(), "CA block");
+    for (IbstatCa& ca : report.cas) {
       RdmaFacts r;
       for (const RdmaNetdev& m : map) {
         if (m.rdma_device == ca.name) {
@@ -118,7 +158,10 @@ HostFacts BuildHostFacts(const CollectInputs& in) {
       if (s == "ARMED") return std::string("Armed");
       return s;
     };
-    for (const IbstatusPort& p : ParseIbstatus(*in.ibstatus)) {
+    std::vector<ParseWarning> w;
+    std::vector<IbstatusPort> ports = ParseIbstatus(*in.ibstatus, &w);
+    Account(f, {"ibstatus"}, w, !ports.empty(), "`Infiniband device ... port N status:` block");
+    for (const IbstatusPort& p : ports) {
       if (f.rdma.empty() || f.rdma.back().ca.name != p.device) {
         RdmaFacts r;
         r.ca.name = p.device;
@@ -135,26 +178,110 @@ HostFacts BuildHostFacts(const CollectInputs& in) {
       f.rdma.back().ca.ports.push_back(std::move(port));
     }
   }
-  if (in.mst_status) f.mst = ParseMstStatus(*in.mst_status).devices;
-  if (in.mlxfwmanager) f.firmware_images = ParseMlxfwmanager(*in.mlxfwmanager).devices;
-  if (in.lldpctl) {
-    for (const Adjacency& a : ParseLldpctlJson(*in.lldpctl, in.hostname, "lldpctl").adjacencies) {
-      f.lldp.push_back({a.local_port, a.remote_device, a.remote_port, a.remote_guid});
+  // ibdev2netdev alone (no ibstat, no ibstatus): its lines still name every RDMA port, its netdev and state.
+  if (!in.ibstat && !in.ibstatus) {
+    for (const RdmaNetdev& m : map) {
+      if (f.rdma.empty() || f.rdma.back().ca.name != m.rdma_device) {
+        RdmaFacts r;
+        r.ca.name = m.rdma_device;
+        r.netdev = m.netdev;
+        r.netdev_state = m.netdev_state;
+        r.pci_bdf = m.pci_bdf;
+        if (!m.firmware.empty()) r.ca.firmware_version = m.firmware;
+        f.rdma.push_back(std::move(r));
+      }
+      IbstatPort port;
+      port.number = m.port;
+      // -v prints the port's state (ACTIVE/DOWN); plain ibdev2netdev only the netdev's (Up/Down).
+      const std::string& state = !m.port_state.empty() ? m.port_state : m.netdev_state;
+      port.state = state == "ACTIVE" || state == "Up" ? "Active" : state == "DOWN" || state == "Down" ? "Down" : state;
+      f.rdma.back().ca.ports.push_back(std::move(port));
+    }
+  } else {
+    for (const RdmaNetdev& m : map) {
+      bool known = false;
+      for (const RdmaFacts& r : f.rdma) known |= r.ca.name == m.rdma_device;
+      if (!known) {
+        SourceNamed(f, {"ibdev2netdev", "ibdev2netdev -v"})
+            .warnings.push_back(fmt::format("{} ({}) is in ibdev2netdev but not in ibstat/ibstatus: kept there only", m.rdma_device, m.netdev));
+      }
     }
   }
-  if (in.dmesg) f.kernel_events = ParseDmesg(*in.dmesg).events;
-  for (const auto& [bdf, bytes] : in.vpd) f.vpd[bdf] = ParseBinaryVpd(bytes);
-  if (in.nmcli) f.networkmanager = ParseNmcli(*in.nmcli);
-  for (const auto& [name, text] : in.ifcfg) f.ifcfg[name] = ParseIfcfg(text);
-  for (const auto& [name, text] : in.netplan) f.netplan[name] = ParseNetplan(text);
+  if (in.mst_status) {
+    MstStatus m = ParseMstStatus(*in.mst_status);
+    Account(f, {"mst status", "mst status -v"}, m.warnings, !m.devices.empty(), "MST device");
+    f.mst = std::move(m.devices);
+  }
+  if (in.mlxfwmanager) {
+    FwManagerReport r = ParseMlxfwmanager(*in.mlxfwmanager);
+    Account(f, {"mlxfwmanager --query"}, r.warnings, !r.devices.empty(), "device block");
+    f.firmware_images = std::move(r.devices);
+  }
+  if (in.lldpctl) {
+    AdjacencyReport r = ParseLldpctlJson(*in.lldpctl, in.hostname, "lldpctl");
+    Account(f, {"lldpctl -f json"}, r.warnings, true, "");
+    for (const Adjacency& a : r.adjacencies) f.lldp.push_back({a.local_port, a.remote_device, a.remote_port, a.remote_guid});
+  }
+  if (in.dmesg) {
+    KernelLog log = ParseDmesg(*in.dmesg);
+    Account(f, {"dmesg"}, log.warnings, true, "");
+    f.kernel_events = std::move(log.events);
+    f.kernel_log_lines = log.kernel_lines;
+  }
+  for (const auto& [bdf, bytes] : in.vpd) {
+    BinaryVpd v = ParseBinaryVpd(bytes);
+    Account(f, {"vpd " + bdf}, v.warnings, !v.product_name.empty() || !v.read_only.empty(), "VPD resource");
+    f.vpd[bdf] = std::move(v);
+  }
+  if (in.nmcli) {
+    std::vector<ParseWarning> w;
+    f.networkmanager = ParseNmcli(*in.nmcli, &w);
+    Account(f, {"nmcli", "nmcli -t device status"}, w, !f.networkmanager.empty(), "NetworkManager device");
+  }
+  for (const auto& [name, text] : in.ifcfg) {
+    IfcfgFile x = ParseIfcfg(text);
+    for (SourceStatus& s : f.sources) {
+      if (s.name == name || s.name.ends_with("/" + name)) {
+        for (std::string& w : AsStrings(x.warnings)) s.warnings.push_back(std::move(w));
+      }
+    }
+    f.ifcfg[name] = std::move(x);
+  }
+  for (const auto& [name, text] : in.netplan) {
+    NetplanConfig x = ParseNetplan(text);
+    for (SourceStatus& s : f.sources) {
+      if (s.name.ends_with(name)) {
+        for (std::string& w : AsStrings(x.warnings)) s.warnings.push_back(std::move(w));
+      }
+    }
+    f.netplan[name] = std::move(x);
+  }
   for (const auto& [device, text] : in.mlxlink) {
     MlxlinkReport r = ParseMlxlink(text);
+    Account(f, {"mlxlink " + device}, r.warnings, !r.ports.empty(), "mlxlink port section");
     if (!r.ports.empty()) {
       r.ports[0].device = device;
       f.links[device] = std::move(r.ports[0]);
     }
   }
-  for (const NetdevSnapshot& s : in.netdevs) {
+  // A per-interface capture (ethtool, ethtool -i/-m/-S, mlnx_qos, ecn) for an interface that no
+  // ip link output lists still describes a real interface: keep it, and say where it came from.
+  std::vector<NetdevSnapshot> netdevs = in.netdevs;
+  std::set<std::string> listed;
+  for (const NetdevSnapshot& s : netdevs) listed.insert(s.name);
+  for (const auto* per_if : {&in.ethtool, &in.ethtool_info, &in.ethtool_module, &in.ethtool_stats, &in.mlnx_qos, &in.ecn}) {
+    for (const auto& [name, text] : *per_if) {
+      if (!listed.insert(name).second) continue;
+      NetdevSnapshot s;
+      s.name = name;
+      s.kind = "other";
+      netdevs.push_back(s);
+      SourceNamed(f, {"ip -j -d link", "ip -d link", "/sys/class/net"})
+          .warnings.push_back(fmt::format("{}: captured by ethtool or mlnx_qos but not in the interface list; kept "
+                                          "with what those captures say", name));
+    }
+  }
+  for (const NetdevSnapshot& s : netdevs) {
     NetdevFacts n;
     n.name = s.name;
     n.kind = s.kind;
@@ -174,15 +301,23 @@ HostFacts BuildHostFacts(const CollectInputs& in) {
     n.addresses = s.addresses;
     if (auto it = in.ethtool_info.find(s.name); it != in.ethtool_info.end()) {
       EthtoolDriver d = ParseEthtoolDriver(it->second);
+      Account(f, {"ethtool -i " + s.name}, d.warnings, !d.driver.empty(), "`driver:` line");
+      if (n.kind == "other" && !listed_by_ip(s.name) && d.bus_info.find(':') != std::string::npos) n.kind = "physical";
       n.driver = d.driver;
       n.firmware_version = d.firmware_version;
       n.firmware_psid = d.firmware_psid;
       if (n.pci_bdf.empty() && d.bus_info.find(':') != std::string::npos) n.pci_bdf = d.bus_info;
       if (d.driver == "veth" && n.kind == "other") n.kind = "veth";
     }
-    if (auto it = in.ethtool_module.find(s.name); it != in.ethtool_module.end()) n.module = ParseEthtoolModule(it->second);
+    if (auto it = in.ethtool_module.find(s.name); it != in.ethtool_module.end()) {
+      n.module = ParseEthtoolModule(it->second);
+      Account(f, {"ethtool -m " + s.name}, n.module->warnings,
+              !n.module->readable || !n.module->identifier.empty() || !n.module->vendor_name.empty(), "module EEPROM field");
+    }
     if (auto it = in.ethtool_stats.find(s.name); it != in.ethtool_stats.end()) {
-      for (const auto& [name, value] : ParseEthtoolStats(it->second).values) {
+      NicCounters stats = ParseEthtoolStats(it->second);
+      Account(f, {"ethtool -S " + s.name}, stats.warnings, !stats.values.empty(), "`NIC statistics:` counter");
+      for (const auto& [name, value] : stats.values) {
         for (const std::string& kept : kKeptCounters) {
           bool wildcard = kept.find('*') != std::string::npos;
           if (wildcard ? (name.rfind(kept.substr(0, kept.find('*')), 0) == 0 &&
@@ -194,13 +329,22 @@ HostFacts BuildHostFacts(const CollectInputs& in) {
         }
       }
     }
-    if (auto it = in.mlnx_qos.find(s.name); it != in.mlnx_qos.end()) n.qos = ParseMlnxQos(it->second);
+    if (auto it = in.mlnx_qos.find(s.name); it != in.mlnx_qos.end()) {
+      n.qos = ParseMlnxQos(it->second);
+      Account(f, {"mlnx_qos -i " + s.name}, n.qos->warnings,
+              !n.qos->trust.empty() || !n.qos->dcbx_mode.empty() || !n.qos->traffic_classes.empty() || n.qos->pfc_enabled[0] >= 0,
+              "trust, DCBX, PFC or traffic-class line");
+    }
     if (auto it = in.ecn.find(s.name); it != in.ecn.end()) {
       EcnState e = ParseEcnGrep(it->second);
+      Account(f, {"ecn " + s.name}, e.warnings, e.Known(), "`.../roce_np|roce_rp/enable/N:VALUE` line");
       if (e.Known() || !e.warnings.empty()) n.ecn = std::move(e);
     }
     if (auto it = in.ethtool.find(s.name); it != in.ethtool.end()) {
       EthtoolSettings e = ParseEthtoolSettings(it->second);
+      Account(f, {"ethtool " + s.name}, e.warnings,
+              e.link_detected.has_value() || e.speed_mbps > 0 || !e.duplex.empty() || !e.supported_link_modes.empty(),
+              "`Settings for IF:` field");
       if (e.speed_mbps) n.speed_mbps = e.speed_mbps;
       if (!e.duplex.empty() && n.duplex.empty()) n.duplex = e.duplex;
       n.link_detected = e.link_detected;
@@ -211,6 +355,17 @@ HostFacts BuildHostFacts(const CollectInputs& in) {
     f.netdevs.push_back(std::move(n));
   }
   std::sort(f.netdevs.begin(), f.netdevs.end(), [](const NetdevFacts& a, const NetdevFacts& b) { return a.name < b.name; });
+  // Whether the host has an NVIDIA/Mellanox NIC at all: a host without one must not read as healthy.
+  bool seen = !f.pci.empty() || !f.firmware.empty() || !f.links.empty();
+  for (const NetdevFacts& n : f.netdevs) seen |= n.driver.starts_with("mlx4") || n.driver.starts_with("mlx5");
+  for (const RdmaFacts& r : f.rdma) seen |= r.ca.name.starts_with("mlx");
+  if (seen) {
+    f.has_nvidia_nic = true;
+  } else if (in.lspci) {
+    f.has_nvidia_nic = false;
+    SourceNamed(f, {"lspci -vvv"}).warnings.push_back(
+        "no NVIDIA/Mellanox network function (vendor 15b3) on this host: no NIC fact below is about a ConnectX or BlueField");
+  }
   return f;
 }
 
@@ -253,6 +408,12 @@ CollectInputs ReadCaptureDir(const std::string& dir) {
   if (in.ibstatus) note("ibstatus", true, (root / "ibstatus.txt").string());
   in.cmdline = ReadIfExists(root / "proc-cmdline.txt");
   note("/proc/cmdline", in.cmdline.has_value(), in.cmdline ? (root / "proc-cmdline.txt").string() : "proc-cmdline.txt not in the capture");
+  // The files read by name above; any other file is reported, never skipped in silence.
+  static const std::set<std::string> kFixedNames = {
+      "hostname.txt", "uname-r.txt", "ofed_info-s.txt", "lspci-vvv.txt", "dmesg.txt", "nmcli.txt", "ibstat.txt",
+      "ibdev2netdev.txt", "mst-status.txt", "mlxfwmanager.txt", "mlxfwmanager.xml", "lldpctl.json", "ibstatus.txt",
+      "proc-cmdline.txt", "ip-j-d-link.json", "ip-d-link.txt", "ip-j-addr.json"};
+  std::vector<std::string> unknown;
   std::vector<fs::path> files;
   for (const auto& entry : fs::directory_iterator(root)) {
     if (entry.is_regular_file()) files.push_back(entry.path());
@@ -298,7 +459,16 @@ CollectInputs ReadCaptureDir(const std::string& dir) {
     } else if (txt && name.starts_with("bonding-")) {
       in.bonding[body("bonding-")] = *ReadIfExists(p);
       note("/proc/net/bonding/" + body("bonding-"), true, p.string());
+    } else if (!kFixedNames.count(name)) {
+      unknown.push_back(name);
     }
+  }
+  if (!unknown.empty()) {
+    SourceStatus s{"capture directory", true, dir, {}};
+    for (const std::string& name : unknown) {
+      s.warnings.push_back(fmt::format("{}: not a capture file name railyard reads (docs/facts.md lists them); ignored", name));
+    }
+    in.sources.push_back(std::move(s));
   }
   // Interfaces: ip -j -d link (preferred) or the text of ip -d link; addresses from ip -j addr.
   std::optional<IpLinkReport> links;
@@ -324,15 +494,23 @@ CollectInputs ReadCaptureDir(const std::string& dir) {
     if (addrs.interfaces.empty() && !addrs.warnings.empty()) {
       throw std::runtime_error(fmt::format("{}: {}", (root / "ip-j-addr.json").string(), addrs.warnings[0].message));
     }
+    note("ip -j addr", true, (root / "ip-j-addr.json").string());
     for (const IpAddrInterface& i : addrs.interfaces) {
-      for (NetdevSnapshot& n : in.netdevs) {
-        if (n.name != i.name) continue;
-        for (const IpAddress& a : i.addresses) {
-          if (a.scope != "link") n.addresses.push_back(fmt::format("{}/{}", a.address, a.prefix_length));
-        }
+      auto n = std::find_if(in.netdevs.begin(), in.netdevs.end(), [&](const NetdevSnapshot& x) { return x.name == i.name; });
+      if (n == in.netdevs.end()) {
+        // Not in the interface list (or no list was captured): the interface still exists, with its addresses.
+        NetdevSnapshot s;
+        s.name = i.name;
+        s.kind = i.name == "lo" ? "loopback" : "other";
+        in.netdevs.push_back(s);
+        n = in.netdevs.end() - 1;
+        in.sources.back().warnings.push_back(fmt::format("{}: in ip -j addr but not in the interface list; kept with its addresses", i.name));
+      }
+      for (const IpAddress& a : i.addresses) {
+        if (a.scope != "link") n->addresses.push_back(fmt::format("{}/{}", a.address, a.prefix_length));
       }
     }
-    note("ip -j addr", true, (root / "ip-j-addr.json").string());
+    if (addrs.interfaces.empty()) in.sources.back().warnings.push_back("line 1: nothing read: no interface found in this output");
   } else {
     note("ip -j addr", false, "ip-j-addr.json not in the capture");
   }

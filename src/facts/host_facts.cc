@@ -456,7 +456,8 @@ json ToJson(const HostFacts& f) {
             {"kernel", f.kernel},
             {"ofed", f.ofed},
             {"kernel_cmdline", f.kernel_cmdline},
-            {"kernel_params", f.kernel_params}}},
+            {"kernel_params", f.kernel_params},
+            {"has_nvidia_nic", f.has_nvidia_nic ? json(*f.has_nvidia_nic) : json(nullptr)}}},
           {"pci", pci},
           {"firmware", firmware},
           {"netdevs", netdevs},
@@ -464,6 +465,7 @@ json ToJson(const HostFacts& f) {
           {"rdma", rdma},
           {"links", links},
           {"kernel_events", kernel},
+          {"kernel_log_lines", f.kernel_log_lines},
           {"networkmanager", nm},
           {"ifcfg", ifcfg},
           {"netplan", netplan},
@@ -704,6 +706,11 @@ HostFacts FactsFromJson(const json& j) {
       x.has_end = v.at("has_end").get<bool>();
       x.warnings = WarningsFrom(v.at("warnings"));
       f.vpd[bdf] = std::move(x);
+    }
+    f.kernel_log_lines = j.value("kernel_log_lines", 0);  // added within facts/1
+    where = "host.has_nvidia_nic";  // added within facts/1: absent (unknown) in older documents
+    if (const json& h = j.at("host"); h.contains("has_nvidia_nic") && !h.at("has_nvidia_nic").is_null()) {
+      f.has_nvidia_nic = h.at("has_nvidia_nic").get<bool>();
     }
     where = "sources";
     for (const json& s : j.at("sources")) {

@@ -97,6 +97,7 @@ struct HostFacts {
   std::vector<RdmaFacts> rdma;                     // by RDMA device, ibstat order
   std::map<std::string, MlxlinkPort> links;        // mlxlink, by RDMA device
   std::vector<KernelEvent> kernel_events;          // mlx4/mlx5/pci kernel messages, classified
+  int kernel_log_lines = 0;                        // kernel-log lines read (0: no log): "no event" means something only when > 0
   std::vector<NmDevice> networkmanager;            // nmcli device status / show
   std::map<std::string, IfcfgFile> ifcfg;          // by file name (ifcfg-eth2)
   std::map<std::string, NetplanConfig> netplan;    // by file name (50-cloud-init.yaml)
@@ -105,6 +106,9 @@ struct HostFacts {
   std::vector<FwManagerDevice> firmware_images;    // mlxfwmanager/mlxup --query: current vs available
   std::vector<LldpNeighbor> lldp;                  // lldpctl -f json on the host
   std::vector<SourceStatus> sources;
+  // true: an NVIDIA/Mellanox NIC was seen (lspci, ethtool -i, RDMA devices, flint, mlxlink); false: lspci ran
+  // and listed none; unset: nothing could tell.
+  std::optional<bool> has_nvidia_nic;
 };
 
 nlohmann::json ToJson(const HostFacts& facts);

@@ -124,6 +124,14 @@ bool IsMonth(std::string_view s) {
   return std::find(std::begin(kMonths), std::end(kMonths), s) != std::end(kMonths);
 }
 
+// "Mon Nov 30 14:15:29 2026": dmesg -T's wall clock.
+bool IsWeekdayDate(std::string_view s) {
+  static constexpr std::string_view kDays[] = {"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"};
+  std::vector<std::string_view> w = SplitWords(s);
+  return w.size() == 5 && std::find(std::begin(kDays), std::end(kDays), w[0]) != std::end(kDays) && IsMonth(w[1]) &&
+         w[3].size() == 8 && w[3][2] == ':';
+}
+
 // "2024-05-27T15:47:45+0000", "2024-05-27T15:47:45.123456+02:00": journalctl -o short-iso[-precise], rsyslog.
 bool IsIsoTime(std::string_view s) {
   return s.size() >= 19 && IsDigits(s.substr(0, 4)) && s[4] == '-' && s[7] == '-' && s[10] == 'T' && s[13] == ':';
@@ -157,9 +165,9 @@ bool StripKernelPrefix(std::string_view& t, KernelEvent& e) {
     std::string_view ts = TrimView(t.substr(1, close - 1));
     double seconds = 0;
     auto [end, ec] = std::from_chars(ts.data(), ts.data() + ts.size(), seconds);
-    if (ec == std::errc() && end == ts.data() + ts.size()) {
-      e.timestamp = seconds;
-    } else if (ts.size() >= 20 && ts.find(':') != std::string_view::npos) {
+    if (ec == std::errc() && end == ts.data() + ts.size() && ts.find('.') != std::string_view::npos) {
+      e.timestamp = seconds;  // the kernel always prints microseconds: "[1]" is some other tool's index
+    } else if (ts.size() >= 20 && ts.size() <= 32 && IsWeekdayDate(ts)) {
       e.time = std::string(ts);
     } else {
       return shaped;
