@@ -155,6 +155,34 @@ TEST(Doctor, KernelLogRules) {
   }
 }
 
+TEST(Doctor, FirmwarePendingActivation) {
+  // mlxup says "Up to date" while the old firmware runs: the rule says otherwise.
+  HostFacts up_to_date = Capture("h", {{"mlxfwmanager.txt", "mlxfwmanager/mlxup-cx7-mcx75310aas-nea-fw-running-pending-up-to-date.txt"}});
+  std::vector<Finding> found = RunHostRules(up_to_date, {});
+  ASSERT_EQ(Count(found, "firmware-pending-activation"), 1u);
+  HostFacts flint = Capture("h", {{"flint-q-04:00.0.txt", "flint/cx3-mcx311a-query-full-fw-running-pending.txt"}});
+  EXPECT_EQ(Count(RunHostRules(flint, {}), "firmware-pending-activation"), 1u);
+  // Healthy: an update available but nothing pending; the same card before its burn.
+  for (const auto& [slot, file] : std::vector<std::pair<std::string, std::string>>{
+           {"mlxfwmanager.txt", "mlxfwmanager/mlxup-cx6lx-mcx631102as-query-update-required.txt"},
+           {"flint-q-04:00.0.txt", "flint/cx3-mcx311a-query-full-before-burn.txt"},
+           {"flint-q-0002:01:00.0.txt", "flint/cx6lx-mstflint-q-by-pci-address-arm64.txt"}}) {
+    EXPECT_EQ(Count(RunHostRules(Capture("h", {{slot, file}}), {}), "firmware-pending-activation"), 0u) << file;
+  }
+  // The flash version against the driver's running one for the same card: the real flint query of a CX-6 Lx
+  // at 0002:01:00.0 (26.33.1048), and ethtool -i of that port reporting an older running version (changed in memory).
+  HostFacts mixed = Capture("h", {{"flint-q-0002:01:00.0.txt", "flint/cx6lx-mstflint-q-by-pci-address-arm64.txt"}});
+  NetdevFacts port;
+  port.name = "enP2p1s0f0np0";
+  port.pci_bdf = "0002:01:00.0";
+  port.firmware_version = "26.33.1048 (MT_0000000575)";
+  mixed.netdevs.push_back(port);
+  EXPECT_EQ(Count(RunHostRules(mixed, {}), "firmware-pending-activation"), 0u);
+  mixed.netdevs.back().firmware_version = "26.31.1014 (MT_0000000575)";
+  std::vector<Finding> pending = RunHostRules(mixed, {});
+  ASSERT_EQ(Count(pending, "firmware-pending-activation"), 1u);
+}
+
 TEST(Doctor, LinkDownWithItsCause) {
   REQUIRE_SHARED("ethtool/cx4lx-25g-dac-to-10g-switch-link-training-failure.txt");
   // The hotsos host: enp59s0f0 is a bond member (configured). The ethtool sample's link

@@ -1,4 +1,6 @@
 // PCIe and NIC bring-up rules: the slot a card trained in, and whether its firmware runs.
+#include <algorithm>
+#include <map>
 #include <set>
 
 #include <fmt/format.h>
@@ -77,6 +79,66 @@ void FirmwareNotRunning(RuleContext& c) {
              "read the full dmesg around it; check the firmware (flint q), power-cycle the host (not a warm reboot), "
              "and reflash the firmware if it persists")
         .evidence = {{"dmesg", e.message}, {"line", std::to_string(e.line)}};
+  }
+}
+
+// Firmware burned but not running: flint/mstflint's "FW Version(Running)", mlxup/mlxfwmanager's
+// "FW (Running)" row, or the flash version against what the driver reports running (ethtool -i,
+// ibstat) for the same card. Tools print "Up to date" in this state: the flash is, the card is not.
+void FirmwarePendingActivation(RuleContext& c) {
+  struct Card {
+    std::string flashed, flashed_from, running, running_from;
+  };
+  std::map<std::string, Card> cards;  // by PCI address as the flash tool names it
+  for (const auto& [bdf, q] : c.facts.firmware) {
+    Card& card = cards[bdf];
+    card.flashed = q.fw_version;
+    card.flashed_from = "flint q";
+    if (!q.running_fw_version.empty()) {
+      card.running = q.running_fw_version;
+      card.running_from = "flint q (FW Version(Running))";
+    }
+  }
+  for (const FwManagerDevice& d : c.facts.firmware_images) {
+    std::string bdf = d.pci_device_name;
+    for (const MstDevice& m : c.facts.mst) {
+      if (m.mst_path == d.pci_device_name && !m.pci_address.empty()) bdf = m.pci_address;
+    }
+    auto it = std::find_if(cards.begin(), cards.end(), [&](const auto& kv) { return SamePciAddress(kv.first, bdf); });
+    Card& card = it != cards.end() ? it->second : cards[bdf];
+    if (card.flashed.empty()) {
+      card.flashed = FlashedFirmware(d);
+      card.flashed_from = "mlxfwmanager";
+    }
+    if (card.running.empty() && d.versions.count("FW (Running)")) {
+      card.running = RunningFirmware(d);
+      card.running_from = "mlxfwmanager (FW (Running))";
+    }
+  }
+  for (auto& [bdf, card] : cards) {
+    if (!card.running.empty()) continue;
+    for (const NetdevFacts& n : c.facts.netdevs) {
+      if (!SamePciAddress(n.pci_bdf, bdf) || n.firmware_version.empty()) continue;
+      card.running = n.firmware_version.substr(0, n.firmware_version.find(' '));
+      card.running_from = "ethtool -i " + n.name;
+      break;
+    }
+    for (const RdmaFacts& r : c.facts.rdma) {
+      if (!card.running.empty() || !SamePciAddress(r.pci_bdf, bdf) || r.ca.firmware_version.empty()) continue;
+      card.running = r.ca.firmware_version;
+      card.running_from = "ibstat " + r.ca.name;
+    }
+  }
+  for (const auto& [bdf, card] : cards) {
+    if (card.flashed.empty() || card.running.empty() || CompareVersions(card.flashed, card.running) == 0) continue;
+    c.Report(fmt::format("PCI {}", bdf),
+             fmt::format("firmware {} is burned in flash but {} is running: the new image takes effect only after a firmware "
+                         "reset or cold reboot, and until then the card runs the old one (tools may still say \"Up to date\")",
+                         card.flashed, card.running),
+             fmt::format("activate it: `mlxfwreset -d {} reset` (or a cold reboot / power cycle where mlxfwreset is not supported), "
+                         "then check that flint q shows no FW Version(Running) line", bdf))
+        .evidence = {{"flashed", card.flashed}, {"flashed_from", card.flashed_from}, {"running", card.running},
+                     {"running_from", card.running_from}};
   }
 }
 
@@ -218,6 +280,7 @@ void AddPcieRules(std::vector<HostRule>& rules) {
   rules.push_back({"pcie-link-downgraded", Severity::kError, "PCIe link trained below the card's capability", LinkDowngraded});
   rules.push_back({"pcie-slot-below-line-rate", Severity::kError, "PCIe bandwidth below the ports' line rate", SlotBelowLineRate});
   rules.push_back({"nic-firmware-not-running", Severity::kError, "flash recovery, probe failure or firmware timeout", FirmwareNotRunning});
+  rules.push_back({"firmware-pending-activation", Severity::kWarning, "a firmware image is burned but the card still runs the old one", FirmwarePendingActivation});
   rules.push_back({"firmware-below-baseline", Severity::kWarning, "firmware older than the policy's baseline for its PSID or family", FirmwareBelowBaseline});
   rules.push_back({"iommu-off", Severity::kWarning, "IOMMU off on the kernel command line (or not on, where the policy requires it)", IommuOff});
   rules.push_back({"power-saving-on", Severity::kWarning, "PCIe ASPM power saving on a ConnectX link", PowerSavingOn});

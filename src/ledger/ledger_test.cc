@@ -288,6 +288,19 @@ TEST_F(LedgerTest, RealMlxupAttachesByBaseMac) {
 namespace railyard {
 namespace {
 
+TEST_F(LedgerTest, FlashedAndRunningFirmwareBothRecorded) {
+  // The real mlxup output of a ConnectX-7 whose new image waits for a reset ("Up to date", FW (Running) older).
+  auto mlxup = FixturePath("mlxfwmanager/mlxup-cx7-mcx75310aas-nea-fw-running-pending-up-to-date.txt");
+  RAILYARD_REQUIRE_FIXTURE(mlxup);
+  auto ledger = OpenSqliteLedger(db_);
+  ledger->Record({Obs("MT2400X00001", "nic", {{"fw.base_guid", "9c63c00300abed5a"}})}, "test", "hand");
+  ImportDocument d = ReadImportDocument(mlxup.string(), {}, *ledger);
+  ledger->Import(d, "alice");
+  Asset a = *ledger->Get("MT2400X00001");
+  EXPECT_EQ(a.fields.at("fw.version"), "28.47.1026");
+  EXPECT_EQ(a.fields.at("fw.running_version"), "28.46.3048");
+}
+
 TEST_F(LedgerTest, OneSerialOnTwoHostsIsRecordedNotRefused) {
   auto lspci = FixturePath("lspci/cx7-ndr-osfp-gen5-x16-vpd.txt");
   RAILYARD_REQUIRE_FIXTURE(lspci);

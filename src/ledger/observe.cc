@@ -56,7 +56,8 @@ std::string KindOfOpn(std::string_view opn) {
 }
 
 void AddFirmware(AssetObservation& o, const FirmwareQuery& q) {
-  Put(o, "fw.version", q.fw_version);
+  Put(o, "fw.version", q.fw_version);  // the image burned in flash
+  Put(o, "fw.running_version", q.running_fw_version);  // only shown while a reset is pending
   Put(o, "fw.psid", q.psid);
   Put(o, "fw.orig_psid", q.orig_psid);
   Put(o, "fw.base_guid", q.base_guid);
@@ -77,6 +78,7 @@ void AddFwManager(AssetObservation& o, const FwManagerDevice& d) {
     Put(o, "fw.version", fw->second.current);
     Put(o, "fw.available", fw->second.available);
   }
+  if (RunningFirmware(d) != FlashedFirmware(d)) Put(o, "fw.running_version", RunningFirmware(d));
   Put(o, "fw.status", d.status);
 }
 
@@ -369,7 +371,11 @@ std::vector<AssetObservation> ObservationsFromFacts(const HostFacts& f) {
     }
     for (const NetdevFacts& n : f.netdevs) {
       if (!SamePciAddress(n.pci_bdf, p.bdf)) continue;
-      if (!o.fields.count("fw.version")) Put(o, "fw.version", n.firmware_version.substr(0, n.firmware_version.find(' ')));
+      // ethtool -i shows the running firmware: the flashed one where no flash tool spoke, else the running one
+      // when it differs from flash (a reset pending).
+      std::string running = n.firmware_version.substr(0, n.firmware_version.find(' '));
+      if (!o.fields.count("fw.version")) Put(o, "fw.version", running);
+      else if (!running.empty() && running != o.fields["fw.version"] && !o.fields.count("fw.running_version")) Put(o, "fw.running_version", running);
       if (!o.fields.count("fw.psid")) Put(o, "fw.psid", n.firmware_psid);
       Put(o, "mac", n.mac);
     }

@@ -29,7 +29,7 @@ FirmwareQuery ParseFlintQuery(std::string_view text) {
     const std::string& k = kv.key;
     if (k == "Image type") q.image_type = kv.value;
     else if (k == "FW Version") q.fw_version = kv.value;
-    else if (k == "Running FW Version") q.running_fw_version = kv.value;
+    else if (k == "Running FW Version" || k == "FW Version(Running)" || k == "FW Version (Running)") q.running_fw_version = kv.value;
     else if (k == "FW Release Date") q.fw_release_date = kv.value;
     else if (k == "Product Version") q.product_version = kv.value;
     else if (k == "Rom Info") {

@@ -12,7 +12,7 @@ namespace railyard {
 struct FirmwareQuery {
   std::string image_type;          // FS3, FS4 ...
   std::string fw_version;          // 28.42.1000
-  std::string running_fw_version;  // "Running FW Version" when a reset is pending, else ""
+  std::string running_fw_version;  // "FW Version(Running)" / "Running FW Version": shown when a reset is pending, else ""
   std::string fw_release_date;
   std::string product_version;
   std::vector<std::string> rom_info;  // one entry per ROM (UEFI, PXE ...)

@@ -55,6 +55,17 @@ TEST(Flint, OrigBaseGuidNotApplicableAndOemPsid) {
   EXPECT_EQ(arm.fw_version, "26.33.1048");
 }
 
+TEST(Flint, RunningFirmwareWhileANewImageWaits) {
+  FirmwareQuery pending = ParseFlintQuery(Fixture("flint/cx3-mcx311a-query-full-fw-running-pending.txt"));
+  EXPECT_EQ(pending.fw_version, "2.42.5000");
+  EXPECT_EQ(pending.running_fw_version, "2.35.5100");
+  FirmwareQuery psid_changed = ParseFlintQuery(Fixture("flint/cx3pro-mcx354a-fcc-psid-changed-fw-running-pending-mstflint-q.txt"));
+  EXPECT_EQ(psid_changed.running_fw_version, "2.40.5032");
+  FirmwareQuery before = ParseFlintQuery(Fixture("flint/cx3-mcx311a-query-full-before-burn.txt"));
+  EXPECT_EQ(before.fw_version, "2.35.5100");
+  EXPECT_EQ(before.running_fw_version, "");
+}
+
 TEST(Flint, NotFlintOutputWarns) {
   FirmwareQuery q = ParseFlintQuery("-E- Cannot open Device: /dev/mst/mt4123_pciconf0. No such file or directory\n");
   EXPECT_EQ(q.warnings.size(), 2u);

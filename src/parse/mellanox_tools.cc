@@ -9,6 +9,16 @@
 #include "util/lines.h"
 
 namespace railyard {
+
+std::string FlashedFirmware(const FwManagerDevice& d) {
+  auto fw = d.versions.find("FW");
+  return fw == d.versions.end() ? std::string() : fw->second.current;
+}
+
+std::string RunningFirmware(const FwManagerDevice& d) {
+  auto running = d.versions.find("FW (Running)");
+  return running != d.versions.end() && !running->second.current.empty() ? running->second.current : FlashedFirmware(d);
+}
 namespace {
 
 // The value of attr="..." inside one XML tag.
@@ -91,8 +101,15 @@ FwManagerReport ParseMlxfwmanager(std::string_view text) {
     if (in_versions) {
       auto w = SplitWords(t);
       if (w.size() >= 2 && t.find(':') == std::string_view::npos) {
-        FirmwareVersions v{std::string(w[1]), w.size() > 2 && w[2] != "N/A" ? std::string(w[2]) : std::string()};
-        d->versions[std::string(w[0])] = v;
+        // The component may be two words: "FW (Running)" — the firmware running while a newer one is burned.
+        size_t name_words = w.size() >= 3 && w[1].starts_with("(") && w[1].ends_with(")") ? 2 : 1;
+        std::string component(w[0]);
+        if (name_words == 2) component += " " + std::string(w[1]);
+        if (w.size() > name_words) {
+          std::string current(w[name_words]);
+          std::string available = w.size() > name_words + 1 && w[name_words + 1] != "N/A" ? std::string(w[name_words + 1]) : "";
+          d->versions[component] = FirmwareVersions{current == "N/A" ? "" : current, available};
+        }
         continue;
       }
       in_versions = false;

@@ -26,9 +26,14 @@ struct FwManagerDevice {
   std::string base_guid;
   std::string base_mac;
   std::vector<std::string> port_macs;  // older tools: "Port1 MAC", "Port2 MAC"
-  std::map<std::string, FirmwareVersions> versions;  // FW, PXE, UEFI, NVME ...
+  std::map<std::string, FirmwareVersions> versions;  // FW, "FW (Running)", PXE, UEFI, NVME ...
   std::string status;           // "Up to date", "Update required", "No matching image found"
 };
+
+// The firmware burned in flash ("FW" current) and the one running: "FW (Running)" when the tool shows
+// a pending reset, else the same. "" when not shown.
+std::string FlashedFirmware(const FwManagerDevice& d);
+std::string RunningFirmware(const FwManagerDevice& d);
 
 struct FwManagerReport {
   std::vector<FwManagerDevice> devices;

@@ -58,6 +58,31 @@ TEST(Mlxfwmanager, OtherShapes) {
   EXPECT_EQ(ParseMlxfwmanager("-E- No devices found\n").warnings.size(), 1u);
 }
 
+TEST(Mlxfwmanager, FlashedAndRunningFirmwareKeptApart) {
+  // "FW (Running)" is its own row: it must not overwrite the flashed "FW" version (it did once).
+  struct Case {
+    const char* file;
+    const char* flashed;
+    const char* running;
+    const char* status;
+  };
+  for (const Case& c : {Case{"mlxfwmanager/mlxup-cx7-mcx75310aas-nea-fw-running-pending-up-to-date.txt", "28.47.1026", "28.46.3048", "Up to date"},
+                        Case{"mlxfwmanager/hp-544plus-flr-qsfp-cx3pro-hp-psid-fw-running-pending-windows.txt", "2.42.5700", "2.42.5016", "Up to date"},
+                        Case{"mlxfwmanager/bf2-mbf2h332a-aeno-fw-running-pending-after-bfb-online.txt", "24.47.1026", "24.42.1000", ""},
+                        Case{"mlxfwmanager/bf2-mbf2h332a-aeno-update-required-before-bfb-online.txt", "24.42.1000", "24.42.1000", "Update required"},
+                        Case{"mlxfwmanager/mlxup-cx6lx-mcx631102as-query-update-required.txt", "26.33.1048", "26.33.1048", "Update required"}}) {
+    RAILYARD_REQUIRE_FIXTURE(FixturePath(c.file));
+    FwManagerReport r = ParseMlxfwmanager(ReadText(FixturePath(c.file)));
+    ASSERT_EQ(r.devices.size(), 1u) << c.file;
+    EXPECT_EQ(FlashedFirmware(r.devices[0]), c.flashed) << c.file;
+    EXPECT_EQ(RunningFirmware(r.devices[0]), c.running) << c.file;
+    if (*c.status) {
+      EXPECT_EQ(r.devices[0].status, c.status) << c.file;
+    }
+    EXPECT_EQ(r.devices[0].versions.count("(Running)"), 0u) << c.file;
+  }
+}
+
 TEST(MstStatus, PlainVerboseAndFailedStart) {
   for (const char* f : {"mst/status-cx7-two-dual-port-cards-pciconf-only.txt", "mst/status-v-dgx-spark-gb10-cx7-rdma-net-numa-columns.txt",
                         "mst/start-failure-mst-pci-module-not-found-aarch64.txt", "mst/status-cx6lx-arm64-domain-0002-pciconf-only.txt"}) {
