@@ -54,6 +54,7 @@ TEST(Doctor, HealthyRealSamplesGiveNoFindings) {
                                     {"ip-d-link.txt", "ip-link/ip-d-s-link-8023ad-bond-slave-and-vlan-on-bond-mtu9000.txt"}});
   DoctorPolicy p;
   p.disabled_rules.insert("bond-active-backup");  // the healthy bond sample is active-backup by design
+  p.disabled_rules.insert("bond-hash-layer2");    // the hotsos host's bond1 (ip -d link) hashes on layer2: an info finding
   EXPECT_EQ(Rules(RunHostRules(f, p)), std::vector<std::string>{});
 }
 
@@ -230,12 +231,55 @@ TEST(Doctor, BondRulesOnRealBonds) {
   EXPECT_EQ(Rules(found), std::vector<std::string>{"bond-active-backup"});
 }
 
+TEST(Doctor, LacpNotNegotiatedInEveryForm) {
+  // Each real 802.3ad sample that shows a failure fires it once; the aggregated bond (both members in aggregator
+  // 1, a real partner) fires it only for its churned member.
+  for (const char* file : {"bonding/telegraf-802.3ad-no-active-aggregator-agg-id-na.txt",
+                           "bonding/hpe-fmn-802.3ad-mii-down-no-active-aggregator-no-slaves.txt",
+                           "bonding/cnblog-802.3ad-layer3+4-mii-down-no-active-aggregator-agg-1-2.txt",
+                           "bonding/insights-802.3ad-partner-churned-split-aggregators.txt",
+                           "bonding/lkml-cx5-40g-802.3ad-partner-zero-mac-churned-split-agg.txt",
+                           "bonding/sonic-lab-ubuntu1804-802.3ad-not-bundled-split-agg.txt",
+                           "bonding/ubuntuforums-802.3ad-em1-em2-split-agg-churned.txt",
+                           "bonding/blog-ubuntu-10g-802.3ad-layer2-churned-after-flaps.txt"}) {
+    std::vector<Finding> found = RunHostRules(Capture("h", {{"bonding-bond0.txt", file}}), {});
+    EXPECT_EQ(Count(found, "bond-lacp-not-negotiated"), 1u) << file;
+  }
+  HostFacts na = Capture("h", {{"bonding-bond0.txt", "bonding/telegraf-802.3ad-no-active-aggregator-agg-id-na.txt"}});
+  EXPECT_TRUE(na.bonds.at("bond0").no_active_aggregator);
+  EXPECT_TRUE(na.bonds.at("bond0").members.at(0).aggregator_na);
+  HostFacts churn = Capture("h", {{"bonding-bond0.txt", "bonding/blog-ubuntu-10g-802.3ad-layer2-churned-after-flaps.txt"}});
+  std::vector<Finding> found = RunHostRules(churn, {});
+  for (const Finding& x : found) {
+    if (x.rule == "bond-lacp-not-negotiated") {
+      EXPECT_NE(x.message.find("churned"), std::string::npos);
+      EXPECT_EQ(x.message.find("no partner"), std::string::npos);
+    }
+  }
+  EXPECT_EQ(Count(found, "bond-hash-layer2"), 1u);
+  // Healthy: active-backup, and no /proc file but ip -d link (hotsos) whose bond1 has a partner in aggregator 1.
+  EXPECT_EQ(Count(RunHostRules(Capture("h", {{"bonding-bond0.txt", "bonding/active-backup-healthy-10g.txt"}}), {}), "bond-lacp-not-negotiated"), 0u);
+  HostFacts ip = Capture("h", {{"ip-d-link.txt", "ip-link/ip-d-s-link-8023ad-bond-slave-and-vlan-on-bond-mtu9000.txt"}});
+  ASSERT_TRUE(ip.bonds.count("bond1"));
+  EXPECT_FALSE(ip.bonds.at("bond1").members.empty());
+  EXPECT_EQ(Count(RunHostRules(ip, {}), "bond-lacp-not-negotiated"), 0u);
+  // ip -d addr of a bond in a bridge whose LACP partner is all zero, no /proc/net/bonding: found from ip alone;
+  // its addresses are kept too.
+  HostFacts addr = Capture("h", {{"ip-d-addr.txt", "ip-link/hotsos-ip-d-addr-bond-802.3ad-partner-mac-zero-in-bridge.txt"}});
+  ASSERT_TRUE(addr.bonds.count("bond1"));
+  EXPECT_EQ(addr.bonds.at("bond1").partner_mac, "00:00:00:00:00:00");
+  EXPECT_EQ(Count(RunHostRules(addr, {}), "bond-lacp-not-negotiated"), 1u);
+  bool address = false;
+  for (const NetdevFacts& n : addr.netdevs) address |= n.name == "br-bond1" && !n.addresses.empty() && n.addresses[0] == "10.10.101.33/26";
+  EXPECT_TRUE(address);
+}
+
 TEST(Doctor, MtuRules) {
   REQUIRE_SHARED("ip-link/ip-d-s-link-8023ad-bond-slave-and-vlan-on-bond-mtu9000.txt");
   HostFacts f = Capture("h", {{"ip-d-link.txt", "ip-link/ip-d-s-link-8023ad-bond-slave-and-vlan-on-bond-mtu9000.txt"},
                               {"bonding-bond1.txt", "bonding/8023ad-partner-mac-zero-aggregator-mismatch.txt"}});
   DoctorPolicy p;
-  p.disabled_rules = {"bond-lacp-not-negotiated", "bond-member-down"};
+  p.disabled_rules = {"bond-lacp-not-negotiated", "bond-member-down", "bond-hash-layer2"};
   EXPECT_EQ(Rules(RunHostRules(f, p)), std::vector<std::string>{});
   // In memory: the slave is a RoCE port (ECN present) at MTU 1500 under a 9000 bond, and the
   // VLAN is raised above its parent.

@@ -21,23 +21,55 @@ void ActiveBackup(RuleContext& c) {
   }
 }
 
+// 802.3ad that is not aggregating, in every form the kernel shows it: no active aggregator, the
+// active aggregator's partner MAC all zero (the switch sends no LACPDUs), members in another
+// aggregator than the active one or in none ("Aggregator ID: N/A"), a member whose own partner is
+// zero, or a member whose LACP churn state is "churned" (actor and partner never converged).
 void LacpNotNegotiated(RuleContext& c) {
   for (const auto& [name, b] : c.facts.bonds) {
     if (!b.Is8023ad()) continue;
-    std::vector<std::string> stray;
+    std::vector<std::string> stray, churned, lonely;
     for (const BondMember& m : b.members) {
-      if (m.aggregator_id >= 0 && b.active_aggregator_id >= 0 && m.aggregator_id != b.active_aggregator_id) stray.push_back(m.name);
+      bool other_aggregator = m.aggregator_id >= 0 && b.active_aggregator_id >= 0 && m.aggregator_id != b.active_aggregator_id;
+      if (other_aggregator || m.aggregator_na) stray.push_back(m.name);
+      if (m.actor_churn == "churned" || m.partner_churn == "churned") churned.push_back(m.name);
+      if (AllZeroMac(m.partner_mac) && !AllZeroMac(b.partner_mac)) lonely.push_back(m.name);
     }
     bool no_partner = AllZeroMac(b.partner_mac);
-    if (!no_partner && stray.empty()) continue;
-    Finding& f = c.Report(fmt::format("bond {}", name),
-                          no_partner ? "LACP has no partner: the switch does not answer LACPDUs, so the bond is not aggregating"
-                                     : fmt::format("members {} are in a different aggregator than the active one: they carry no traffic",
-                                                   fmt::join(stray, ", ")),
+    bool no_aggregator = b.no_active_aggregator;
+    bool no_members = b.members.empty();
+    if (!no_partner && !no_aggregator && !no_members && stray.empty() && churned.empty() && lonely.empty()) continue;
+    std::vector<std::string> what;
+    if (no_members) what.push_back("the bond has no members at all");
+    if (no_aggregator) what.push_back("the kernel reports no active aggregator: nothing is aggregated");
+    if (no_partner) what.push_back("LACP has no partner: the switch does not answer LACPDUs");
+    if (!stray.empty()) what.push_back(fmt::format("members {} are in no aggregator or not the active one: they carry no traffic", fmt::join(stray, ", ")));
+    if (!lonely.empty()) what.push_back(fmt::format("members {} have no LACP partner of their own", fmt::join(lonely, ", ")));
+    if (!churned.empty()) what.push_back(fmt::format("members {} are churned: their LACP state never converged with the switch", fmt::join(churned, ", ")));
+    Finding& f = c.Report(fmt::format("bond {}", name), fmt::format("{}", fmt::join(what, "; ")),
                           "configure the switch ports as one LACP port-channel (MLAG pair for two switches), same speed on every "
                           "member; check `lacp_rate` matches the switch");
     f.evidence = {{"partner_mac", b.partner_mac}, {"active_aggregator_id", std::to_string(b.active_aggregator_id)}};
-    for (const BondMember& m : b.members) f.evidence.emplace_back(m.name + " aggregator", std::to_string(m.aggregator_id));
+    if (no_aggregator) f.evidence.emplace_back("kernel", "bond " + name + " has no active aggregator");
+    for (const BondMember& m : b.members) {
+      f.evidence.emplace_back(m.name + " aggregator", m.aggregator_na ? "N/A" : std::to_string(m.aggregator_id));
+      if (!m.actor_churn.empty()) f.evidence.emplace_back(m.name + " churn", m.actor_churn + "/" + m.partner_churn);
+    }
+  }
+}
+
+// A data bond hashing on MAC addresses (layer2): every flow between two hosts takes the same member,
+// so one host pair never gets more than one port's bandwidth. Info: it can be deliberate.
+void HashLayer2(RuleContext& c) {
+  for (const auto& [name, b] : c.facts.bonds) {
+    bool hashed = b.Is8023ad() || b.mode.find("xor") != std::string::npos;
+    if (!hashed || !b.transmit_hash_policy.starts_with("layer2") || b.transmit_hash_policy.starts_with("layer2+3")) continue;
+    c.Report(fmt::format("bond {}", name),
+             "the bond hashes flows on MAC addresses only (layer2): all traffic between two hosts, or to the gateway, takes "
+             "one member, so a host pair never gets more than one port's bandwidth",
+             "set xmit_hash_policy=layer3+4 (BONDING_OPTS, netplan `transmit-hash-policy`, nmcli bond.options) unless the "
+             "switch requires layer2")
+        .evidence = {{"transmit_hash_policy", b.transmit_hash_policy}, {"mode", b.mode}};
   }
 }
 
@@ -76,6 +108,7 @@ void SinglePoint(RuleContext& c) {
 void AddBondRules(std::vector<HostRule>& rules) {
   rules.push_back({"bond-active-backup", Severity::kWarning, "a multi-member bond that uses one member at a time", ActiveBackup});
   rules.push_back({"bond-lacp-not-negotiated", Severity::kError, "802.3ad without a partner or with stray aggregators", LacpNotNegotiated});
+  rules.push_back({"bond-hash-layer2", Severity::kInfo, "an aggregating bond hashing on MAC addresses only", HashLayer2});
   rules.push_back({"bond-single-point", Severity::kWarning, "every bond member on the same card", SinglePoint});
   rules.push_back({"bond-member-down", Severity::kError, "a bond member whose MII status is not up", MemberDown});
 }

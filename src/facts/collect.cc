@@ -86,7 +86,37 @@ NetdevSnapshot NetdevFromIpLink(const IpLink& l) {
   s.vlan_id = l.vlan_id;
   // ip's numtxqueues is what the device allocated, not what it uses: tx_queues stays unknown.
   if (!l.parentdev.empty()) s.pci_bdf = l.parentdev;
+  s.addresses = l.addresses;
   return s;
+}
+
+std::map<std::string, BondStatus> BondsFromIpLinks(const std::vector<IpLink>& links) {
+  auto lower = [](std::string v) {
+    for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return v;
+  };
+  std::map<std::string, BondStatus> bonds;
+  for (const IpLink& l : links) {
+    if (l.kind != "bond") continue;
+    BondStatus& b = bonds[l.name];
+    b.mode = l.bond_mode;  // "802.3ad", "active-backup" ...: BondStatus's tests look for those words
+    b.transmit_hash_policy = l.xmit_hash_policy;
+    b.lacp_rate = l.lacp_rate;
+    b.mii_status = l.HasFlag("LOWER_UP") ? "up" : "down";
+    b.active_aggregator_id = l.ad_aggregator;
+    b.partner_mac = l.ad_partner_mac;
+  }
+  for (const IpLink& l : links) {
+    auto b = bonds.find(l.master);
+    if (l.slave_kind != "bond" || b == bonds.end()) continue;
+    BondMember m;
+    m.name = l.name;
+    m.mii_status = lower(l.slave_mii_status);
+    m.link_failure_count = l.slave_link_failure_count;
+    m.aggregator_id = l.slave_ad_aggregator_id;
+    b->second.members.push_back(m);
+  }
+  return bonds;
 }
 
 HostFacts BuildHostFacts(const CollectInputs& in) {
@@ -127,6 +157,7 @@ HostFacts BuildHostFacts(const CollectInputs& in) {
     Account(f, {"/proc/net/bonding/" + bond}, b.warnings, !b.mode.empty() || !b.members.empty(), "bonding mode or slave");
     f.bonds[bond] = std::move(b);
   }
+  for (const auto& [bond, b] : in.ip_bonds) f.bonds.emplace(bond, b);  // /proc/net/bonding says more, where present
   std::vector<RdmaNetdev> map;
   if (in.ibdev2netdev) {
     std::vector<ParseWarning> w;
@@ -276,7 +307,7 @@ HostFacts BuildHostFacts(const CollectInputs& in) {
       s.name = name;
       s.kind = "other";
       netdevs.push_back(s);
-      SourceNamed(f, {"ip -j -d link", "ip -d link", "/sys/class/net"})
+      SourceNamed(f, {"ip -j -d link", "ip -d link", "ip -d addr", "/sys/class/net"})
           .warnings.push_back(fmt::format("{}: captured by ethtool or mlnx_qos but not in the interface list; kept "
                                           "with what those captures say", name));
     }
@@ -412,7 +443,7 @@ CollectInputs ReadCaptureDir(const std::string& dir) {
   static const std::set<std::string> kFixedNames = {
       "hostname.txt", "uname-r.txt", "ofed_info-s.txt", "lspci-vvv.txt", "dmesg.txt", "nmcli.txt", "ibstat.txt",
       "ibdev2netdev.txt", "mst-status.txt", "mlxfwmanager.txt", "mlxfwmanager.xml", "lldpctl.json", "ibstatus.txt",
-      "proc-cmdline.txt", "ip-j-d-link.json", "ip-d-link.txt", "ip-j-addr.json"};
+      "proc-cmdline.txt", "ip-j-d-link.json", "ip-d-link.txt", "ip-d-addr.txt", "ip-j-addr.json"};
   std::vector<std::string> unknown;
   std::vector<fs::path> files;
   for (const auto& entry : fs::directory_iterator(root)) {
@@ -483,11 +514,16 @@ CollectInputs ReadCaptureDir(const std::string& dir) {
     links = ParseIpLinkText(*text);
     note("ip -d link", true, (root / "ip-d-link.txt").string());
     for (const ParseWarning& w : links->warnings) in.sources.back().warnings.push_back(fmt::format("line {}: {}", w.line, w.message));
+  } else if (auto addr_text = ReadIfExists(root / "ip-d-addr.txt")) {
+    links = ParseIpLinkText(*addr_text);  // `ip -d addr`: the same interface blocks, with inet lines
+    note("ip -d addr", true, (root / "ip-d-addr.txt").string());
+    for (const ParseWarning& w : links->warnings) in.sources.back().warnings.push_back(fmt::format("line {}: {}", w.line, w.message));
   } else {
     note("ip -j -d link", false, "ip-j-d-link.json (or ip-d-link.txt) not in the capture");
   }
   if (links) {
     for (const IpLink& l : links->links) in.netdevs.push_back(NetdevFromIpLink(l));
+    in.ip_bonds = BondsFromIpLinks(links->links);
   }
   if (auto t = ReadIfExists(root / "ip-j-addr.json")) {
     IpAddrReport addrs = ParseIpAddrJson(*t);

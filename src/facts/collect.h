@@ -43,6 +43,7 @@ struct CollectInputs {
   std::map<std::string, std::string> ethtool;        // interface -> ethtool IF
   std::map<std::string, std::string> ethtool_info;   // interface -> ethtool -i IF
   std::map<std::string, std::string> bonding;        // bond -> /proc/net/bonding/BOND
+  std::map<std::string, BondStatus> ip_bonds;        // bonds as `ip -d link` describes them (where no bonding file is)
   std::optional<std::string> ibstat;                 // ibstat
   std::optional<std::string> ibdev2netdev;           // ibdev2netdev [-v]
   std::map<std::string, std::string> mlxlink;        // RDMA device -> mlxlink -d DEV [-c -m]
@@ -68,9 +69,13 @@ HostFacts BuildHostFacts(const CollectInputs& inputs);
 // One interface of `ip link` (text or JSON) as a snapshot; operstate lowercased, carrier from LOWER_UP.
 NetdevSnapshot NetdevFromIpLink(const IpLink& link);
 
+// The bonds of an `ip -d link` listing with their 802.3ad state (mode, hash, active aggregator and
+// partner, each slave's aggregator): what /proc/net/bonding would say, for captures without it.
+std::map<std::string, BondStatus> BondsFromIpLinks(const std::vector<IpLink>& links);
+
 // A capture directory (file names in docs/facts.md): hostname.txt, uname-r.txt,
 // ofed_info-s.txt, lspci-vvv.txt, flint-q-<pci address>.txt, ethtool-<if>.txt,
-// ethtool-i-<if>.txt, bonding-<bond>.txt, ip-j-d-link.json (or the text ip-d-link.txt),
+// ethtool-i-<if>.txt, bonding-<bond>.txt, ip-j-d-link.json (or the text ip-d-link.txt, or ip-d-addr.txt),
 // ip-j-addr.json, ibstat.txt, ibdev2netdev.txt,
 // mlxlink-<rdma device>.txt, dmesg.txt, nmcli.txt, ifcfg-<name> (as in network-scripts),
 // ethtool-m-<if>.txt, ethtool-S-<if>.txt, vpd-<pci address>.bin, mlnx_qos-<if>.txt,

@@ -16,8 +16,11 @@ struct BondMember {
   std::string duplex;
   int link_failure_count = 0;
   std::string permanent_hw_addr;
-  int aggregator_id = -1;        // 802.3ad only
+  int aggregator_id = -1;        // 802.3ad only; -1 absent or "N/A"
+  bool aggregator_na = false;    // "Aggregator ID: N/A": the member joined no aggregator (LACP never converged)
   std::string partner_mac;       // 802.3ad, per member when the driver prints details
+  std::string actor_churn;       // "none" | "churned" | "monitoring" ("Actor Churn State")
+  std::string partner_churn;
 };
 
 struct BondStatus {
@@ -28,6 +31,7 @@ struct BondStatus {
   std::string lacp_rate;
   int active_aggregator_id = -1;
   std::string partner_mac;       // of the active aggregator
+  bool no_active_aggregator = false;  // "bond bondN has no active aggregator"
   std::vector<BondMember> members;
   std::vector<ParseWarning> warnings;
 
@@ -35,6 +39,7 @@ struct BondStatus {
   bool IsActiveBackup() const { return mode.find("active-backup") != std::string::npos; }
 };
 
+// /proc/net/bonding/BOND. Never throws; not-bonding text gets a warning.
 BondStatus ParseBonding(std::string_view text);
 
 }  // namespace railyard

@@ -54,6 +54,7 @@ void ReadDetailWords(IpLink& l, const std::vector<std::string_view>& w) {
     l.slave_state = std::string(After(w, "state"));
     l.slave_mii_status = std::string(After(w, "mii_status"));
     l.slave_link_failure_count = Int(After(w, "link_failure_count"), -1);
+    l.slave_ad_aggregator_id = Int(After(w, "ad_aggregator_id"), -1);
   } else if (first == "bridge_slave") {
     l.slave_kind = "bridge";
   } else if (first == "bond") {
@@ -62,6 +63,7 @@ void ReadDetailWords(IpLink& l, const std::vector<std::string_view>& w) {
     l.xmit_hash_policy = std::string(After(w, "xmit_hash_policy"));
     l.lacp_rate = std::string(After(w, "lacp_rate"));
     l.ad_partner_mac = std::string(After(w, "ad_partner_mac"));
+    l.ad_aggregator = Int(After(w, "ad_aggregator"), -1);
   } else if (first == "vlan") {
     l.kind = "vlan";
     l.vlan_id = Int(After(w, "id"), -1);
@@ -165,7 +167,10 @@ IpLinkReport ParseIpLinkText(std::string_view text) {
     if (t.starts_with("RX:") || t.starts_with("RX ")) pending = kRx;
     else if (t.starts_with("TX:") || t.starts_with("TX ")) pending = kTx;
     else if (t.starts_with("vf ")) cur->vfs.push_back(ReadVf(t));
-    else if (t.starts_with("altname") || t.starts_with("inet") || t.starts_with("valid_lft")) continue;
+    else if (t.starts_with("inet") && w.size() >= 2) {
+      // `ip -d addr`: "inet 10.10.101.33/26 brd ... scope global br-bond1"; link-local ones are not kept.
+      if (After(w, "scope") != "link") cur->addresses.emplace_back(w[1]);
+    } else if (t.starts_with("altname") || t.starts_with("valid_lft")) continue;
     else ReadDetailWords(*cur, w);
   }
   if (text.find_first_not_of(" \t\r\n") != std::string_view::npos && r.links.empty()) {
@@ -225,13 +230,17 @@ IpLinkReport ParseIpLinkJson(std::string_view text) {
           l.bond_mode = str(*d, "mode");
           l.xmit_hash_policy = str(*d, "xmit_hash_policy");
           l.lacp_rate = str(*d, "ad_lacp_rate");
-          if (auto ad = d->find("ad_info"); ad != d->end() && ad->is_object()) l.ad_partner_mac = str(*ad, "partner_mac");
+          if (auto ad = d->find("ad_info"); ad != d->end() && ad->is_object()) {
+            l.ad_partner_mac = str(*ad, "partner_mac");
+            l.ad_aggregator = static_cast<int>(num(*ad, "aggregator", -1));
+          }
         }
       }
       if (auto d = li.find("info_slave_data"); d != li.end() && d->is_object() && l.slave_kind == "bond") {
         l.slave_state = str(*d, "state");
         l.slave_mii_status = str(*d, "mii_status");
         l.slave_link_failure_count = static_cast<int>(num(*d, "link_failure_count", -1));
+        l.slave_ad_aggregator_id = static_cast<int>(num(*d, "ad_aggregator_id", -1));
       }
     }
     if (auto it = o.find("stats64"); it != o.end() && it->is_object()) {

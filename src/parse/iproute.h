@@ -39,6 +39,9 @@ struct IpLink {
   std::string xmit_hash_policy;
   std::string lacp_rate;
   std::string ad_partner_mac;
+  int ad_aggregator = -1;    // bond: the active aggregator's id ("ad_aggregator 1")
+  int slave_ad_aggregator_id = -1;  // bond slave: the aggregator it joined
+  std::vector<std::string> addresses;  // `ip -d addr` text: "10.0.0.5/24" (scope link omitted)
   std::string slave_state;   // ACTIVE | BACKUP
   std::string slave_mii_status;
   int slave_link_failure_count = -1;
