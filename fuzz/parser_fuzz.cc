@@ -41,6 +41,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   else if (parser == "ibstat") {
     railyard::ParseIbstat(text);
     railyard::ParseIbdev2netdev(text);
+    railyard::ParseRdmaLink(text);
   }
   else if (parser == "dmesg") railyard::ParseDmesg(text);
   else if (parser == "iproute") {

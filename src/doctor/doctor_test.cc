@@ -274,6 +274,33 @@ TEST(Doctor, LacpNotNegotiatedInEveryForm) {
   EXPECT_TRUE(address);
 }
 
+TEST(Doctor, RdmaPortsWithoutIbstat) {
+  // rdma link alone: the DGX Spark's second IB port polls; the first is active.
+  HostFacts spark = Capture("h", {{"rdma-link.txt", "rdma-link/dgx-spark-ib-port1-active-port2-down-polling-trailing-space.txt"}});
+  ASSERT_EQ(spark.rdma.size(), 1u);
+  ASSERT_EQ(spark.rdma[0].ca.ports.size(), 2u);
+  EXPECT_EQ(spark.rdma[0].ca.ports[1].physical_state, "Polling");
+  EXPECT_EQ(spark.rdma[0].ca.ports[1].link_layer, "InfiniBand");
+  std::vector<Finding> found = RunHostRules(spark, {});
+  ASSERT_EQ(Count(found, "link-down"), 1u);
+  // Port down with the physical link up: no subnet manager.
+  HostFacts no_sm = Capture("h", {{"rdma-link.txt", "rdma-link/rccl-issue-ib-mlx5_7-down-linkup-2.txt"}});
+  std::vector<Finding> sm = RunHostRules(no_sm, {});
+  ASSERT_EQ(Count(sm, "link-down"), 1u);
+  for (const Finding& x : sm) {
+    if (x.rule == "link-down") {
+      EXPECT_NE(x.message.find("subnet manager"), std::string::npos);
+    }
+  }
+  EXPECT_EQ(Count(RunHostRules(Capture("h", {{"rdma-link.txt", "rdma-link/rccl-issue-ib-mlx5_7-active-linkup-3.txt"}}), {}), "link-down"), 0u);
+  // A RoCE port only rdma link sees (DISABLED), whose netdev has an ifcfg file: configured, so link-down; without
+  // the ifcfg file nothing says it was meant to be up.
+  HostFacts roce = Capture("h", {{"rdma-link.txt", "rdma-link/pfc-setup-doc-old-iproute2-i40iw-mlx5-down-disabled.txt"}});
+  EXPECT_EQ(Count(RunHostRules(roce, {}), "link-down"), 0u);
+  roce.ifcfg["ifcfg-ens803f0"] = IfcfgFile{};
+  EXPECT_EQ(Count(RunHostRules(roce, {}), "link-down"), 1u);
+}
+
 TEST(Doctor, MtuRules) {
   REQUIRE_SHARED("ip-link/ip-d-s-link-8023ad-bond-slave-and-vlan-on-bond-mtu9000.txt");
   HostFacts f = Capture("h", {{"ip-d-link.txt", "ip-link/ip-d-s-link-8023ad-bond-slave-and-vlan-on-bond-mtu9000.txt"},

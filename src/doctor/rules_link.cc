@@ -10,19 +10,24 @@
 namespace railyard {
 namespace {
 
-// A port someone meant to use: it carries addresses, is in a bond or bridge, or has configuration.
-bool Configured(const HostFacts& f, const NetdevFacts& n) {
-  if (!n.addresses.empty() || !n.master.empty()) return true;
-  if (f.ifcfg.count("ifcfg-" + n.name)) return true;
+// An interface name the host's network configuration mentions (ifcfg, netplan, a NetworkManager connection).
+bool ConfiguredName(const HostFacts& f, const std::string& name) {
+  if (name.empty()) return false;
+  if (f.ifcfg.count("ifcfg-" + name)) return true;
   for (const auto& [file, c] : f.netplan) {
     for (const NetplanInterface& i : c.interfaces) {
-      if (i.name == n.name || i.set_name == n.name) return true;
+      if (i.name == name || i.set_name == name) return true;
     }
   }
   for (const NmDevice& d : f.networkmanager) {
-    if (d.device == n.name && !d.connection.empty()) return true;
+    if (d.device == name && !d.connection.empty()) return true;
   }
   return false;
+}
+
+// A port someone meant to use: it carries addresses, is in a bond or bridge, or has configuration.
+bool Configured(const HostFacts& f, const NetdevFacts& n) {
+  return !n.addresses.empty() || !n.master.empty() || ConfiguredName(f, n.name);
 }
 
 void LinkDown(RuleContext& c) {
@@ -40,7 +45,21 @@ void LinkDown(RuleContext& c) {
   }
   for (const RdmaFacts& r : c.facts.rdma) {
     for (const IbstatPort& p : r.ca.ports) {
-      if (p.link_layer != "InfiniBand" || p.state == "Active") continue;
+      if (p.state == "Active" || p.state.empty()) continue;
+      if (p.link_layer == "Ethernet") {
+        // A RoCE port: its netdev's own check above covers it when the netdev is in the facts; when only the RDMA
+        // tools saw it (ibdev2netdev, rdma link), it counts where the network configuration names the netdev.
+        bool listed = false;
+        for (const NetdevFacts& n : c.facts.netdevs) listed |= n.name == r.netdev;
+        if (listed || !ConfiguredName(c.facts, r.netdev)) continue;
+        c.Report(fmt::format("{} port {}", r.ca.name, p.number),
+                 fmt::format("RoCE port {} (netdev {}) is configured but {}{}", p.number, r.netdev, p.state,
+                             p.physical_state.empty() ? "" : " (" + p.physical_state + ")"),
+                 "check the module is seated and qualified, the cable, and the switch port; `mlxlink -d " + r.ca.name + "` shows why")
+            .evidence = {{"state", p.state}, {"physical_state", p.physical_state}, {"netdev", r.netdev}};
+        continue;
+      }
+      if (p.link_layer != "InfiniBand") continue;
       std::string cause = p.physical_state == "Polling"  ? "the port is polling: no peer answers (cable, module or switch port)"
                           : p.physical_state == "Disabled" ? "the port is disabled"
                                                            : "the link is not up";

@@ -209,8 +209,41 @@ HostFacts BuildHostFacts(const CollectInputs& in) {
       f.rdma.back().ca.ports.push_back(std::move(port));
     }
   }
-  // ibdev2netdev alone (no ibstat, no ibstatus): its lines still name every RDMA port, its netdev and state.
-  if (!in.ibstat && !in.ibstatus) {
+  // rdma link (iproute2) where neither ibstat nor ibstatus ran: every port with its logical and physical state.
+  if (!in.ibstat && !in.ibstatus && in.rdma_link) {
+    std::vector<ParseWarning> w;
+    std::vector<RdmaLink> ports = ParseRdmaLink(*in.rdma_link, &w);
+    Account(f, {"rdma link"}, w, !ports.empty(), "`link DEV/PORT ... state ...` line");
+    auto words = [](const std::string& s) {
+      static const std::map<std::string, std::string> kStates = {
+          {"ACTIVE", "Active"}, {"DOWN", "Down"}, {"INIT", "Initializing"}, {"ARMED", "Armed"},
+          {"LINK_UP", "LinkUp"}, {"POLLING", "Polling"}, {"DISABLED", "Disabled"}, {"SLEEP", "Sleep"},
+          {"LINK_ERROR_RECOVERY", "LinkErrorRecovery"}, {"PHY_TEST", "PhyTest"}, {"NOP", ""}};
+      auto it = kStates.find(s);
+      return it == kStates.end() ? s : it->second;
+    };
+    for (const RdmaLink& l : ports) {
+      if (f.rdma.empty() || f.rdma.back().ca.name != l.rdma_device) {
+        RdmaFacts r;
+        r.ca.name = l.rdma_device;
+        r.netdev = l.netdev;
+        for (const RdmaNetdev& m : map) {
+          if (m.rdma_device == l.rdma_device) r.pci_bdf = m.pci_bdf;
+        }
+        f.rdma.push_back(std::move(r));
+      }
+      IbstatPort port;
+      port.number = l.port;
+      port.state = words(l.state);
+      port.physical_state = words(l.physical_state);
+      port.base_lid = std::max(l.lid, 0);
+      port.sm_lid = std::max(l.sm_lid, 0);
+      port.link_layer = l.lid >= 0 ? "InfiniBand" : "Ethernet";  // rdma link prints LIDs for InfiniBand ports only
+      f.rdma.back().ca.ports.push_back(std::move(port));
+    }
+  }
+  // ibdev2netdev alone (no ibstat, no ibstatus, no rdma link): its lines still name every RDMA port, its netdev and state.
+  if (!in.ibstat && !in.ibstatus && !in.rdma_link) {
     for (const RdmaNetdev& m : map) {
       if (f.rdma.empty() || f.rdma.back().ca.name != m.rdma_device) {
         RdmaFacts r;
@@ -226,6 +259,8 @@ HostFacts BuildHostFacts(const CollectInputs& in) {
       // -v prints the port's state (ACTIVE/DOWN); plain ibdev2netdev only the netdev's (Up/Down).
       const std::string& state = !m.port_state.empty() ? m.port_state : m.netdev_state;
       port.state = state == "ACTIVE" || state == "Up" ? "Active" : state == "DOWN" || state == "Down" ? "Down" : state;
+      // ibdev2netdev names the netdev: IPoIB interfaces are ib*, everything else rides Ethernet (RoCE).
+      port.link_layer = m.netdev.starts_with("ib") ? "InfiniBand" : "Ethernet";
       f.rdma.back().ca.ports.push_back(std::move(port));
     }
   } else {
@@ -437,12 +472,14 @@ CollectInputs ReadCaptureDir(const std::string& dir) {
   note("lldpctl -f json", in.lldpctl.has_value(), in.lldpctl ? (root / "lldpctl.json").string() : "lldpctl.json not in the capture");
   in.ibstatus = ReadIfExists(root / "ibstatus.txt");
   if (in.ibstatus) note("ibstatus", true, (root / "ibstatus.txt").string());
+  in.rdma_link = ReadIfExists(root / "rdma-link.txt");
+  if (in.rdma_link) note("rdma link", true, (root / "rdma-link.txt").string());
   in.cmdline = ReadIfExists(root / "proc-cmdline.txt");
   note("/proc/cmdline", in.cmdline.has_value(), in.cmdline ? (root / "proc-cmdline.txt").string() : "proc-cmdline.txt not in the capture");
   // The files read by name above; any other file is reported, never skipped in silence.
   static const std::set<std::string> kFixedNames = {
       "hostname.txt", "uname-r.txt", "ofed_info-s.txt", "lspci-vvv.txt", "dmesg.txt", "nmcli.txt", "ibstat.txt",
-      "ibdev2netdev.txt", "mst-status.txt", "mlxfwmanager.txt", "mlxfwmanager.xml", "lldpctl.json", "ibstatus.txt",
+      "ibdev2netdev.txt", "mst-status.txt", "mlxfwmanager.txt", "mlxfwmanager.xml", "lldpctl.json", "ibstatus.txt", "rdma-link.txt",
       "proc-cmdline.txt", "ip-j-d-link.json", "ip-d-link.txt", "ip-d-addr.txt", "ip-j-addr.json"};
   std::vector<std::string> unknown;
   std::vector<fs::path> files;

@@ -46,6 +46,7 @@ struct CollectInputs {
   std::map<std::string, BondStatus> ip_bonds;        // bonds as `ip -d link` describes them (where no bonding file is)
   std::optional<std::string> ibstat;                 // ibstat
   std::optional<std::string> ibdev2netdev;           // ibdev2netdev [-v]
+  std::optional<std::string> rdma_link;              // rdma link show (iproute2): RDMA ports where ibstat is missing
   std::map<std::string, std::string> mlxlink;        // RDMA device -> mlxlink -d DEV [-c -m]
   std::optional<std::string> dmesg;                  // dmesg (the kernel ring buffer)
   std::optional<std::string> nmcli;                  // nmcli -t device status, or nmcli device show
@@ -81,7 +82,7 @@ std::map<std::string, BondStatus> BondsFromIpLinks(const std::vector<IpLink>& li
 // ethtool-m-<if>.txt, ethtool-S-<if>.txt, vpd-<pci address>.bin, mlnx_qos-<if>.txt,
 // ecn-<if>.txt (`grep -H . /sys/class/net/IF/ecn/roce_*/enable/*`), proc-cmdline.txt,
 // netplan-<file>.yaml (a copy of /etc/netplan/<file>.yaml), mst-status.txt, mlxfwmanager.txt, lldpctl.json
-// (or .xml), ibstatus.txt. Missing files are recorded as
+// (or .xml), ibstatus.txt, rdma-link.txt. Missing files are recorded as
 // absent sources, not errors. Throws std::runtime_error for an unreadable directory or a
 // malformed ip-j-d-link.json (naming the file).
 CollectInputs ReadCaptureDir(const std::string& dir);

@@ -272,6 +272,7 @@ CollectInputs CollectLive(const LiveOptions& o) {
   if (!have_mstflint && !cards.empty()) note("mstflint q", false, "mstflint not installed");
   in.ibstat = run({"ibstat"}, "ibstat");
   if (!in.ibstat && OnPath("ibstatus")) in.ibstatus = run({"ibstatus"}, "ibstatus");
+  if (!in.ibstat && !in.ibstatus && OnPath("rdma")) in.rdma_link = run({"rdma", "link", "show"}, "rdma link");
   if (OnPath("mst")) in.mst_status = run({"mst", "status", "-v"}, "mst status -v");
   // Offline query of the images the installed tool carries: no network, seconds per card.
   if (OnPath("mlxfwmanager")) in.mlxfwmanager = run({"mlxfwmanager", "--query"}, "mlxfwmanager --query");

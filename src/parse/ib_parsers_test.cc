@@ -128,5 +128,41 @@ TEST(Ibdev2netdev, VerboseAndPlain) {
   EXPECT_EQ(ParseIbdev2netdev("junk\n", &warnings).size(), 0u);
 }
 
+TEST(RdmaLink, NewAndOldIproute2Forms) {
+  std::vector<ParseWarning> w;
+  auto read = [&](const char* name) {
+    std::string text = ReadText(FixturePath(std::string("rdma-link/") + name));
+    EXPECT_FALSE(text.empty()) << name;
+    return ParseRdmaLink(text, &w);
+  };
+  std::vector<RdmaLink> ib;
+  ib = read("dgx-spark-ib-port1-active-port2-down-polling-trailing-space.txt");
+  ASSERT_EQ(ib.size(), 2u);
+  EXPECT_EQ(ib[1].rdma_device, "ibp195s0");
+  EXPECT_EQ(ib[1].port, 2);
+  EXPECT_EQ(ib[1].state, "DOWN");
+  EXPECT_EQ(ib[1].physical_state, "POLLING");
+  EXPECT_EQ(ib[1].netdev, "ibp195s0d1");
+  EXPECT_EQ(ib[0].lid, 2);
+  std::vector<RdmaLink> old;
+  old = read("pfc-setup-doc-old-iproute2-i40iw-mlx5-down-disabled.txt");
+  ASSERT_EQ(old.size(), 4u);
+  EXPECT_EQ(old[2].rdma_device, "mlx5_0");
+  EXPECT_EQ(old[2].physical_state, "DISABLED");
+  EXPECT_EQ(old[2].netdev, "ens803f0");
+  EXPECT_EQ(old[0].lid, -1);  // iWARP/RoCE: no LID
+  for (const char* f : {"dgx-spark-gb10-roce-padded-columns.txt", "linux-rdma-rxe-two-soft-roce-links.txt",
+                        "rccl-issue-ib-mlx5_7-active-linkup-3.txt", "rccl-issue-ib-mlx5_7-down-linkup-2.txt",
+                        "rccl-issue-ib-mlx5_7-down-polling-1.txt"}) {
+    std::vector<RdmaLink> l;
+    l = read(f);
+    EXPECT_FALSE(l.empty()) << f;
+  }
+  EXPECT_TRUE(w.empty());
+  std::vector<ParseWarning> bad;
+  EXPECT_TRUE(ParseRdmaLink("mlx5_0 port 1 ==> ib0 (Up)\n", &bad).empty());
+  EXPECT_EQ(bad.size(), 1u);
+}
+
 }  // namespace
 }  // namespace railyard

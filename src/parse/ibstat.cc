@@ -121,4 +121,39 @@ std::vector<RdmaNetdev> ParseIbdev2netdev(std::string_view text, std::vector<Par
   return out;
 }
 
+std::vector<RdmaLink> ParseRdmaLink(std::string_view text, std::vector<ParseWarning>* warnings) {
+  std::vector<RdmaLink> out;
+  LineReader lines(text);
+  std::string_view line;
+  while (lines.Next(line)) {
+    std::vector<std::string_view> w = SplitWords(line);
+    if (w.empty()) continue;
+    // "link DEV/PORT ..." (iproute2 >= 4.16 text) or "IDX/PORT: DEV/PORT: ..." (the first releases).
+    size_t at = 0;
+    if (w[0] == "link" && w.size() > 1) at = 1;
+    else if (w.size() > 1 && w[0].ends_with(":") && w[1].ends_with(":")) at = 1;
+    std::string_view id = w[at];
+    if (id.ends_with(":")) id.remove_suffix(1);
+    size_t slash = id.rfind('/');
+    if ((at == 0 && w[0] != "link" && !w[0].ends_with(":")) || slash == std::string_view::npos || slash == 0) {
+      if (warnings) warnings->push_back({lines.number(), "not an `rdma link` line (expected \"link DEV/PORT ...\")"});
+      continue;
+    }
+    RdmaLink l;
+    l.rdma_device = std::string(id.substr(0, slash));
+    l.port = Int(id.substr(slash + 1));
+    l.line = lines.number();
+    for (size_t i = at + 1; i + 1 < w.size(); ++i) {
+      if (w[i] == "state") l.state = std::string(w[i + 1]);
+      else if (w[i] == "physical_state") l.physical_state = std::string(w[i + 1]);
+      else if (w[i] == "netdev") l.netdev = std::string(w[i + 1]);
+      else if (w[i] == "lid") l.lid = Int(w[i + 1]);
+      else if (w[i] == "sm_lid") l.sm_lid = Int(w[i + 1]);
+    }
+    if (l.state.empty() && warnings) warnings->push_back({lines.number(), l.rdma_device + ": no state on the line"});
+    out.push_back(std::move(l));
+  }
+  return out;
+}
+
 }  // namespace railyard

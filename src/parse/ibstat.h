@@ -50,4 +50,20 @@ struct RdmaNetdev {
 
 std::vector<RdmaNetdev> ParseIbdev2netdev(std::string_view text, std::vector<ParseWarning>* warnings = nullptr);
 
+// One RDMA port as iproute2's `rdma link [show]` prints it: "link mlx5_7/1 subnet_prefix ... lid 3403
+// sm_lid 1 lmc 0 state ACTIVE physical_state LINK_UP netdev ib0", or the older "2/1: mlx5_0/1: state DOWN
+// physical_state DISABLED netdev ens803f0".
+struct RdmaLink {
+  std::string rdma_device;
+  int port = 0;
+  std::string state;           // ACTIVE, DOWN, INIT, ARMED (as printed)
+  std::string physical_state;  // LINK_UP, POLLING, DISABLED, NOP ...
+  std::string netdev;          // "" when none
+  int lid = -1;                // InfiniBand only (-1: not printed, i.e. RoCE/iWARP)
+  int sm_lid = -1;
+  int line = 0;
+};
+
+std::vector<RdmaLink> ParseRdmaLink(std::string_view text, std::vector<ParseWarning>* warnings = nullptr);
+
 }  // namespace railyard
