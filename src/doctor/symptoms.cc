@@ -37,7 +37,7 @@ StepResult ByRules(const HostFacts& f, const DoctorPolicy& policy, std::string s
     r.status = StepStatus::kPassed;
     r.detail = fmt::format("{}: no finding", fmt::join(rules, ", "));
   } else {
-    r.detail = "the facts do not include the output this needs";
+    r.detail = "not checked: the facts do not include the output this needs";
     r.command = std::move(command);
   }
   return r;
@@ -46,8 +46,9 @@ StepResult ByRules(const HostFacts& f, const DoctorPolicy& policy, std::string s
 StepResult Custom(std::string step, bool known, bool ok, std::string detail, std::string command, std::string fix) {
   StepResult r{std::move(step), StepStatus::kUnknown, std::move(detail), "", ""};
   if (!known) {
+    // Nothing was checked: whatever the caller would have said reads like a verdict, so it is not said.
     r.command = std::move(command);
-    if (r.detail.empty()) r.detail = "the facts do not include the output this needs";
+    r.detail = "not checked: the facts do not include the output this needs";
     return r;
   }
   r.status = ok ? StepStatus::kPassed : StepStatus::kFailed;

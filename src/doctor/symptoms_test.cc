@@ -46,6 +46,31 @@ TEST(Symptom, EmptyFactsAreUnknownWithTheCommand) {
   EXPECT_FALSE(j["steps"][0]["command"].get<std::string>().empty());
 }
 
+TEST(Symptom, UnknownStepsNeverReadLikeAPass) {
+  // Every step of every symptom over facts that hold nothing: unknown, and the detail says it was not checked.
+  for (const Symptom& s : Symptoms()) {
+    for (const StepResult& step : RunSymptom(s.id, HostFacts{}, {})) {
+      if (step.status != U) continue;
+      EXPECT_TRUE(step.detail.starts_with("not checked")) << s.id << ": " << step.step << ": " << step.detail;
+    }
+  }
+}
+
+TEST(Symptom, DeviceMissingFailsWhenLspciListsNoCard) {
+  // The development VM's real lspci: no NVIDIA function at all. Step 1 (the card is on the bus) fails.
+  HostFacts none = Capture({{"lspci-vvv.txt", "lspci/this-machine-virtio-vm-no-nvidia-nic.txt"}});
+  std::vector<StepResult> steps = RunSymptom("device-missing", none, {});
+  ASSERT_FALSE(steps.empty());
+  EXPECT_EQ(steps[0].status, F);
+  // Live: lspci -d 15b3: that ran and printed nothing is an answer too (an empty lspci source, present).
+  CollectInputs in;
+  in.lspci = "";
+  in.sources.push_back({"lspci -vvv", true, "ran (exit 0) and listed nothing", {}});
+  HostFacts live = BuildHostFacts(in);
+  EXPECT_EQ(live.has_nvidia_nic, false);
+  EXPECT_EQ(RunSymptom("device-missing", live, {})[0].status, F);
+}
+
 TEST(Symptom, BandwidthBelowRatedFindsTheSlot) {
   RAILYARD_REQUIRE_FIXTURE(FixturePath("dmesg/cx6dx-pcie-bandwidth-limited-x8-gen3.txt"));
   HostFacts f = Capture({{"dmesg.txt", "dmesg/cx6dx-pcie-bandwidth-limited-x8-gen3.txt"},

@@ -225,7 +225,8 @@ CollectInputs CollectLive(const LiveOptions& o) {
     note(entry.path().string(), true, entry.path().string());
   }
   if (!o.run_tools) return in;
-  auto run = [&](const std::vector<std::string>& argv, const std::string& name) -> std::optional<std::string> {
+  // empty_ok: a tool whose silence is an answer (lspci -d 15b3: prints nothing when no such device exists).
+  auto run = [&](const std::vector<std::string>& argv, const std::string& name, bool empty_ok = false) -> std::optional<std::string> {
     RunResult r = RunTool(argv, o.tool_timeout_ms);
     if (!r.started) {
       note(name, false, argv[0] + " not installed");
@@ -235,6 +236,10 @@ CollectInputs CollectLive(const LiveOptions& o) {
       note(name, false, fmt::format("timed out after {} ms", o.tool_timeout_ms));
       return std::nullopt;
     }
+    if (r.output.empty() && empty_ok && r.exit_code == 0) {
+      note(name, true, "ran (exit 0) and listed nothing");
+      return r.output;
+    }
     if (r.output.empty()) {
       note(name, false, fmt::format("no output (exit {})", r.exit_code));
       return std::nullopt;
@@ -243,7 +248,7 @@ CollectInputs CollectLive(const LiveOptions& o) {
     return r.output;
   };
   // Mellanox/NVIDIA functions only: LnkCap and VPD need root; what lspci cannot read it omits.
-  in.lspci = run({"lspci", "-vvv", "-d", "15b3:"}, "lspci -vvv");
+  in.lspci = run({"lspci", "-vvv", "-d", "15b3:"}, "lspci -vvv", true);
   in.dmesg = run({"dmesg"}, "dmesg");  // needs root where kernel.dmesg_restrict is set
   in.nmcli = run({"nmcli", "-t", "device", "status"}, "nmcli -t device status");
   const bool have_mlnx_qos = OnPath("mlnx_qos");
