@@ -301,6 +301,18 @@ TEST(Doctor, RdmaPortsWithoutIbstat) {
   EXPECT_EQ(Count(RunHostRules(roce, {}), "link-down"), 1u);
 }
 
+TEST(Doctor, DriverStackFromEthtoolWhereOfedInfoIsMissing) {
+  DoctorPolicy any;
+  any.driver_stack = "any";
+  HostFacts inbox = Capture("h", {{"ethtool-i-enp1s0f0np0.txt", "ethtool/mlx5-inbox-6.5.0-14-generic-hpe-640sfp28-psid-in-fwver.txt"}});
+  EXPECT_EQ(inbox.netdevs.at(0).driver_origin, "inbox");
+  EXPECT_EQ(Count(RunHostRules(inbox, any), "driver-stack-missing"), 1u);
+  HostFacts doca = Capture("h", {{"ethtool-i-enp1s0f0np0.txt", "ethtool/mlx5-doca-24.10-3.2.5-hpe-640sfp28-hp-psid.txt"}});
+  EXPECT_EQ(Count(RunHostRules(doca, any), "driver-stack-missing"), 0u);
+  // Without a requirement in the policy, nothing.
+  EXPECT_EQ(Count(RunHostRules(inbox, {}), "driver-stack-missing"), 0u);
+}
+
 TEST(Doctor, MtuRules) {
   REQUIRE_SHARED("ip-link/ip-d-s-link-8023ad-bond-slave-and-vlan-on-bond-mtu9000.txt");
   HostFacts f = Capture("h", {{"ip-d-link.txt", "ip-link/ip-d-s-link-8023ad-bond-slave-and-vlan-on-bond-mtu9000.txt"},

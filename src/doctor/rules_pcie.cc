@@ -227,7 +227,26 @@ void DriverStackMissing(RuleContext& c) {
   for (const SourceStatus& s : c.facts.sources) {
     if (s.name == "ofed_info -s") asked = &s;
   }
-  if (!asked || (!asked->present && asked->detail.find("not installed") == std::string::npos && c.facts.ofed.empty())) return;
+  bool ofed_known = asked && (asked->present || asked->detail.find("not installed") != std::string::npos || !c.facts.ofed.empty());
+  if (!ofed_known) {
+    // No ofed_info: ethtool -i still says whether the mlx5 driver is the kernel's own or an out-of-tree stack's.
+    // An inbox driver settles it; an out-of-tree one satisfies "any" (MLNX_OFED and DOCA-OFED share its numbering).
+    const NetdevFacts* inbox = nullptr;
+    bool out_of_tree = false;
+    for (const NetdevFacts& n : c.facts.netdevs) {
+      if (!n.driver.starts_with("mlx")) continue;
+      if (n.driver_origin == "inbox" && !inbox) inbox = &n;
+      out_of_tree |= n.driver_origin == "out-of-tree";
+    }
+    if (!inbox || out_of_tree) return;
+    c.Report("driver stack",
+             fmt::format("{} runs the kernel's inbox {} ({}): no MLNX_OFED or DOCA-OFED driver is loaded, which the policy ({}) requires",
+                         inbox->name, inbox->driver, inbox->driver_version, want),
+             "install the required stack (DOCA-Host: doca-host repo + doca-ofed; MLNX_OFED: mlnxofedinstall) matching the "
+             "fleet's release, then reboot or /etc/init.d/openibd restart")
+        .evidence = {{"ethtool -i version", inbox->driver_version}, {"policy", want}};
+    return;
+  }
   const std::string& have = c.facts.ofed;
   // ofed_info -s prints "MLNX_OFED_LINUX-24.10-1.1.4.0" for MLNX_OFED and "OFED-internal-24.07-…" for DOCA-OFED.
   bool is_mlnx = have.starts_with("MLNX_OFED"), is_doca = have.starts_with("OFED-internal") || have.starts_with("DOCA");

@@ -370,6 +370,8 @@ HostFacts BuildHostFacts(const CollectInputs& in) {
       Account(f, {"ethtool -i " + s.name}, d.warnings, !d.driver.empty(), "`driver:` line");
       if (n.kind == "other" && !listed_by_ip(s.name) && d.bus_info.find(':') != std::string::npos) n.kind = "physical";
       n.driver = d.driver;
+      n.driver_version = d.version;
+      n.driver_origin = DriverOrigin(d.version);
       n.firmware_version = d.firmware_version;
       n.firmware_psid = d.firmware_psid;
       if (n.pci_bdf.empty() && d.bus_info.find(':') != std::string::npos) n.pci_bdf = d.bus_info;

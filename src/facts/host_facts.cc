@@ -321,6 +321,8 @@ json ToJson(const HostFacts& f) {
                        {"rx_queues", n.rx_queues},
                        {"addresses", n.addresses},
                        {"driver", n.driver},
+                       {"driver_version", n.driver_version},
+                       {"driver_origin", n.driver_origin},
                        {"firmware_version", n.firmware_version},
                        {"firmware_psid", n.firmware_psid},
                        {"link_detected", Optional(n.link_detected)},
@@ -558,6 +560,8 @@ HostFacts FactsFromJson(const json& j) {
       x.rx_queues = n.at("rx_queues").get<int>();
       x.addresses = n.at("addresses").get<std::vector<std::string>>();
       x.driver = n.at("driver").get<std::string>();
+      x.driver_version = n.value("driver_version", std::string());  // added within facts/1
+      x.driver_origin = n.value("driver_origin", std::string());
       x.firmware_version = n.at("firmware_version").get<std::string>();
       x.firmware_psid = n.at("firmware_psid").get<std::string>();
       x.link_detected = OptionalBool(n, "link_detected");

@@ -44,6 +44,8 @@ struct NetdevFacts {
   int rx_queues = 0;
   std::vector<std::string> addresses;  // "10.0.0.5/24", "fd00::5/64" (link-local omitted)
   std::string driver;         // ethtool -i
+  std::string driver_version;  // ethtool -i "version:"
+  std::string driver_origin;   // inbox | out-of-tree (MLNX_OFED or DOCA-OFED) | "" (DriverOrigin)
   std::string firmware_version;
   std::string firmware_psid;
   std::optional<bool> link_detected;

@@ -84,4 +84,32 @@ EthtoolDriver ParseEthtoolDriver(std::string_view text) {
   return d;
 }
 
+std::string DriverOrigin(std::string_view version) {
+  // Leading dot-separated numbers: "24.10" of "24.10-3.2.5", "6.5.0" of "6.5.0-14-generic".
+  auto numbers = [](std::string_view v, size_t& end) {
+    int count = 0;
+    size_t i = 0;
+    while (i < v.size()) {
+      size_t start = i;
+      while (i < v.size() && std::isdigit(static_cast<unsigned char>(v[i]))) ++i;
+      if (i == start) break;
+      ++count;
+      if (i < v.size() && v[i] == '.') ++i;
+      else break;
+    }
+    end = i;
+    return count;
+  };
+  size_t end = 0;
+  int head = numbers(version, end);
+  if (head >= 3) return "inbox";  // a kernel release: X.Y.Z[-extra]
+  if (head == 2 && end < version.size() && version[end] == '-') {
+    size_t tail_end = 0;
+    int tail = numbers(version.substr(end + 1), tail_end);
+    if (tail >= 3) return "out-of-tree";                         // MLNX_OFED / DOCA-OFED: X.Y-A.B.C[.D]
+    if (tail == 1 && version.substr(end + 1) == "0") return "inbox";  // the in-tree DRIVER_VERSION "5.0-0" of older kernels
+  }
+  return "";
+}
+
 }  // namespace railyard

@@ -38,4 +38,10 @@ struct EthtoolDriver {
 EthtoolSettings ParseEthtoolSettings(std::string_view text);
 EthtoolDriver ParseEthtoolDriver(std::string_view text);
 
+// Where a driver version printed by `ethtool -i` comes from: "inbox" for a kernel release
+// ("6.5.0-14-generic", "5.11.0-net-next-…", the old in-tree "5.0-0"), "out-of-tree" for MLNX_OFED or
+// DOCA-OFED ("5.5-1.0.3", "24.10-3.2.5": the two share one numbering, so ofed_info -s tells them apart),
+// "" when the form is unknown.
+std::string DriverOrigin(std::string_view version);
+
 }  // namespace railyard

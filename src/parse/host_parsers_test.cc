@@ -170,6 +170,31 @@ TEST(Ethtool, SettingsLinkUpAndTrainingFailure) {
   EXPECT_EQ(down.link_detected_reason, "Link training failure, Remote side is not ready yet");
 }
 
+TEST(Ethtool, DriverVersionInEveryForm) {
+  struct Case {
+    const char* file;
+    const char* version;
+    const char* origin;
+    const char* firmware;
+    const char* psid;
+  };
+  for (const Case& c : {Case{"ethtool/mlx5-doca-24.10-3.2.5-hpe-640sfp28-hp-psid.txt", "24.10-3.2.5", "out-of-tree", "14.32.1010", "HP_2420110034"},
+                        Case{"ethtool/mlx5-doca-24.07-0.6.1-cx4lx-mt2420110034.txt", "24.07-0.6.1", "out-of-tree", "14.28.2006", "MT_2420110034"},
+                        Case{"ethtool/mlx5-mlnx-ofed-5.5-1.0.3-huawei-psid-arm64-domain1.txt", "5.5-1.0.3", "out-of-tree", "14.28.1300", "HUA0020040036"},
+                        Case{"ethtool/mlx5-inbox-6.5.0-14-generic-hpe-640sfp28-psid-in-fwver.txt", "6.5.0-14-generic", "inbox", "14.18.2030", "HP_2420110034"},
+                        Case{"ethtool/mlx5-inbox-net-next-truncated-version-cx5ex.txt", "5.11.0-net-next-alloc_pages_bul", "inbox", "16.23.1020", "MT_0000000009"}}) {
+    EthtoolDriver d = ParseEthtoolDriver(Fixture(c.file));
+    EXPECT_EQ(d.driver, "mlx5_core") << c.file;
+    EXPECT_EQ(d.version, c.version) << c.file;
+    EXPECT_EQ(DriverOrigin(d.version), c.origin) << c.file;
+    EXPECT_EQ(d.firmware_version, c.firmware) << c.file;
+    EXPECT_EQ(d.firmware_psid, c.psid) << c.file;
+  }
+  EXPECT_EQ(DriverOrigin("5.0-0"), "inbox");  // the in-tree DRIVER_VERSION of older kernels
+  EXPECT_EQ(DriverOrigin("1.0"), "");
+  EXPECT_EQ(DriverOrigin(""), "");
+}
+
 TEST(Ethtool, DriverInfoWithPsid) {
   auto path = FixturePath("ethtool/i-mlx5-cx7-vf-aws-psid-in-fw-version.txt");
   RAILYARD_REQUIRE_FIXTURE(path);
