@@ -313,6 +313,37 @@ TEST(Doctor, DriverStackFromEthtoolWhereOfedInfoIsMissing) {
   EXPECT_EQ(Count(RunHostRules(inbox, {}), "driver-stack-missing"), 0u);
 }
 
+TEST(Doctor, ModuleOpticsFault) {
+  // Each real ethtool -m sample on a port with an ifcfg file (the real ifcfg-eth2), so the port is meant to be used.
+  auto on_eth2 = [](const std::string& module) {
+    return Capture("h", {{"ethtool-m-eth2.txt", module}, {"ifcfg-eth2", "ifcfg/ifcfg-eth2-bond-slave-quoted-master.txt"}});
+  };
+  for (const char* bad : {"ethtool/qsfp28-cwdm4-finisar-cx4-laser-disabled-minus40dbm.txt",
+                          "ethtool/qsfp28-low-power-mode-all-lanes-inf-partial.txt",
+                          "ethtool/qsfp-dd-cmis-low-power-mode-16ch-minus40dbm-partial.txt",
+                          "ethtool/cmis-16lane-rx-los-remote-down-grep.txt",
+                          "ethtool/sff8636-aoc-all-los-local-down-grep.txt"}) {
+    EXPECT_EQ(Count(RunHostRules(on_eth2(bad), {}), "module-optics-fault"), 1u) << bad;
+  }
+  for (const char* good : {"ethtool/qsfp28-cwdm4-finisar-cx4-after-oui-reprogram-40g.txt",
+                           "ethtool/qsfp-dd-cmis4-arista-400g-xdr4-temp-high-warning-mail-wrapped.txt",  // lanes 5-8 unused
+                           "ethtool/m-sfp-1000base-sx-sff8472-dom-thresholds.txt",
+                           "ethtool/m-qsfp-dd-mellanox-passive-dac-spectrum2-prerelease-cmis-parser.txt"}) {
+    EXPECT_EQ(Count(RunHostRules(on_eth2(good), {}), "module-optics-fault"), 0u) << good;
+  }
+  // The same dark module on a port nobody configured: the NIC keeps an unused port's lasers off by design.
+  EXPECT_EQ(Count(RunHostRules(Capture("h", {{"ethtool-m-eth2.txt", "ethtool/qsfp28-cwdm4-finisar-cx4-laser-disabled-minus40dbm.txt"}}), {}),
+                  "module-optics-fault"),
+            0u);
+  // Per-lane readings: 4 lanes at the -40 dBm floor, bias 0 mA.
+  HostFacts dark = on_eth2("ethtool/qsfp28-cwdm4-finisar-cx4-laser-disabled-minus40dbm.txt");
+  ModuleLanes lanes = LanesOf(*dark.netdevs.at(0).module);
+  ASSERT_EQ(lanes.tx_power_dbm.size(), 4u);
+  EXPECT_DOUBLE_EQ(*lanes.tx_power_dbm[3], -40.0);
+  EXPECT_DOUBLE_EQ(*lanes.tx_bias_ma[0], 0.0);
+  ASSERT_EQ(lanes.rx_power_dbm.size(), 4u);
+}
+
 TEST(Doctor, MtuRules) {
   REQUIRE_SHARED("ip-link/ip-d-s-link-8023ad-bond-slave-and-vlan-on-bond-mtu9000.txt");
   HostFacts f = Capture("h", {{"ip-d-link.txt", "ip-link/ip-d-s-link-8023ad-bond-slave-and-vlan-on-bond-mtu9000.txt"},

@@ -50,6 +50,9 @@ bool IsRoceNetdev(const NetdevFacts& n);
 // The line rate in Gb/s of the ports on a PCI function: from netdevs (ethtool speed) and RDMA
 // ports (ibstat rate) that name that function; 0 when none is known.
 double PortRateGbps(const HostFacts& facts, const std::string& bdf);
+// A port someone meant to use: it carries addresses, is in a bond or bridge, or has configuration
+// (ifcfg, netplan, a NetworkManager connection).
+bool Configured(const HostFacts& f, const NetdevFacts& n);
 // "0000:19:00.0" and "19:00.0" are the same function.
 bool SamePciAddress(const std::string& a, const std::string& b);
 

@@ -25,10 +25,13 @@ bool ConfiguredName(const HostFacts& f, const std::string& name) {
   return false;
 }
 
-// A port someone meant to use: it carries addresses, is in a bond or bridge, or has configuration.
+}  // namespace
+
 bool Configured(const HostFacts& f, const NetdevFacts& n) {
   return !n.addresses.empty() || !n.master.empty() || ConfiguredName(f, n.name);
 }
+
+namespace {
 
 void LinkDown(RuleContext& c) {
   for (const NetdevFacts& n : c.facts.netdevs) {

@@ -1,4 +1,6 @@
 // Modules and receive-side health.
+#include <algorithm>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -23,6 +25,58 @@ void ModuleTemperatureHigh(RuleContext& c) {
   }
   for (const auto& [device, l] : c.facts.links) {
     if (l.module_temperature_c) check(fmt::format("{} module", device), *l.module_temperature_c, "mlxlink -m");
+  }
+}
+
+// An optical module whose lasers are all dark, or that receives no light on any lane, or reports loss of
+// signal/lock on every lane. Said even when the link is down for another reason: the module is part of why.
+// Only ports someone meant to use (configured, or up): the NIC switches the lasers of an unused, admin-down
+// port off by design.
+void ModuleOpticsFault(RuleContext& c) {
+  constexpr double kDarkDbm = -30.0;  // far below any receiver's sensitivity (about -10 dBm for 100G/400G optics)
+  auto all = [](const std::vector<std::optional<double>>& lanes, auto pred) {
+    size_t known = 0, hit = 0;
+    for (const auto& x : lanes) {
+      if (!x) continue;
+      ++known;
+      hit += pred(*x);
+    }
+    return known > 0 && hit == known;
+  };
+  auto all_set = [](const std::vector<bool>& v) { return !v.empty() && std::find(v.begin(), v.end(), false) == v.end(); };
+  for (const NetdevFacts& n : c.facts.netdevs) {
+    if (!n.module || !n.module->readable) continue;
+    bool wanted = Configured(c.facts, n) || n.operstate == "up";
+    if (!wanted) continue;
+    ModuleLanes l = LanesOf(*n.module);
+    bool low_power = l.module_state.find("LowPwr") != std::string::npos;
+    bool tx_dark = all(l.tx_power_dbm, [&](double d) { return d <= kDarkDbm; }) ||
+                   (l.tx_power_dbm.empty() && all(l.tx_bias_ma, [](double ma) { return ma <= 0.0; }));
+    bool rx_dark = all(l.rx_power_dbm, [&](double d) { return d <= kDarkDbm; });
+    bool rx_los = all_set(l.rx_los) || all_set(l.rx_lol);
+    if (!tx_dark && !rx_dark && !rx_los && !low_power) continue;
+    std::vector<std::string> what;
+    if (low_power) what.push_back("the module is in low-power mode (" + l.module_state + "): its lasers stay off");
+    if (tx_dark) what.push_back(fmt::format("every transmit lane is dark ({} lanes at or below {:.0f} dBm or 0 mA bias): the "
+                                            "laser is disabled", std::max(l.tx_power_dbm.size(), l.tx_bias_ma.size()), kDarkDbm));
+    if (rx_dark) what.push_back(fmt::format("no light is received on any of {} lanes", l.rx_power_dbm.size()));
+    else if (rx_los) what.push_back("every receive lane reports loss of signal or lock");
+    Finding& f = c.Report(fmt::format("netdev {} module", n.name), fmt::format("{}", fmt::join(what, "; ")),
+                          tx_dark || low_power
+                              ? "a ConnectX turns the laser off for a module it will not drive (unsupported or unqualified part, "
+                                "power class above the cage's) and on an admin-down port: check `ip link` state, `mlxlink -d DEV -m` "
+                                "and dmesg for the module event, and use a qualified module"
+                              : "the far end sends no light: check the fibre (polarity, a break, a dirty connector) and the far "
+                                "end's port and module");
+    f.evidence = {{"vendor", n.module->vendor_name}, {"part", n.module->vendor_pn}, {"operstate", n.operstate}};
+    if (!l.module_state.empty()) f.evidence.emplace_back("module_state", l.module_state);
+    auto lanes = [](const std::vector<std::optional<double>>& v) {
+      std::string out;
+      for (const auto& x : v) out += (out.empty() ? "" : " ") + (x ? fmt::format("{:.2f}", *x) : std::string("-"));
+      return out;
+    };
+    if (!l.tx_power_dbm.empty()) f.evidence.emplace_back("tx_dbm", lanes(l.tx_power_dbm));
+    if (!l.rx_power_dbm.empty()) f.evidence.emplace_back("rx_dbm", lanes(l.rx_power_dbm));
   }
 }
 
@@ -92,6 +146,7 @@ void ModuleNotQualified(RuleContext& c) {
 }  // namespace
 
 void AddOpticsRules(std::vector<HostRule>& rules) {
+  rules.push_back({"module-optics-fault", Severity::kError, "an optical module with every laser dark, or no light received on any lane", ModuleOpticsFault});
   rules.push_back({"module-temperature-high", Severity::kWarning, "module temperature at or above 70 °C (error at 80 °C)", ModuleTemperatureHigh});
   rules.push_back({"module-not-qualified", Severity::kWarning, "third-party module, or a module whose EEPROM cannot be read on a live link", ModuleNotQualified});
   rules.push_back({"rx-drops-high", Severity::kWarning, "receive discards or out-of-buffer drops above the policy count", RxDropsHigh});

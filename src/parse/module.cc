@@ -54,6 +54,57 @@ ModuleInfo ParseEthtoolModule(std::string_view text) {
   return m;
 }
 
+ModuleLanes LanesOf(const ModuleInfo& m) {
+  ModuleLanes l;
+  // "… (Channel 3)" / "…(Channel 3)" / "… (Chan 3)" -> 3; 0 when the key names no channel.
+  auto channel = [](std::string_view k) {
+    size_t open = k.rfind('(');
+    if (open == std::string_view::npos || !k.ends_with(")")) return 0;
+    std::string_view inner = k.substr(open + 1, k.size() - open - 2);
+    size_t space = inner.rfind(' ');
+    int n = 0;
+    std::string_view digits = space == std::string_view::npos ? inner : inner.substr(space + 1);
+    std::from_chars(digits.data(), digits.data() + digits.size(), n);
+    return n > 0 && n <= 16 ? n : 0;
+  };
+  auto put = [](std::vector<std::optional<double>>& v, int ch, std::optional<double> x) {
+    if (v.size() < static_cast<size_t>(ch)) v.resize(ch);
+    v[ch - 1] = x;
+  };
+  // "0.0001 mW / -40.00 dBm", "0.0000 mW / -inf dBm"
+  auto dbm = [](std::string_view v) -> std::optional<double> {
+    size_t slash = v.find('/');
+    if (slash == std::string_view::npos) return std::nullopt;
+    std::string_view d = TrimView(v.substr(slash + 1));
+    if (d.starts_with("-inf")) return kNoLightDbm;
+    auto x = LeadingNumber(d);
+    if (x && *x < kNoLightDbm) x = kNoLightDbm;
+    return x;
+  };
+  // "[ Yes, No, Yes ]" -> {true, false, true}; "None" -> {}
+  auto flags = [](std::string_view v) {
+    std::vector<bool> out;
+    if (!v.starts_with("[")) return out;
+    for (std::string_view w : SplitWords(v.substr(1, v.find(']') == std::string_view::npos ? std::string_view::npos : v.find(']') - 1), ',')) {
+      out.push_back(w == "Yes");
+    }
+    return out;
+  };
+  for (const auto& [k, v] : m.fields) {
+    int ch = channel(k);
+    if (ch && k.starts_with("Laser tx bias current")) put(l.tx_bias_ma, ch, LeadingNumber(v));
+    else if (ch && k.starts_with("Transmit avg optical power")) put(l.tx_power_dbm, ch, dbm(v));
+    else if (ch && (k.starts_with("Rcvr signal avg optical power") || k.starts_with("Receiver signal average optical power") ||
+                    k.starts_with("Rx power"))) put(l.rx_power_dbm, ch, dbm(v));
+    else if (k == "Rx loss of signal") l.rx_los = flags(v);
+    else if (k == "Tx loss of signal") l.tx_los = flags(v);
+    else if (k == "Rx loss of lock") l.rx_lol = flags(v);
+    else if (k == "Tx loss of lock") l.tx_lol = flags(v);
+    else if (k == "Module State") l.module_state = v;
+  }
+  return l;
+}
+
 NicCounters ParseEthtoolStats(std::string_view text) {
   NicCounters c;
   bool header = false;

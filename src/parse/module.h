@@ -35,6 +35,19 @@ struct ModuleInfo {
 
 ModuleInfo ParseEthtoolModule(std::string_view text);
 
+// The module's per-lane readings, from the lines ethtool -m prints (kept in ModuleInfo::fields):
+// "Laser tx bias current (Channel N)", "Transmit avg optical power (Channel N)", "Rcvr signal avg
+// optical power(Channel N)", and the CMIS "Rx/Tx loss of signal/lock : [ Yes, No, … ]" lists.
+struct ModuleLanes {
+  std::vector<std::optional<double>> tx_bias_ma;    // index = channel - 1; nullopt where not printed
+  std::vector<std::optional<double>> tx_power_dbm;  // "-inf dBm" (0 mW) reads as kNoLightDbm
+  std::vector<std::optional<double>> rx_power_dbm;
+  std::vector<bool> rx_los, tx_los, rx_lol, tx_lol;  // empty when "None" or not printed
+  std::string module_state;                          // CMIS "Module State": "0x03 (ModuleReady)", "(ModuleLowPwr)"
+};
+inline constexpr double kNoLightDbm = -40.0;  // 0.0001 mW, the floor ethtool prints for a dark lane
+ModuleLanes LanesOf(const ModuleInfo& module);
+
 struct NicCounters {
   std::map<std::string, uint64_t> values;  // rx_out_of_buffer -> 990473555
   std::vector<ParseWarning> warnings;
