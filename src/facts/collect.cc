@@ -299,6 +299,11 @@ HostFacts BuildHostFacts(const CollectInputs& in) {
     Account(f, {"vpd " + bdf}, v.warnings, !v.product_name.empty() || !v.read_only.empty(), "VPD resource");
     f.vpd[bdf] = std::move(v);
   }
+  for (const auto& [bdf, text] : in.mstvpd) {
+    BinaryVpd v = ParseMstvpd(text);
+    Account(f, {"mstvpd " + bdf}, v.warnings, !v.product_name.empty() || !v.read_only.empty(), "`KEY: value` VPD line");
+    f.vpd.emplace(bdf, std::move(v));  // the raw sysfs bytes, where also captured, carry the checksum: they win
+  }
   if (in.nmcli) {
     std::vector<ParseWarning> w;
     f.networkmanager = ParseNmcli(*in.nmcli, &w);
@@ -505,6 +510,9 @@ CollectInputs ReadCaptureDir(const std::string& dir) {
     } else if (txt && name.starts_with("ethtool-S-")) {
       in.ethtool_stats[body("ethtool-S-")] = *ReadIfExists(p);
       note("ethtool -S " + body("ethtool-S-"), true, p.string());
+    } else if (txt && name.starts_with("mstvpd-")) {
+      in.mstvpd[body("mstvpd-")] = *ReadIfExists(p);
+      note("mstvpd " + body("mstvpd-"), true, p.string());
     } else if (name.starts_with("vpd-") && name.ends_with(".bin")) {
       in.vpd[name.substr(4, name.size() - 8)] = *ReadIfExists(p);
       note("vpd " + name.substr(4, name.size() - 8), true, p.string());

@@ -59,6 +59,7 @@ struct CollectInputs {
   std::map<std::string, std::string> ethtool_module; // interface -> ethtool -m IF
   std::map<std::string, std::string> ethtool_stats;  // interface -> ethtool -S IF
   std::map<std::string, std::string> vpd;            // PCI address -> raw bytes of sysfs vpd
+  std::map<std::string, std::string> mstvpd;         // PCI address -> mstvpd/mlxvpd text
   std::map<std::string, std::string> mlnx_qos;       // interface -> mlnx_qos -i IF
   std::map<std::string, std::string> ecn;            // interface -> "PATH:VALUE" lines of its ecn/*/enable/N
   std::optional<std::string> cmdline;                // /proc/cmdline
@@ -79,7 +80,7 @@ std::map<std::string, BondStatus> BondsFromIpLinks(const std::vector<IpLink>& li
 // ethtool-i-<if>.txt, bonding-<bond>.txt, ip-j-d-link.json (or the text ip-d-link.txt, or ip-d-addr.txt),
 // ip-j-addr.json, ibstat.txt, ibdev2netdev.txt,
 // mlxlink-<rdma device>.txt, dmesg.txt, nmcli.txt, ifcfg-<name> (as in network-scripts),
-// ethtool-m-<if>.txt, ethtool-S-<if>.txt, vpd-<pci address>.bin, mlnx_qos-<if>.txt,
+// ethtool-m-<if>.txt, ethtool-S-<if>.txt, vpd-<pci address>.bin, mstvpd-<pci address>.txt, mlnx_qos-<if>.txt,
 // ecn-<if>.txt (`grep -H . /sys/class/net/IF/ecn/roce_*/enable/*`), proc-cmdline.txt,
 // netplan-<file>.yaml (a copy of /etc/netplan/<file>.yaml), mst-status.txt, mlxfwmanager.txt, lldpctl.json
 // (or .xml), ibstatus.txt, rdma-link.txt. Missing files are recorded as

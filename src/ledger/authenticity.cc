@@ -71,7 +71,10 @@ void CheckNic(const Asset& a, Checker& c) {
              "quarantine the card; compare its VPD with the label and the supplier's records", {{"vpd.checksum", "bad"}});
   }
   std::vector<std::string> why;
-  if (!c.Get("vpd.V2").empty() && !c.Get("vpd.PN").empty() && c.Get("vpd.V2") != c.Get("vpd.PN")) {
+  // An OEM card's PN, V2 and V0 are the OEM's own (Lenovo's FRU and CSKU, HPE's MFG code, a product name in V0):
+  // they are not NVIDIA's fields and say nothing about consistency. Its identity is checked through MODL instead.
+  const std::string oem = c.Get("oem.vendor");
+  if (oem.empty() && !c.Get("vpd.V2").empty() && !c.Get("vpd.PN").empty() && c.Get("vpd.V2") != c.Get("vpd.PN")) {
     why.push_back(fmt::format("PN {} but V2 {}", c.Get("vpd.PN"), c.Get("vpd.V2")));
   }
   if (!c.Get("vpd.VU").empty() && !a.serial.empty() && !c.Get("vpd.VU").starts_with(a.serial)) {
@@ -80,14 +83,14 @@ void CheckNic(const Asset& a, Checker& c) {
   // MODL (in VA) is the PN's core without the leading M ("CX75310AA" in "MCX75310AAS-NEAT"); a BF2
   // showed MODL BF2M526A on PN MBF2M516A-…, so only ConnectX (MCX) cards are held to it.
   const std::string va = c.Get("vpd.VA"), pn = c.Get("vpd.PN");
-  if (size_t m = va.find("MODL="); m != std::string::npos && pn.starts_with("MCX")) {
+  if (size_t m = va.find("MODL="); m != std::string::npos && pn.starts_with("MCX") && oem.empty()) {
     std::string modl = va.substr(m + 5, va.find(':', m) == std::string::npos ? std::string::npos : va.find(':', m) - m - 5);
     while (!modl.empty() && modl.back() == ' ') modl.pop_back();
     if (!modl.empty() && !pn.substr(1).starts_with(modl)) why.push_back(fmt::format("VA's MODL {} is not the core of PN {}", modl, pn));
   }
   // V0 ("PCIeGen5 x16") names the PCIe link the card is built for: LnkCap must say the same.
   const std::string v0 = c.Get("vpd.V0"), cap = c.Get("pci.link_capability");
-  if (size_t g = v0.find("Gen"); g != std::string::npos && !cap.empty()) {
+  if (size_t g = v0.find("Gen"); g != std::string::npos && !cap.empty() && v0.starts_with("PCIe") && oem.empty()) {
     static const std::map<char, std::string> kRate = {{'3', "8GT/s"}, {'4', "16GT/s"}, {'5', "32GT/s"}, {'6', "64GT/s"}};
     std::string width = v0.substr(v0.rfind(' ') + 1);
     auto rate = g + 3 < v0.size() ? kRate.find(v0[g + 3]) : kRate.end();
@@ -143,6 +146,11 @@ void CheckNic(const Asset& a, Checker& c) {
   if (issuer && issuer->kind == "oem") {
     c.Report("oem-card", fmt::format("PSID {} is {}'s: an OEM card, whose firmware comes from {}", psid, issuer->vendor, issuer->vendor),
              "fine if ordered as OEM; its firmware baseline is the OEM's, not NVIDIA's", {{"fw.psid", psid}});
+  } else if (!oem.empty()) {
+    c.Report("oem-card", fmt::format("the VPD is {}'s (FRU {}{}): an OEM card", oem, c.Get("oem.part_number"),
+                                     opn != c.Get("oem.part_number") ? ", NVIDIA model " + opn : ""),
+             "fine if ordered as OEM; its firmware and support come from the OEM",
+             {{"oem.vendor", oem}, {"oem.part_number", c.Get("oem.part_number")}, {"vpd.VA", c.Get("vpd.VA")}});
   }
   if (const DeviceFamily* rec = device.empty() ? nullptr : ids.FamilyByRecoveryId(device)) {
     c.Report("no-valid-firmware", fmt::format("PCI device ID {} is {}'s Flash-Recovery identity: the card runs no firmware", device, rec->family),
@@ -173,7 +181,7 @@ void CheckNic(const Asset& a, Checker& c) {
     c.Report("debug-firmware", fmt::format("firmware security attributes '{}': development or debug firmware on a production card", sec),
              "reject it: engineering samples and debug images are not supported in production", {{"fw.security", sec}});
   }
-  if (!a.serial.empty() && opn.starts_with("MCX") && !(a.serial.size() == 12 && a.serial.starts_with("MT"))) {
+  if (!a.serial.empty() && opn.starts_with("MCX") && oem.empty() && !(a.serial.size() == 12 && a.serial.starts_with("MT"))) {
     c.Report("serial-format-anomaly", fmt::format("serial {} is not NVIDIA's 'MT' + 10 characters", a.serial),
              "OEM cards carry OEM serials; a retail OPN with another format deserves a look at the label", {{"serial", a.serial}});
   }
@@ -234,7 +242,7 @@ const std::vector<AuthenticityRule>& AuthenticityRules() {
       {"psid-not-for-opn", Severity::kError, "M", "the PSID is not the one the catalog knows for the OPN"},
       {"psid-changed", Severity::kError, "H", "flint shows an Orig PSID: the card was cross-flashed"},
       {"cross-flashed-oem", Severity::kError, "H", "retail MT_ PSID on a card with an OEM MAC OUI"},
-      {"oem-card", Severity::kInfo, "H", "OEM PSID (Dell, HPE, Lenovo, Cisco, IBM)"},
+      {"oem-card", Severity::kInfo, "H", "OEM PSID (Dell, HPE, Lenovo, Cisco, IBM) or OEM VPD map (VA LNV:/HP:/DELL: …)"},
       {"device-family-mismatch", Severity::kError, "H", "PCI device ID, firmware major and OPN family disagree"},
       {"no-valid-firmware", Severity::kError, "H", "Flash-Recovery PCI device ID: no firmware runs"},
       {"secure-boot-expected", Severity::kWarning, "M", "secure-boot OPN (S/C letter) without secure-fw"},

@@ -9,6 +9,7 @@
 #include "facts/host_facts.h"
 #include "ledger/observe.h"
 #include "parse/fixtures.h"
+#include "parse/vpd.h"
 #include "parse/flint.h"
 #include "parse/lspci.h"
 #include "parse/module.h"
@@ -61,6 +62,39 @@ TEST(Authenticity, HealthyRealCardsPass) {
   cx7.fields["fw.security"] = "secure-fw";
   cx7.fields["pci.device_id"] = "1021";
   EXPECT_EQ(Rules(CheckAsset(cx7)), std::vector<std::string>{});
+}
+
+Asset FromLspciFixture(const std::string& file) {
+  HostFacts f;
+  f.pci = ParseLspci(ReadText(FixturePath(file))).functions;
+  return ToAsset(ObservationsFromFacts(f).at(0));
+}
+
+TEST(Authenticity, OemCardsAreOemNotCounterfeit) {
+  // Real OEM cards: Lenovo's ConnectX-7 mezzanine (FRU SN37B23797, MODL MCX750500B-0D00) and HPE's 640SFP28
+  // (PN 817751-001, V2 = HPE's MFG code, no NVIDIA model at all). Their PN, V2 and V0 are the OEM's own fields.
+  Asset lenovo = FromLspciFixture("lspci/lenovo-sd665n-cx7-mezz-sn37b23797-vvv-03-00.0.txt");
+  EXPECT_EQ(lenovo.fields.at("opn"), "MCX750500B-0D00");
+  EXPECT_EQ(lenovo.fields.at("oem.vendor"), "Lenovo");
+  EXPECT_EQ(lenovo.fields.at("oem.part_number"), "SN37B23797");
+  EXPECT_EQ(Rules(CheckAsset(lenovo)), std::vector<std::string>{"oem-card"});
+  Asset hpe = FromLspciFixture("lspci/hpe-640sfp28-cx4lx-817751-001-vpd-vv-partial.txt");
+  EXPECT_EQ(hpe.fields.at("oem.vendor"), "HPE");
+  EXPECT_EQ(hpe.fields.at("opn"), "817751-001");  // no MODL: the OEM part is all there is
+  EXPECT_EQ(Rules(CheckAsset(hpe)), std::vector<std::string>{"oem-card"});
+  // mstvpd of a Lenovo ConnectX-4 Lx: the model comes without its leading M.
+  BinaryVpd v = ParseMstvpd(ReadText(FixturePath("mstvpd/lenovo-cx4lx-01gr252-lnv-modl-mlx5_0.txt")));
+  EXPECT_TRUE(v.warnings.empty());
+  EXPECT_EQ(v.product_name, "Mellanox ConnectX-4 Lx PCIe 25Gb 2-Port SFP28 Ethernet Adapter");
+  EXPECT_EQ(v.read_only.at("SN"), "Y150AG9AP1B1");
+  VpdIdentity id = IdentityOf(v.read_only);
+  EXPECT_EQ(id.oem, "Lenovo");
+  EXPECT_EQ(id.model, "MCX4121A-ACAT");
+  // An NVIDIA-branded card is not OEM, and a real mismatch on one still fires (PN vs V2 changed in memory).
+  Asset cx7 = RealCx7();
+  EXPECT_EQ(cx7.fields.count("oem.vendor"), 0u);
+  cx7.fields["vpd.V2"] = "MCX75310AAS-HEAT";
+  EXPECT_EQ(Rules(CheckAsset(cx7)), std::vector<std::string>{"vpd-fields-inconsistent"});
 }
 
 TEST(Authenticity, VpdRules) {

@@ -301,6 +301,39 @@ TEST_F(LedgerTest, FlashedAndRunningFirmwareBothRecorded) {
   EXPECT_EQ(a.fields.at("fw.running_version"), "28.46.3048");
 }
 
+TEST_F(LedgerTest, FlintOnlyCaptureAttachesByLocationOrSaysWhy) {
+  // A capture with only the real mstflint query of the CX-6 Lx at 0002:01:00.0 (no lspci: no serial in it).
+  fs::path cap = dir_ / "cap-flint-only";
+  fs::create_directories(cap);
+  fs::copy_file(FixturePath("flint/cx6lx-mstflint-q-by-pci-address-arm64.txt"), cap / "flint-q-0002:01:00.0.txt");
+  std::ofstream(cap / "hostname.txt") << "arm01\n";
+  auto ledger = OpenSqliteLedger(db_);
+  ImportOptions as_capture;
+  as_capture.format = "capture";
+  try {
+    ReadImportDocument(cap.string(), as_capture, *ledger);
+    ADD_FAILURE() << "a flint query with no card to attach to must be refused";
+  } catch (const LedgerError& e) {
+    EXPECT_NE(std::string(e.what()).find("this capture has no lspci VPD"), std::string::npos) << e.what();
+  }
+  // The ledger saw a card at arm01 0002:01:00.0 (another GUID recorded by hand): the query attaches by location.
+  ledger->Record({Obs("MT2152X00009", "nic", {{"location", "arm01 0002:01:00.0"}})}, "test", "hand");
+  ImportDocument d = ReadImportDocument(cap.string(), as_capture, *ledger);
+  ASSERT_EQ(d.observations.size(), 1u);
+  EXPECT_EQ(d.observations[0].serial, "MT2152X00009");
+  EXPECT_EQ(d.observations[0].fields.at("fw.psid"), "MT_0000000575");
+}
+
+TEST_F(LedgerTest, MstvpdImportOfAnOemCard) {
+  auto ledger = OpenSqliteLedger(db_);
+  ImportDocument d = ReadImportDocument(FixturePath("mstvpd/lenovo-cx4lx-01gr252-lnv-modl-mlx5_0.txt").string(), {}, *ledger);
+  EXPECT_EQ(d.format, "mstvpd");
+  ASSERT_EQ(d.observations.size(), 1u);
+  EXPECT_EQ(d.observations[0].serial, "Y150AG9AP1B1");
+  EXPECT_EQ(d.observations[0].fields.at("opn"), "MCX4121A-ACAT");
+  EXPECT_EQ(d.observations[0].fields.at("oem.part_number"), "01GR252");
+}
+
 TEST_F(LedgerTest, OneSerialOnTwoHostsIsRecordedNotRefused) {
   auto lspci = FixturePath("lspci/cx7-ndr-osfp-gen5-x16-vpd.txt");
   RAILYARD_REQUIRE_FIXTURE(lspci);

@@ -19,6 +19,7 @@
 #include "parse/mellanox_tools.h"
 #include "catalog/identity.h"
 #include "parse/module.h"
+#include "parse/vpd.h"
 #include "util/suggest.h"
 
 namespace railyard {
@@ -43,6 +44,19 @@ std::string Trim(std::string_view s) {
 void Put(AssetObservation& o, const std::string& field, const std::string& value) {
   std::string v = Trim(value);
   if (!v.empty()) o.fields[field] = v;
+}
+
+// The OPN of a card from its VPD: PN on NVIDIA-branded cards; on OEM cards (Lenovo, HPE ...) the NVIDIA
+// model in VA's MODL, with the OEM and its FRU number kept beside it (oem.vendor, oem.part_number).
+void PutCardIdentity(AssetObservation& o, const std::map<std::string, std::string>& vpd) {
+  VpdIdentity id = IdentityOf(vpd);
+  if (id.oem.empty()) {
+    Put(o, "opn", id.part);
+    return;
+  }
+  Put(o, "oem.vendor", id.oem);
+  Put(o, "oem.part_number", id.part);
+  Put(o, "opn", id.model.empty() ? id.part : id.model);
 }
 
 // The kind an OPN names: MCX/MBF/900- adapters, MCP/MCA/MFA/MFS/MFP cables, MMA/MMS optics.
@@ -261,6 +275,27 @@ std::function<void(const ObservationSink&)> FactsProducer(const std::string& pat
   };
 }
 
+// mstvpd / mlxvpd: "ID:      <product>" and "SN:      <serial>" lines.
+bool LooksLikeMstvpd(std::string_view text) {
+  return (text.starts_with("ID:") || text.find("\nID:") != std::string_view::npos) && text.find("\nSN:") != std::string_view::npos;
+}
+
+std::vector<AssetObservation> FromMstvpd(const std::string& text, const std::string& path) {
+  BinaryVpd v = ParseMstvpd(text);
+  auto sn = v.read_only.find("SN");
+  if (sn == v.read_only.end() || Trim(sn->second).empty()) {
+    throw LedgerError(fmt::format("{}: this mstvpd output has no SN keyword: the card cannot be named", path));
+  }
+  AssetObservation o;
+  o.serial = Trim(sn->second);
+  o.kind = "nic";
+  o.line = 1;
+  PutCardIdentity(o, v.read_only);
+  for (const auto& [k, val] : v.read_only) Put(o, "vpd." + k, val);
+  Put(o, "vpd.product_name", v.product_name);
+  return {o};
+}
+
 bool LooksLikeLspci(std::string_view text) {
   return text.find("LnkCap") != std::string_view::npos || text.find("Vital Product Data") != std::string_view::npos ||
          text.find("[SN] Serial number") != std::string_view::npos;
@@ -337,7 +372,7 @@ std::vector<AssetObservation> ObservationsFromFacts(const HostFacts& f) {
     o.serial = Trim(sn->second);
     o.kind = "nic";
     o.line = p.line;
-    if (auto pn = vpd.find("PN"); pn != vpd.end()) Put(o, "opn", pn->second);
+    PutCardIdentity(o, vpd);
     for (const auto& [k, val] : vpd) Put(o, "vpd." + k, val);
     Put(o, "vpd.checksum", checksum);
     Put(o, "vpd.product_name", product);
@@ -450,7 +485,40 @@ ImportStream OpenImport(const std::string& path, const ImportOptions& options, c
     doc.produce = FactsProducer(path);
   } else if (format == "capture") {
     if (!fs::is_directory(path)) throw LedgerError(fmt::format("{}: a capture is a directory", path));
-    observations = ObservationsFromFacts(BuildHostFacts(ReadCaptureDir(path)));
+    HostFacts facts = BuildHostFacts(ReadCaptureDir(path));
+    observations = ObservationsFromFacts(facts);
+    // A flint query of a card this capture's lspci does not show (no lspci, or no VPD): attach it by the
+    // card's firmware identity or by where the ledger last saw a card (host and PCI address).
+    std::map<std::string, std::string> by_identity, by_location;
+    for (const auto& [bdf, q] : facts.firmware) {
+      bool covered = false;
+      for (const PciFunction& p : facts.pci) covered |= SamePciAddress(p.bdf, bdf) && p.vpd.count("SN");
+      for (const auto& [vbdf, v] : facts.vpd) covered |= SamePciAddress(vbdf, bdf) && v.read_only.count("SN");
+      if (covered) continue;
+      if (by_identity.empty() && by_location.empty()) {
+        by_identity = SerialsByFirmwareIdentity(ledger);
+        ledger.ForEachAsset([&](const Asset& a) {
+          if (auto l = a.fields.find("location"); l != a.fields.end()) by_location.emplace(l->second, a.serial);
+        });
+      }
+      std::string serial = SerialOf(by_identity, q.base_guid, q.base_mac);
+      for (const auto& [where, s] : by_location) {
+        if (!serial.empty()) break;
+        size_t space = where.rfind(' ');
+        if (space != std::string::npos && where.substr(0, space) == facts.hostname && SamePciAddress(where.substr(space + 1), bdf)) serial = s;
+      }
+      if (serial.empty()) {
+        throw LedgerError(fmt::format("{}: flint-q-{}: this capture has no lspci VPD for the card at {} (so no serial), and no card in "
+                                      "the ledger has its base GUID {} / MAC {} or was seen at {} {}: add lspci-vvv.txt (run as root, "
+                                      "VPD needs it) or import the card first", path, bdf, bdf, q.base_guid, q.base_mac,
+                                      facts.hostname.empty() ? "?" : facts.hostname, bdf));
+      }
+      AssetObservation o;
+      o.serial = serial;
+      o.kind = "nic";
+      AddFirmware(o, q);
+      observations.push_back(std::move(o));
+    }
   } else {
     std::string text = ReadFile(path);
     if (format.empty()) {
@@ -462,7 +530,8 @@ ImportStream OpenImport(const std::string& path, const ImportOptions& options, c
       else if (text.find("PSID:") != std::string::npos && text.find("FW Version") != std::string::npos) format = "flint";
       else if (text.find("Vendor SN") != std::string::npos || text.find("Vendor name") != std::string::npos) format = "ethtool-m";
       else if (LooksLikeLspci(text)) format = "lspci";
-      else throw LedgerError(fmt::format("{}: cannot tell what this document is: give --as receiving-csv|label-audit|facts|capture|lspci|flint|mlxfwmanager|ethtool-m", path));
+      else if (LooksLikeMstvpd(text)) format = "mstvpd";
+      else throw LedgerError(fmt::format("{}: cannot tell what this document is: give --as receiving-csv|label-audit|facts|capture|lspci|flint|mlxfwmanager|ethtool-m|mstvpd", path));
     }
     if (format == "receiving-csv") observations = ObservationsFromReceivingCsv(text, path, options);
     else if (format == "label-audit") observations = ObservationsFromLabelAudit(text, path, ledger);
@@ -470,6 +539,7 @@ ImportStream OpenImport(const std::string& path, const ImportOptions& options, c
     else if (format == "flint") observations = FromFlint(text, path, ledger);
     else if (format == "mlxfwmanager") observations = FromFwManager(text, path, ledger);
     else if (format == "ethtool-m") AddModule(observations, ParseEthtoolModule(text), "");
+    else if (format == "mstvpd") observations = FromMstvpd(text, path);
     else throw LedgerError(fmt::format("{}: unknown format '{}'", path, format));
   }
   doc.format = format;

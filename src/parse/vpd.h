@@ -27,4 +27,19 @@ struct BinaryVpd {
 
 BinaryVpd ParseBinaryVpd(std::string_view bytes);
 
+// `mstvpd DEV` / `mlxvpd` text: "ID:      <product name>" then "KEY:     value" per read-only keyword
+// (PN, EC, V2, SN, V3, VA, V0 ...). No checksum is printed: has_rv stays false. Lines of another shape
+// are warnings with their line numbers.
+BinaryVpd ParseMstvpd(std::string_view text);
+
+// An OEM-branded card (Lenovo, HPE, Dell ...): its VA keyword starts with the OEM's map ("LNV:MODL=…",
+// "HP:V2=MFG:…") instead of NVIDIA's "MLX:"; PN holds the OEM's FRU number, and MODL (where present) the
+// NVIDIA model ("MCX750500B-0D00", or "CX4121A-ACAT" without its leading M).
+struct VpdIdentity {
+  std::string oem;        // "Lenovo", "HPE" ... ; "" for an NVIDIA-branded card
+  std::string model;      // the NVIDIA OPN from MODL, "M" restored; "" when not given
+  std::string part;       // the PN keyword as printed (trimmed)
+};
+VpdIdentity IdentityOf(const std::map<std::string, std::string>& read_only);
+
 }  // namespace railyard
