@@ -344,6 +344,24 @@ TEST(Doctor, ModuleOpticsFault) {
   ASSERT_EQ(lanes.rx_power_dbm.size(), 4u);
 }
 
+TEST(Doctor, ModuleLaneFault) {
+  // The real passive NDR DAC shows LOS/LOL flags on an Active link: a passive cable has no CDR, so no finding.
+  HostFacts dac = Capture("h", {{"mlxlink-mlx5_0.txt", "mlxlink/cx7-osfp-ndr-fs-passive-copper-rx-los-cdr-lol-linkup.txt"}});
+  EXPECT_EQ(Count(RunHostRules(dac, {}), "module-lane-fault"), 0u);
+  // The same flags from an optical module (cable type changed in memory): lanes 1, 3 and 4 lose signal.
+  dac.links.at("mlx5_0").cable_type = "Optical Module";
+  std::vector<Finding> found = RunHostRules(dac, {});
+  ASSERT_EQ(Count(found, "module-lane-fault"), 1u);
+  for (const Finding& x : found) {
+    if (x.rule == "module-lane-fault") {
+      EXPECT_NE(x.message.find("Rx loss of signal on lanes 1,3,4"), std::string::npos);
+    }
+  }
+  // And none when the link is not Active (link-down speaks then).
+  dac.links.at("mlx5_0").state = "Polling";
+  EXPECT_EQ(Count(RunHostRules(dac, {}), "module-lane-fault"), 0u);
+}
+
 TEST(Doctor, MtuRules) {
   REQUIRE_SHARED("ip-link/ip-d-s-link-8023ad-bond-slave-and-vlan-on-bond-mtu9000.txt");
   HostFacts f = Capture("h", {{"ip-d-link.txt", "ip-link/ip-d-s-link-8023ad-bond-slave-and-vlan-on-bond-mtu9000.txt"},

@@ -80,6 +80,34 @@ void ModuleOpticsFault(RuleContext& c) {
   }
 }
 
+// mlxlink's per-lane module flags while the link is Active: receive loss of signal or CDR loss of lock, or a
+// transmitter fault, on some lanes. A passive copper cable has no receiver or CDR of its own: its flags mean
+// nothing and are not read.
+void ModuleLaneFault(RuleContext& c) {
+  auto lanes_set = [](const std::vector<int>& v) {
+    std::vector<int> out;
+    for (size_t i = 0; i < v.size(); ++i) {
+      if (v[i] != 0) out.push_back(static_cast<int>(i) + 1);
+    }
+    return out;
+  };
+  for (const auto& [device, l] : c.facts.links) {
+    if (l.state != "Active" || l.cable_type.find("Passive copper") != std::string::npos) continue;
+    std::vector<int> los = lanes_set(l.rx_los), lol = lanes_set(l.rx_cdr_lol), fault = lanes_set(l.tx_fault);
+    if (los.empty() && lol.empty() && fault.empty()) continue;
+    std::vector<std::string> what;
+    if (!los.empty()) what.push_back(fmt::format("Rx loss of signal on lanes {}", fmt::join(los, ",")));
+    if (!lol.empty()) what.push_back(fmt::format("Rx CDR loss of lock on lanes {}", fmt::join(lol, ",")));
+    if (!fault.empty()) what.push_back(fmt::format("Tx fault on lanes {}", fmt::join(fault, ",")));
+    c.Report(fmt::format("{} module", device),
+             fmt::format("the link is Active but the module reports {}: lanes are failing, expect errors, retraining or a width "
+                         "downgrade", fmt::join(what, "; ")),
+             "clean the connectors and reseat; swap the cable or module ends to see whether the fault follows it; replace it "
+             "if it does")
+        .evidence = {{"cable_type", l.cable_type}, {"vendor", l.module_vendor}, {"part", l.module_part_number}};
+  }
+}
+
 void RxDropsHigh(RuleContext& c) {
   for (const NetdevFacts& n : c.facts.netdevs) {
     std::vector<std::pair<std::string, std::string>> evidence;
@@ -146,6 +174,7 @@ void ModuleNotQualified(RuleContext& c) {
 }  // namespace
 
 void AddOpticsRules(std::vector<HostRule>& rules) {
+  rules.push_back({"module-lane-fault", Severity::kWarning, "an Active link whose module reports Rx LOS, CDR LOL or Tx fault on some lanes", ModuleLaneFault});
   rules.push_back({"module-optics-fault", Severity::kError, "an optical module with every laser dark, or no light received on any lane", ModuleOpticsFault});
   rules.push_back({"module-temperature-high", Severity::kWarning, "module temperature at or above 70 °C (error at 80 °C)", ModuleTemperatureHigh});
   rules.push_back({"module-not-qualified", Severity::kWarning, "third-party module, or a module whose EEPROM cannot be read on a live link", ModuleNotQualified});

@@ -403,7 +403,12 @@ json ToJson(const HostFacts& f) {
                      {"module_vendor", p.module_vendor},
                      {"module_part_number", p.module_part_number},
                      {"module_serial", p.module_serial},
-                     {"cable_length", p.cable_length}};
+                     {"cable_length", p.cable_length},
+                     {"module_oui", p.module_oui},
+                     {"cable_type", p.cable_type},
+                     {"rx_los", p.rx_los},
+                     {"rx_cdr_lol", p.rx_cdr_lol},
+                     {"tx_fault", p.tx_fault}};
   }
   json kernel = json::array();
   for (const KernelEvent& e : f.kernel_events) {
@@ -647,6 +652,11 @@ HostFacts FactsFromJson(const json& j) {
       p.module_part_number = l.at("module_part_number").get<std::string>();
       p.module_serial = l.at("module_serial").get<std::string>();
       p.cable_length = l.at("cable_length").get<std::string>();
+      p.module_oui = l.value("module_oui", std::string());  // added within facts/1
+      p.cable_type = l.value("cable_type", std::string());
+      p.rx_los = l.value("rx_los", std::vector<int>{});
+      p.rx_cdr_lol = l.value("rx_cdr_lol", std::vector<int>{});
+      p.tx_fault = l.value("tx_fault", std::vector<int>{});
       p.enabled_speeds = l.value("enabled_speeds", std::vector<std::string>{});  // added within facts/1
       p.cable_speeds = l.value("cable_speeds", std::vector<std::string>{});
       f.links[device] = std::move(p);

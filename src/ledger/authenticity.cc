@@ -207,7 +207,9 @@ void CheckModule(const Asset& a, Checker& c) {
   }
   const std::string vendor = c.Get("module.vendor"), oui = c.Get("module.vendor_oui"), pn = c.Get("opn");
   const OuiOwner* owner = oui.empty() ? nullptr : IdentityCatalog::Builtin().OwnerOf(oui);
-  bool nvidia_oui = owner && (owner->kind == "mellanox" || owner->kind == "nvidia");
+  // ethtool -m prints the OUI in hex ("00:02:c9"); mlxlink names its owner ("Nvidia", "Mellanox", "Other").
+  bool nvidia_oui = (owner && (owner->kind == "mellanox" || owner->kind == "nvidia")) || oui == "Nvidia" || oui == "NVIDIA" ||
+                    oui == "Mellanox";
   bool nvidia_name = vendor.starts_with("NVIDIA") || vendor.starts_with("Mellanox");
   bool nvidia_pn = pn.starts_with("M") || pn.starts_with("980-") || pn.starts_with("930-");
   if (nvidia_oui && (!nvidia_name || !nvidia_pn)) {

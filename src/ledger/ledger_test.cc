@@ -19,6 +19,7 @@
 #include "ledger/observe.h"
 #include "plan/planner.h"
 #include "spec/spec.h"
+#include "facts/capture_testing.h"
 #include "parse/fixtures.h"
 
 namespace railyard {
@@ -332,6 +333,20 @@ TEST_F(LedgerTest, MstvpdImportOfAnOemCard) {
   EXPECT_EQ(d.observations[0].serial, "Y150AG9AP1B1");
   EXPECT_EQ(d.observations[0].fields.at("opn"), "MCX4121A-ACAT");
   EXPECT_EQ(d.observations[0].fields.at("oem.part_number"), "01GR252");
+}
+
+TEST_F(LedgerTest, MlxlinkDacIsACableAndItsOuiIsChecked) {
+  HostFacts f = testing::CaptureFacts("gpu07", {{"mlxlink-mlx5_0.txt", "mlxlink/cx7-osfp-ndr-fs-passive-copper-rx-los-cdr-lol-linkup.txt"}});
+  std::vector<AssetObservation> obs = ObservationsFromFacts(f);
+  ASSERT_EQ(obs.size(), 1u);
+  EXPECT_EQ(obs[0].serial, "C2604279049-2");
+  EXPECT_EQ(obs[0].kind, "cable");  // the part number is FS's, but mlxlink says passive copper
+  EXPECT_EQ(obs[0].fields.at("module.length"), "1 m");
+  EXPECT_EQ(obs[0].fields.count("measured.temperature_c"), 0u);
+  std::vector<AuthenticityFinding> found = CheckAsset({obs[0].serial, obs[0].kind, obs[0].fields});
+  bool inconsistent = false;
+  for (const AuthenticityFinding& x : found) inconsistent |= x.finding.rule == "module-vendor-inconsistent";
+  EXPECT_TRUE(inconsistent);  // NVIDIA's OUI on an FS part
 }
 
 TEST_F(LedgerTest, OneSerialOnTwoHostsIsRecordedNotRefused) {

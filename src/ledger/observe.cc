@@ -424,9 +424,17 @@ std::vector<AssetObservation> ObservationsFromFacts(const HostFacts& f) {
     if (serial.empty()) continue;
     AssetObservation o;
     o.serial = serial;
-    o.kind = KindOfOpn(l.module_part_number) == "cable" ? "cable" : "transceiver";  // a module is never a NIC
+    // A module is never a NIC. mlxlink's cable type says what it is (a DAC, ACC or AOC is a cable; an "Optical
+    // Module" a transceiver) whatever its part number; the OPN decides where the type is not printed.
+    const std::string& type = l.cable_type;
+    bool cable = type.find("copper") != std::string::npos || type.find("Active optical cable") != std::string::npos ||
+                 type.find("AOC") != std::string::npos;
+    bool optic = type.find("Optical Module") != std::string::npos || type.find("transceiver") != std::string::npos;
+    o.kind = cable ? "cable" : optic ? "transceiver" : KindOfOpn(l.module_part_number) == "cable" ? "cable" : "transceiver";
     Put(o, "opn", l.module_part_number);
     Put(o, "module.vendor", l.module_vendor);
+    Put(o, "module.vendor_oui", l.module_oui);
+    Put(o, "module.cable_type", l.cable_type);
     Put(o, "module.length", l.cable_length);
     if (l.effective_ber) Put(o, "measured.effective_ber", fmt::format("{:.1e}", *l.effective_ber));
     if (l.raw_ber) Put(o, "measured.raw_ber", fmt::format("{:.1e}", *l.raw_ber));

@@ -164,5 +164,30 @@ TEST(RdmaLink, NewAndOldIproute2Forms) {
   EXPECT_EQ(bad.size(), 1u);
 }
 
+TEST(Mlxlink, ModuleInfoOfThirdPartyCables) {
+  // An FS passive NDR DAC coded with NVIDIA's OUI: identity, type, length with its unit, per-lane flags, and a
+  // sensorless "0 [0..0]" temperature that must not read as 0 °C.
+  MlxlinkReport r = ParseMlxlink(ReadText(FixturePath("mlxlink/cx7-osfp-ndr-fs-passive-copper-rx-los-cdr-lol-linkup.txt")));
+  ASSERT_EQ(r.ports.size(), 1u);
+  const MlxlinkPort& p = r.ports[0];
+  EXPECT_EQ(p.module_vendor, "FS");
+  EXPECT_EQ(p.module_part_number, "OSFPFL-400G-PC01");
+  EXPECT_EQ(p.module_serial, "C2604279049-2");
+  EXPECT_EQ(p.module_oui, "Nvidia");
+  EXPECT_EQ(p.cable_type, "Passive copper cable");
+  EXPECT_EQ(p.cable_length, "1 m");
+  EXPECT_EQ(p.rx_los, (std::vector<int>{1, 0, 1, 1}));
+  EXPECT_EQ(p.rx_cdr_lol, (std::vector<int>{1, 1, 1, 1}));
+  EXPECT_EQ(p.tx_fault, (std::vector<int>{0, 0, 0, 0}));
+  EXPECT_FALSE(p.module_temperature_c.has_value());
+  EXPECT_EQ(p.state, "Active");
+  // A BlueField-3 with an FS QSFP28 DAC: "Temperature [C] : N/A" is unknown too.
+  MlxlinkReport bf3 = ParseMlxlink(ReadText(FixturePath("mlxlink/bluefield3-qsfp28-fs-passive-dac-temperature-na-with-counters.txt")));
+  ASSERT_EQ(bf3.ports.size(), 1u);
+  EXPECT_FALSE(bf3.ports[0].module_temperature_c.has_value());
+  EXPECT_EQ(bf3.ports[0].module_oui, "Other");
+  EXPECT_EQ(bf3.ports[0].cable_length, "3 m");
+}
+
 }  // namespace
 }  // namespace railyard

@@ -99,8 +99,27 @@ void Apply(MlxlinkPort& port, const std::string& key, const std::string& value) 
   else if (key == "Vendor Part Number") port.module_part_number = value;
   else if (key == "Vendor Serial Number") port.module_serial = value;
   else if (key == "Cable Length") port.cable_length = value;
-  else if (key.rfind("Temperature", 0) == 0 || key.rfind("Module Temperature", 0) == 0) {
-    port.module_temperature_c = Number<double>(value);  // "45C" / "45 [C]": the leading number
+  else if (key == "Transfer Distance [m]" && port.cable_length.empty() && value != "N/A") port.cable_length = value + " m";
+  else if (key == "OUI") port.module_oui = value;
+  else if (key == "Cable Type") port.cable_type = value;
+  else if (key.ends_with("[per lane]")) {
+    // "1,0,1,1": one flag per lane; "N/A" prints nothing.
+    std::vector<int>* lanes = key.starts_with("Rx LOS") ? &port.rx_los : key.starts_with("Rx CDR LOL") ? &port.rx_cdr_lol
+                              : key.starts_with("Tx Fault") ? &port.tx_fault : nullptr;
+    if (lanes && value != "N/A") {
+      lanes->clear();
+      size_t start = 0;
+      while (start <= value.size()) {
+        size_t comma = value.find(',', start);
+        if (comma == std::string::npos) comma = value.size();
+        if (auto n = Number<int>(std::string_view(value).substr(start, comma - start))) lanes->push_back(*n);
+        start = comma + 1;
+      }
+    }
+  } else if (key.rfind("Temperature", 0) == 0 || key.rfind("Module Temperature", 0) == 0) {
+    // "45C" / "45 [C]" / "41 [-5..75]": the leading number. A sensorless module (passive copper) prints
+    // "0 [0..0]" and "N/A": unknown, never 0 °C.
+    port.module_temperature_c = value.find("[0..0]") != std::string::npos ? std::nullopt : Number<double>(value);
   }
 }
 

@@ -35,8 +35,12 @@ struct MlxlinkPort {
   std::vector<uint64_t> raw_errors_per_lane;
   std::optional<uint64_t> link_down_counter;
   std::optional<uint64_t> link_error_recovery;
-  std::optional<double> module_temperature_c;
-  std::string module_vendor, module_part_number, module_serial, cable_length;
+  std::optional<double> module_temperature_c;  // unset for "N/A" and for a sensorless "0 [0..0]"
+  std::string module_vendor, module_part_number, module_serial;
+  std::string cable_length;           // with its unit: "3m" ("Cable Length") or "1 m" ("Transfer Distance [m]")
+  std::string module_oui;             // as mlxlink names it: "Nvidia", "Mellanox", "Other" (or hex on older MFT)
+  std::string cable_type;             // "Passive copper cable", "Active copper cable", "Active optical cable", "Optical Module"
+  std::vector<int> rx_los, rx_cdr_lol, tx_fault;  // "[per lane]" flags, 1 = set; empty when "N/A" or not printed
   std::map<std::string, std::string> fields;  // every "key : value" as printed, last one wins
 };
 
