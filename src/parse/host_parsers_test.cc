@@ -118,6 +118,32 @@ TEST(Lspci, Cx3WithReadWriteFieldsAndHexdump) {
   EXPECT_EQ(f.vpd_checksum, PciFunction::VpdChecksum::kGood);
 }
 
+TEST(Lspci, PastedIndentedAndOldPciutils) {
+  // The real CX-7 block pasted with a 4-space indent: the header keeps its BDF.
+  std::string indented, original = Fixture("lspci/cx7-ndr-osfp-gen5-x16-vpd.txt");
+  for (std::string_view rest = original; !rest.empty();) {
+    size_t eol = rest.find('\n');
+    indented += "    " + std::string(rest.substr(0, eol == std::string_view::npos ? rest.size() : eol + 1));
+    rest = eol == std::string_view::npos ? std::string_view() : rest.substr(eol + 1);
+  }
+  LspciReport pasted = ParseLspci(indented);
+  ASSERT_EQ(pasted.functions.size(), 1u);
+  EXPECT_EQ(pasted.functions[0].bdf, "19:00.0");
+  EXPECT_EQ(pasted.functions[0].vpd, ParseLspci(original).functions.at(0).vpd);
+  EXPECT_TRUE(pasted.warnings.empty());
+  // Tabs turned into two spaces (a ConnectX-2 from a notes page) and old pciutils without "(ok)" annotations.
+  LspciReport cx2 = ParseLspci(Fixture("lspci/lspci-vvv-connectx2-mt26428-tabs-as-2-spaces.txt"));
+  ASSERT_EQ(cx2.functions.size(), 1u);
+  EXPECT_EQ(cx2.functions[0].bdf, "04:00.0");
+  EXPECT_EQ(cx2.functions[0].cap.width, 8);
+  LspciReport old = ParseLspci(Fixture("lspci/lspci-vvv-connectx4-lx-hpe-old-pciutils-mail-wrapped.txt"));
+  ASSERT_EQ(old.functions.size(), 2u);  // the author's leading "..." is a warning, not a device
+  EXPECT_EQ(old.warnings.size(), 1u);
+  EXPECT_EQ(old.functions[1].bdf, "0b:00.1");
+  EXPECT_DOUBLE_EQ(old.functions[0].sta.speed_gts, 8.0);
+  EXPECT_FALSE(old.functions[0].sta.speed_downgraded);
+}
+
 TEST(Lspci, HeaderlessExcerptWithUnknownSpeed) {
   auto path = FixturePath("lspci/cx5-socket-direct-speed-unknown-grep-excerpt.txt");
   RAILYARD_REQUIRE_FIXTURE(path);

@@ -189,5 +189,27 @@ TEST(Mlxlink, ModuleInfoOfThirdPartyCables) {
   EXPECT_EQ(bf3.ports[0].cable_length, "3 m");
 }
 
+TEST(Ibstat, ToolErrorsAreWarningsThatSayWhy) {
+  for (const char* f : {"ibstat/ibstat-in-container-without-ib-devices-ibpanic-indented.txt", "ibstat/ibstat-netdev-name-instead-of-ca-ibpanic.txt",
+                        "ibstat/ibstat-no-ib-umad-module-ibwarn-ibpanic-mail-wrapped.txt"}) {
+    IbstatReport r = ParseIbstat(ReadText(FixturePath(f)));
+    EXPECT_TRUE(r.cas.empty()) << f;
+    ASSERT_FALSE(r.warnings.empty()) << f;
+    EXPECT_TRUE(r.warnings[0].message.starts_with("ibstat reported an error: ")) << f;
+    EXPECT_NE(r.warnings.back().message.find("ibstat failed"), std::string::npos) << f;
+  }
+  // A real ibstat followed by a tool error (appended in memory): the CAs before it are kept.
+  std::string text = ReadText(FixturePath("ibstat/a100-node-8x-cx6-hdr100-rate100.txt")) +
+                     "ibwarn: [4260] umad_init: can't read ABI version from /sys/class/infiniband_mad/abi_version\n";
+  IbstatReport kept = ParseIbstat(text);
+  EXPECT_EQ(kept.cas.size(), 8u);
+  ASSERT_EQ(kept.warnings.size(), 1u);
+  EXPECT_TRUE(kept.warnings[0].message.starts_with("ibstat reported an error"));
+  // States beyond Active/Down: Initializing with LID 65535, a VF down while the physical link is up.
+  IbstatReport init = ParseIbstat(ReadText(FixturePath("ibstat/ibstat-cx6-mlx5-initializing-lid-65535.txt")));
+  ASSERT_EQ(init.cas.size(), 1u);
+  EXPECT_EQ(init.cas[0].ports.at(0).state, "Initializing");
+}
+
 }  // namespace
 }  // namespace railyard

@@ -28,6 +28,13 @@ IbstatReport ParseIbstat(std::string_view text) {
       port = nullptr;
       continue;
     }
+    // ibstat's own errors, before or after the CAs it could read: "ibpanic: [pid] main: stat of IB device 'ib1'
+    // failed: …", "ibwarn: [pid] umad_init: …". The CAs before them are kept.
+    if (t.starts_with("ibpanic") || t.starts_with("ibwarn") || t.find("ibpanic:") != std::string_view::npos ||
+        t.find("ibwarn:") != std::string_view::npos) {
+      report.warnings.push_back({lines.number(), "ibstat reported an error: " + std::string(t)});
+      continue;
+    }
     if (!ca) {
       report.warnings.push_back({lines.number(), "line before any \"CA '...'\" header"});
       continue;
@@ -56,7 +63,12 @@ IbstatReport ParseIbstat(std::string_view text) {
       else if (key == "Node GUID") ca->node_guid = std::string(value);
     }
   }
-  if (report.cas.empty()) report.warnings.push_back({0, "no \"CA '...'\" block: not ibstat output"});
+  if (report.cas.empty()) {
+    bool errored = false;
+    for (const ParseWarning& w : report.warnings) errored |= w.message.starts_with("ibstat reported an error");
+    report.warnings.push_back({0, errored ? "no CA listed: ibstat failed (its error is above), so the RDMA devices are unknown"
+                                          : "no \"CA '...'\" block: not ibstat output"});
+  }
   return report;
 }
 

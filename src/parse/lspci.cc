@@ -76,10 +76,25 @@ LspciReport ParseLspci(std::string_view text) {
   LspciReport report;
   PciFunction* current = nullptr;
   bool in_vpd = false;
+  // Output pasted from a document is often indented as a whole ("    19:00.0 Infiniband controller: …"): the
+  // header's column is the first line's indentation when that line is a header, else column 0.
+  size_t base_indent = 0;
+  {
+    LineReader probe(text);
+    std::string_view first;
+    while (probe.Next(first)) {
+      if (TrimView(first).empty()) continue;
+      size_t indent = first.find_first_not_of(" \t");
+      size_t end = 0;
+      if (indent != std::string_view::npos && indent > 0 && IsHeader(first.substr(indent), end)) base_indent = indent;
+      break;
+    }
+  }
   LineReader lines(text);
   std::string_view line;
   while (lines.Next(line)) {
     size_t bdf_end = 0;
+    if (base_indent > 0 && line.size() > base_indent && line.find_first_not_of(" \t") == base_indent) line = line.substr(base_indent);
     if (IsHeader(line, bdf_end)) {
       report.functions.emplace_back();
       current = &report.functions.back();
@@ -106,7 +121,14 @@ LspciReport ParseLspci(std::string_view text) {
     std::string_view t = TrimView(line);
     if (t.empty()) continue;
     if (!current) {
-      // A grep excerpt without the device header: keep what it says, and say so.
+      // A grep excerpt without the device header: keep what it says, and say so. Other text before the first
+      // header (an author's "...", a prompt) says nothing about a device.
+      bool device_line = t.starts_with("Lnk") || t.starts_with("[") || t.starts_with("Capabilities") ||
+                         t.starts_with("Product Name") || t.starts_with("Subsystem") || t.starts_with("Kernel driver");
+      if (!device_line) {
+        report.warnings.push_back({lines.number(), "text before the first device header, ignored: " + std::string(t.substr(0, 60))});
+        continue;
+      }
       report.functions.emplace_back();
       current = &report.functions.back();
       current->line = lines.number();
