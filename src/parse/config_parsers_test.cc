@@ -147,6 +147,22 @@ TEST(Dmesg, TextThatIsNoKernelLogWarns) {
   }
 }
 
+TEST(Ifcfg, MalformedAssignmentsWarn) {
+  // A real ifcfg file with one line mistyped in memory: "DEVICE=eth2" as "DEVICE==eth2".
+  std::string text = ReadText(FixturePath("ifcfg/ifcfg-eth2-bond-slave-quoted-master.txt"));
+  size_t at = text.find("DEVICE=");
+  ASSERT_NE(at, std::string::npos);
+  text.insert(at + 7, "=");
+  IfcfgFile f = ParseIfcfg(text);
+  bool said = false;
+  for (const ParseWarning& w : f.warnings) said |= w.message.find("'==' sets DEVICE") != std::string::npos;
+  EXPECT_TRUE(said);
+  IfcfgFile bad_name = ParseIfcfg("ONBOOT=yes\n2DEVICE=eth0\n");
+  ASSERT_EQ(bad_name.warnings.size(), 1u);
+  EXPECT_EQ(bad_name.warnings[0].line, 2);
+  EXPECT_EQ(bad_name.values.count("2DEVICE"), 0u);
+}
+
 TEST(Nmcli, DeviceStatusAndShow) {
   for (const char* f : {"nmcli/device-status-centos7-bridge-and-lo-unmanaged.txt", "nmcli/device-show-centos7-multi-device-unmanaged-state-10.txt"}) {
     RAILYARD_REQUIRE_FIXTURE(FixturePath(f));

@@ -1,5 +1,7 @@
 #include "parse/netconfig.h"
 
+#include <algorithm>
+
 #include <cctype>
 
 #include <fmt/format.h>
@@ -122,7 +124,17 @@ IfcfgFile ParseIfcfg(std::string_view text) {
                                                            t)});
       continue;
     }
+    bool identifier = (std::isalpha(static_cast<unsigned char>(key.front())) || key.front() == '_') &&
+                      std::all_of(key.begin(), key.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+    if (!identifier) {
+      file.warnings.push_back({lines.number(), fmt::format("'{}': '{}' is not a variable name; the ifcfg loaders ignore the line", t, key)});
+      continue;
+    }
     std::string_view value = t.substr(eq + 1);
+    if (value.starts_with("=")) {
+      // "DEVICE==eno2" is valid shell, and sets DEVICE to "=eno2": no interface has that name.
+      file.warnings.push_back({lines.number(), fmt::format("'{}': '==' sets {} to '{}', not '{}'", t, key, value, value.substr(1))});
+    }
     // A comment after an unquoted value: VALUE #comment.
     if (!value.empty() && value.front() != '"' && value.front() != '\'') {
       size_t hash = value.find(" #");
