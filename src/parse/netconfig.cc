@@ -1,7 +1,6 @@
 #include "parse/netconfig.h"
 
 #include <algorithm>
-
 #include <cctype>
 
 #include <fmt/format.h>
