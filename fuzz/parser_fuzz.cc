@@ -35,7 +35,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     railyard::ParseEthtoolDriver(text);
   } else if (parser == "bonding") railyard::ParseBonding(text);
   else if (parser == "ibnetdiscover") railyard::ParseIbnetdiscover(text, "fuzz");
-  else if (parser == "lldpctl") railyard::ParseLldpctlJson(text, "host", "fuzz");
+  else if (parser == "lldpctl") {
+    railyard::ParseLldpctlJson(text, "host", "fuzz");
+    railyard::ParseLldpctlKeyValue(text, "host", "fuzz");
+    railyard::ParseLldpctlPlain(text, "host", "fuzz");
+    railyard::ParseLldpctlXml(text, "host", "fuzz");
+  }
   else if (parser == "switch_lldp") railyard::ParseSwitchLldpTable(text, "switch", "fuzz");
   else if (parser == "mlxlink") railyard::ParseMlxlink(text);
   else if (parser == "ibstat") {

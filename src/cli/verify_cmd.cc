@@ -94,7 +94,7 @@ int Run(const VerifyArgs& o) {
       for (size_t i = next++; i < captures.size(); i = next++) {
         const Capture& c = captures[i];
         std::string text = ReadFile(c.path);
-        reports[i] = c.json ? ParseLldpctlJson(text, c.device, c.path.string())
+        reports[i] = c.json ? ParseLldpctl(text, c.device, c.path.string())  // any lldpctl -f form
                             : ParseSwitchLldpTable(text, c.device, c.path.string());
       }
     };

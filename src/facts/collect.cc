@@ -284,9 +284,9 @@ HostFacts BuildHostFacts(const CollectInputs& in) {
     f.firmware_images = std::move(r.devices);
   }
   if (in.lldpctl) {
-    AdjacencyReport r = ParseLldpctlJson(*in.lldpctl, in.hostname, "lldpctl");
+    AdjacencyReport r = ParseLldpctl(*in.lldpctl, in.hostname, "lldpctl");  // json, json0, keyvalue, plain or xml
     Account(f, {"lldpctl -f json"}, r.warnings, true, "");
-    for (const Adjacency& a : r.adjacencies) f.lldp.push_back({a.local_port, a.remote_device, a.remote_port, a.remote_guid});
+    for (const Adjacency& a : r.adjacencies) f.lldp.push_back({a.local_port, a.remote_device, a.remote_port, a.remote_guid, a.pvid});
   }
   if (in.dmesg) {
     KernelLog log = ParseDmesg(*in.dmesg);
@@ -475,8 +475,12 @@ CollectInputs ReadCaptureDir(const std::string& dir) {
   if (!in.mlxfwmanager) in.mlxfwmanager = ReadIfExists(root / "mlxfwmanager.xml");
   note("mlxfwmanager --query", in.mlxfwmanager.has_value(),
        in.mlxfwmanager ? "mlxfwmanager.txt/.xml" : "mlxfwmanager.txt not in the capture");
-  in.lldpctl = ReadIfExists(root / "lldpctl.json");
-  note("lldpctl -f json", in.lldpctl.has_value(), in.lldpctl ? (root / "lldpctl.json").string() : "lldpctl.json not in the capture");
+  // The host's lldpctl in any of its output forms: lldpctl.json (json/json0), lldpctl.xml, lldpctl.txt (plain or keyvalue).
+  std::string lldp_name;
+  for (const char* name : {"lldpctl.json", "lldpctl.xml", "lldpctl.txt"}) {
+    if (!in.lldpctl && (in.lldpctl = ReadIfExists(root / name))) lldp_name = name;
+  }
+  note("lldpctl -f json", in.lldpctl.has_value(), in.lldpctl ? (root / lldp_name).string() : "lldpctl.json (or .xml, .txt) not in the capture");
   in.ibstatus = ReadIfExists(root / "ibstatus.txt");
   if (in.ibstatus) note("ibstatus", true, (root / "ibstatus.txt").string());
   in.rdma_link = ReadIfExists(root / "rdma-link.txt");
@@ -486,7 +490,7 @@ CollectInputs ReadCaptureDir(const std::string& dir) {
   // The files read by name above; any other file is reported, never skipped in silence.
   static const std::set<std::string> kFixedNames = {
       "hostname.txt", "uname-r.txt", "ofed_info-s.txt", "lspci-vvv.txt", "dmesg.txt", "nmcli.txt", "ibstat.txt",
-      "ibdev2netdev.txt", "mst-status.txt", "mlxfwmanager.txt", "mlxfwmanager.xml", "lldpctl.json", "ibstatus.txt", "rdma-link.txt",
+      "ibdev2netdev.txt", "mst-status.txt", "mlxfwmanager.txt", "mlxfwmanager.xml", "lldpctl.json", "lldpctl.xml", "lldpctl.txt", "ibstatus.txt", "rdma-link.txt",
       "proc-cmdline.txt", "ip-j-d-link.json", "ip-d-link.txt", "ip-d-addr.txt", "ip-j-addr.json"};
   std::vector<std::string> unknown;
   std::vector<fs::path> files;

@@ -259,7 +259,7 @@ json ToJson(const HostFacts& f) {
   json lldp = json::array();
   for (const LldpNeighbor& n : f.lldp) {
     lldp.push_back({{"local_port", n.local_port}, {"remote_device", n.remote_device}, {"remote_port", n.remote_port},
-                    {"remote_chassis", n.remote_chassis}});
+                    {"remote_chassis", n.remote_chassis}, {"pvid", n.pvid}});
   }
   json pci = json::array();
   for (const PciFunction& p : f.pci) {
@@ -704,7 +704,7 @@ HostFacts FactsFromJson(const json& j) {
     where = "lldp";  // added within facts/1: absent in older documents
     for (const json& n : j.value("lldp", json::array())) {
       f.lldp.push_back({n.at("local_port").get<std::string>(), n.at("remote_device").get<std::string>(),
-                        n.at("remote_port").get<std::string>(), n.at("remote_chassis").get<std::string>()});
+                        n.at("remote_port").get<std::string>(), n.at("remote_chassis").get<std::string>(), n.value("pvid", -1)});
     }
     where = "netplan";
     for (const auto& [name, c] : j.at("netplan").items()) f.netplan[name] = NetplanFrom(c);

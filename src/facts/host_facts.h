@@ -77,6 +77,7 @@ struct LldpNeighbor {
   std::string remote_device;  // the switch's LLDP system name
   std::string remote_port;    // its port (ifname, or the description when the id is a MAC)
   std::string remote_chassis; // chassis id
+  int pvid = -1;              // the port VLAN the switch announces (LLDP 802.1 TLV), -1 when not sent
 };
 
 struct SourceStatus {

@@ -15,4 +15,14 @@ namespace railyard {
 
 AdjacencyReport ParseLldpctlJson(std::string_view json, std::string_view local_device, std::string_view source);
 
+// The text forms of the same command: `-f keyvalue` ("lldp.IF.chassis.name=…", multi-line values continue
+// on lines without the "lldp." prefix), `-f plain` (the default: "Interface: IF, via: LLDP, …" blocks) and
+// `-f xml`. The port rule is the JSON one; the VLAN TLV's id is kept when it is marked pvid (else the first).
+AdjacencyReport ParseLldpctlKeyValue(std::string_view text, std::string_view local_device, std::string_view source);
+AdjacencyReport ParseLldpctlPlain(std::string_view text, std::string_view local_device, std::string_view source);
+AdjacencyReport ParseLldpctlXml(std::string_view text, std::string_view local_device, std::string_view source);
+
+// Any of the five forms, told apart by their first characters ('{' JSON, '<' XML, "lldp." keyvalue, else plain).
+AdjacencyReport ParseLldpctl(std::string_view text, std::string_view local_device, std::string_view source);
+
 }  // namespace railyard

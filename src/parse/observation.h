@@ -20,6 +20,7 @@ struct Adjacency {
   int width = 0;              // IB link width (1, 2, 4, 8, 12); 0 = not reported
   uint32_t speed_gbps = 0;    // per-link rate when reported (4xNDR = 400); 0 = not reported
   uint32_t could_be_gbps = 0; // iblinkinfo's "Could be": the rate both ends support, when faster
+  int pvid = -1;              // LLDP: the port VLAN id the neighbour announces (802.1 TLV with pvid), -1 none
   // The file it came from, shared by every record of that file (a switch reports 64 ports;
   // 600,000 copies of a path would cost more than parsing them).
   std::shared_ptr<const std::string> source;

@@ -1,3 +1,6 @@
+#include <filesystem>
+
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "parse/fixtures.h"
@@ -120,6 +123,55 @@ TEST(Lldpctl, DefaultJsonFromRealLldpd) {
   EXPECT_EQ(leaf.adjacencies[0].remote_port, "mlx5_0");  // MAC port id: the description names the port
   EXPECT_EQ(leaf.adjacencies[3].local_port, "swp16");
   EXPECT_EQ(leaf.adjacencies[3].remote_device, "storage-spine-02");
+}
+
+TEST(Lldpctl, EveryOutputFormOfOneRealNeighbour) {
+  // The same neighbour printed by real lldpd in its five forms: every reader gives the same adjacency.
+  for (const char* f : {"json", "json0", "keyvalue", "plain", "xml"}) {
+    std::string ext = std::string(f).starts_with("json") ? "json" : std::string(f) == "xml" ? "xml" : "txt";
+    std::string name = fmt::format("lldpd/lldpctl-{}-host-veth-to-leaf-ifname-portid.{}", f, ext);
+    AdjacencyReport r = ParseLldpctl(ReadText(FixturePath(name)), "gpu-node-001", name);
+    EXPECT_TRUE(r.warnings.empty()) << f;
+    ASSERT_EQ(r.adjacencies.size(), 1u) << f;
+    EXPECT_EQ(r.adjacencies[0].local_port, "ens1f0np0") << f;
+    EXPECT_EQ(r.adjacencies[0].remote_device, "leaf-r01-01") << f;
+    EXPECT_EQ(r.adjacencies[0].remote_port, "swp7") << f;
+  }
+}
+
+TEST(Lldpctl, TextFormsWithVlansAndSeveralNeighbours) {
+  // keyvalue: a Cisco switch whose SysDescr spans four lines, VLAN 140 as pvid.
+  AdjacencyReport cisco = ParseLldpctl(ReadText(FixturePath("lldpctl/keyvalue-cisco-c2960x-multiline-descr-vlan-pvid.txt")), "h", "kv");
+  ASSERT_EQ(cisco.adjacencies.size(), 1u);
+  EXPECT_EQ(cisco.adjacencies[0].local_port, "eno1");
+  EXPECT_EQ(cisco.adjacencies[0].remote_device, "s35-b12.dc3");
+  EXPECT_EQ(cisco.adjacencies[0].remote_port, "Gi1/0/29");
+  EXPECT_EQ(cisco.adjacencies[0].pvid, 140);
+  // keyvalue: two Juniper neighbours.
+  AdjacencyReport juniper = ParseLldpctl(ReadText(FixturePath("lldpctl/keyvalue-two-juniper-qfx5100-neighbors-vlan-name-unknown-tlv.txt")), "h", "kv");
+  EXPECT_EQ(juniper.adjacencies.size(), 2u);
+  // plain: two neighbours on one port (a switch and an IP phone); the switch's VLAN 12 is its pvid.
+  AdjacencyReport plain = ParseLldpctl(ReadText(FixturePath("lldpctl/plain-two-neighbors-same-port-cisco-c2960-and-ip-phone-vlan-pvid.txt")), "h", "p");
+  ASSERT_EQ(plain.adjacencies.size(), 2u);
+  EXPECT_EQ(plain.adjacencies[0].remote_device, "cabinetIT4.7.cisco.com");
+  EXPECT_EQ(plain.adjacencies[0].remote_port, "Fa0/8");
+  EXPECT_EQ(plain.adjacencies[0].pvid, 12);
+  EXPECT_EQ(plain.adjacencies[1].remote_port, "eth0");
+  // xml: two routers whose MAC port ids leave the description as the port.
+  AdjacencyReport xml = ParseLldpctl(ReadText(FixturePath("lldpctl/xml-two-neighbors-debian-jessie-routers-no-vlan.txt")), "h", "x");
+  ASSERT_EQ(xml.adjacencies.size(), 2u);
+  EXPECT_EQ(xml.adjacencies[0].remote_device, "d1-p1-l2-r1");
+  EXPECT_EQ(xml.adjacencies[0].remote_port, "eth1");
+  EXPECT_EQ(xml.adjacencies[0].pvid, -1);
+  // Every lldpctl sample in the corpus reads without a warning in its own form.
+  for (const auto& entry : std::filesystem::directory_iterator(FixturePath("lldpctl"))) {
+    AdjacencyReport r = ParseLldpctl(ReadText(entry.path()), "h", entry.path().string());
+    EXPECT_FALSE(r.adjacencies.empty()) << entry.path();
+  }
+  // Garbage in each text form warns.
+  EXPECT_FALSE(ParseLldpctlKeyValue("hello\n", "h", "x").warnings.empty());
+  EXPECT_FALSE(ParseLldpctlPlain("hello\n", "h", "x").warnings.empty());
+  EXPECT_FALSE(ParseLldpctlXml("hello\n", "h", "x").warnings.empty());
 }
 
 TEST(Lldpctl, BadJsonWarns) {
