@@ -174,6 +174,52 @@ TEST(Lldpctl, TextFormsWithVlansAndSeveralNeighbours) {
   EXPECT_FALSE(ParseLldpctlXml("hello\n", "h", "x").warnings.empty());
 }
 
+AdjacencyReport SwitchTable(const std::string& name) {
+  return ParseSwitchLldpTable(ReadText(FixturePath("switch-lldp/" + name)), "sw", name);
+}
+
+TEST(SwitchLldp, ColumnsByHeaderNameNotPosition) {
+  // Older NCLU prints RemoteHost before RemotePort; Cumulus VX after. Both read right.
+  AdjacencyReport older = SwitchTable("cumulus-nclu-net-show-lldp-hcs-nutanix-bondmember-duplicate-localport-indented.txt");
+  ASSERT_EQ(older.adjacencies.size(), 7u);
+  EXPECT_EQ(older.adjacencies[0].local_port, "swp1");
+  EXPECT_EQ(older.adjacencies[0].remote_device, "NTNX-e08c61ec-A");
+  EXPECT_EQ(older.adjacencies[0].remote_port, "ens3");
+  EXPECT_EQ(older.adjacencies[6].remote_device, "spine02");  // swp52 twice: two neighbours on one port, both kept
+  AdjacencyReport vx = SwitchTable("cumulus-net-show-lldp-vx.txt");
+  ASSERT_EQ(vx.adjacencies.size(), 2u);
+  EXPECT_EQ(vx.adjacencies[0].remote_device, "CumulusVX-spine1");
+  EXPECT_EQ(vx.adjacencies[0].remote_port, "swp1");
+  AdjacencyReport apstra = SwitchTable("cumulus-nclu-net-show-lldp-apstra-leaf03-100m-mgmt-numeric-remote-port.txt");
+  ASSERT_FALSE(apstra.adjacencies.empty());
+  EXPECT_EQ(apstra.adjacencies[0].remote_port, "21");
+  EXPECT_EQ(apstra.adjacencies[0].remote_device, "lab-hrm-flr0-10-60-0-109");
+}
+
+TEST(SwitchLldp, SonicPortNamesWithSpacesAndLldpctlBlocks) {
+  // SONiC's table: the dashed rule gives each column its extent, so "GigabitEthernet 0/2" stays whole.
+  AdjacencyReport table = SwitchTable("sonic-show-lldp-table-doc-port-name-with-space.txt");
+  ASSERT_EQ(table.adjacencies.size(), 3u);
+  EXPECT_EQ(table.adjacencies[2].remote_port, "GigabitEthernet 0/2");
+  // `show lldp neighbors` (SONiC) and `net show lldp swp1` (NCLU) print lldpctl's own blocks.
+  AdjacencyReport blocks = SwitchTable("sonic-show-lldp-neighbors-doc-force10-port-name-with-space.txt");
+  ASSERT_EQ(blocks.adjacencies.size(), 2u);
+  EXPECT_EQ(blocks.adjacencies[0].remote_port, "GigabitEthernet 0/2");
+  EXPECT_EQ(blocks.adjacencies[0].pvid, 162);
+  AdjacencyReport detail = SwitchTable("cumulus-nclu-net-show-lldp-swp1-detail-nutanix-indented.txt");
+  ASSERT_EQ(detail.adjacencies.size(), 1u);
+  EXPECT_EQ(detail.adjacencies[0].remote_device, "NTNX-e08c61ec-A");
+  // An author's "..." row is skipped with a warning, not read as a neighbour called "...".
+  AdjacencyReport elided = SwitchTable("sonic-lldpshow-docstring-arista-style-remote-ports-anonymized-partial.txt");
+  EXPECT_EQ(elided.warnings.size(), 1u);
+  for (const Adjacency& a : elided.adjacencies) EXPECT_NE(a.local_port, "...");
+  // Every switch table in the corpus yields neighbours and no warning beyond that elision.
+  for (const auto& entry : std::filesystem::directory_iterator(FixturePath("switch-lldp"))) {
+    AdjacencyReport r = ParseSwitchLldpTable(ReadText(entry.path()), "sw", entry.path().string());
+    EXPECT_FALSE(r.adjacencies.empty()) << entry.path();
+  }
+}
+
 TEST(Lldpctl, BadJsonWarns) {
   EXPECT_EQ(ParseLldpctlJson("{\"lldp\": ", "h", "x").warnings.size(), 1u);
   EXPECT_EQ(ParseLldpctlJson("{\"other\": 1}", "h", "x").warnings.size(), 1u);
