@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <set>
 
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
@@ -65,6 +66,14 @@ std::vector<NmDevice> ParseNmcli(std::string_view text, std::vector<ParseWarning
       auto c = SplitWords(t);
       if (c.size() < 3) {
         if (warnings) warnings->push_back({lines.number(), "short nmcli row"});
+        continue;
+      }
+      // NetworkManager's device states (nm-device.c): a row whose third column is none of them is not a device row.
+      static const std::set<std::string_view> kStates = {"connected", "disconnected", "unavailable", "unmanaged", "connecting",
+                                                         "deactivating", "failed", "unknown", "disconnecting", "activated",
+                                                         "prepare", "config", "need-auth", "ip-config", "ip-check", "secondaries"};
+      if (!kStates.count(c[2])) {
+        if (warnings) warnings->push_back({lines.number(), fmt::format("'{}' is not an nmcli device row (state '{}')", t.substr(0, 60), c[2])});
         continue;
       }
       NmDevice d;
