@@ -69,6 +69,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   else if (parser == "mellanox_tools") {
     railyard::ParseMlxfwmanager(text);
     railyard::ParseMstStatus(text);
+    railyard::ParseDevlinkDevInfo(text);
     railyard::ParseIbstatus(text);
     railyard::ParseIblinkinfo(text, "fuzz");
   } else __builtin_trap();  // a parser name the build does not know

@@ -27,7 +27,7 @@ seed module "$SHARED/ethtool"
 mkdir -p "$BUILD/corpus/vpd" && printf '\x82\x03\x00abc\x90\x06\x00RV\x03\x00\x00\x00\x78' > "$BUILD/corpus/vpd/seed"
 seed qos "$SRC/tests/fixtures/mlnx_qos"
 seed iproute "$SHARED/ip-link" "$SRC/tests/fixtures/iproute2"
-seed mellanox_tools "$SHARED/mlxfwmanager" "$SHARED/mst" "$SHARED/ibstatus" "$SHARED/iblinkinfo" "$SHARED/flint"
+seed mellanox_tools "$SHARED/mlxfwmanager" "$SHARED/mst" "$SHARED/ibstatus" "$SHARED/iblinkinfo" "$SHARED/flint" "$SHARED/devlink"
 # The doctor over hostile facts: seeded with facts collected from a capture of real samples.
 mkdir -p "$BUILD/corpus/facts" "$BUILD/facts-capture"
 if [ -d "$SHARED" ]; then

@@ -182,6 +182,13 @@ TEST(Doctor, FirmwarePendingActivation) {
   mixed.netdevs.back().firmware_version = "26.31.1014 (MT_0000000575)";
   std::vector<Finding> pending = RunHostRules(mixed, {});
   ASSERT_EQ(Count(pending, "firmware-pending-activation"), 1u);
+  // devlink dev info of two PFs of one card, running == stored (real): silent. With the stored image newer (in
+  // memory: no public sample shows the pending state), one finding for the card, not one per function.
+  HostFacts devlink = Capture("h", {{"devlink-dev-info.txt", "devlink/cx7-mt0000000894-serial-numbers-two-pfs-kernel-patch.txt"}});
+  ASSERT_EQ(devlink.devlink.size(), 2u);
+  EXPECT_EQ(Count(RunHostRules(devlink, {}), "firmware-pending-activation"), 0u);
+  for (DevlinkDevice& d : devlink.devlink) d.stored_fw = "28.43.1014";
+  EXPECT_EQ(Count(RunHostRules(devlink, {}), "firmware-pending-activation"), 1u);
 }
 
 TEST(Doctor, LinkDownWithItsCause) {

@@ -115,6 +115,23 @@ void FirmwarePendingActivation(RuleContext& c) {
       card.running_from = "mlxfwmanager (FW (Running))";
     }
   }
+  // devlink: the kernel's own view of running and stored firmware per function.
+  for (const DevlinkDevice& d : c.facts.devlink) {
+    if (d.stored_fw.empty() || d.running_fw.empty()) continue;
+    auto it = std::find_if(cards.begin(), cards.end(), [&](const auto& kv) { return SamePciAddress(kv.first, d.pci_address); });
+    // One finding per card: its functions report the same firmware.
+    std::string card_key = d.pci_address.substr(0, d.pci_address.rfind('.'));
+    auto same_card = std::find_if(cards.begin(), cards.end(), [&](const auto& kv) { return kv.first.substr(0, kv.first.rfind('.')) == card_key; });
+    Card& card = it != cards.end() ? it->second : same_card != cards.end() ? same_card->second : cards[d.pci_address];
+    if (card.flashed.empty()) {
+      card.flashed = d.stored_fw;
+      card.flashed_from = "devlink dev info (stored)";
+    }
+    if (card.running.empty()) {
+      card.running = d.running_fw;
+      card.running_from = "devlink dev info (running)";
+    }
+  }
   for (auto& [bdf, card] : cards) {
     if (!card.running.empty()) continue;
     for (const NetdevFacts& n : c.facts.netdevs) {

@@ -43,6 +43,7 @@ std::string SlotFor(const fs::path& file) {
   if (dir == "ifcfg") return "ifcfg-eth9";
   if (dir == "ip-link") return name.find("addr") != std::string::npos ? "ip-d-addr.txt" : "ip-d-link.txt";
   if (dir == "mstvpd") return "mstvpd-19:00.0.txt";
+  if (dir == "devlink") return "devlink-dev-info.txt";
   if (dir == "mlnx_qos") return "mlnx_qos-eth9.txt";
   if (dir == "lldpctl" || dir == "lldpd") return name.ends_with(".xml") || name.starts_with("xml") ? "lldpctl.xml" : name.ends_with(".json") ? "lldpctl.json" : "lldpctl.txt";
   return "";

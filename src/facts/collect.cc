@@ -278,6 +278,11 @@ HostFacts BuildHostFacts(const CollectInputs& in) {
     Account(f, {"mst status", "mst status -v"}, m.warnings, !m.devices.empty(), "MST device");
     f.mst = std::move(m.devices);
   }
+  if (in.devlink) {
+    DevlinkReport r = ParseDevlinkDevInfo(*in.devlink);
+    Account(f, {"devlink dev info"}, r.warnings, !r.devices.empty(), "`pci/...:` device");
+    f.devlink = std::move(r.devices);
+  }
   if (in.mlxfwmanager) {
     FwManagerReport r = ParseMlxfwmanager(*in.mlxfwmanager);
     Account(f, {"mlxfwmanager --query"}, r.warnings, !r.devices.empty(), "device block");
@@ -483,6 +488,8 @@ CollectInputs ReadCaptureDir(const std::string& dir) {
   note("lldpctl -f json", in.lldpctl.has_value(), in.lldpctl ? (root / lldp_name).string() : "lldpctl.json (or .xml, .txt) not in the capture");
   in.ibstatus = ReadIfExists(root / "ibstatus.txt");
   if (in.ibstatus) note("ibstatus", true, (root / "ibstatus.txt").string());
+  in.devlink = ReadIfExists(root / "devlink-dev-info.txt");
+  if (in.devlink) note("devlink dev info", true, (root / "devlink-dev-info.txt").string());
   in.rdma_link = ReadIfExists(root / "rdma-link.txt");
   if (in.rdma_link) note("rdma link", true, (root / "rdma-link.txt").string());
   in.cmdline = ReadIfExists(root / "proc-cmdline.txt");
@@ -490,7 +497,7 @@ CollectInputs ReadCaptureDir(const std::string& dir) {
   // The files read by name above; any other file is reported, never skipped in silence.
   static const std::set<std::string> kFixedNames = {
       "hostname.txt", "uname-r.txt", "ofed_info-s.txt", "lspci-vvv.txt", "dmesg.txt", "nmcli.txt", "ibstat.txt",
-      "ibdev2netdev.txt", "mst-status.txt", "mlxfwmanager.txt", "mlxfwmanager.xml", "lldpctl.json", "lldpctl.xml", "lldpctl.txt", "ibstatus.txt", "rdma-link.txt",
+      "ibdev2netdev.txt", "mst-status.txt", "mlxfwmanager.txt", "mlxfwmanager.xml", "lldpctl.json", "lldpctl.xml", "lldpctl.txt", "ibstatus.txt", "rdma-link.txt", "devlink-dev-info.txt",
       "proc-cmdline.txt", "ip-j-d-link.json", "ip-d-link.txt", "ip-d-addr.txt", "ip-j-addr.json"};
   std::vector<std::string> unknown;
   std::vector<fs::path> files;

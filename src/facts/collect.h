@@ -54,6 +54,7 @@ struct CollectInputs {
   std::map<std::string, std::string> netplan;        // file name -> its YAML
   std::optional<std::string> mst_status;             // mst status -v
   std::optional<std::string> mlxfwmanager;           // mlxfwmanager --query (or mlxup; text or XML)
+  std::optional<std::string> devlink;                // devlink dev info
   std::optional<std::string> lldpctl;                // lldpctl -f json (the host's own LLDP neighbours)
   std::optional<std::string> ibstatus;               // ibstatus: RDMA ports where ibstat is missing
   std::map<std::string, std::string> ethtool_module; // interface -> ethtool -m IF
@@ -83,7 +84,7 @@ std::map<std::string, BondStatus> BondsFromIpLinks(const std::vector<IpLink>& li
 // ethtool-m-<if>.txt, ethtool-S-<if>.txt, vpd-<pci address>.bin, mstvpd-<pci address>.txt, mlnx_qos-<if>.txt,
 // ecn-<if>.txt (`grep -H . /sys/class/net/IF/ecn/roce_*/enable/*`), proc-cmdline.txt,
 // netplan-<file>.yaml (a copy of /etc/netplan/<file>.yaml), mst-status.txt, mlxfwmanager.txt, lldpctl.json
-// (or .xml), ibstatus.txt, rdma-link.txt. Missing files are recorded as
+// (or .xml), ibstatus.txt, rdma-link.txt, devlink-dev-info.txt. Missing files are recorded as
 // absent sources, not errors. Throws std::runtime_error for an unreadable directory or a
 // malformed ip-j-d-link.json (naming the file).
 CollectInputs ReadCaptureDir(const std::string& dir);

@@ -280,6 +280,7 @@ CollectInputs CollectLive(const LiveOptions& o) {
   if (!in.ibstat && !in.ibstatus && OnPath("rdma")) in.rdma_link = run({"rdma", "link", "show"}, "rdma link");
   if (OnPath("mst")) in.mst_status = run({"mst", "status", "-v"}, "mst status -v");
   // Offline query of the images the installed tool carries: no network, seconds per card.
+  if (OnPath("devlink")) in.devlink = run({"devlink", "dev", "info"}, "devlink dev info");
   if (OnPath("mlxfwmanager")) in.mlxfwmanager = run({"mlxfwmanager", "--query"}, "mlxfwmanager --query");
   in.ibdev2netdev = run({"ibdev2netdev", "-v"}, "ibdev2netdev -v");
   if (in.ibstat && OnPath("mlxlink")) {

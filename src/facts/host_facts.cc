@@ -227,6 +227,25 @@ MstDevice MstFrom(const json& j) {
   return d;
 }
 
+json DevlinkJson(const DevlinkDevice& d) {
+  return {{"pci_address", d.pci_address}, {"driver", d.driver},       {"serial_number", d.serial_number},
+          {"board_serial", d.board_serial}, {"psid", d.psid},         {"running_fw", d.running_fw},
+          {"stored_fw", d.stored_fw},       {"line", d.line}};
+}
+
+DevlinkDevice DevlinkFrom(const json& j) {
+  DevlinkDevice d;
+  d.pci_address = j.at("pci_address").get<std::string>();
+  d.driver = j.at("driver").get<std::string>();
+  d.serial_number = j.at("serial_number").get<std::string>();
+  d.board_serial = j.at("board_serial").get<std::string>();
+  d.psid = j.at("psid").get<std::string>();
+  d.running_fw = j.at("running_fw").get<std::string>();
+  d.stored_fw = j.at("stored_fw").get<std::string>();
+  d.line = j.at("line").get<int>();
+  return d;
+}
+
 json FwImageJson(const FwManagerDevice& d) {
   json versions = json::object();
   for (const auto& [kind, v] : d.versions) versions[kind] = {{"current", v.current}, {"available", v.available}};
@@ -478,6 +497,11 @@ json ToJson(const HostFacts& f) {
           {"netplan", netplan},
           {"mst", mst},
           {"firmware_images", images},
+          {"devlink", [&] {
+             json out = json::array();
+             for (const DevlinkDevice& d : f.devlink) out.push_back(DevlinkJson(d));
+             return out;
+           }()},
           {"lldp", lldp},
           {"vpd", vpd},
           {"sources", sources}};
@@ -701,6 +725,8 @@ HostFacts FactsFromJson(const json& j) {
     for (const json& d : j.at("mst")) f.mst.push_back(MstFrom(d));
     where = "firmware_images";
     for (const json& d : j.at("firmware_images")) f.firmware_images.push_back(FwImageFrom(d));
+    where = "devlink";  // added within facts/1
+    for (const json& d : j.value("devlink", json::array())) f.devlink.push_back(DevlinkFrom(d));
     where = "lldp";  // added within facts/1: absent in older documents
     for (const json& n : j.value("lldp", json::array())) {
       f.lldp.push_back({n.at("local_port").get<std::string>(), n.at("remote_device").get<std::string>(),

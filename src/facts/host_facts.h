@@ -107,6 +107,7 @@ struct HostFacts {
   std::map<std::string, BinaryVpd> vpd;            // /sys/bus/pci/devices/<bdf>/vpd, by PCI address
   std::vector<MstDevice> mst;                      // mst status [-v]: /dev/mst paths and PCI addresses
   std::vector<FwManagerDevice> firmware_images;    // mlxfwmanager/mlxup --query: current vs available
+  std::vector<DevlinkDevice> devlink;              // devlink dev info: running vs stored firmware, serials
   std::vector<LldpNeighbor> lldp;                  // lldpctl -f json on the host
   std::vector<SourceStatus> sources;
   // true: an NVIDIA/Mellanox NIC was seen (lspci, ethtool -i, RDMA devices, flint, mlxlink); false: lspci ran

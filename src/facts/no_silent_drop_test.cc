@@ -25,7 +25,7 @@ const std::vector<std::string> kSlots = {
     "ethtool-m-eth9.txt",     "ethtool-S-eth9.txt",   "mlnx_qos-eth9.txt",   "ecn-eth9.txt",
     "mlxlink-mlx5_9.txt",     "bonding-bond9.txt",    "ifcfg-eth9",          "netplan-99-test.yaml",
     "ip-d-link.txt",          "ip-j-d-link.json",     "ip-j-addr.json",      "vpd-19:00.0.bin",
-    "mstvpd-19:00.0.txt",     "rdma-link.txt",        "ip-d-addr.txt",
+    "mstvpd-19:00.0.txt",     "rdma-link.txt",        "ip-d-addr.txt",       "devlink-dev-info.txt",
     "something-else.txt"};
 
 // The facts without their sources: what a file added, if anything.

@@ -307,4 +307,49 @@ IblinkinfoReport ParseIblinkinfo(std::string_view text, std::string_view source)
   return r;
 }
 
+DevlinkReport ParseDevlinkDevInfo(std::string_view text) {
+  DevlinkReport r;
+  DevlinkDevice* d = nullptr;
+  std::string section;  // fixed | running | stored
+  LineReader lines(text);
+  std::string_view line;
+  while (lines.Next(line)) {
+    std::string_view t = TrimView(line);
+    if (t.empty()) continue;
+    bool top = line.front() != ' ' && line.front() != '\t';
+    if (top) {
+      // "pci/0000:08:00.0:" opens a device; other handles ("auxiliary/mlx5_core.eth.0:") are not PCI functions.
+      d = nullptr;
+      section.clear();
+      if (t.starts_with("pci/") && t.ends_with(":")) {
+        r.devices.emplace_back();
+        d = &r.devices.back();
+        d->pci_address = std::string(t.substr(4, t.size() - 5));
+        d->line = lines.number();
+      } else if (!t.ends_with(":")) {
+        r.warnings.push_back({lines.number(), "not a `devlink dev info` handle line"});
+      }
+      continue;
+    }
+    if (!d) continue;
+    if (t == "versions:") continue;
+    if (t == "fixed:" || t == "running:" || t == "stored:") {
+      section = std::string(t.substr(0, t.size() - 1));
+      continue;
+    }
+    std::vector<std::string_view> w = SplitWords(t);
+    if (w.size() < 2) continue;
+    if (w[0] == "driver") d->driver = std::string(w[1]);
+    else if (w[0] == "serial_number") d->serial_number = std::string(w[1]);
+    else if (w[0] == "board.serial_number") d->board_serial = std::string(w[1]);
+    else if (w[0] == "fw.psid" && section == "fixed") d->psid = std::string(w[1]);
+    else if (w[0] == "fw.version" && section == "running") d->running_fw = std::string(w[1]);
+    else if (w[0] == "fw.version" && section == "stored") d->stored_fw = std::string(w[1]);
+  }
+  if (r.devices.empty() && text.find_first_not_of(" \t\r\n") != std::string_view::npos) {
+    r.warnings.push_back({1, "no `pci/...:` handle: not `devlink dev info` output"});
+  }
+  return r;
+}
+
 }  // namespace railyard

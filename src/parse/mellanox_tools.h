@@ -35,6 +35,24 @@ struct FwManagerDevice {
 std::string FlashedFirmware(const FwManagerDevice& d);
 std::string RunningFirmware(const FwManagerDevice& d);
 
+// `devlink dev info` (text): per PCI function, the driver, serials, and the firmware running and stored.
+// A stored fw.version that differs from the running one is a burned image waiting for a reset.
+struct DevlinkDevice {
+  std::string pci_address;       // "0000:08:00.0" of "pci/0000:08:00.0:"
+  std::string driver;
+  std::string serial_number;     // from PCI VPD V3 (a UUID on ConnectX)
+  std::string board_serial;      // "board.serial_number": the card's SN
+  std::string psid;              // fixed fw.psid
+  std::string running_fw;        // running fw.version
+  std::string stored_fw;         // stored fw.version
+  int line = 0;
+};
+struct DevlinkReport {
+  std::vector<DevlinkDevice> devices;
+  std::vector<ParseWarning> warnings;
+};
+DevlinkReport ParseDevlinkDevInfo(std::string_view text);
+
 struct FwManagerReport {
   std::vector<FwManagerDevice> devices;
   std::vector<ParseWarning> warnings;

@@ -83,6 +83,25 @@ TEST(Mlxfwmanager, FlashedAndRunningFirmwareKeptApart) {
   }
 }
 
+TEST(Devlink, DevInfoRunningAndStored) {
+  DevlinkReport two = ParseDevlinkDevInfo(ReadText(FixturePath("devlink/cx7-mt0000000894-serial-numbers-two-pfs-kernel-patch.txt")));
+  EXPECT_TRUE(two.warnings.empty());
+  ASSERT_EQ(two.devices.size(), 2u);  // the auxiliary/ handles are not PCI functions
+  EXPECT_EQ(two.devices[1].pci_address, "0000:08:00.1");
+  EXPECT_EQ(two.devices[0].driver, "mlx5_core");
+  EXPECT_EQ(two.devices[0].board_serial, "MT2314XZ00YA");
+  EXPECT_EQ(two.devices[0].psid, "MT_0000000894");
+  EXPECT_EQ(two.devices[0].running_fw, "28.41.1000");
+  EXPECT_EQ(two.devices[0].stored_fw, "28.41.1000");
+  DevlinkReport old = ParseDevlinkDevInfo(ReadText(FixturePath("devlink/cx5-mt0000000009-original-info-get-kernel-patch.txt")));
+  ASSERT_EQ(old.devices.size(), 1u);
+  EXPECT_EQ(old.devices[0].stored_fw, "16.26.0100");
+  EXPECT_TRUE(old.devices[0].board_serial.empty());
+  DevlinkReport uid = ParseDevlinkDevInfo(ReadText(FixturePath("devlink/cx7-mt0000000894-function-uid-two-pfs-kernel-patch.txt")));
+  EXPECT_EQ(uid.devices.size(), 2u);
+  EXPECT_FALSE(ParseDevlinkDevInfo("hello world\n").warnings.empty());
+}
+
 TEST(MstStatus, PlainVerboseAndFailedStart) {
   for (const char* f : {"mst/status-cx7-two-dual-port-cards-pciconf-only.txt", "mst/status-v-dgx-spark-gb10-cx7-rdma-net-numa-columns.txt",
                         "mst/start-failure-mst-pci-module-not-found-aarch64.txt", "mst/status-cx6lx-arm64-domain-0002-pciconf-only.txt"}) {
