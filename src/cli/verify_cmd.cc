@@ -33,7 +33,17 @@ struct VerifyArgs {
   std::string format = "table";
   std::string fail_on = "error";
   bool ignore_speed = false;
+  std::vector<std::string> planes;
+  bool show_unverified = false;
+  std::string ibdev2netdev;
 };
+
+// A report that yielded no record of its format is not that format (garbage, truncated to nothing,
+// UTF-16): an input error naming the file. One that was read in part stays, with its warnings.
+void RequireRecords(const AdjacencyReport& r, const std::string& file, std::string_view format) {
+  if (!r.adjacencies.empty() || r.warnings.empty()) return;
+  throw std::runtime_error(fmt::format("{}: no {} record could be read: {}", file, format, r.warnings.front().message));
+}
 
 std::string ReadFile(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -94,8 +104,12 @@ int Run(const VerifyArgs& o) {
       for (size_t i = next++; i < captures.size(); i = next++) {
         const Capture& c = captures[i];
         std::string text = ReadFile(c.path);
+        if (text.size() >= 2 && ((text[0] == '\xff' && text[1] == '\xfe') || (text[0] == '\xfe' && text[1] == '\xff'))) {
+          throw std::runtime_error(c.path.string() + ": UTF-16 text (a Windows export?): convert it to UTF-8 first (iconv -f UTF-16 -t UTF-8)");
+        }
         reports[i] = c.json ? ParseLldpctl(text, c.device, c.path.string())  // any lldpctl -f form
                             : ParseSwitchLldpTable(text, c.device, c.path.string());
+        RequireRecords(reports[i], c.path.string(), c.json ? "lldpctl" : "switch LLDP table");
       }
     };
     auto plan_then_parse = std::async(std::launch::async, [&] {
@@ -114,28 +128,44 @@ int Run(const VerifyArgs& o) {
     if (parse_error) std::rethrow_exception(parse_error);
     NameResolver names(plan);
     if (!o.names.empty()) names.LoadMap(o.names);
+    if (!o.ibdev2netdev.empty()) names.LoadIbdev2netdevDir(o.ibdev2netdev);
+    for (const std::string& plane : o.planes) {
+      bool known = std::any_of(plan.planes.begin(), plan.planes.end(), [&](const PlannedPlane& p) { return p.name == plane; });
+      if (!known) {
+        std::string all;
+        for (const PlannedPlane& p : plan.planes) all += (all.empty() ? "" : ", ") + p.name;
+        throw std::runtime_error(fmt::format("--plane {}: the plan has no such plane (it has {})", plane, all));
+      }
+    }
+    // A capture read whole covers its device; one with unreadable lines does not vouch for what it lacks.
     std::set<std::string> reporting;
-    for (size_t i = 0; i < captures.size(); ++i) reporting.insert(captures[i].device);
+    for (size_t i = 0; i < captures.size(); ++i) {
+      if (reports[i].warnings.empty()) reporting.insert(captures[i].device);
+    }
     for (const std::string& file : o.ibnetdiscover) {
       AdjacencyReport report = ParseIbnetdiscover(ReadFile(file), file);
+      RequireRecords(report, file, "ibnetdiscover");
       for (ParseWarning& w : report.warnings) w.message = fmt::format("{}:{}: {}", file, w.line, w.message);
       reports.push_back(std::move(report));
     }
     for (const std::string& file : o.iblinkinfo) {
       IblinkinfoReport r = ParseIblinkinfo(ReadFile(file), file);
+      RequireRecords(r.links, file, "iblinkinfo");
       for (ParseWarning& w : r.links.warnings) w.message = fmt::format("{}:{}: {}", file, w.line, w.message);
       reports.push_back(std::move(r.links));
     }
     // Each capture is a batch; nothing is copied into one big list.
-    std::vector<std::span<const Adjacency>> observed;
+    std::vector<ObservedBatch> observed;
     for (const AdjacencyReport& r : reports) {
       for (const ParseWarning& w : r.warnings) std::cerr << "railyard: warning: " << w.message << "\n";
-      observed.emplace_back(r.adjacencies);
+      observed.push_back({r.adjacencies, r.warnings.empty()});
     }
     std::vector<LabelScan> labels;
     if (!o.labels.empty()) labels = LoadLabelAudit(o.labels);
     railyard::VerifyOptions options;
     options.check_speed = !o.ignore_speed;
+    options.planes = std::set<std::string>(o.planes.begin(), o.planes.end());
+    options.list_unverified = o.show_unverified;
     VerifyResult result = Verify(plan, names, observed, reporting, labels, options);
     if (o.format == "json") {
       std::cout << VerifyJson(result).dump(2) << "\n";
@@ -166,7 +196,7 @@ std::function<int()> AddVerifyCommand(CLI::App& app) {
       "  railyard verify --plan out/plan.json --labels scanned-labels.csv --names names.csv\n"
       "Captures are named after the device they were taken on: lldp/dgx001.json, or DEVICE=FILE.");
   cmd->add_option("--plan", o->plan, "plan.json from `railyard plan -o`")->required()->check(CLI::ExistingFile);
-  cmd->add_option("--lldp", o->lldp, "lldpctl -f json / -f json0 output: FILE, DEVICE=FILE or a directory");
+  cmd->add_option("--lldp", o->lldp, "lldpctl output (json, json0, keyvalue, plain or xml): FILE, DEVICE=FILE or a directory");
   cmd->add_option("--ibnetdiscover", o->ibnetdiscover, "ibnetdiscover topology file")->check(CLI::ExistingFile);
   cmd->add_option("--iblinkinfo", o->iblinkinfo, "iblinkinfo output (its \"Could be\" hints mark degraded links)")
       ->check(CLI::ExistingFile);
@@ -174,6 +204,12 @@ std::function<int()> AddVerifyCommand(CLI::App& app) {
   cmd->add_option("--names", o->names, "CSV: observed_device,plan_device or observed_device,observed_port,plan_device,plan_port")
       ->check(CLI::ExistingFile);
   cmd->add_option("--labels", o->labels, "label audit CSV with device, port and label columns")->check(CLI::ExistingFile);
+  cmd->add_option("--plane", o->planes, "judge only this plane's links (repeatable); the others are not counted");
+  cmd->add_flag("--show-unverified", o->show_unverified, "list every planned link no given report could see (info findings)");
+  cmd->add_option("--ibdev2netdev", o->ibdev2netdev,
+                  "directory of HOST.txt files (ibdev2netdev [-v] output of each host): maps the netdev names hosts "
+                  "report over LLDP to the plan's RDMA devices")
+      ->check(CLI::ExistingDirectory);
   cmd->add_flag("--ignore-speed", o->ignore_speed,
                 "do not compare link speeds with the plan (simulators: ibsim reports every link at SDR)");
   cmd->add_option("--format", o->format, "table (default), json or csv")->check(CLI::IsMember({"table", "json", "csv"}));

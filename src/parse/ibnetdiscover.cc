@@ -148,6 +148,7 @@ AdjacencyReport ParseIbnetdiscover(std::string_view text, std::string_view sourc
         continue;
       }
       Adjacency a;
+      a.medium = Medium::kInfiniband;
       a.local_device = node_desc;
       a.local_guid = node_guid;
       a.local_port = std::to_string(local_port);

@@ -54,6 +54,7 @@ void Neighbour(object iface, std::string_view name, std::string_view local_devic
   a.local_device = std::string(local_device);
   a.local_port = std::string(name);
   a.source = file;
+  a.medium = Medium::kEthernet;
   // Chassis: json0 has a list with "name"; the json form keys the chassis object by system name.
   element chassis;
   if (iface["chassis"].get(chassis) == simdjson::SUCCESS) {

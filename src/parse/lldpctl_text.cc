@@ -33,6 +33,7 @@ void Emit(Pending& n, std::string_view local_device, const std::shared_ptr<const
   bool id_is_name = n.port_id_type == "ifname" || n.port_id_type == "local" || n.port_id_type == "ifalias";
   a.remote_port = id_is_name || n.port_descr.empty() ? n.port_id : n.port_descr;
   a.pvid = n.vlan;
+  a.medium = Medium::kEthernet;
   a.source = file;
   a.line = n.line;
   if (a.remote_device.empty() || a.remote_port.empty()) {

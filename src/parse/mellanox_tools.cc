@@ -272,6 +272,7 @@ IblinkinfoReport ParseIblinkinfo(std::string_view text, std::string_view source)
       continue;
     }
     Adjacency a;
+    a.medium = Medium::kInfiniband;
     a.local_device = node_desc;
     a.local_guid = node_guid;
     a.local_port = std::to_string(LeadingInt(left[1]));

@@ -10,6 +10,10 @@
 
 namespace railyard {
 
+// What a report can see: LLDP runs on Ethernet ports only, ibnetdiscover and iblinkinfo on InfiniBand
+// ones. The verifier judges each planned link only by the reports that could have seen it.
+enum class Medium : uint8_t { kAny = 0, kEthernet = 1, kInfiniband = 2 };
+
 struct Adjacency {
   std::string local_device;   // as the source names it: hostname, LLDP system name, IB node description
   std::string local_port;     // "swp3", "Ethernet8", "mlx5_2", "17" (IB port number)
@@ -21,6 +25,7 @@ struct Adjacency {
   uint32_t speed_gbps = 0;    // per-link rate when reported (4xNDR = 400); 0 = not reported
   uint32_t could_be_gbps = 0; // iblinkinfo's "Could be": the rate both ends support, when faster
   int pvid = -1;              // LLDP: the port VLAN id the neighbour announces (802.1 TLV with pvid), -1 none
+  Medium medium = Medium::kAny;  // set by each parser
   // The file it came from, shared by every record of that file (a switch reports 64 ports;
   // 600,000 copies of a path would cost more than parsing them).
   std::shared_ptr<const std::string> source;

@@ -137,6 +137,7 @@ AdjacencyReport ParseSwitchLldpTable(std::string_view text, std::string_view loc
     a.remote_device = std::string(device);
     a.remote_port = std::string(port);
     a.source = file;
+    a.medium = Medium::kEthernet;
     a.line = line_no;
     report.adjacencies.push_back(std::move(a));
   }

@@ -1,8 +1,12 @@
 #include "verify/names.h"
 
+#include "parse/ibstat.h"
+#include "parse/key_value.h"
 #include "util/lines.h"
 
+#include <algorithm>
 #include <cctype>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -48,21 +52,41 @@ void NameResolver::LoadMap(const std::string& path) {
   LoadMapText(text.str(), path);
 }
 
+std::string NormalGuid(std::string_view guid) {
+  // "0x2C5EAB0300B87B40", "2c5eab0300b87b40", "S-2c5e…" (ibnetdiscover's node ids) -> "0x2c5eab0300b87b40".
+  std::string_view g = guid;
+  if (g.size() > 2 && g[1] == '-' && (g[0] == 'S' || g[0] == 'H' || g[0] == 'R')) g.remove_prefix(2);
+  if (g.size() > 2 && g[0] == '0' && (g[1] == 'x' || g[1] == 'X')) g.remove_prefix(2);
+  if (g.empty() || g.size() > 16 || !std::all_of(g.begin(), g.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); })) {
+    return {};
+  }
+  return "0x" + Lower(g);
+}
+
 void NameResolver::LoadMapText(std::string_view text, const std::string& source) {
-  // No header: every row is data, plain comma-separated names (device and port names hold no
-  // commas or quotes).
+  // Plain comma-separated names (spaces around them trimmed; a name may hold spaces, as InfiniBand node
+  // descriptions do). An optional header row naming the columns ("observed_device,plan_device") is skipped.
+  // An observed name is a device name, a node description, or a node / system-image GUID.
   LineReader lines(text);
   std::string_view row;
+  std::unordered_map<std::string, std::string> first_row;  // observed key -> "line N"
+  bool first = true;
   while (lines.Next(row)) {
     const int line = lines.number();
-    if (row.empty() || row.front() == '#') continue;
+    if (first && row.starts_with("\xEF\xBB\xBF")) row.remove_prefix(3);  // a spreadsheet's UTF-8 BOM
+    if (TrimView(row).empty() || TrimView(row).front() == '#') continue;
     std::vector<std::string> f;
     size_t p = 0;
     while (p <= row.size()) {
       size_t comma = row.find(',', p);
       if (comma == std::string_view::npos) comma = row.size();
-      f.emplace_back(row.substr(p, comma - p));
+      f.emplace_back(TrimView(row.substr(p, comma - p)));
       p = comma + 1;
+    }
+    if (first) {
+      first = false;
+      std::string head = Lower(f[0]);
+      if (head.starts_with("observed") || head == "device" || head == "name" || head == "from") continue;  // a header row
     }
     auto plan_device = [&](const std::string& name) {
       auto it = plan_.device_index.find(name);
@@ -71,15 +95,59 @@ void NameResolver::LoadMapText(std::string_view text, const std::string& source)
       }
       return it->second;
     };
+    auto claim = [&](const std::string& key, const std::string& target, std::string_view what) {
+      auto [it, fresh] = first_row.emplace(key, fmt::format("line {} ({})", line, target));
+      if (!fresh && it->second.find("(" + target + ")") == std::string::npos) {
+        throw std::runtime_error(fmt::format("{}:{}: {} '{}' is mapped twice: to {} here and at {}", source, line, what, f[0], target,
+                                             it->second));
+      }
+    };
     if (f.size() == 2) {
-      device_alias_[f[0]] = plan_device(f[1]);
+      uint32_t d = plan_device(f[1]);
+      std::string guid = NormalGuid(f[0]);
+      std::string key = guid.empty() ? f[0] : guid;
+      claim(key, f[1], "observed name");
+      device_alias_[key] = d;
     } else if (f.size() == 4) {
+      claim(PortKey(f[0], f[1]), f[2] + ":" + f[3], "observed port");
       port_alias_[PortKey(f[0], f[1])] = ResolvedPort{plan_device(f[2]), f[3]};
     } else {
       throw std::runtime_error(fmt::format(
           "{}:{}: expected observed_device,plan_device or observed_device,observed_port,plan_device,plan_port", source, line));
     }
   }
+}
+
+void NameResolver::LoadIbdev2netdevDir(const std::string& dir) {
+  namespace fs = std::filesystem;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (!entry.is_regular_file()) continue;
+    std::string host = entry.path().filename().string();
+    host = host.substr(0, host.find('.'));
+    auto device = ResolveDevice(host);
+    if (!device) throw std::runtime_error(fmt::format("{}: host '{}' (the file name) is not a device of the plan", entry.path().string(), host));
+    std::ifstream in(entry.path(), std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    std::vector<ParseWarning> warnings;
+    std::vector<RdmaNetdev> map = ParseIbdev2netdev(text.str(), &warnings);
+    if (map.empty()) {
+      throw std::runtime_error(fmt::format("{}: no `mlx5_0 port 1 ==> IF` line: not ibdev2netdev output", entry.path().string()));
+    }
+    for (const RdmaNetdev& m : map) {
+      if (m.netdev.empty()) continue;
+      // The plan names a host's NIC port by its RDMA device ("mlx5_0"); LLDP by the netdev.
+      port_alias_[PortKey(host, m.netdev)] = ResolvedPort{*device, m.rdma_device};
+      port_alias_[PortKey(plan_.devices[*device].name, m.netdev)] = ResolvedPort{*device, m.rdma_device};
+    }
+  }
+}
+
+std::optional<uint32_t> NameResolver::ResolveGuid(std::string_view guid) const {
+  std::string g = NormalGuid(guid);
+  if (g.empty()) return std::nullopt;
+  auto it = device_alias_.find(g);
+  return it == device_alias_.end() ? std::nullopt : std::optional<uint32_t>(it->second);
 }
 
 std::optional<uint32_t> NameResolver::ResolveDevice(std::string_view device) const {

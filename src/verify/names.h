@@ -30,10 +30,17 @@ class NameResolver {
   // std::runtime_error("<path>:<line>: ...") on a malformed row or an unknown plan name.
   void LoadMap(const std::string& path);
   void LoadMapText(std::string_view text, const std::string& source);
+  // A directory of HOST.txt files, each a host's `ibdev2netdev [-v]`: its netdev names (what LLDP reports)
+  // become aliases of its RDMA device ports (what the plan names). Throws naming the file on a host the
+  // plan does not know or a file with no ibdev2netdev line.
+  void LoadIbdev2netdevDir(const std::string& dir);
 
   std::optional<ResolvedPort> Resolve(std::string_view device, std::string_view port) const;
   bool HasPortAliases() const { return !port_alias_.empty(); }
   std::optional<uint32_t> ResolveDevice(std::string_view device) const;
+  // A node or system-image GUID given in --names ("0x2c5e…", any case, with or without 0x).
+  std::optional<uint32_t> ResolveGuid(std::string_view guid) const;
+  bool HasGuidAliases() const { return !device_alias_.empty(); }
 
  private:
   const PlannedFabric& plan_;

@@ -44,6 +44,16 @@ PlannedFabric ParsePadded(const simdjson::padded_string& padded, const std::stri
       if (!schema_ok) break;
     } else if (key == "name") {
       plan.name = std::string(text(value));
+    } else if (key == "planes") {
+      for (auto item : value.get_array()) {
+        PlannedPlane pl;
+        for (auto f : item.get_object()) {
+          std::string_view k = f.unescaped_key().value_unsafe();
+          if (k == "name") pl.name = std::string(text(f.value()));
+          else if (k == "kind") pl.kind = std::string(text(f.value()));
+        }
+        plan.planes.push_back(std::move(pl));
+      }
     } else if (key == "racks") {
       for (auto item : value.get_array()) {
         std::string name;
@@ -125,6 +135,11 @@ PlannedFabric ParsePadded(const simdjson::padded_string& padded, const std::stri
   }
   if (!schema_ok) {
     throw std::runtime_error(fmt::format("{}: not a railyard plan (expected \"schema\": \"railyard.plan/1\")", source));
+  }
+  for (PlannedLink& l : plan.links) {
+    for (const PlannedPlane& pl : plan.planes) {
+      if (pl.name == l.plane) l.infiniband = pl.kind == "infiniband";
+    }
   }
   return plan;
 }

@@ -24,6 +24,7 @@ struct PlannedDevice {
 struct PlannedLink {
   std::string label;
   std::string plane;
+  bool infiniband = false;  // its plane is InfiniBand: ibnetdiscover sees it, LLDP never does
   std::string level;  // endpoint-leaf | leaf-spine | spine-core
   int rail = 0;       // 1-based; 0 = none
   uint32_t speed_gbps = 0;
@@ -36,8 +37,14 @@ struct PlannedLink {
   std::string z_port;
 };
 
+struct PlannedPlane {
+  std::string name;
+  std::string kind;  // infiniband | roce | ethernet
+};
+
 struct PlannedFabric {
   std::string name;
+  std::vector<PlannedPlane> planes;
   std::vector<PlannedDevice> devices;
   std::unordered_map<std::string, uint32_t> device_index;
   std::vector<PlannedLink> links;

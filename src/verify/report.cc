@@ -19,7 +19,13 @@ nlohmann::json VerifyJson(const VerifyResult& result) {
                         {"message", f.message},
                         {"fix", f.fix}});
   }
+  nlohmann::json planes = nlohmann::json::object();
+  for (const auto& [name, pc] : result.per_plane) {
+    planes[name] = {{"planned", pc.planned}, {"seen", pc.ok + pc.miswired}, {"ok", pc.ok},        {"missing", pc.missing},
+                    {"miswired", pc.miswired}, {"degraded", pc.degraded},       {"unverified", pc.unverified}};
+  }
   return {{"schema", "railyard.verify/1"},
+          {"planes", planes},
           {"links",
            {{"planned", c.planned},
             {"ok", c.ok},
@@ -35,9 +41,17 @@ nlohmann::json VerifyJson(const VerifyResult& result) {
 std::string VerifyTable(const VerifyResult& result) {
   const VerifyCounts& c = result.counts;
   std::string out = fmt::format(
-      "{} planned links: {} ok, {} missing, {} miswired, {} degraded, {} not covered by any report; {} unexpected; "
-      "{} observations\n",
+      "{} planned links: {} ok, {} missing, {} miswired, {} degraded, {} unverified (no report given could see them); "
+      "{} unexpected; {} observations\n",
       c.planned, c.ok, c.missing, c.miswired, c.degraded, c.unverified, c.unexpected, c.observations);
+  if (result.per_plane.size() > 1 || (result.per_plane.size() == 1 && c.unverified > 0)) {
+    out += fmt::format("  {:<12} {:>8} {:>8} {:>8} {:>8} {:>9} {:>9} {:>11}\n", "plane", "planned", "seen", "ok", "missing",
+                       "miswired", "degraded", "unverified");
+    for (const auto& [name, pc] : result.per_plane) {
+      out += fmt::format("  {:<12} {:>8} {:>8} {:>8} {:>8} {:>9} {:>9} {:>11}\n", name, pc.planned, pc.ok + pc.miswired, pc.ok,
+                         pc.missing, pc.miswired, pc.degraded, pc.unverified);
+    }
+  }
   if (result.findings.empty()) return out + "no findings\n";
   out += "\n";
   for (const VerifyFinding& f : result.findings) {

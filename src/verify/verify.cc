@@ -12,6 +12,7 @@
 #include <unordered_set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "catalog/csv.h"
 
@@ -26,6 +27,8 @@ std::string_view ToString(VerifyKind kind) {
     case VerifyKind::kDegraded: return "degraded";
     case VerifyKind::kLabelMismatch: return "label-mismatch";
     case VerifyKind::kUnknownDevice: return "unknown-device";
+    case VerifyKind::kUnresolvedName: return "unresolved-name";
+    case VerifyKind::kUnverified: return "unverified";
   }
   return "unknown";
 }
@@ -71,7 +74,8 @@ struct PairHash {
 
 class Verifier {
  public:
-  Verifier(const PlannedFabric& plan, bool check_speed) : plan_(plan), check_speed_(check_speed) {
+  Verifier(const PlannedFabric& plan, const VerifyOptions& options)
+      : plan_(plan), check_speed_(options.check_speed), options_(options) {
     port_link_.reserve(plan.links.size() * 2);
     for (uint32_t i = 0; i < plan.links.size(); ++i) {
       const PlannedLink& l = plan.links[i];
@@ -79,7 +83,35 @@ class Verifier {
       port_link_.emplace(Port{l.z_device, ports_.Id(l.z_port)}.key(), i * 2 + 1);
     }
     ok_.assign(plan.links.size(), false);
+    unresolved_.assign(plan.links.size(), false);
     actual_.resize(plan.links.size());
+  }
+
+  uint64_t PlaneBit(const std::string& plane) const {
+    for (size_t i = 0; i < plan_.planes.size() && i < 64; ++i) {
+      if (plan_.planes[i].name == plane) return uint64_t{1} << i;
+    }
+    return 0;
+  }
+
+  bool Judged(const PlannedLink& l) const { return options_.planes.empty() || options_.planes.count(l.plane) > 0; }
+
+  // A host that names its port in a way the plan does not (LLDP's netdev "ens1f0np0" where the plan has
+  // the RDMA device "mlx5_0"), on a cable whose other end is planned and whose planned far end is that
+  // very host: a naming gap, not a miswire. Returns true (and notes it) in that case.
+  bool UnresolvedHostPort(const Port& host, const Port& other, const Adjacency& a) {
+    if (plan_.devices[host.device].role != "node" || LinkAt(host) >= 0) return false;
+    int64_t at = LinkAt(other);
+    if (at < 0) return false;
+    uint32_t link = static_cast<uint32_t>(at / 2);
+    Port far = End(link, 1 - static_cast<int>(at % 2));
+    if (far.device != host.device) return false;
+    unresolved_[link] = true;
+    auto& names = unresolved_names_[host.device];
+    std::string pair = fmt::format("{} (plan: {})", ports_.Name(host.port), ports_.Name(far.port));
+    if (std::find(names.begin(), names.end(), pair) == names.end()) names.push_back(pair);
+    if (unresolved_where_.count(host.device) == 0) unresolved_where_[host.device] = a.line ? fmt::format("{}:{}", a.file(), a.line) : a.file();
+    return true;
   }
 
   std::string Name(const Port& p) const { return plan_.devices[p.device].name + ":" + ports_.Name(p.port); }
@@ -128,7 +160,7 @@ class Verifier {
     if (!seen_.insert(k1 < k2 ? std::pair{k1, k2} : std::pair{k2, k1}).second) return;  // the other end's view
     if (lp >= 0) actual_[static_cast<size_t>(lp / 2)].push_back({static_cast<int>(lp % 2), q});
     if (lq >= 0) actual_[static_cast<size_t>(lq / 2)].push_back({static_cast<int>(lq % 2), p});
-    if (lp < 0 && lq < 0) unexpected_.push_back({p, q, a.file(), a.line});
+    if (lp < 0 && lq < 0) unexpected_.push_back({p, q, a.file(), a.line, a.local_port});
   }
 
   void Degraded(const Port& p, const Port& q, const Adjacency& a) {
@@ -153,21 +185,35 @@ class Verifier {
     findings_.push_back(std::move(f));
   }
 
-  void Classify(const std::vector<bool>& reporting, VerifyCounts& counts) {
+  // covered[device]: bit 1 = its Ethernet links were reported (LLDP). ib_planes[device]: the InfiniBand planes
+  // (bit = plane index) a discovery that reached the device belongs to: each subnet is its own discovery.
+  void Classify(const std::vector<uint8_t>& covered, const std::vector<uint64_t>& ib_planes, VerifyCounts& counts,
+                std::map<std::string, VerifyCounts>& per_plane) {
     std::vector<bool> consumed(plan_.links.size(), false);
-    counts.planned = plan_.links.size();
     for (uint32_t i = 0; i < plan_.links.size(); ++i) {
+      const PlannedLink& l = plan_.links[i];
+      if (!Judged(l)) {
+        consumed[i] = true;  // another plane's: not judged, not counted
+        continue;
+      }
+      VerifyCounts& pc = per_plane[l.plane];
+      ++counts.planned;
+      ++pc.planned;
       if (ok_[i]) {
         ++counts.ok;
+        ++pc.ok;
         continue;
       }
       if (!actual_[i].empty()) {
         ++counts.miswired;
+        ++pc.miswired;
         continue;
       }
-      const PlannedLink& l = plan_.links[i];
-      if (reporting[l.a_device] || reporting[l.z_device]) {
+      bool seen_by_a_report = l.infiniband ? ((ib_planes[l.a_device] | ib_planes[l.z_device]) & PlaneBit(l.plane)) != 0
+                                           : ((covered[l.a_device] | covered[l.z_device]) & 1) != 0;
+      if (!unresolved_[i] && seen_by_a_report) {
         ++counts.missing;
+        ++pc.missing;
         VerifyFinding f = AboutLink(VerifyKind::kMissing, Severity::kError, i);
         f.message = fmt::format("{} ({} to {}) is not seen from either end", l.label, f.planned_a, f.planned_b);
         f.fix = fmt::format("check that cable {} is plugged in at both ends and the ports are up (module seated, "
@@ -176,9 +222,32 @@ class Verifier {
         findings_.push_back(std::move(f));
       } else {
         ++counts.unverified;
+        ++pc.unverified;
+        if (options_.list_unverified && !unresolved_[i]) {
+          VerifyFinding f = AboutLink(VerifyKind::kUnverified, Severity::kInfo, i);
+          f.message = fmt::format("{} ({} to {}): no report given could see it ({} link)", l.label, f.planned_a, f.planned_b,
+                                  l.infiniband ? "an InfiniBand link: give ibnetdiscover or iblinkinfo" : "an Ethernet link: give LLDP from either end");
+          f.fix = "collect the report that covers it";
+          findings_.push_back(std::move(f));
+        }
       }
     }
     counts.degraded = degraded_.size();
+    for (uint32_t link : degraded_) ++per_plane[plan_.links[link].plane].degraded;
+    for (const auto& [device, pairs] : unresolved_names_) {
+      VerifyFinding f;
+      f.kind = VerifyKind::kUnresolvedName;
+      f.severity = Severity::kWarning;
+      f.observed_a = plan_.devices[device].name;
+      f.message = fmt::format("{} names its ports {} where the plan has its RDMA devices: those cables are unverified, not "
+                              "judged ({})", plan_.devices[device].name, fmt::join(pairs, ", "), unresolved_where_[device]);
+      f.fix = fmt::format("give ibdev2netdev for {} (--ibdev2netdev DIR with {}.txt), or --names rows "
+                          "'{},<netdev>,{},<rdma device>'", plan_.devices[device].name, plan_.devices[device].name,
+                          plan_.devices[device].name, plan_.devices[device].name);
+      Locate(f, Port{device, 0});
+      f.sort_port.clear();
+      findings_.push_back(std::move(f));
+    }
     // Swaps: L = (A1, Z1) and M = (A2, Z2) observed as A1-Z2 and A2-Z1.
     for (uint32_t i = 0; i < plan_.links.size(); ++i) {
       if (actual_[i].empty() || consumed[i]) continue;
@@ -204,6 +273,9 @@ class Verifier {
       if (!swapped) Miswired(i);
     }
     for (const auto& u : unexpected_) {
+      const std::string& plane_a = plan_.devices[u.a.device].plane;
+      const std::string& plane_b = plan_.devices[u.b.device].plane;
+      if (!options_.planes.empty() && !options_.planes.count(plane_a) && !options_.planes.count(plane_b)) continue;
       ++counts.unexpected;
       VerifyFinding f;
       f.kind = VerifyKind::kUnexpected;
@@ -211,8 +283,9 @@ class Verifier {
       f.observed_a = std::min(Name(u.a), Name(u.b));  // either end may have reported it: fix the order
       f.observed_b = std::max(Name(u.a), Name(u.b));
       f.plane = plan_.devices[u.a.device].plane;
-      f.message = fmt::format("a cable joins {} and {}, which the plan leaves unused ({}:{})", f.observed_a,
-                              f.observed_b, u.source, u.line);
+      f.message = fmt::format("a cable joins {} and {}, which the plan leaves unused ({})", f.observed_a, f.observed_b,
+                              u.line > 0 ? fmt::format("{}:{}", u.source, u.line)
+                                         : fmt::format("{}, the entry of {}", u.source, u.reported_port));
       f.fix = "remove the cable, or add the link to the plan";
       Locate(f, u.a);
       findings_.push_back(std::move(f));
@@ -237,6 +310,7 @@ class Verifier {
     Port a, b;
     std::string source;
     int line;
+    std::string reported_port;  // the reporting device's port: where in a JSON report to look
   };
 
   void Swapped(uint32_t l, int end_l, uint32_t m, int end_m) {
@@ -291,7 +365,11 @@ class Verifier {
 
   const PlannedFabric& plan_;
   const bool check_speed_;
+  const VerifyOptions& options_;
   PortNames ports_;
+  std::vector<bool> unresolved_;
+  std::map<uint32_t, std::vector<std::string>> unresolved_names_;  // host device -> "netdev (plan: rdma)"
+  std::map<uint32_t, std::string> unresolved_where_;
   std::unordered_map<uint64_t, uint32_t> port_link_;
   std::unordered_set<std::pair<uint64_t, uint64_t>, PairHash> seen_;
   std::vector<bool> ok_;
@@ -324,26 +402,29 @@ std::vector<LabelScan> LoadLabelAudit(const std::string& path) {
 VerifyResult Verify(const PlannedFabric& plan, const NameResolver& names, const std::vector<Adjacency>& observed,
                     const std::set<std::string>& reporting_devices, const std::vector<LabelScan>& labels,
                     const VerifyOptions& options) {
-  return Verify(plan, names, std::vector<std::span<const Adjacency>>{std::span<const Adjacency>(observed)},
+  return Verify(plan, names, std::vector<ObservedBatch>{ObservedBatch{std::span<const Adjacency>(observed), true}},
                 reporting_devices, labels, options);
 }
 
-VerifyResult Verify(const PlannedFabric& plan, const NameResolver& names,
-                    const std::vector<std::span<const Adjacency>>& batches,
+VerifyResult Verify(const PlannedFabric& plan, const NameResolver& names, const std::vector<ObservedBatch>& batches,
                     const std::set<std::string>& reporting_devices, const std::vector<LabelScan>& labels,
                     const VerifyOptions& options) {
   VerifyResult result;
-  Verifier v(plan, options.check_speed);
-  std::vector<bool> reporting(plan.devices.size(), false);
+  Verifier v(plan, options);
+  std::vector<uint8_t> covered(plan.devices.size(), 0);
   std::map<std::string, std::pair<int, std::string>> unknown;  // name -> (count, first place)
   for (const std::string& name : reporting_devices) {
-    if (auto d = names.ResolveDevice(name)) reporting[*d] = true;
+    if (auto d = names.ResolveDevice(name)) covered[*d] |= 1;  // an LLDP report: its Ethernet ports
   }
   // Most names repeat (a switch reports 64 ports): resolve each distinct plain name once. Names
   // with a port alias, or IB CA descriptions ("host mlx5_3"), take the full path every time.
   std::unordered_map<std::string_view, std::optional<uint32_t>, StringHash, std::equal_to<>> device_cache;
   device_cache.reserve(plan.devices.size());
-  auto resolve = [&](const std::string& device, const std::string& port) -> std::optional<Port> {
+  auto resolve = [&](const std::string& device, const std::string& port, const std::string& guid) -> std::optional<Port> {
+    // A GUID mapped in --names names one switch even where many share a factory description.
+    if (!guid.empty() && names.HasGuidAliases()) {
+      if (auto d = names.ResolveGuid(guid)) return v.MakePort(*d, port);
+    }
     if (names.HasPortAliases() || device.find(' ') != std::string::npos) {
       auto r = names.Resolve(device, port);
       if (!r) return std::nullopt;
@@ -357,20 +438,39 @@ VerifyResult Verify(const PlannedFabric& plan, const NameResolver& names,
     }
     return v.MakePort(*it->second, port);
   };
-  for (const auto& batch : batches) for (const Adjacency& a : batch) {
+  std::vector<uint64_t> ib_planes(plan.devices.size(), 0);
+  for (const ObservedBatch& batch : batches) {
+    // An InfiniBand discovery sees one subnet: the planes of the switches it reached.
+    uint64_t batch_planes = 0;
+    std::vector<uint32_t> reached;
+    bool ib = !batch.adjacencies.empty() && batch.adjacencies.front().medium != Medium::kEthernet;
+    for (const Adjacency& a : batch.adjacencies) {
     ++result.counts.observations;
-    auto p = resolve(a.local_device, a.local_port);
-    auto q = resolve(a.remote_device, a.remote_port);
-    if (p) reporting[p->device] = true;  // a device that reports neighbours covers its ports
+    auto p = resolve(a.local_device, a.local_port, a.local_guid);
+    auto q = resolve(a.remote_device, a.remote_port, a.remote_guid);
+    // A device that reports neighbours over LLDP covers its Ethernet ports.
+    if (p && batch.covers && a.medium != Medium::kInfiniband) covered[p->device] |= 1;
+    if (ib) {
+      for (const auto& end : {p, q}) {
+        if (!end) continue;
+        reached.push_back(end->device);
+        if (plan.devices[end->device].role == "switch") batch_planes |= v.PlaneBit(plan.devices[end->device].plane);
+      }
+    }
     for (auto [resolved, name] : {std::pair{p.has_value(), &a.local_device}, std::pair{q.has_value(), &a.remote_device}}) {
       if (resolved) continue;
       auto& entry = unknown[*name];
       if (entry.first++ == 0) entry.second = a.line ? fmt::format("{}:{}", a.file(), a.line) : a.file();
     }
     if (!p || !q) continue;
+    if (v.UnresolvedHostPort(*p, *q, a) || v.UnresolvedHostPort(*q, *p, a)) continue;
     v.Observe(*p, *q, a);
+    }
+    if (ib && batch.covers) {
+      for (uint32_t d : reached) ib_planes[d] |= batch_planes;
+    }
   }
-  v.Classify(reporting, result.counts);
+  v.Classify(covered, ib_planes, result.counts, result.per_plane);
   std::vector<VerifyFinding>& findings = v.findings();
   for (const auto& [name, where] : unknown) {
     VerifyFinding f;
@@ -406,9 +506,43 @@ VerifyResult Verify(const PlannedFabric& plan, const NameResolver& names,
     }
     findings.push_back(std::move(f));
   }
-  std::stable_sort(findings.begin(), findings.end(), [](const VerifyFinding& a, const VerifyFinding& b) {
-    return std::tie(a.plane, a.row, a.position, a.u, a.sort_port) < std::tie(b.plane, b.row, b.position, b.u, b.sort_port);
+  // Ports in the order a technician counts them: swp5 before swp16 (digit runs compare as numbers).
+  auto natural_less = [](const std::string& x, const std::string& y) {
+    size_t i = 0, j = 0;
+    while (i < x.size() && j < y.size()) {
+      if (std::isdigit(static_cast<unsigned char>(x[i])) && std::isdigit(static_cast<unsigned char>(y[j]))) {
+        size_t ie = i, je = j;
+        while (ie < x.size() && std::isdigit(static_cast<unsigned char>(x[ie]))) ++ie;
+        while (je < y.size() && std::isdigit(static_cast<unsigned char>(y[je]))) ++je;
+        std::string_view dx = std::string_view(x).substr(i, ie - i), dy = std::string_view(y).substr(j, je - j);
+        while (dx.size() > 1 && dx.front() == '0') dx.remove_prefix(1);
+        while (dy.size() > 1 && dy.front() == '0') dy.remove_prefix(1);
+        if (dx.size() != dy.size()) return dx.size() < dy.size();
+        if (dx != dy) return dx < dy;
+        i = ie;
+        j = je;
+      } else {
+        if (x[i] != y[j]) return x[i] < y[j];
+        ++i;
+        ++j;
+      }
+    }
+    return x.size() - i < y.size() - j;
+  };
+  std::stable_sort(findings.begin(), findings.end(), [&](const VerifyFinding& a, const VerifyFinding& b) {
+    if (std::tie(a.plane, a.row, a.position, a.u) != std::tie(b.plane, b.row, b.position, b.u)) {
+      return std::tie(a.plane, a.row, a.position, a.u) < std::tie(b.plane, b.row, b.position, b.u);
+    }
+    return natural_less(a.sort_port, b.sort_port);
   });
+  if (!options.planes.empty()) {
+    // Another plane's link findings (degraded) are not this run's to report.
+    std::erase_if(findings, [&](const VerifyFinding& f) {
+      return !f.plane.empty() && !options.planes.count(f.plane) &&
+             (f.kind == VerifyKind::kDegraded || f.kind == VerifyKind::kMissing || f.kind == VerifyKind::kMiswired ||
+              f.kind == VerifyKind::kSwapped);
+    });
+  }
   result.findings = std::move(findings);
   return result;
 }

@@ -10,6 +10,7 @@
 // (plane, row, rack, U, port) so a technician walks the aisle once.
 #pragma once
 
+#include <map>
 #include <set>
 #include <span>
 #include <string>
@@ -22,7 +23,17 @@
 
 namespace railyard {
 
-enum class VerifyKind { kMissing, kMiswired, kSwapped, kUnexpected, kDegraded, kLabelMismatch, kUnknownDevice };
+enum class VerifyKind {
+  kMissing,
+  kMiswired,
+  kSwapped,
+  kUnexpected,
+  kDegraded,
+  kLabelMismatch,
+  kUnknownDevice,
+  kUnresolvedName,  // a host names its port in a way the plan does not (netdev vs RDMA device): not a miswire
+  kUnverified,      // no report could see this link (listed with VerifyOptions::list_unverified)
+};
 std::string_view ToString(VerifyKind kind);
 
 struct VerifyFinding {
@@ -52,6 +63,7 @@ struct VerifyCounts {
 
 struct VerifyResult {
   VerifyCounts counts;
+  std::map<std::string, VerifyCounts> per_plane;  // planned, ok, missing, miswired, degraded, unverified per plane
   std::vector<VerifyFinding> findings;
 };
 
@@ -71,17 +83,28 @@ struct VerifyOptions {
   // Compare reported link speeds with the plan. Off for simulators: ibsim reports every link
   // at SDR whatever the topology says. Width is always compared.
   bool check_speed = true;
+  std::set<std::string> planes;   // judge only these planes' links (empty: all)
+  bool list_unverified = false;   // one info finding per link no report could see
 };
 
-// `reporting_devices`: names of the devices whose neighbour tables were given (a device that
-// reported is expected to see each of its planned cables).
+// One report's adjacencies. A report that could not be read whole (a parser warning) does not
+// vouch for what it does not show: its devices are not taken as covered, so a link it would have
+// shown is `unverified`, never `missing`.
+struct ObservedBatch {
+  std::span<const Adjacency> adjacencies;
+  bool covers = true;
+};
+
+// Coverage by visibility: a device whose LLDP report was given (`reporting_devices`, or the local end
+// of an LLDP adjacency) covers its links on Ethernet planes; a device an InfiniBand discovery reached
+// covers its links on InfiniBand planes. A planned link no covering report could see is `unverified`
+// (counted per plane), never `missing`.
 VerifyResult Verify(const PlannedFabric& plan, const NameResolver& names, const std::vector<Adjacency>& observed,
                     const std::set<std::string>& reporting_devices, const std::vector<LabelScan>& labels = {},
                     const VerifyOptions& options = {});
 // The same over observations in batches (one per capture file), so callers need not gather
 // hundreds of thousands of records into one vector first.
-VerifyResult Verify(const PlannedFabric& plan, const NameResolver& names,
-                    const std::vector<std::span<const Adjacency>>& observed,
+VerifyResult Verify(const PlannedFabric& plan, const NameResolver& names, const std::vector<ObservedBatch>& observed,
                     const std::set<std::string>& reporting_devices, const std::vector<LabelScan>& labels = {},
                     const VerifyOptions& options = {});
 
