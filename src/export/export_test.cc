@@ -113,7 +113,11 @@ TEST_F(ExportTest, IbnetdiscoverListsEverySwitchAndCaPort) {
 TEST_F(ExportTest, DotAndNetbox) {
   std::string dot = Read(dir_ / "topology.dot");
   EXPECT_EQ(dot.rfind("graph \"test\" {\n", 0), 0u);
-  EXPECT_NE(dot.find("    \"dgx001\":\"mlx5_0\" -- \"compute-leaf-su01-r1\":\"1\"\n"), std::string::npos);
+  // Host edges are matched by port description (hosts send a MAC port id); switch-to-switch edges by ifname.
+  EXPECT_NE(dot.find("    \"dgx001\":\"mlx5_0\" -- \"compute-leaf-su01-r1\":\"1\" [LLDP=\"match_type=portdescr\"]\n"), std::string::npos);
+  size_t spine = dot.find("-- \"compute-spine-");
+  ASSERT_NE(spine, std::string::npos);
+  EXPECT_EQ(dot.substr(spine, dot.find('\n', spine) - spine).find("LLDP"), std::string::npos);
   CsvTable nb = ParseCsv(Read(dir_ / "netbox-cables.csv"), "netbox-cables.csv");
   EXPECT_EQ(nb.header[0], "side_a_device");
   EXPECT_EQ(nb.rows.size(), result_.fabric.links.size());

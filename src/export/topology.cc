@@ -55,10 +55,14 @@ std::string CompressHostlist(const std::vector<std::string>& names) {
 void WriteDot(const ExportContext& ctx, OutputFile& out) {
   const Fabric& f = ctx.fabric();
   // Cumulus PTM form: every switch loads this file and checks its own edges against LLDP.
+  // A host's lldpd sends a MAC as its port id and the interface name as the port description: PTM must
+  // match those edges by description (LLDP="match_type=portdescr", Cumulus Linux PTM docs); switch-to-switch
+  // edges keep PTM's default ifname matching.
   out.Print("graph \"{}\" {{\n", f.name);
   for (const Link& l : f.links) {
-    out.Print(FMT_COMPILE("    \"{}\":\"{}\" -- \"{}\":\"{}\"\n"), f.devices[l.a.device].name, ctx.ports(l.a),
-              f.devices[l.z.device].name, ctx.ports(l.z));
+    bool host = f.devices[l.a.device].role != DeviceRole::kSwitch || f.devices[l.z.device].role != DeviceRole::kSwitch;
+    out.Print(FMT_COMPILE("    \"{}\":\"{}\" -- \"{}\":\"{}\"{}\n"), f.devices[l.a.device].name, ctx.ports(l.a),
+              f.devices[l.z.device].name, ctx.ports(l.z), host ? " [LLDP=\"match_type=portdescr\"]" : "");
   }
   out.Append("}\n");
 }
