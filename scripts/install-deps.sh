@@ -11,7 +11,7 @@ PACKAGES=(
   libfmt-dev           # formatting
   libgtest-dev libgmock-dev   # unit tests
   libbenchmark-dev     # bench/
-  ibsim-utils infiniband-diags   # real InfiniBand peers for the integration tests
+  ibsim-utils infiniband-diags opensm  # real InfiniBand peers (and a subnet manager) for the integration tests
   lldpd iproute2       # real LLDP peers in network namespaces (verify tests)
   pciutils ethtool     # lspci and ethtool, run by `railyard collect` (and its live test)
   libsqlite3-dev sqlite3   # the inventory ledger (embedded, transactional, crash-safe)

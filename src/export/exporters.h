@@ -55,6 +55,10 @@ void WriteDot(const ExportContext& ctx, OutputFile& out);               // topol
 void WriteSlurmTopology(const ExportContext& ctx, OutputFile& out);     // topology.conf
 // ibnetdiscover-format topology of one InfiniBand plane, loadable by ibsim.
 void WriteIbnetdiscover(const ExportContext& ctx, size_t plane, OutputFile& out);
+// OpenSM's fat-tree inputs for an InfiniBand plane: root switch GUIDs (opensm -a / root_guid_file) and
+// compute-node port GUIDs (opensm -u / cn_guid_file), in the GUIDs of the ibnetdiscover export.
+void WriteOpensmRootGuids(const ExportContext& ctx, size_t plane, OutputFile& out);
+void WriteOpensmCnGuids(const ExportContext& ctx, size_t plane, OutputFile& out);
 
 // Slurm hostlist compression: node001,node002,node003 -> node[001-003].
 std::string CompressHostlist(const std::vector<std::string>& names);

@@ -118,14 +118,41 @@ void WriteSlurmTopology(const ExportContext& ctx, OutputFile& out) {
   out.Print("SwitchName={}-core Switches={}\n", plane->name, CompressHostlist(pods));
 }
 
+namespace {
+
+// Deterministic GUIDs under NVIDIA/Mellanox's OUI 00:02:c9: switches and CA ports apart. The same
+// numbers in the ibnetdiscover export and the OpenSM GUID files, so ibsim and opensm agree.
+uint64_t SwitchGuid(uint32_t device) { return 0x0002c90300000000ull | (uint64_t{device} << 8); }
+uint64_t CaGuid(uint32_t device, uint16_t port) { return 0x0002c90400000000ull | (uint64_t{device} << 12) | (uint64_t{port} << 1); }
+
+}  // namespace
+
+void WriteOpensmRootGuids(const ExportContext& ctx, size_t plane_index, OutputFile& out) {
+  // ftree's roots are the top tier's switches (spines of a two-tier plane, cores of a three-tier one):
+  // given explicitly, OpenSM does not have to guess them from a fabric that may be half cabled.
+  const Fabric& f = ctx.fabric();
+  const Plane& plane = f.planes[plane_index];
+  for (uint32_t s = 0; s < plane.switch_count; ++s) {
+    uint32_t device = plane.first_switch + s;
+    if (static_cast<int>(f.devices[device].tier) == plane.tiers) out.Print("{:#018x}\n", SwitchGuid(device));
+  }
+}
+
+void WriteOpensmCnGuids(const ExportContext& ctx, size_t plane_index, OutputFile& out) {
+  // Compute nodes' CA port GUIDs (what opensm -u / cn_guid_file lists): ftree balances routes over them.
+  const Fabric& f = ctx.fabric();
+  const Plane& plane = f.planes[plane_index];
+  for (uint32_t i = plane.first_link; i < plane.first_link + plane.link_count; ++i) {
+    const Link& l = f.links[i];
+    if (f.devices[l.a.device].role == DeviceRole::kNode) out.Print("{:#018x}\n", CaGuid(l.a.device, l.a.port) + 1);
+  }
+}
+
 void WriteIbnetdiscover(const ExportContext& ctx, size_t plane_index, OutputFile& out) {
   const Fabric& f = ctx.fabric();
   const Plane& plane = f.planes[plane_index];
-  // Deterministic GUIDs under NVIDIA/Mellanox's OUI 00:02:c9: switches and CA ports apart.
-  auto switch_guid = [](uint32_t device) { return 0x0002c90300000000ull | (uint64_t{device} << 8); };
-  auto ca_guid = [](uint32_t device, uint16_t port) {
-    return 0x0002c90400000000ull | (uint64_t{device} << 12) | (uint64_t{port} << 1);
-  };
+  auto switch_guid = SwitchGuid;
+  auto ca_guid = CaGuid;
   const char* speed = plane.speed >= 800 ? "XDR" : plane.speed >= 400 ? "NDR" : plane.speed >= 200 ? "HDR" : "EDR";
   // Per switch: its ports' peers. Per CA port: its switch peer.
   std::vector<std::vector<std::pair<uint16_t, uint32_t>>> switch_ports(plane.switch_count);

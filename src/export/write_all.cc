@@ -36,6 +36,10 @@ std::vector<std::string> WritePlanOutputs(const PlanResult& result, const Catalo
     if (plane.kind == FabricKind::kInfiniband && plane.tiers > 0) {
       jobs.push_back({fmt::format("ibnetdiscover-{}.topo", plane.name),
                       [&ctx, p](OutputFile& o) { WriteIbnetdiscover(ctx, p, o); }});
+      jobs.push_back({fmt::format("opensm-root-guids-{}.txt", plane.name),
+                      [&ctx, p](OutputFile& o) { WriteOpensmRootGuids(ctx, p, o); }});
+      jobs.push_back({fmt::format("opensm-cn-guids-{}.txt", plane.name),
+                      [&ctx, p](OutputFile& o) { WriteOpensmCnGuids(ctx, p, o); }});
     }
   }
   jobs.push_back({"bom.csv", [&](OutputFile& o) { WriteBomCsv(ctx, o); }});
