@@ -1,6 +1,7 @@
 // railyard accept run|report|set [--db railyard.db]
 #include <ctime>
 #include <iostream>
+#include <memory>
 
 #include <fmt/format.h>
 
@@ -11,13 +12,6 @@
 
 namespace railyard::cli {
 namespace {
-
-void WriteAtomically(const std::string& path, const std::string& text) {
-  OutputFile out(path);
-  out.Append(text);
-  out.Close();
-  out.Commit();
-}
 
 std::string Now() {
   std::time_t t = std::time(nullptr);
@@ -71,7 +65,7 @@ std::function<int()> AddAcceptCommand(CLI::App& app) {
   set->add_option("--actor", a->actor, "who (default: $USER)");
   return [a, run, report, sign, set] {
     try {
-      std::unique_ptr<LedgerStore> ledger = OpenSqliteLedger(a->db);
+      std::unique_ptr<LedgerStore> ledger = OpenSqliteLedger(a->db, report->parsed() ? LedgerAccess::kRead : LedgerAccess::kWrite);
       std::string actor = a->actor.empty() ? (std::getenv("USER") ? std::getenv("USER") : "unknown") : a->actor;
       AcceptancePolicy policy = a->policy.empty() ? AcceptancePolicy{} : LoadAcceptancePolicy(a->policy);
       if (run->parsed()) {
@@ -103,8 +97,16 @@ std::function<int()> AddAcceptCommand(CLI::App& app) {
           verdicts.push_back(std::move(v));
         });
         if (verdicts.empty()) throw std::invalid_argument(fmt::format("no asset in batch '{}'", a->batch));
-        if (!a->csv.empty()) WriteAtomically(a->csv, AcceptanceCsv(verdicts));
-        if (!a->html.empty()) WriteAtomically(a->html, AcceptanceHtml(verdicts, a->batch, Now()));
+        // Both outputs or neither: each is written to its temporary file first, then the pair is committed.
+        std::vector<std::unique_ptr<OutputFile>> outputs;
+        if (!a->csv.empty()) outputs.push_back(std::make_unique<OutputFile>(a->csv));
+        if (!a->html.empty()) outputs.push_back(std::make_unique<OutputFile>(a->html));
+        size_t next = 0;
+        if (!a->csv.empty()) outputs[next++]->Append(AcceptanceCsv(verdicts));
+        if (!a->html.empty()) outputs[next++]->Append(AcceptanceHtml(verdicts, a->batch, Now()));
+        std::vector<OutputFile*> set;
+        for (auto& o : outputs) set.push_back(o.get());
+        CommitAll(set);
         if (a->csv.empty() && a->html.empty()) std::cout << AcceptanceCsv(verdicts);
         return kExitOk;
       }

@@ -64,7 +64,9 @@ std::function<int()> AddLedgerCommand(CLI::App& app) {
   labels->add_option("--state", a->state, "only assets in this state (default accepted; \"\" for all)");
   return [a, import, show, history, list, check, labels] {
     try {
-      std::unique_ptr<LedgerStore> ledger = OpenSqliteLedger(a->db);
+      // Only import writes; every other verb reads (read-only: a mistyped --db is an error, not a new ledger).
+      LedgerAccess access = import->parsed() ? LedgerAccess::kWrite : check->parsed() ? LedgerAccess::kReadFull : LedgerAccess::kRead;
+      std::unique_ptr<LedgerStore> ledger = OpenSqliteLedger(a->db, access);
       if (import->parsed()) {
         std::string actor = a->actor;
         if (actor.empty()) actor = std::getenv("USER") ? std::getenv("USER") : "unknown";
@@ -94,9 +96,10 @@ std::function<int()> AddLedgerCommand(CLI::App& app) {
             continue;
           }
           if (r.assets_seen == 0) {
-            std::cerr << fmt::format("railyard: warning: {}: no card, cable or module with a serial number (VPD needs root: "
-                                     "collect as root)\n", d.source);
-            continue;
+            // Nothing was recorded: a wrong --as or a capture without serials is an input error, not an import.
+            std::cerr << fmt::format("railyard: error: {}: no card, cable or module with a serial number in it as {} (a wrong "
+                                     "--as? lspci VPD needs root: collect as root); nothing was recorded\n", d.source, d.format);
+            return kExitInput;
           }
           std::cout << fmt::format("{}: {} assets ({} new), {} field changes\n", d.source, r.assets_seen, r.assets_new, r.events);
         }

@@ -168,5 +168,47 @@ TEST(Export, JsonEscapesHostileStrings) {
   EXPECT_EQ(JsonQuote("a\"b\\c\n\x01"), "\"a\\\"b\\\\c\\n\\u0001\"");
 }
 
+TEST(OutputSet, AllOrNothingWhenARenameFails) {
+  fs::path dir = fs::temp_directory_path() / ("railyard-commitall-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  for (const char* name : {"a.txt", "b.txt", "c.txt"}) std::ofstream(dir / name) << "old " << name;
+  {
+    OutputFile a((dir / "a.txt").string()), b((dir / "b.txt").string()), c((dir / "c.txt").string());
+    a.Append("new a");
+    b.Append("new b");
+    c.Append("new c");
+    int calls = 0;
+    // The third file's rename into place fails: the first two must be the old files again.
+    auto failing = [&](const char* from, const char* to) {
+      if (std::string_view(to).ends_with("c.txt") && ++calls == 1) {
+        errno = EIO;
+        return -1;
+      }
+      return std::rename(from, to);
+    };
+    EXPECT_THROW(CommitAll({&a, &b, &c}, failing), std::runtime_error);
+  }
+  auto read = [&](const char* name) {
+    std::ifstream in(dir / name);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  };
+  EXPECT_EQ(read("a.txt"), "old a.txt");
+  EXPECT_EQ(read("b.txt"), "old b.txt");
+  EXPECT_EQ(read("c.txt"), "old c.txt");
+  size_t files = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++files;
+  EXPECT_EQ(files, 3u);  // no temporary or backup left behind
+  {
+    OutputFile a((dir / "a.txt").string());
+    a.Append("new a");
+    CommitAll({&a});
+  }
+  EXPECT_EQ(read("a.txt"), "new a");
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace railyard

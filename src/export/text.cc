@@ -1,5 +1,10 @@
 #include "export/text.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
@@ -32,9 +37,23 @@ std::string JsonQuote(std::string_view text) {
   return fmt::to_string(out);
 }
 
-OutputFile::OutputFile(std::string path) : path_(std::move(path)), temp_path_(path_ + ".tmp") {
-  file_ = std::fopen(temp_path_.c_str(), "wb");
-  if (!file_) throw std::runtime_error(fmt::format("{}: cannot write: {}", temp_path_, std::strerror(errno)));
+OutputFile::OutputFile(std::string path) : path_(std::move(path)) {
+  std::filesystem::path target(path_);
+  std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
+  std::string pattern = (dir / ("." + target.filename().string() + ".XXXXXX")).string();
+  int fd = ::mkstemp(pattern.data());
+  if (fd < 0) throw std::runtime_error(fmt::format("{}: cannot write in {}: {}", path_, dir.string(), std::strerror(errno)));
+  temp_path_ = pattern;
+  // mkstemp makes the file 0600; an output is as readable as any file the user creates.
+  mode_t mask = ::umask(0);
+  ::umask(mask);
+  ::fchmod(fd, 0666 & ~mask);
+  file_ = ::fdopen(fd, "wb");
+  if (!file_) {
+    ::close(fd);
+    std::remove(temp_path_.c_str());
+    throw std::runtime_error(fmt::format("{}: cannot write: {}", temp_path_, std::strerror(errno)));
+  }
 }
 
 OutputFile::~OutputFile() {
@@ -65,6 +84,50 @@ void OutputFile::Commit() {
     throw std::runtime_error(fmt::format("{}: cannot rename into place: {}", path_, std::strerror(errno)));
   }
   committed_ = true;
+}
+
+void CommitAll(const std::vector<OutputFile*>& files, const std::function<int(const char*, const char*)>& rename_fn) {
+  auto rename = [&](const std::string& from, const std::string& to) {
+    return rename_fn ? rename_fn(from.c_str(), to.c_str()) : std::rename(from.c_str(), to.c_str());
+  };
+  for (OutputFile* f : files) f->Close();
+  struct Step {
+    OutputFile* file;
+    std::string backup;  // where the old target was moved ("" when there was none)
+    bool placed = false;
+  };
+  std::vector<Step> steps;
+  auto roll_back = [&] {
+    for (auto it = steps.rbegin(); it != steps.rend(); ++it) {
+      if (it->placed) std::rename(it->file->path().c_str(), it->file->temp_path().c_str());
+      if (!it->backup.empty()) std::rename(it->backup.c_str(), it->file->path().c_str());
+    }
+  };
+  for (OutputFile* f : files) {
+    Step step{f, "", false};
+    std::error_code ec;
+    if (std::filesystem::exists(std::filesystem::symlink_status(f->path(), ec))) {
+      std::string pattern = f->temp_path() + ".old";
+      step.backup = pattern;
+      if (rename(f->path(), step.backup) != 0) {
+        int err = errno;
+        roll_back();
+        throw std::runtime_error(fmt::format("{}: cannot move the previous file aside: {}", f->path(), std::strerror(err)));
+      }
+    }
+    steps.push_back(step);
+    if (rename(f->temp_path(), f->path()) != 0) {
+      int err = errno;
+      roll_back();
+      throw std::runtime_error(fmt::format("{}: cannot rename into place: {} (the previous outputs were restored)", f->path(),
+                                           std::strerror(err)));
+    }
+    steps.back().placed = true;
+  }
+  for (Step& s : steps) {
+    if (!s.backup.empty()) std::remove(s.backup.c_str());
+    s.file->MarkCommitted();
+  }
 }
 
 }  // namespace railyard

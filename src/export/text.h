@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdio>
+#include <functional>
+#include <vector>
 #include <type_traits>
 #include <string>
 #include <string_view>
@@ -16,8 +18,11 @@ namespace railyard {
 void JsonEscape(std::string_view text, fmt::memory_buffer& out);
 std::string JsonQuote(std::string_view text);
 
-// Writes to "<path>.tmp" through a 1 MiB buffer. Commit() renames it to `path`; a file never
-// committed is removed, so a failed run leaves no half-written output behind.
+// Writes through a 1 MiB buffer to a temporary file that mkstemp creates in the target's directory
+// (".<name>.XXXXXX": an unpredictable name opened O_CREAT|O_EXCL, so a symlink planted there cannot
+// redirect the write, even when railyard runs as root). Commit() renames it to `path` (rename replaces a
+// symlink at `path`, it never follows it); a file never committed is removed, so a failed run leaves no
+// half-written output behind.
 class OutputFile {
  public:
   explicit OutputFile(std::string path);
@@ -49,6 +54,8 @@ class OutputFile {
   // Renames the closed temporary file into place.
   void Commit();
   const std::string& path() const { return path_; }
+  const std::string& temp_path() const { return temp_path_; }
+  void MarkCommitted() { committed_ = true; }
 
  private:
   void Flush();
@@ -58,5 +65,12 @@ class OutputFile {
   fmt::memory_buffer buffer_;
   bool committed_ = false;
 };
+
+// Commits a set of closed output files all or nothing: each existing target is first moved aside, then
+// every new file renamed into place; if any step fails, the targets renamed so far are put back and the
+// error is thrown, so the set is never half old and half new. `rename` defaults to the system call (tests
+// inject failures).
+void CommitAll(const std::vector<OutputFile*>& files,
+               const std::function<int(const char*, const char*)>& rename = nullptr);
 
 }  // namespace railyard

@@ -69,11 +69,14 @@ std::vector<std::string> WritePlanOutputs(const PlanResult& result, const Catalo
     if (!error) error = std::current_exception();
   }
   if (error) std::rethrow_exception(error);
+  // The whole set or nothing: a failure part-way leaves the previous plan's files as they were.
+  std::vector<OutputFile*> set;
   std::vector<std::string> names;
   for (size_t i = 0; i < jobs.size(); ++i) {
-    files[i]->Commit();
+    set.push_back(files[i].get());
     names.push_back(jobs[i].name);
   }
+  CommitAll(set);
   return names;
 }
 

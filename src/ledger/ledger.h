@@ -112,7 +112,12 @@ class LedgerStore {
 };
 
 // Opens (creating and migrating as needed) a SQLite ledger. Throws LedgerError naming the path.
-std::unique_ptr<LedgerStore> OpenSqliteLedger(const std::string& path);
+// Opening checks the file: `PRAGMA quick_check` must pass, else LedgerError names the damage and the
+// way to recover (nothing is read or written from a damaged ledger). kRead opens read-only and never
+// creates a file (a mistyped --db is an error, and a ledger on read-only media can be read); kWrite
+// creates the ledger where none exists. kReadFull runs the full `integrity_check` (`ledger check`).
+enum class LedgerAccess { kWrite, kRead, kReadFull };
+std::unique_ptr<LedgerStore> OpenSqliteLedger(const std::string& path, LedgerAccess access = LedgerAccess::kWrite);
 
 // The schema version this build writes (PRAGMA user_version).
 inline constexpr int kLedgerSchemaVersion = 1;

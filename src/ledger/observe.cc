@@ -475,11 +475,14 @@ ImportStream OpenImport(const std::string& path, const ImportOptions& options, c
     facts_dir = json && !capture;
   }
   std::vector<AssetObservation> observations;  // the small documents, read now
+  // The fingerprint is the content read in a given way: the same file read as another format (--as) or
+  // stamped with another batch is another import.
+  const std::string how = fmt::format("|as={}|batch={}", options.format, options.batch);
   if (fs::is_directory(path)) {
     if (format.empty()) format = facts_dir ? "facts" : "capture";
-    doc.fingerprint = DirectoryFingerprint(path);
+    doc.fingerprint = DirectoryFingerprint(path) + how;
   } else {
-    doc.fingerprint = FileFingerprint(path);
+    doc.fingerprint = FileFingerprint(path) + how;
     if (format.empty() && (path.ends_with(".json") || path.ends_with(".ndjson"))) format = "facts";
   }
   doc.already_imported = ledger.ImportedBefore(doc.fingerprint);

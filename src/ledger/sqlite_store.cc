@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <ctime>
+#include <filesystem>
 #include <set>
 #include <unordered_map>
 
@@ -123,14 +124,29 @@ class Statement {
 
 class SqliteLedger final : public LedgerStore {
  public:
-  explicit SqliteLedger(const std::string& path) : path_(path) {
-    if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nullptr) != SQLITE_OK) {
+  SqliteLedger(const std::string& path, LedgerAccess access) : path_(path) {
+    const bool write = access == LedgerAccess::kWrite;
+    if (!write && !std::filesystem::exists(path)) {
+      throw LedgerError(fmt::format("{}: no ledger here (a mistyped --db or RAILYARD_DB?); `railyard ledger import` creates one", path));
+    }
+    int flags = (write ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY) | SQLITE_OPEN_FULLMUTEX;
+    if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
       std::string why = db_ ? sqlite3_errmsg(db_) : "out of memory";
       sqlite3_close(db_);
       throw LedgerError(fmt::format("{}: cannot open the ledger: {}", path, why));
     }
     sqlite3_busy_timeout(db_, 60'000);  // other importers hold the write lock for one import each
     try {
+      CheckIntegrity(access == LedgerAccess::kReadFull ? "integrity_check" : "quick_check");
+      if (!write) {
+        Statement v(db_, "PRAGMA user_version");
+        v.Step();
+        if (v.Int(0) != kLedgerSchemaVersion) {
+          throw LedgerError(fmt::format("the ledger's schema is version {}, this railyard reads {}: {}", v.Int(0), kLedgerSchemaVersion,
+                                        v.Int(0) > kLedgerSchemaVersion ? "upgrade railyard" : "an import (which migrates it) is needed first"));
+        }
+        return;
+      }
       Exec("PRAGMA foreign_keys = ON");
       // Switching a new file to WAL takes an exclusive lock, for which SQLite does not wait on the
       // busy handler: several importers creating one ledger at once retry here instead.
@@ -218,6 +234,25 @@ class SqliteLedger final : public LedgerStore {
       if ((rc != SQLITE_BUSY && rc != SQLITE_LOCKED) || attempt >= 6000) throw LedgerError(sqlite3_errmsg(db_));
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
+  }
+
+  // A damaged file (bytes overwritten, a torn copy) is refused before anything is read or written.
+  void CheckIntegrity(const char* pragma) {
+    std::string result;
+    sqlite3_stmt* stmt = nullptr;
+    int rc = sqlite3_prepare_v2(db_, fmt::format("PRAGMA {}", pragma).c_str(), -1, &stmt, nullptr);
+    if (rc == SQLITE_OK) {
+      while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+        const unsigned char* t = sqlite3_column_text(stmt, 0);
+        if (result.size() < 400) result += (result.empty() ? "" : "; ") + std::string(t ? reinterpret_cast<const char*>(t) : "");
+      }
+    }
+    sqlite3_finalize(stmt);
+    if (rc == SQLITE_DONE && result == "ok") return;
+    std::string why = rc == SQLITE_DONE || rc == SQLITE_ROW ? result : sqlite3_errmsg(db_);
+    throw LedgerError(fmt::format("the ledger file is damaged ({}: {}): railyard will not read or write it; restore it from a "
+                                  "backup, or salvage its rows with `sqlite3 {} .recover | sqlite3 recovered.db`",
+                                  pragma, why, path_));
   }
 
   void Migrate() {
@@ -329,6 +364,13 @@ class SqliteLedger final : public LedgerStore {
         result.assets_new += !known;
         record(o.serial, kind, o.line, changes, state);
       });
+      if (result.assets_seen == 0) {
+        // A document that named no asset (a wrong --as, a capture without VPD) is not recorded: its
+        // fingerprint must not stand in the way of the import that reads it right.
+        Exec("ROLLBACK");
+        result.import_id = 0;
+        return result;
+      }
       Statement count(db_, "UPDATE imports SET assets = ?, changes = ? WHERE id = ?");
       count.Bind(1, static_cast<int64_t>(result.assets_seen)).Bind(2, static_cast<int64_t>(result.events)).Bind(3, result.import_id).Run();
       Exec("COMMIT");
@@ -345,6 +387,8 @@ class SqliteLedger final : public LedgerStore {
 
 }  // namespace
 
-std::unique_ptr<LedgerStore> OpenSqliteLedger(const std::string& path) { return std::make_unique<SqliteLedger>(path); }
+std::unique_ptr<LedgerStore> OpenSqliteLedger(const std::string& path, LedgerAccess access) {
+  return std::make_unique<SqliteLedger>(path, access);
+}
 
 }  // namespace railyard
