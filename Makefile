@@ -10,7 +10,7 @@ FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 30
 PARSER_FUZZ_SECONDS ?= 8
 
-.PHONY: deps build run test asan-test fuzz bench clean
+.PHONY: deps build run test asan-test fuzz fuzz-long bench clean
 
 deps:
 	@scripts/install-deps.sh
@@ -40,6 +40,10 @@ fuzz: deps
 	./$(FUZZ_BUILD)/spec_fuzz -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 \
 	  -dict=fuzz/spec.dict $(FUZZ_BUILD)/corpus/spec
 	@fuzz/run_parsers.sh $(FUZZ_BUILD) $(PARSER_FUZZ_SECONDS)
+
+# Every fuzz target for 10 minutes (spec/planner, facts/doctor, ledger and each parser), seeded by all fixtures.
+fuzz-long:
+	$(MAKE) fuzz FUZZ_SECONDS=600 PARSER_FUZZ_SECONDS=600
 
 bench: build
 	bench/run.sh $(BUILD)

@@ -1,5 +1,7 @@
 #include "catalog/csv.h"
 
+#include <cctype>
+
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -16,6 +18,8 @@ int CsvTable::Column(std::string_view name) const {
 CsvTable ParseCsv(std::string_view text, std::string_view source) {
   CsvTable table;
   size_t pos = 0;
+  // A file saved by Excel starts with the UTF-8 byte order mark: it is not part of the first column's name.
+  if (text.starts_with("\xEF\xBB\xBF")) pos = 3;
   int line = 1;
   bool have_header = false;
   while (pos < text.size()) {
@@ -79,6 +83,21 @@ CsvTable ParseCsv(std::string_view text, std::string_view source) {
 }
 
 std::string CsvEscape(std::string_view field) {
+  // A cell that starts with = + - @ (or a tab or CR) is run as a formula by Excel, LibreOffice and Google
+  // Sheets ("CSV injection"): a serial or an LLDP name like `=cmd|' /C calc'!A0` would execute on the
+  // desk of whoever opens the file. Such a cell is written with a leading apostrophe, which the
+  // spreadsheets show as text (OWASP's advice); a plain number ("-40.5") cannot be a formula and stays.
+  std::string neutral;
+  if (!field.empty() && (field.front() == '=' || field.front() == '+' || field.front() == '-' || field.front() == '@' ||
+                         field.front() == '\t' || field.front() == '\r')) {
+    bool number = field.size() > 1 && (field.front() == '-' || field.front() == '+') &&
+                  field.find_first_not_of("0123456789.eE-+", 1) == std::string_view::npos &&
+                  std::isdigit(static_cast<unsigned char>(field[1]));
+    if (!number) {
+      neutral = "'" + std::string(field);
+      field = neutral;
+    }
+  }
   bool needs = field.find_first_of(",\"\r\n") != std::string_view::npos ||
                (!field.empty() && (field.front() == ' ' || field.back() == ' '));
   if (!needs) return std::string(field);

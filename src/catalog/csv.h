@@ -32,6 +32,8 @@ std::string_view EmbeddedFileText(std::string_view name);
 std::string_view EmbeddedFile(std::string_view name);
 
 // Quotes a field for CSV output when it needs it (comma, quote, CR/LF, leading/trailing space).
+// One CSV cell: quoted where needed, and neutralised where a spreadsheet would run it as a formula
+// (a leading = + - @ tab or CR gets an apostrophe; plain numbers are left alone).
 std::string CsvEscape(std::string_view field);
 
 }  // namespace railyard

@@ -69,7 +69,7 @@ std::function<int()> AddCatalogCommand(CLI::App& app) {
       }
     }
     if (*format == "json") {
-      std::cout << rows.dump(2) << "\n";
+      std::cout << rows.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     } else {
       std::cout << table;
     }

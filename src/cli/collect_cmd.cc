@@ -47,10 +47,10 @@ std::function<int()> AddCollectCommand(CLI::App& app) {
       }
       nlohmann::json facts = ToJson(built);
       if (a->out.empty()) {
-        std::cout << facts.dump() << "\n";  // one line: NDJSON when many hosts write to one stream
+        std::cout << facts.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";  // one line: NDJSON when many hosts write to one stream
       } else {
         OutputFile out(a->out);
-        out.Append(facts.dump(2));
+        out.Append(facts.dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
         out.Append("\n");
         out.Commit();
       }

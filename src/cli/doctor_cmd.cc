@@ -73,7 +73,7 @@ std::function<int()> AddDoctorCommand(CLI::App& app) {
           else std::cout << SymptomTable(f.hostname, steps);
         });
         if (a->format == "json") {
-          std::cout << nlohmann::json{{"schema", "railyard.symptom/1"}, {"symptom", a->symptom}, {"hosts", hosts}}.dump(2) << "\n";
+          std::cout << nlohmann::json{{"schema", "railyard.symptom/1"}, {"symptom", a->symptom}, {"hosts", hosts}}.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
         }
         return failed ? kExitFindings : kExitOk;
       }

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "util/terminal.h"
 #include "catalog/csv.h"
 #include "ledger/authenticity.h"
 #include "ledger/ledger.h"
@@ -85,9 +86,17 @@ std::function<int()> AddLedgerCommand(CLI::App& app) {
               uint64_t n = 0;
               inner([&](const AssetObservation& o) {
                 sink(o);
-                if (++n % 5000 == 0) std::cerr << fmt::format("\r{}: {} assets…", source, n) << std::flush;
+                if (++n % 5000 == 0) {
+                  // Written to the fd: the carriage return is ours, the source name made terminal-safe.
+                  std::string line = fmt::format("\r{}: {} assets…", TerminalSafe(source), n);
+                  std::cerr << std::flush;
+                  (void)!::write(STDERR_FILENO, line.data(), line.size());
+                }
               });
-              if (n >= 5000) std::cerr << "\r\033[K" << std::flush;
+              if (n >= 5000) {
+                std::cerr << std::flush;
+                (void)!::write(STDERR_FILENO, "\r\033[K", 4);  // our own erase-line, past the terminal filter
+              }
             };
           }
           ImportResult r = ledger->ImportFrom(d, actor);
@@ -174,7 +183,7 @@ std::function<int()> AddLedgerCommand(CLI::App& app) {
             std::cout << fmt::format("        fix: {}\n", f.finding.fix);
           }
         }
-        if (a->output == "json") std::cout << out.dump(2) << "\n";
+        if (a->output == "json") std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
         else std::cout << fmt::format("{} findings\n", found.size());
         return fail ? kExitFindings : kExitOk;
       }

@@ -3,8 +3,10 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "util/terminal.h"
 
 int main(int argc, char** argv) {
+  railyard::ProtectTerminal();  // outside names (LLDP, captures, serials) may carry escape sequences
   CLI::App app{"railyard: the network of 1,000 to 100,000-GPU training clusters, from plan to acceptance.", "railyard"};
   app.footer(
       "Examples:\n"

@@ -29,7 +29,7 @@ int RunPlan(const PlanOptions& o, bool check_only) {
     PlanResult result = Plan(spec, catalog);
     if (check_only) {
       if (o.format == "json") {
-        std::cout << nlohmann::json{{"schema", "railyard.findings/1"}, {"findings", FindingsJson(result.findings)}}.dump(2)
+        std::cout << nlohmann::json{{"schema", "railyard.findings/1"}, {"findings", FindingsJson(result.findings)}}.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
                   << "\n";
       } else {
         std::cout << FindingsTable(result.findings);
@@ -43,7 +43,7 @@ int RunPlan(const PlanOptions& o, bool check_only) {
         }
       }
       if (o.format == "json") {
-        std::cout << PlanSummaryJson(result, catalog).dump(2) << "\n";
+        std::cout << PlanSummaryJson(result, catalog).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
       } else {
         std::cout << PlanSummaryTable(result, catalog);
       }

@@ -168,7 +168,7 @@ int Run(const VerifyArgs& o) {
     options.list_unverified = o.show_unverified;
     VerifyResult result = Verify(plan, names, observed, reporting, labels, options);
     if (o.format == "json") {
-      std::cout << VerifyJson(result).dump(2) << "\n";
+      std::cout << VerifyJson(result).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     } else if (o.format == "csv") {
       std::cout << VerifyCsv(result);
     } else {

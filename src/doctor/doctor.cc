@@ -150,7 +150,7 @@ std::string DoctorJson(const DoctorReport& r) {
                         {"findings", findings},
                         {"summary", {{"hosts", r.hosts.size()}, {"hosts_with_findings", hosts_with.size()},
                                      {"findings", r.findings.size()}, {"by_severity", by_severity}, {"by_rule", by_rule}}}};
-  return doc.dump(2) + "\n";
+  return doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 std::string DoctorJunit(const DoctorReport& r) {

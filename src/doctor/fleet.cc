@@ -158,19 +158,26 @@ std::vector<Finding> FleetAccumulator::Finish(const DoctorPolicy& policy) const 
       std::set<std::string> hosts;
       for (const Where& w : where) hosts.insert(w.host);
       if (hosts.size() < 2) continue;
-      for (const Where& w : where) {
-        Finding f;
-        f.rule = "fleet-duplicate-identity";
-        f.severity = severity(f.rule.c_str(), Severity::kError);
-        f.host = w.host;
-        f.object = w.object;
-        f.message = fmt::format("{} is also on {}: identities are unique per card, so one of them is cloned, re-flashed "
-                                "or mis-reported", identity, fmt::join(hosts, ", "));
-        f.fix = "quarantine the cards; compare their VPD (lspci -vvv), flint q and the purchase records, and return the "
-                "non-genuine one";
-        f.evidence = {{"identity", identity}, {"hosts", std::to_string(hosts.size())}};
-        out.push_back(std::move(f));
+      // One finding per shared identity (not one per host, each listing every host: 20,000 hosts sharing a
+      // GUID would be 20,000 findings of 20,000 names). The hosts listed are capped, with the count.
+      constexpr size_t kListed = 20;
+      std::vector<std::string> listed;
+      for (const std::string& h : hosts) {
+        if (listed.size() == kListed) break;
+        listed.push_back(h);
       }
+      Finding f;
+      f.rule = "fleet-duplicate-identity";
+      f.severity = severity(f.rule.c_str(), Severity::kError);
+      f.host = *hosts.begin();
+      f.object = identity;
+      f.message = fmt::format("{} is on {} hosts ({}{}): identities are unique per card, so all but one are cloned, re-flashed or "
+                              "mis-reported", identity, hosts.size(), fmt::join(listed, ", "),
+                              hosts.size() > kListed ? fmt::format(" and {} more", hosts.size() - kListed) : "");
+      f.fix = "quarantine the cards; compare their VPD (lspci -vvv), flint q and the purchase records, and return the "
+              "non-genuine ones";
+      f.evidence = {{"identity", identity}, {"hosts", std::to_string(hosts.size())}, {"where", where.front().object}};
+      out.push_back(std::move(f));
     }
   }
   return out;

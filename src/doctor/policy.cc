@@ -1,11 +1,15 @@
 #include "doctor/policy.h"
 
+#include <type_traits>
+
 #include <charconv>
 #include <fstream>
 #include <sstream>
 
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
+
+#include "util/yaml_strict.h"
 
 #include "util/suggest.h"
 
@@ -20,6 +24,9 @@ template <typename T>
 T As(const std::string& file, const YAML::Node& node, const std::string& key, const char* what) {
   T v{};
   if (!node.IsScalar() || !YAML::convert<T>::decode(node, v)) Fail(file, node, key, fmt::format("expected {}", what));
+  if constexpr (std::is_floating_point_v<T>) {
+    if (!FiniteNumber(node)) Fail(file, node, key, fmt::format("expected {}, not NaN or infinity", what));
+  }
   return v;
 }
 
@@ -35,6 +42,10 @@ DoctorPolicy ParsePolicy(const std::string& yaml_text, const std::string& file) 
   }
   if (root.IsNull()) return p;
   if (!root.IsMap()) throw PolicyError(fmt::format("{}:1: the policy must be a mapping of keys", file));
+  if (auto d = FindDuplicateKey(root)) {
+    throw PolicyError(fmt::format("{}:{}: {}: appears twice (first at line {}): YAML would keep only one of them", file, d->line, d->key,
+                                  d->first_line));
+  }
   static const std::vector<std::string> kKeys = {"ethernet_mtu", "ib_mtu", "roce_priority", "roce_trust",
                                                  "max_effective_ber", "module_temp_warn_c", "module_temp_alarm_c",
                                                  "max_rx_discards", "link_flap_downs", "firmware_baseline", "require_iommu", "require_sriov", "driver_stack",

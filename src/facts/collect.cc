@@ -21,6 +21,7 @@
 #include "parse/qos.h"
 #include "parse/ibstat.h"
 #include "parse/mlxlink.h"
+#include "util/terminal.h"
 
 namespace railyard {
 namespace {
@@ -433,6 +434,16 @@ HostFacts BuildHostFacts(const CollectInputs& in) {
     f.netdevs.push_back(std::move(n));
   }
   std::sort(f.netdevs.begin(), f.netdevs.end(), [](const NetdevFacts& a, const NetdevFacts& b) { return a.name < b.name; });
+  // Bytes that are not UTF-8 (a corrupt hostname file, VPD garbage) are kept out of the JSON by the writer
+  // (replaced with U+FFFD); say where they were.
+  if (!ValidUtf8(f.hostname)) {
+    SourceNamed(f, {"hostname"}).warnings.push_back("hostname.txt: not UTF-8; the bad bytes are replaced with U+FFFD in the facts");
+  }
+  for (const PciFunction& p : f.pci) {
+    for (const auto& [k, v] : p.vpd) {
+      if (!ValidUtf8(v)) SourceNamed(f, {"lspci -vvv"}).warnings.push_back(fmt::format("{} VPD [{}]: not UTF-8 (replaced with U+FFFD)", p.bdf, k));
+    }
+  }
   // Whether the host has an NVIDIA/Mellanox NIC at all: a host without one must not read as healthy.
   bool seen = !f.pci.empty() || !f.firmware.empty() || !f.links.empty();
   for (const NetdevFacts& n : f.netdevs) seen |= n.driver.starts_with("mlx4") || n.driver.starts_with("mlx5");

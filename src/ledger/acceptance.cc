@@ -15,6 +15,7 @@
 #include "doctor/policy.h"
 #include "ledger/authenticity.h"
 #include "util/suggest.h"
+#include "util/yaml_strict.h"
 
 namespace railyard {
 namespace {
@@ -170,6 +171,10 @@ AcceptancePolicy ParseAcceptancePolicy(const std::string& yaml_text, const std::
   }
   if (root.IsNull()) return p;
   if (!root.IsMap()) throw std::runtime_error(fmt::format("{}:1: the policy must be a mapping of keys", file));
+  if (auto d = FindDuplicateKey(root)) {
+    throw std::runtime_error(fmt::format("{}:{}: {}: appears twice (first at line {}): YAML would keep only one of them", file,
+                                         d->line, d->key, d->first_line));
+  }
   static const std::vector<std::string> kKeys = {"firmware_baseline", "max_effective_ber", "max_raw_ber", "min_ber_window_min",
                                                  "max_module_temp_c", "require_pcie_at_capability"};
   for (const auto& kv : root) {
@@ -178,14 +183,19 @@ AcceptancePolicy ParseAcceptancePolicy(const std::string& yaml_text, const std::
     auto fail = [&](const std::string& why) -> std::runtime_error {
       return std::runtime_error(fmt::format("{}:{}: {}: {}", file, v.Mark().line + 1, key, why));
     };
+    auto finite = [&] {
+      std::optional<double> x = FiniteNumber(v);
+      if (!x) throw fail("expected a finite number (NaN or infinity would make the threshold pass everything)");
+      return *x;
+    };
     try {
       if (key == "firmware_baseline") {
         if (!v.IsMap()) throw fail("expected a mapping of PSID or family to version");
         for (const auto& b : v) p.firmware_baseline[b.first.as<std::string>()] = b.second.as<std::string>();
-      } else if (key == "max_effective_ber") p.max_effective_ber = v.as<double>();
-      else if (key == "max_raw_ber") p.max_raw_ber = v.as<double>();
-      else if (key == "min_ber_window_min") p.min_ber_window_min = v.as<double>();
-      else if (key == "max_module_temp_c") p.max_module_temp_c = v.as<double>();
+      } else if (key == "max_effective_ber") p.max_effective_ber = finite();
+      else if (key == "max_raw_ber") p.max_raw_ber = finite();
+      else if (key == "min_ber_window_min") p.min_ber_window_min = finite();
+      else if (key == "max_module_temp_c") p.max_module_temp_c = finite();
       else if (key == "require_pcie_at_capability") p.require_pcie_at_capability = v.as<bool>();
       else {
         std::string hint = ClosestMatch(key, kKeys);

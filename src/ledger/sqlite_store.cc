@@ -305,10 +305,10 @@ class SqliteLedger final : public LedgerStore {
       // repeat is checked against what the document itself set (read back only for repeats).
       std::unordered_map<std::string, std::pair<int, std::string>> seen;
       auto record = [&](const std::string& serial, const std::string& kind, int line, const nlohmann::json& changes, Fields& state) {
-        add_event.Bind(1, result.import_id).Bind(2, static_cast<int64_t>(line)).Bind(3, serial).Bind(4, changes.dump())
+        add_event.Bind(1, result.import_id).Bind(2, static_cast<int64_t>(line)).Bind(3, serial).Bind(4, changes.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
             .Bind(5, static_cast<int64_t>(changes.size())).Run();
         int64_t event = sqlite3_last_insert_rowid(db_);
-        put.Bind(1, serial).Bind(2, kind).Bind(3, nlohmann::json(state).dump()).Bind(4, event).Run();
+        put.Bind(1, serial).Bind(2, kind).Bind(3, nlohmann::json(state).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)).Bind(4, event).Run();
         result.events += changes.size();
       };
       stream.produce([&](const AssetObservation& o) {

@@ -10,6 +10,9 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include "util/terminal.h"
+#include "util/yaml_strict.h"
+
 #include "util/suggest.h"
 
 namespace railyard {
@@ -120,6 +123,11 @@ class MapReader {
   YAML::Node node_;
   std::string path_;
 };
+
+// Input limits (docs/security.md): a spec is a few kilobytes; a plane has at most a million endpoints.
+constexpr size_t kMaxSpecBytes = 4u << 20;
+constexpr uint64_t kMaxEndpoints = 1'000'000;
+constexpr size_t kMaxExtraEndpointKinds = 64;
 
 bool ValidName(const std::string& name) {
   static const std::regex kName("^[a-z0-9][a-z0-9_-]{0,31}$");
@@ -270,6 +278,9 @@ PlaneSpec ParsePlane(const std::string& file, const YAML::Node& node, size_t ind
   if (r.Has("extra_endpoints")) {
     YAML::Node list = r.Get("extra_endpoints");
     if (!list.IsSequence()) r.Fail(list, r.Key("extra_endpoints"), "expected a list like [{name: ufm, ports: 4}]");
+    if (list.size() > kMaxExtraEndpointKinds) {
+      r.Fail(list, r.Key("extra_endpoints"), fmt::format("{} kinds of extra endpoint; at most {} are accepted", list.size(), kMaxExtraEndpointKinds));
+    }
     for (size_t i = 0; i < list.size(); ++i) {
       MapReader e(file, list[i], fmt::format("{}[{}]", r.Key("extra_endpoints"), i));
       e.RequireMap();
@@ -349,6 +360,9 @@ AddressingSpec ParseAddressing(const MapReader& r, const PlaneSpec& plane) {
 }  // namespace
 
 Spec ParseSpec(const std::string& yaml_text, const std::string& file_name, const Catalog& catalog) {
+  if (yaml_text.size() > kMaxSpecBytes) {
+    throw SpecError(file_name, {}, "(file)", fmt::format("the spec is {} bytes; at most {} are accepted", yaml_text.size(), kMaxSpecBytes));
+  }
   YAML::Node root;
   try {
     root = YAML::Load(yaml_text);
@@ -356,15 +370,20 @@ Spec ParseSpec(const std::string& yaml_text, const std::string& file_name, const
     throw SpecError(file_name, {e.mark.line + 1, e.mark.column + 1}, "(syntax)", e.msg);
   }
   if (!root.IsDefined() || root.IsNull()) throw SpecError(file_name, {1, 1}, "(top level)", "the spec is empty");
+  if (auto d = FindDuplicateKey(root)) {
+    throw SpecError(file_name, {d->line, d->column}, d->key,
+                    fmt::format("appears twice in one mapping (first at line {}): YAML would keep only one of them", d->first_line));
+  }
   Spec spec;
   spec.file = file_name;
   MapReader top(spec.file, root, "");
   top.RequireMap();
   top.CheckKeys({"name", "nodes", "planes", "layout", "addressing"});
   spec.name = top.String("name");
-  if (spec.name.empty() || spec.name.size() > 64 ||
-      spec.name.find_first_of("\"\\\n\r\t") != std::string::npos) {
-    top.Fail(top.Get("name"), "name", "a cluster name is 1-64 printable characters without quotes or backslashes");
+  if (spec.name.empty() || spec.name.size() > 64 || spec.name.find_first_of("\"\\") != std::string::npos ||
+      HasControl(spec.name) || !ValidUtf8(spec.name)) {
+    top.Fail(top.Get("name"), "name",
+             "a cluster name is 1-64 bytes of printable UTF-8 without quotes, backslashes or control characters");
   }
   if (!top.Has("nodes")) top.Fail(root, "nodes", "required key is missing");
   spec.nodes = ParseNodes(MapReader(spec.file, top.Get("nodes"), "nodes"));
@@ -378,6 +397,13 @@ Spec ParseSpec(const std::string& yaml_text, const std::string& file_name, const
     if (!names.insert(plane.name).second) {
       throw SpecError(spec.file, MarkOf(planes[i]["name"]), fmt::format("planes[{}].name", i),
                       fmt::format("plane '{}' is defined twice", plane.name));
+    }
+    // Extra endpoints (UFM, storage heads) take node slots too: they count against the same cap.
+    uint64_t endpoints = spec.nodes.count;
+    for (const ExtraEndpointSpec& x : plane.extra_endpoints) endpoints += x.count;
+    if (endpoints > kMaxEndpoints) {
+      throw SpecError(spec.file, MarkOf(planes[i]), fmt::format("planes[{}].extra_endpoints", i),
+                      fmt::format("{} endpoints (nodes and extra endpoints) on one plane; at most {} are accepted", endpoints, kMaxEndpoints));
     }
     spec.planes.push_back(std::move(plane));
   }
@@ -420,6 +446,12 @@ Spec ParseSpec(const std::string& yaml_text, const std::string& file_name, const
 Spec LoadSpec(const std::string& path, const Catalog& catalog) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw SpecError(path, {}, "(file)", "cannot read the file");
+  in.seekg(0, std::ios::end);
+  if (static_cast<size_t>(in.tellg()) > kMaxSpecBytes) {
+    throw SpecError(path, {}, "(file)", fmt::format("the file is {} bytes; a cluster spec is a few kilobytes (at most {} accepted)",
+                                                    static_cast<size_t>(in.tellg()), kMaxSpecBytes));
+  }
+  in.seekg(0);
   std::ostringstream text;
   text << in.rdbuf();
   return ParseSpec(text.str(), path, catalog);

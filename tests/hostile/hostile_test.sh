@@ -10,6 +10,7 @@ trap 'rm -rf "$WORK"' EXIT
 # shellcheck source=../integration/lib.sh
 . "$SRC/tests/integration/lib.sh"
 FIXTURES="$SRC/tests/fixtures"
+jqtest() { jq -e "$@" > /dev/null; }
 SPEC="$SRC/examples/lab-8-node.yaml"
 
 # 1. A symlink planted where the old predictable temporary file went, and one at the output itself:
@@ -53,6 +54,93 @@ chmod 0444 "$WORK/l2.db"
 "$RAILYARD" ledger --db "$WORK/l2.db" list > /dev/null 2>&1
 check "3: a read-only ledger can be listed" test $? -eq 0
 chmod 0644 "$WORK/l2.db"
+
+# 4. Bytes that are not UTF-8: in a serial (the ledger keeps them; JSON output replaces them), in a spec's
+#    name (rejected with file:line), in a capture's hostname and VPD (collect warns, writes valid JSON).
+printf 'serial,opn\nMT23\xff\xfe0001,MCX75310AAS-NEAT\n' > "$WORK/4.csv"
+"$RAILYARD" ledger --db "$WORK/l4.db" import "$WORK/4.csv" > /dev/null 2>&1
+check "4: a serial with bad bytes is imported" test $? -eq 0
+"$RAILYARD" ledger --db "$WORK/l4.db" check --format json > "$WORK/4.json" 2> "$WORK/4.err"
+check "4: ledger check --format json still works" test $? -le 1
+check "4: and writes valid JSON" jq -e . "$WORK/4.json" > /dev/null
+sed 's/^name: .*/name: "lab\xFF"/' "$SPEC" | sed 's/\\xFF/'"$(printf '\xff')"'/' > "$WORK/4b.yaml"
+"$RAILYARD" plan "$WORK/4b.yaml" -o "$WORK/out4" > /dev/null 2> "$WORK/4b.err"
+check "4: a spec name that is not UTF-8 exits 2" test $? -eq 2
+check "4: naming file:line and the key" grep -q "4b.yaml:$(grep -n '^name:' "$SPEC" | cut -d: -f1):.*name" "$WORK/4b.err"
+check "4: and writes no plan" test ! -e "$WORK/out4/plan.json"
+mkdir -p "$WORK/cap4"
+printf 'gpu\xff\xfe01\n' > "$WORK/cap4/hostname.txt"
+cp "$FIXTURES/lspci/cx7-ndr-osfp-gen5-x16-vpd.txt" "$WORK/cap4/lspci-vvv.txt"
+"$RAILYARD" collect --from "$WORK/cap4" -o "$WORK/4-facts.json" 2> "$WORK/4c.err"
+check "4: collect with a non-UTF-8 hostname exits 0" test $? -eq 0
+check "4: writes valid JSON" jq -e .host.hostname "$WORK/4-facts.json" > /dev/null
+check "4: and warns about the bytes" grep -q "not UTF-8" "$WORK/4c.err"
+
+# 5. CSV formula injection: a serial that is a formula reaches no CSV as one.
+printf 'serial,opn,note\n=cmd|%s /C calc%s!A0,MCX75310AAS-NEAT,@SUM(1+1)\n' "'" "'" > "$WORK/5.csv"
+"$RAILYARD" ledger --db "$WORK/l5.db" import "$WORK/5.csv" > /dev/null 2>&1
+"$RAILYARD" ledger --db "$WORK/l5.db" list --csv > "$WORK/5-list.csv"
+check "5: ledger list --csv neutralises the formula" bash -c "! grep -q '^=' '$WORK/5-list.csv' && grep -q \"'=cmd\" '$WORK/5-list.csv'"
+"$RAILYARD" accept --db "$WORK/l5.db" report --csv "$WORK/5-accept.csv" > /dev/null 2>&1
+check "5: accept report --csv too" bash -c "! grep -Eq '(^|,)=' '$WORK/5-accept.csv'"
+"$RAILYARD" plan "$SPEC" -o "$WORK/out5" > /dev/null 2>&1
+mkdir -p "$WORK/lldp5"
+printf '{"lldp":{"interface":{"swp1":{"chassis":{"=HYPERLINK(\\"x\\")":{"id":{"type":"mac","value":"00:00:00:00:00:01"}}},"port":{"id":{"type":"ifname","value":"-2+3"}}}}}}\n' > "$WORK/lldp5/compute-leaf-001.json"
+"$RAILYARD" verify --plan "$WORK/out5/plan.json" --lldp "$WORK/lldp5" --format csv > "$WORK/5-verify.csv" 2> /dev/null
+check "5: verify --format csv too" bash -c "! grep -Eq '(^|,)[=@+-][^0-9]' '$WORK/5-verify.csv'"
+
+# 6. Escape sequences in outside names reach a terminal as text, not as commands.
+printf 'serial,opn\nMT\x1b]0;pwned\x07X1,MCX75310AAS-NEAT\n' > "$WORK/6.csv"
+"$RAILYARD" ledger --db "$WORK/l6.db" import "$WORK/6.csv" > /dev/null 2>&1
+script -qc "'$RAILYARD' ledger --db '$WORK/l6.db' list" /dev/null > "$WORK/6.tty" 2>&1
+check "6: on a terminal the ESC is shown as \\x1b" grep -q 'x1b' "$WORK/6.tty"
+check "6: and no raw ESC reaches it" bash -c "! grep -q \$'\\x1b]0' '$WORK/6.tty'"
+
+# 7. A receiving list saved by Excel (UTF-8 BOM, CRLF) is read.
+printf '\xef\xbb\xbfserial,opn\r\nMT2347J0100Z,MCX75310AAS-NEAT\r\n' > "$WORK/7.csv"
+"$RAILYARD" ledger --db "$WORK/l7.db" import "$WORK/7.csv" > "$WORK/7.out" 2>&1
+check "7: a BOM and CRLF receiving list imports" grep -q "1 assets" "$WORK/7.out"
+check "7: the serial has no CR" bash -c "'$RAILYARD' ledger --db '$WORK/l7.db' show MT2347J0100Z > /dev/null"
+
+# 8. NaN and infinity are no thresholds.
+printf 'max_module_temp_c: .nan\n' > "$WORK/8a.yaml"
+"$RAILYARD" accept --db "$WORK/l7.db" run --policy "$WORK/8a.yaml" > /dev/null 2> "$WORK/8a.err"
+check "8: an acceptance policy with .nan exits 2" test $? -eq 2
+check "8: naming the line and key" grep -q "8a.yaml:1: max_module_temp_c" "$WORK/8a.err"
+printf 'module_temp_warn_c: .inf\n' > "$WORK/8b.yaml"
+"$RAILYARD" doctor "$WORK/4-facts.json" --policy "$WORK/8b.yaml" > /dev/null 2> "$WORK/8b.err"
+check "8: a doctor policy with .inf exits 2" test $? -eq 2
+
+# 9. A key given twice is an error, not a silent first-wins.
+cp "$SPEC" "$WORK/9.yaml"; printf 'name: second-name\n' >> "$WORK/9.yaml"
+"$RAILYARD" plan "$WORK/9.yaml" > /dev/null 2> "$WORK/9.err"
+check "9: a spec with a duplicate key exits 2" test $? -eq 2
+check "9: naming both lines" grep -q "appears twice.*first at line" "$WORK/9.err"
+printf 'max_effective_ber: 1e-12\nmax_effective_ber: 1e-3\n' > "$WORK/9b.yaml"
+"$RAILYARD" accept --db "$WORK/l7.db" run --policy "$WORK/9b.yaml" > /dev/null 2>&1
+check "9: an acceptance policy with a duplicate key exits 2" test $? -eq 2
+printf 'ethernet_mtu: 9000\nethernet_mtu: 1500\n' > "$WORK/9c.yaml"
+"$RAILYARD" doctor "$WORK/4-facts.json" --policy "$WORK/9c.yaml" > /dev/null 2>&1
+check "9: a doctor policy with a duplicate key exits 2" test $? -eq 2
+
+# 10. Many hosts sharing one GUID: one finding, not one per host each listing every host.
+mkdir -p "$WORK/fleet10"
+for i in $(seq 1 300); do
+  jq -c --arg h "host$i" '.host.hostname = $h' "$WORK/4-facts.json" >> "$WORK/fleet10/all.ndjson"
+done
+mkdir -p "$WORK/cap10"; cp "$FIXTURES/flint/cx7-fs4-secure-fw-query-rom-info-two-lines.txt" "$WORK/cap10/flint-q-19:00.0.txt"
+"$RAILYARD" collect --from "$WORK/cap10" -q > "$WORK/10-one.json"
+: > "$WORK/fleet10/all.ndjson"
+for i in $(seq 1 300); do jq -c --arg h "host$i" '.host.hostname = $h' "$WORK/10-one.json" >> "$WORK/fleet10/all.ndjson"; done
+"$RAILYARD" doctor "$WORK/fleet10/all.ndjson" --format json > "$WORK/10.json" 2> /dev/null
+check "10: 300 hosts sharing a GUID give one finding" test "$(jq '[.findings[] | select(.rule == "fleet-duplicate-identity")] | length' "$WORK/10.json")" -eq 1
+check "10: which says 300 hosts and caps the list" jqtest '[.findings[] | select(.rule == "fleet-duplicate-identity")][0].message | test("on 300 hosts.*and 280 more")' "$WORK/10.json"
+
+# 11. A huge spec, and extra endpoints past the node cap, are refused at once with a clear error.
+head -c $((5 * 1024 * 1024)) /dev/zero | tr '\0' '#' > "$WORK/11.yaml"
+"$RAILYARD" plan "$WORK/11.yaml" > /dev/null 2> "$WORK/11.err"
+check "11: a 5 MiB spec exits 2" test $? -eq 2
+check "11: saying the limit" grep -q "at most" "$WORK/11.err"
 
 # 12. accept report with a bad second path writes neither file.
 "$RAILYARD" accept --db "$WORK/l2.db" report --csv "$WORK/12.csv" --html "$WORK/no-such-dir/12.html" > /dev/null 2>&1
