@@ -104,9 +104,9 @@ std::function<int()> AddAcceptCommand(CLI::App& app) {
         size_t next = 0;
         if (!a->csv.empty()) outputs[next++]->Append(AcceptanceCsv(verdicts));
         if (!a->html.empty()) outputs[next++]->Append(AcceptanceHtml(verdicts, a->batch, Now()));
-        std::vector<OutputFile*> set;
-        for (auto& o : outputs) set.push_back(o.get());
-        CommitAll(set);
+        std::vector<OutputFile*> outputs_set;
+        for (auto& o : outputs) outputs_set.push_back(o.get());
+        CommitAll(outputs_set);
         if (a->csv.empty() && a->html.empty()) std::cout << AcceptanceCsv(verdicts);
         return kExitOk;
       }

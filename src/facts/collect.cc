@@ -66,7 +66,8 @@ void Account(HostFacts& f, std::initializer_list<std::string> names, const std::
              std::string_view expected) {
   SourceStatus& s = SourceNamed(f, names);
   for (std::string& w : AsStrings(warnings)) s.warnings.push_back(std::move(w));
-  if (!yielded) s.warnings.push_back(fmt::format("line 1: nothing read: no {} found in this output", expected));
+  // The parser's own warning already says why nothing was read; otherwise say it here.
+  if (!yielded && warnings.empty()) s.warnings.push_back(fmt::format("line 1: nothing read: no {} found in this output", expected));
 }
 
 }  // namespace

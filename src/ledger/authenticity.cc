@@ -130,8 +130,8 @@ void CheckNic(const Asset& a, Checker& c) {
   // lspci's Subsystem line names the board's maker: an OEM's name under a retail PSID is the same story.
   const std::string subsystem = c.Get("pci.subsystem");
   std::string oem_subsystem;
-  for (const char* oem : {"Hewlett Packard Enterprise", "Hewlett-Packard", "Dell", "Lenovo", "IBM", "Cisco"}) {
-    if (subsystem.starts_with(oem)) oem_subsystem = oem;
+  for (const char* maker : {"Hewlett Packard Enterprise", "Hewlett-Packard", "Dell", "Lenovo", "IBM", "Cisco"}) {
+    if (subsystem.starts_with(maker)) oem_subsystem = maker;
   }
   if (issuer && issuer->kind == "retail" && owner && owner->kind != "oem" && !oem_subsystem.empty()) {
     c.Report("cross-flashed-oem", fmt::format("retail PSID {} on a board whose PCI subsystem is {}'s: an OEM card cross-flashed to retail firmware",

@@ -1,5 +1,6 @@
 #include "parse/module.h"
 
+#include <cctype>
 #include <charconv>
 
 #include "parse/key_value.h"
@@ -25,6 +26,12 @@ ModuleInfo ParseEthtoolModule(std::string_view text) {
     const std::string& v = kv.value;
     if (k == "netlink error" || k.find("Cannot get") != std::string::npos) {
       m.warnings.push_back({kv.line, "module EEPROM unreadable: " + k + (v.empty() ? "" : ": " + v)});
+      continue;
+    }
+    // ethtool -m's field names are words ("Vendor name", "Laser tx bias current (Channel 1)"): a line whose
+    // key does not start with a letter is not one of them (a pasted prompt, garbage after the output).
+    if (k.empty() || !std::isalpha(static_cast<unsigned char>(k.front()))) {
+      m.warnings.push_back({kv.line, "not an ethtool -m field line: '" + k.substr(0, 40) + "'"});
       continue;
     }
     m.readable = true;
