@@ -38,7 +38,7 @@ std::function<int()> AddAcceptCommand(CLI::App& app) {
   };
   auto a = std::make_shared<Args>();
   CLI::App* cmd = app.add_subcommand("accept", "Acceptance: move assets through identity, firmware and link checks to accepted or rejected");
-  cmd->add_option("--db", a->db, "the ledger database");
+  cmd->add_option("--db", a->db, "the ledger database")->envname("RAILYARD_DB");
   cmd->require_subcommand(1);
   cmd->footer(
       "Examples:\n"

@@ -34,7 +34,7 @@ std::function<int()> AddLedgerCommand(CLI::App& app) {
   };
   auto a = std::make_shared<Args>();
   CLI::App* cmd = app.add_subcommand("ledger", "Inventory ledger: every NIC, cable and transceiver by serial, and its history");
-  cmd->add_option("--db", a->db, "the ledger database (SQLite; created when missing)");
+  cmd->add_option("--db", a->db, "the ledger database (SQLite; created by import when missing)")->envname("RAILYARD_DB");
   cmd->require_subcommand(1);
   cmd->footer(
       "Examples:\n"

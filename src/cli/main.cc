@@ -2,7 +2,11 @@
 #include <iostream>
 #include <vector>
 
+#include <algorithm>
+#include <string>
+
 #include "cli/commands.h"
+#include "util/suggest.h"
 #include "util/terminal.h"
 
 int main(int argc, char** argv) {
@@ -20,7 +24,7 @@ int main(int argc, char** argv) {
       "  railyard doctor facts/ --fail-on warning                  # faults in many hosts' facts\n"
       "\nExit codes: 0 ok, 1 findings at or above --fail-on, 2 usage or input error.");
   app.require_subcommand(1);
-  app.set_version_flag("--version", "railyard 0.1.0");
+  app.set_version_flag("--version", std::string("railyard ") + RAILYARD_VERSION);
   auto plan = railyard::cli::AddPlanCommand(app);
   auto check = railyard::cli::AddCheckCommand(app);
   auto catalog = railyard::cli::AddCatalogCommand(app);
@@ -29,6 +33,25 @@ int main(int argc, char** argv) {
   auto doctor = railyard::cli::AddDoctorCommand(app);
   auto ledger = railyard::cli::AddLedgerCommand(app);
   auto accept = railyard::cli::AddAcceptCommand(app);
+  // A mistyped verb ("railyard plna") gets the verb it most likely meant, not CLI11's generic complaint.
+  if (argc > 1 && argv[1][0] != '-') {
+    std::vector<std::string> verbs;
+    for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) verbs.push_back(sub->get_name());
+    std::string verb = argv[1];
+    if (std::find(verbs.begin(), verbs.end(), verb) == verbs.end()) {
+      std::string guess = railyard::ClosestMatch(verb, verbs);
+      for (const std::string& v : verbs) {
+        // Short verbs: a transposition ("plna") or a prefix ("ver") is the likelier slip than a far edit.
+        std::string a = v, b = verb;
+        std::sort(a.begin(), a.end());
+        std::sort(b.begin(), b.end());
+        if (guess.empty() && (a == b || (verb.size() >= 3 && v.starts_with(verb)))) guess = v;
+      }
+      std::cerr << "railyard: error: '" << verb << "' is not a command" << (guess.empty() ? "" : "; did you mean '" + guess + "'?")
+                << " (railyard --help lists them)\n";
+      return railyard::cli::kExitInput;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -11,7 +11,7 @@
 
 namespace railyard {
 
-inline constexpr const char* kVersion = "0.1.0";
+inline constexpr const char* kVersion = RAILYARD_VERSION;  // CMake's project(VERSION)
 
 struct ExportContext {
   ExportContext(const PlanResult& r, const Catalog& c) : result(r), catalog(c), ports(r.fabric) {

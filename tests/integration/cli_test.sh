@@ -60,6 +60,14 @@ check "catalog switches lists QM9700" test $? -eq 0
 "$RAILYARD" catalog nics --format json | grep -q '"opn": "MCX75310AAS-NEAT"'
 check "catalog nics as json" test $? -eq 0
 
+# A mistyped verb names the one it most likely meant; the version is CMake's project version.
+"$RAILYARD" plna "$SRC/examples/lab-8-node.yaml" 2> "$WORK/verb.err"
+check "unknown verb exits 2" test $? -eq 2
+check "unknown verb: did you mean" grep -q "did you mean 'plan'" "$WORK/verb.err"
+check "--version is the project's" bash -c "'$RAILYARD' --version | grep -q \"^railyard $(sed -n 's/^project(railyard VERSION \([0-9.]*\).*/\1/p' "$SRC/CMakeLists.txt")\""
+RAILYARD_DB="$WORK/env.db" "$RAILYARD" ledger import "$SRC/tests/fixtures/lspci/cx7-ndr-osfp-gen5-x16-vpd.txt" > /dev/null
+check "RAILYARD_DB names the ledger" test -s "$WORK/env.db"
+
 # Help shows examples.
 "$RAILYARD" --help | grep -q "Examples:"
 check "--help has examples" test $? -eq 0
