@@ -3,6 +3,7 @@
 // Built as one binary per parser by `make fuzz`.
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 
 #include "parse/bonding.h"
@@ -21,6 +22,8 @@
 #include "parse/lspci.h"
 #include "parse/mellanox_tools.h"
 #include "parse/switch_lldp.h"
+#include "verify/names.h"
+#include "verify/planned.h"
 
 #define RAILYARD_STR2(x) #x
 #define RAILYARD_STR(x) RAILYARD_STR2(x)
@@ -34,7 +37,25 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     railyard::ParseEthtoolSettings(text);
     railyard::ParseEthtoolDriver(text);
   } else if (parser == "bonding") railyard::ParseBonding(text);
-  else if (parser == "ibnetdiscover") railyard::ParseIbnetdiscover(text, "fuzz");
+  else if (parser == "ibnetdiscover") {
+    railyard::ParseIbnetdiscover(text, "fuzz");
+    // verify's own readers: plan.json and --names rows. They refuse bad input with runtime_error, nothing else.
+    try {
+      railyard::ParsePlannedFabric(text, "fuzz");
+    } catch (const std::runtime_error&) {
+    }
+    static const railyard::PlannedFabric plan = [] {
+      railyard::PlannedFabric p;
+      p.devices = {{"leaf01", "switch", "leaf", "compute", "r1", 1, 1, 40, 1}, {"gpu001", "node", "", "", "r1", 1, 1, 1, 0}};
+      p.device_index = {{"leaf01", 0}, {"gpu001", 1}};
+      return p;
+    }();
+    railyard::NameResolver names(plan);
+    try {
+      names.LoadMapText(text, "fuzz");
+    } catch (const std::runtime_error&) {
+    }
+  }
   else if (parser == "lldpctl") {
     railyard::ParseLldpctlJson(text, "host", "fuzz");
     railyard::ParseLldpctlKeyValue(text, "host", "fuzz");
@@ -63,9 +84,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     railyard::ParseIfcfg(text);
   }
   else if (parser == "module") {
-    railyard::ParseEthtoolModule(text);
+    railyard::LanesOf(railyard::ParseEthtoolModule(text));
     railyard::ParseEthtoolStats(text);
-  } else if (parser == "vpd") railyard::ParseBinaryVpd(text);
+  } else if (parser == "vpd") {
+    railyard::IdentityOf(railyard::ParseBinaryVpd(text).read_only);
+    railyard::IdentityOf(railyard::ParseMstvpd(text).read_only);
+  }
   else if (parser == "mellanox_tools") {
     railyard::ParseMlxfwmanager(text);
     railyard::ParseMstStatus(text);
