@@ -115,9 +115,12 @@ int TerminalSafeBuf::sync() {
 }
 
 void ProtectTerminal() {
-  static TerminalSafeBuf out(std::cout.rdbuf()), err(std::cerr.rdbuf());
-  if (::isatty(STDOUT_FILENO)) std::cout.rdbuf(&out);
-  if (::isatty(STDERR_FILENO)) std::cerr.rdbuf(&err);
+  // Never destroyed: std::cout and std::cerr are flushed after every static is gone, and would otherwise
+  // reach a destroyed filter. Reachable through these pointers, so no leak to the sanitizers either.
+  static TerminalSafeBuf* out = new TerminalSafeBuf(std::cout.rdbuf());
+  static TerminalSafeBuf* err = new TerminalSafeBuf(std::cerr.rdbuf());
+  if (::isatty(STDOUT_FILENO)) std::cout.rdbuf(out);
+  if (::isatty(STDERR_FILENO)) std::cerr.rdbuf(err);
 }
 
 }  // namespace railyard
