@@ -44,6 +44,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       railyard::ParsePlannedFabric(text, "fuzz");
     } catch (const std::runtime_error&) {
     }
+    // plan.index: refused with a reason (never thrown, never a link naming a row that is not there).
+    {
+      railyard::PlannedFabric indexed;
+      std::string why;
+      if (railyard::ParsePlanIndex(text, "fuzz", indexed, why)) {
+        for (const railyard::PlannedLink& l : indexed.links) {
+          if (l.a_device >= indexed.devices.size() || l.z_device >= indexed.devices.size() ||
+              l.a_port_id >= indexed.port_names.size() || l.z_port_id >= indexed.port_names.size()) {
+            __builtin_trap();
+          }
+        }
+      } else if (why.empty()) {
+        __builtin_trap();
+      }
+    }
     static const railyard::PlannedFabric plan = [] {
       railyard::PlannedFabric p;
       p.devices = {{"leaf01", "switch", "leaf", "compute", "r1", 1, 1, 40, 1}, {"gpu001", "node", "", "", "r1", 1, 1, 1, 0}};

@@ -156,8 +156,21 @@ Catalog Catalog::FromCsv(std::string_view switches_csv, std::string_view nics_cs
       s.rack_units = r.OptionalNumber("rack_units");
       s.typical_power_w = r.OptionalNumber("typical_power_w");
       s.max_power_w = r.OptionalNumber("max_power_w");
+      s.netbox_device_type = r.Text("netbox_device_type");
+      s.netbox_interface = r.Text("netbox_interface");
       s.source = r.Text("source");
       s.confidence = r.Text("confidence");
+      for (std::string_view rest = s.netbox_interface; !rest.empty();) {
+        size_t open = rest.find('{');
+        if (open == std::string_view::npos) break;
+        size_t close = rest.find('}', open);
+        std::string_view field = rest.substr(open + 1, close == std::string_view::npos ? 0 : close - open - 1);
+        if (close == std::string_view::npos ||
+            (field != "port" && field != "cage" && field != "lane" && field != "cage0" && field != "lane0")) {
+          r.Fail("netbox_interface", "placeholders are {port}, {cage}, {lane}, {cage0} and {lane0}");
+        }
+        rest.remove_prefix(close + 1);
+      }
       if (s.cages == 0 || s.ports.empty()) r.Fail("ports", "a switch needs cages and ports");
       catalog.switches_.push_back(std::move(s));
     }

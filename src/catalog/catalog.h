@@ -34,6 +34,10 @@ struct SwitchModel {
   std::optional<double> rack_units;
   std::optional<double> typical_power_w;
   std::optional<double> max_power_w;
+  // NetBox device-type library: the model's slug, and its interface name for a plan port as a
+  // template on {port}, {cage}, {lane}, {cage0}, {lane0} ("" = none in the library).
+  std::string netbox_device_type;
+  std::string netbox_interface;
   std::string source;
   std::string confidence;
 

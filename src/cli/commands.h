@@ -2,9 +2,12 @@
 #pragma once
 
 #include <functional>
+#include <iostream>
 #include <string>
 
 #include <CLI/CLI.hpp>
+
+#include "verify/planned.h"
 
 namespace railyard::cli {
 
@@ -23,6 +26,14 @@ struct PlanOptions {
 };
 void AddSpecOptions(CLI::App* cmd, PlanOptions& options);
 int RunPlan(const PlanOptions& options, bool check_only);
+
+// Reads a plan for verify, doctor and ledger; says on stderr when a stale or damaged plan.index was
+// passed over for plan.json (the run is slower, and plan.json changed after `railyard plan`).
+inline PlannedFabric LoadPlanNoting(const std::string& path) {
+  PlannedFabric plan = LoadPlannedFabric(path);
+  if (!plan.index_note.empty()) std::cerr << "railyard: note: " << plan.index_note << "\n";
+  return plan;
+}
 
 // Registers the verb on `app`; the returned function runs it when the verb was chosen.
 std::function<int()> AddPlanCommand(CLI::App& app);

@@ -156,7 +156,7 @@ std::function<int()> AddLedgerCommand(CLI::App& app) {
       }
       if (labels->parsed()) {
         std::unique_ptr<PlannedFabric> plan;
-        if (!a->plan.empty()) plan = std::make_unique<PlannedFabric>(LoadPlannedFabric(a->plan));
+        if (!a->plan.empty()) plan = std::make_unique<PlannedFabric>(LoadPlanNoting(a->plan));
         std::vector<LabelledCable> found = LabelledCables(*ledger, plan.get(), a->state);
         std::cout << LabelledCablesCsv(found);
         bool mismatch = false;

@@ -6,6 +6,9 @@
 #include <filesystem>
 #include <fstream>
 #include <future>
+#include <cstdio>
+#include <memory>
+#include <mutex>
 #include <iostream>
 #include <set>
 #include <sstream>
@@ -45,12 +48,21 @@ void RequireRecords(const AdjacencyReport& r, const std::string& file, std::stri
   throw std::runtime_error(fmt::format("{}: no {} record could be read: {}", file, format, r.warnings.front().message));
 }
 
+// One read into a buffer of the file's size: thousands of switch files at scale.
 std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path.string() + ": cannot read the file");
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
+  if (!file) throw std::runtime_error(path.string() + ": cannot read the file");
+  std::string text;
+  std::error_code ec;
+  auto size = fs::file_size(path, ec);
+  if (!ec) text.resize(static_cast<size_t>(size));
+  size_t got = std::fread(text.data(), 1, text.size(), file.get());
+  text.resize(got);
+  // A pipe or a file still growing: read on to its end.
+  char chunk[65536];
+  while ((got = std::fread(chunk, 1, sizeof(chunk), file.get())) > 0) text.append(chunk, got);
+  if (std::ferror(file.get())) throw std::runtime_error(path.string() + ": cannot read the file");
+  return text;
 }
 
 // "DEVICE=PATH" names the device a capture was taken on; otherwise the file name up to its
@@ -88,8 +100,11 @@ std::vector<std::pair<std::string, fs::path>> Captures(const std::vector<std::st
 
 int Run(const VerifyArgs& o) {
   try {
-    // Neighbour tables: thousands of small files at scale. Two workers share them through a
-    // queue; one first reads plan.json (~130 MB at 100,000 GPUs), so both cores stay busy.
+    // Neighbour tables: thousands of small files at scale. Two workers share them through a queue;
+    // one first reads the plan (plan.index, or plan.json), so both cores stay busy. Each file's
+    // records are judged as soon as the plan is ready and every file before it has been (a fixed
+    // order, so the report does not depend on thread timing), then freed: at 100,000 GPUs the
+    // ~600,000 neighbour records are never all held at once.
     struct Capture {
       std::string device;
       fs::path path;
@@ -98,7 +113,29 @@ int Run(const VerifyArgs& o) {
     std::vector<Capture> captures;
     for (auto& [device, path] : Captures(o.lldp)) captures.push_back({device, path, true});
     for (auto& [device, path] : Captures(o.switch_lldp)) captures.push_back({device, path, false});
+    railyard::VerifyOptions options;
+    options.check_speed = !o.ignore_speed;
+    options.planes = std::set<std::string, std::less<>>(o.planes.begin(), o.planes.end());
+    options.list_unverified = o.show_unverified;
+
+    std::unique_ptr<PlannedFabric> plan;
+    std::unique_ptr<NameResolver> names;
+    std::unique_ptr<VerifySession> session;
     std::vector<AdjacencyReport> reports(captures.size());
+    std::vector<char> parsed(captures.size(), 0);
+    std::set<std::string> reporting;  // a capture read whole covers its device; a partly unreadable one does not
+    std::mutex mutex;
+    size_t judged = 0;
+    auto judge_ready = [&] {  // with `mutex` held
+      if (!session) return;
+      for (; judged < captures.size() && parsed[judged]; ++judged) {
+        AdjacencyReport& r = reports[judged];
+        for (const ParseWarning& w : r.warnings) std::cerr << "railyard: warning: " << w.message << "\n";
+        if (r.warnings.empty()) reporting.insert(captures[judged].device);
+        session->Observe({r.adjacencies, r.warnings.empty()});
+        r = AdjacencyReport();
+      }
+    };
     std::atomic<size_t> next{0};
     auto parse_queue = [&] {
       for (size_t i = next++; i < captures.size(); i = next++) {
@@ -107,66 +144,65 @@ int Run(const VerifyArgs& o) {
         if (text.size() >= 2 && ((text[0] == '\xff' && text[1] == '\xfe') || (text[0] == '\xfe' && text[1] == '\xff'))) {
           throw std::runtime_error(c.path.string() + ": UTF-16 text (a Windows export?): convert it to UTF-8 first (iconv -f UTF-16 -t UTF-8)");
         }
-        reports[i] = c.json ? ParseLldpctl(text, c.device, c.path.string())  // any lldpctl -f form
-                            : ParseSwitchLldpTable(text, c.device, c.path.string());
-        RequireRecords(reports[i], c.path.string(), c.json ? "lldpctl" : "switch LLDP table");
+        AdjacencyReport report = c.json ? ParseLldpctl(text, c.device, c.path.string())  // any lldpctl -f form
+                                        : ParseSwitchLldpTable(text, c.device, c.path.string());
+        RequireRecords(report, c.path.string(), c.json ? "lldpctl" : "switch LLDP table");
+        std::lock_guard<std::mutex> lock(mutex);
+        reports[i] = std::move(report);
+        parsed[i] = 1;
+        judge_ready();
       }
     };
     auto plan_then_parse = std::async(std::launch::async, [&] {
-      PlannedFabric loaded = LoadPlannedFabric(o.plan);
+      try {
+        plan = std::make_unique<PlannedFabric>(LoadPlanNoting(o.plan));
+        names = std::make_unique<NameResolver>(*plan);
+        if (!o.names.empty()) names->LoadMap(o.names);
+        if (!o.ibdev2netdev.empty()) names->LoadIbdev2netdevDir(o.ibdev2netdev);
+        for (const std::string& plane : o.planes) {
+          bool known = std::any_of(plan->planes.begin(), plan->planes.end(), [&](const PlannedPlane& p) { return p.name == plane; });
+          if (!known) {
+            std::string all;
+            for (const PlannedPlane& p : plan->planes) all += (all.empty() ? "" : ", ") + p.name;
+            throw std::runtime_error(fmt::format("--plane {}: the plan has no such plane (it has {})", plane, all));
+          }
+        }
+        auto ready = std::make_unique<VerifySession>(*plan, *names, options);
+        std::lock_guard<std::mutex> lock(mutex);
+        session = std::move(ready);
+        judge_ready();
+      } catch (...) {
+        next = captures.size();  // stop the other worker at its next file
+        throw;
+      }
       parse_queue();
-      return loaded;
     });
     std::exception_ptr parse_error;
     try {
       parse_queue();
     } catch (...) {
       parse_error = std::current_exception();
-      next = captures.size();  // stop the other worker at its next file
+      next = captures.size();
     }
-    PlannedFabric plan = plan_then_parse.get();
+    plan_then_parse.get();
     if (parse_error) std::rethrow_exception(parse_error);
-    NameResolver names(plan);
-    if (!o.names.empty()) names.LoadMap(o.names);
-    if (!o.ibdev2netdev.empty()) names.LoadIbdev2netdevDir(o.ibdev2netdev);
-    for (const std::string& plane : o.planes) {
-      bool known = std::any_of(plan.planes.begin(), plan.planes.end(), [&](const PlannedPlane& p) { return p.name == plane; });
-      if (!known) {
-        std::string all;
-        for (const PlannedPlane& p : plan.planes) all += (all.empty() ? "" : ", ") + p.name;
-        throw std::runtime_error(fmt::format("--plane {}: the plan has no such plane (it has {})", plane, all));
-      }
-    }
-    // A capture read whole covers its device; one with unreadable lines does not vouch for what it lacks.
-    std::set<std::string> reporting;
-    for (size_t i = 0; i < captures.size(); ++i) {
-      if (reports[i].warnings.empty()) reporting.insert(captures[i].device);
-    }
+    auto observe_whole = [&](AdjacencyReport& report, const std::string& file) {
+      for (ParseWarning& w : report.warnings) std::cerr << "railyard: warning: " << fmt::format("{}:{}: {}", file, w.line, w.message) << "\n";
+      session->Observe({report.adjacencies, report.warnings.empty()});
+    };
     for (const std::string& file : o.ibnetdiscover) {
       AdjacencyReport report = ParseIbnetdiscover(ReadFile(file), file);
       RequireRecords(report, file, "ibnetdiscover");
-      for (ParseWarning& w : report.warnings) w.message = fmt::format("{}:{}: {}", file, w.line, w.message);
-      reports.push_back(std::move(report));
+      observe_whole(report, file);
     }
     for (const std::string& file : o.iblinkinfo) {
       IblinkinfoReport r = ParseIblinkinfo(ReadFile(file), file);
       RequireRecords(r.links, file, "iblinkinfo");
-      for (ParseWarning& w : r.links.warnings) w.message = fmt::format("{}:{}: {}", file, w.line, w.message);
-      reports.push_back(std::move(r.links));
-    }
-    // Each capture is a batch; nothing is copied into one big list.
-    std::vector<ObservedBatch> observed;
-    for (const AdjacencyReport& r : reports) {
-      for (const ParseWarning& w : r.warnings) std::cerr << "railyard: warning: " << w.message << "\n";
-      observed.push_back({r.adjacencies, r.warnings.empty()});
+      observe_whole(r.links, file);
     }
     std::vector<LabelScan> labels;
     if (!o.labels.empty()) labels = LoadLabelAudit(o.labels);
-    railyard::VerifyOptions options;
-    options.check_speed = !o.ignore_speed;
-    options.planes = std::set<std::string>(o.planes.begin(), o.planes.end());
-    options.list_unverified = o.show_unverified;
-    VerifyResult result = Verify(plan, names, observed, reporting, labels, options);
+    VerifyResult result = session->Finish(reporting, labels);
     if (o.format == "json") {
       std::cout << VerifyJson(result).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     } else if (o.format == "csv") {

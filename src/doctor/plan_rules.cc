@@ -42,8 +42,8 @@ HostPlan::HostPlan(PlannedFabric plan) : plan_(std::move(plan)), names_(plan_) {
     bool a_is_host = plan_.devices[l.a_device].role != "switch";
     uint32_t host = a_is_host ? l.a_device : l.z_device;
     const PlannedDevice& leaf = plan_.devices[a_is_host ? l.z_device : l.a_device];
-    ports_[host].push_back({a_is_host ? l.a_port : l.z_port, l.label, l.plane, l.speed_gbps, l.rail, leaf.name,
-                            a_is_host ? l.z_port : l.a_port});
+    ports_[host].push_back({std::string(a_is_host ? l.a_port : l.z_port), std::string(l.label), std::string(l.plane),
+                            l.speed_gbps, l.rail, leaf.name, std::string(a_is_host ? l.z_port : l.a_port)});
   }
 }
 

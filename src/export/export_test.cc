@@ -212,3 +212,57 @@ TEST(OutputSet, AllOrNothingWhenARenameFails) {
 
 }  // namespace
 }  // namespace railyard
+
+namespace railyard {
+namespace {
+
+// Interface names in netbox-cables.csv follow the NetBox device-type library for the switch model
+// (catalog column netbox_interface): the names the imported device type's interfaces carry.
+std::map<std::string, std::string> NetboxNames(const std::string& yaml) {
+  PlanResult r = Plan(testing::ParseOrDie(yaml));
+  ExportContext ctx(r, Catalog::Builtin());
+  std::map<std::string, std::string> names;  // "device:plan port" -> NetBox interface
+  for (const Link& l : r.fabric.links) {
+    for (PortRef ref : {l.a, l.z}) names[r.fabric.devices[ref.device].name + ":" + ctx.ports(ref)] = NetboxInterface(ctx, ref);
+  }
+  return names;
+}
+
+std::string OneLeaf(const std::string& nic, const std::string& speed, const std::string& sw) {
+  return "name: t\nnodes: {count: 4, gpus: 8, pcie: gen5, per_rack: 2}\nplanes:\n  - {name: compute, kind: infiniband, nic: " +
+         nic + ", ports_per_node: 8, speed: " + speed + ", switch: " + sw + "}\n";
+}
+
+TEST(NetboxInterfaces, FollowTheDeviceTypeLibraryPerModel) {
+  // QM9700 (nvidia-qm9700): P<cage-1>.<lane-1>; IB port 1 is cage 1 lane 1, port 32 cage 16 lane 2.
+  auto qm9700 = NetboxNames(OneLeaf("MCX75310AAS-NEAT", "400G", "QM9700"));
+  EXPECT_EQ(qm9700.at("compute-leaf-001:1"), "P0.0");
+  EXPECT_EQ(qm9700.at("compute-leaf-001:32"), "P15.1");
+  // QM8700 (mellanox-qm8700): IB1/<port>.
+  auto qm8700 = NetboxNames(OneLeaf("MCX653105A-HDAT", "200G", "QM8700"));
+  EXPECT_EQ(qm8700.at("compute-leaf-001:7"), "IB1/7");
+  // QM8790 (mellanox-qm8790): swp<port>.
+  auto qm8790 = NetboxNames(OneLeaf("MCX653105A-HDAT", "200G", "QM8790"));
+  EXPECT_EQ(qm8790.at("compute-leaf-001:7"), "swp7");
+  // A QM9700 split to 200G (4 ports per cage) has no such interfaces in the library: the plan's names stand.
+  auto split = NetboxNames(OneLeaf("MCX653105A-HDAT", "200G", "QM9700"));
+  EXPECT_EQ(split.at("compute-leaf-001:7"), "7");
+  // Hosts keep their RDMA device names.
+  EXPECT_EQ(qm9700.at("node001:mlx5_0"), "mlx5_0");
+}
+
+TEST(NetboxInterfaces, CatalogRejectsAnUnknownPlaceholder) {
+  const std::string sw =
+      "model,opns,vendor,fabric,port_naming,cages,cage,ports,uplink_cage,uplink_ports,rack_units,typical_power_w,"
+      "max_power_w,netbox_device_type,netbox_interface,source,confidence\n"
+      "X,,V,infiniband,ib,32,osfp,400:64,,,1,,,x,P{slot}.{lane},src,H\n";
+  try {
+    Catalog::FromCsv(sw, "opn\n", "opn\n");
+    FAIL() << "expected an error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("switches.csv:2: column netbox_interface"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace railyard

@@ -46,11 +46,16 @@ struct ExportContext {
 std::string_view LevelName(uint8_t level);  // endpoint-leaf | leaf-spine | spine-core
 
 void WritePlanJson(const ExportContext& ctx, OutputFile& out);          // plan.json
+// plan.index: the rows verify/doctor/ledger read, with plan.json's size and fingerprint (plan_index.cc).
+void WritePlanIndex(const ExportContext& ctx, const ContentHash& plan_json, OutputFile& out);
 void WriteCutsheet(const ExportContext& ctx, OutputFile& out);          // cutsheet.csv
 void WriteBomCsv(const ExportContext& ctx, OutputFile& out);            // bom.csv
 void WriteLabels(const ExportContext& ctx, OutputFile& out);            // labels.csv
 void WriteIpPlan(const ExportContext& ctx, OutputFile& out);            // ip-plan.csv
 void WriteNetboxCables(const ExportContext& ctx, OutputFile& out);      // netbox-cables.csv
+// A port's interface name in NetBox: the device-type library's naming for the switch model where the
+// library has one (catalog column netbox_interface), else the plan's port name.
+std::string NetboxInterface(const ExportContext& ctx, PortRef ref);
 void WriteDot(const ExportContext& ctx, OutputFile& out);               // topology.dot
 void WriteSlurmTopology(const ExportContext& ctx, OutputFile& out);     // topology.conf
 // ibnetdiscover-format topology of one InfiniBand plane, loadable by ibsim.

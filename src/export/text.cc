@@ -66,6 +66,7 @@ void OutputFile::Flush() {
   if (buffer_.size() && std::fwrite(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size()) {
     throw std::runtime_error(fmt::format("{}: write failed: {}", temp_path_, std::strerror(errno)));
   }
+  hash_.Update(std::string_view(buffer_.data(), buffer_.size()));
   buffer_.clear();
 }
 

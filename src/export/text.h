@@ -12,6 +12,8 @@
 #include <fmt/compile.h>
 #include <fmt/format.h>
 
+#include "util/content_hash.h"
+
 namespace railyard {
 
 // Appends `text` to `out` as the body of a JSON string (without the quotes).
@@ -56,6 +58,8 @@ class OutputFile {
   const std::string& path() const { return path_; }
   const std::string& temp_path() const { return temp_path_; }
   void MarkCommitted() { committed_ = true; }
+  // The fingerprint of every byte written (complete once closed): plan.index names plan.json's.
+  const ContentHash& content_hash() const { return hash_; }
 
  private:
   void Flush();
@@ -63,6 +67,7 @@ class OutputFile {
   std::string temp_path_;
   std::FILE* file_ = nullptr;
   fmt::memory_buffer buffer_;
+  ContentHash hash_;
   bool committed_ = false;
 };
 

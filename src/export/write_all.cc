@@ -23,9 +23,17 @@ std::vector<std::string> WritePlanOutputs(const PlanResult& result, const Catalo
     std::function<void(OutputFile&)> write;
   };
   // Largest first (at 100,000 GPUs: labels ~140 MB, plan.json ~130 MB, ip-plan ~65 MB ...).
+  // plan.index names plan.json's fingerprint, so the same worker writes it right after plan.json.
+  auto index = std::make_unique<OutputFile>((std::filesystem::path(dir) / "plan.index").string());
   std::vector<Job> jobs = {
       {"labels.csv", [&](OutputFile& o) { WriteLabels(ctx, o); }},
-      {"plan.json", [&](OutputFile& o) { WritePlanJson(ctx, o); }},
+      {"plan.json",
+       [&](OutputFile& o) {
+         WritePlanJson(ctx, o);
+         o.Close();
+         WritePlanIndex(ctx, o.content_hash(), *index);
+         index->Close();
+       }},
       {"ip-plan.csv", [&](OutputFile& o) { WriteIpPlan(ctx, o); }},
       {"cutsheet.csv", [&](OutputFile& o) { WriteCutsheet(ctx, o); }},
       {"netbox-cables.csv", [&](OutputFile& o) { WriteNetboxCables(ctx, o); }},
@@ -76,6 +84,8 @@ std::vector<std::string> WritePlanOutputs(const PlanResult& result, const Catalo
     set.push_back(files[i].get());
     names.push_back(jobs[i].name);
   }
+  set.push_back(index.get());
+  names.push_back("plan.index");
   CommitAll(set);
   return names;
 }

@@ -9,7 +9,7 @@
 namespace railyard {
 
 std::vector<LabelledCable> LabelledCables(const LedgerStore& ledger, const PlannedFabric* plan, const std::string& state) {
-  std::unordered_map<std::string, const PlannedLink*> by_label;
+  std::unordered_map<std::string_view, const PlannedLink*> by_label;
   if (plan) {
     for (const PlannedLink& l : plan->links) by_label.emplace(l.label, &l);
   }
@@ -32,7 +32,9 @@ std::vector<LabelledCable> LabelledCables(const LedgerStore& ledger, const Plann
       c.length_m = l.length_m;
       // A transceiver carries the label of the link it terminates: either end's part will do.
       bool matches = a.kind == "cable" ? c.opn == l.cable : (c.opn == l.xcvr_a || c.opn == l.xcvr_z);
-      c.planned_part = a.kind == "cable" ? l.cable : (l.xcvr_a == l.xcvr_z || l.xcvr_z.empty() ? l.xcvr_a : l.xcvr_a + "|" + l.xcvr_z);
+      c.planned_part = a.kind == "cable" ? std::string(l.cable)
+                       : l.xcvr_a == l.xcvr_z || l.xcvr_z.empty() ? std::string(l.xcvr_a)
+                                                                  : fmt::format("{}|{}", l.xcvr_a, l.xcvr_z);
       c.status = matches ? "ok" : "part-mismatch";
     }
     out.push_back(std::move(c));

@@ -1,13 +1,41 @@
 #include "verify/planned.h"
 
+#include <charconv>
+#include <optional>
+#include <cstdio>
+#include <algorithm>
+#include <filesystem>
+#include <future>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <unordered_set>
 
 #include <fmt/format.h>
 #include <simdjson.h>
 
+#include "util/content_hash.h"
+
 namespace railyard {
+
+std::string_view StringArena::Keep(std::string_view text) {
+  if (text.empty()) return {};
+  if (chunk_ == nullptr || chunk_->capacity() - chunk_->size() < text.size()) {
+    if (text.size() > 4096) return Adopt(std::string(text));
+    kept_.emplace_back();
+    chunk_ = &kept_.back();
+    chunk_->reserve(1 << 20);  // never grown past this: views into it stay valid
+  }
+  size_t at = chunk_->size();
+  chunk_->append(text);
+  return std::string_view(chunk_->data() + at, text.size());
+}
+
+std::string_view StringArena::Adopt(std::string text) {
+  kept_.push_back(std::move(text));  // a deque never moves its elements
+  return kept_.back();
+}
+
 namespace {
 
 // On Demand: plan.json is read once, front to back, without building a DOM (at 100,000 GPUs
@@ -25,6 +53,22 @@ PlannedFabric ParsePadded(const simdjson::padded_string& padded, const std::stri
     throw std::runtime_error(fmt::format("{}: not a railyard plan (expected a JSON object)", source));
   }
   PlannedFabric plan;
+  plan.read_from = "plan.json";
+  StringArena& arena = *plan.strings;
+  // Planes, levels, OPNs and port names repeat across hundreds of thousands of links: one copy each.
+  std::unordered_set<std::string_view> interned;
+  auto intern = [&](std::string_view s) -> std::string_view {
+    auto it = interned.find(s);
+    if (it != interned.end()) return *it;
+    return *interned.insert(arena.Keep(s)).first;
+  };
+  std::unordered_map<std::string_view, uint32_t> port_ids;
+  auto port_id = [&](std::string_view name) -> uint32_t {
+    auto it = port_ids.find(name);
+    if (it != port_ids.end()) return it->second;
+    plan.port_names.push_back(intern(name));
+    return port_ids.emplace(plan.port_names.back(), static_cast<uint32_t>(plan.port_names.size() - 1)).first->second;
+  };
   std::unordered_map<std::string, std::pair<int, int>> racks;
   bool schema_ok = false;
   auto text = [](od::value v) -> std::string_view {
@@ -92,18 +136,18 @@ PlannedFabric ParsePadded(const simdjson::padded_string& padded, const std::stri
     } else if (key == "links") {
       for (auto item : value.get_array()) {
         PlannedLink l;
-        std::string ends[2][2];
+        std::string_view ends[2][2];
         bool have[2] = {false, false};
         for (auto f : item.get_object()) {
           std::string_view k = f.unescaped_key().value_unsafe();
-          if (k == "label") l.label = std::string(text(f.value()));
-          else if (k == "plane") l.plane = std::string(text(f.value()));
-          else if (k == "level") l.level = std::string(text(f.value()));
+          if (k == "label") l.label = arena.Keep(text(f.value()));
+          else if (k == "plane") l.plane = intern(text(f.value()));
+          else if (k == "level") l.level = intern(text(f.value()));
           else if (k == "rail") l.rail = static_cast<int>(number(f.value()));
           else if (k == "speed_gbps") l.speed_gbps = static_cast<uint32_t>(number(f.value()));
-          else if (k == "cable") l.cable = std::string(text(f.value()));
-          else if (k == "xcvr_a") l.xcvr_a = std::string(text(f.value()));
-          else if (k == "xcvr_z") l.xcvr_z = std::string(text(f.value()));
+          else if (k == "cable") l.cable = intern(text(f.value()));
+          else if (k == "xcvr_a") l.xcvr_a = intern(text(f.value()));
+          else if (k == "xcvr_z") l.xcvr_z = intern(text(f.value()));
           else if (k == "length_m") {
             double m = 0;
             if (f.value().get_double().get(m) == simdjson::SUCCESS) l.length_m = m;
@@ -113,8 +157,8 @@ PlannedFabric ParsePadded(const simdjson::padded_string& padded, const std::stri
             have[end] = true;
             for (auto e : f.value().get_object()) {
               std::string_view ek = e.unescaped_key().value_unsafe();
-              if (ek == "device") ends[end][0] = std::string(text(e.value()));
-              else if (ek == "port") ends[end][1] = std::string(text(e.value()));
+              if (ek == "device") ends[end][0] = intern(text(e.value()));
+              else if (ek == "port") ends[end][1] = intern(text(e.value()));
             }
           }
         }
@@ -122,12 +166,14 @@ PlannedFabric ParsePadded(const simdjson::padded_string& padded, const std::stri
           if (!have[end]) {
             throw std::runtime_error(fmt::format("{}: link {} has no {} end", source, l.label, end == 0 ? "a" : "z"));
           }
-          auto it = plan.device_index.find(ends[end][0]);
+          auto it = plan.device_index.find(std::string(ends[end][0]));
           if (it == plan.device_index.end()) {
             throw std::runtime_error(fmt::format("{}: link {} names unknown device '{}'", source, l.label, ends[end][0]));
           }
           (end == 0 ? l.a_device : l.z_device) = it->second;
-          (end == 0 ? l.a_port : l.z_port) = std::move(ends[end][1]);
+          uint32_t id = port_id(ends[end][1]);
+          (end == 0 ? l.a_port_id : l.z_port_id) = id;
+          (end == 0 ? l.a_port : l.z_port) = plan.port_names[id];
         }
         plan.links.push_back(std::move(l));
       }
@@ -144,18 +190,166 @@ PlannedFabric ParsePadded(const simdjson::padded_string& padded, const std::stri
   return plan;
 }
 
+std::vector<std::string_view> SplitTabs(std::string_view line) {
+  std::vector<std::string_view> fields;
+  size_t start = 0;
+  for (size_t tab; (tab = line.find('\t', start)) != std::string_view::npos; start = tab + 1) {
+    fields.push_back(line.substr(start, tab - start));
+  }
+  fields.push_back(line.substr(start));
+  return fields;
+}
+
+template <typename T>
+bool Number(std::string_view text, T& out) {
+  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), out);
+  return error == std::errc() && end == text.data() + text.size();
+}
+
 }  // namespace
+
+bool ParsePlanIndex(std::string owned, const std::string& source, PlannedFabric& plan, std::string& why) {
+  PlannedFabric out;
+  out.read_from = "plan.index";
+  std::string_view text = out.strings->Adopt(std::move(owned));
+  out.links.reserve(static_cast<size_t>(std::count(text.begin(), text.end(), '\n')));
+  size_t line_no = 0, pos = 0;
+  std::string_view fields[14];
+  std::vector<std::string_view> plane_names;  // views into the adopted text: valid in every copy of the plan
+  auto fail = [&](std::string_view what) {
+    why = fmt::format("{}:{}: {}", source, line_no, what);
+    return false;
+  };
+  while (pos < text.size()) {
+    size_t eol = text.find('\n', pos);
+    if (eol == std::string_view::npos) {
+      ++line_no;
+      return fail("the last row has no end of line (a cut file?)");
+    }
+    std::string_view line = text.substr(pos, eol - pos);
+    pos = eol + 1;
+    ++line_no;
+    // Split in place: links are ~370,000 rows at 100,000 GPUs, so no vector per row.
+    size_t n = 0, start = 0;
+    for (;;) {
+      size_t tab = line.find('\t', start);
+      if (n == 14) return fail("too many fields");
+      fields[n++] = line.substr(start, tab == std::string_view::npos ? std::string_view::npos : tab - start);
+      if (tab == std::string_view::npos) break;
+      start = tab + 1;
+    }
+    if (line_no == 1) {
+      if (fields[0] != "railyard.plan-index/1" || n != 4) return fail("not a railyard.plan-index/1 header");
+      continue;
+    }
+    if (fields[0] == "L" && n == 14) {
+      PlannedLink l;
+      uint32_t plane = 0;
+      if (!Number(fields[2], plane) || plane >= out.planes.size()) return fail("plane# out of range");
+      l.label = fields[1];
+      l.plane = plane_names[plane];
+      l.infiniband = out.planes[plane].kind == "infiniband";
+      l.level = fields[3];
+      l.cable = fields[6];
+      l.xcvr_a = fields[7];
+      l.xcvr_z = fields[8];
+      if (!Number(fields[4], l.rail) || !Number(fields[5], l.speed_gbps) || !Number(fields[9], l.length_m) ||
+          !Number(fields[10], l.a_device) || !Number(fields[12], l.z_device) || l.a_device >= out.devices.size() ||
+          l.z_device >= out.devices.size() || !Number(fields[11], l.a_port_id) || !Number(fields[13], l.z_port_id) ||
+          l.a_port_id >= out.port_names.size() || l.z_port_id >= out.port_names.size()) {
+        return fail("a link row with a bad number, device# or port#");
+      }
+      l.a_port = out.port_names[l.a_port_id];
+      l.z_port = out.port_names[l.z_port_id];
+      out.links.push_back(l);
+    } else if (fields[0] == "D" && n == 10) {
+      PlannedDevice d;
+      d.name = fields[1];
+      d.role = fields[2];
+      d.tier = fields[3];
+      d.plane = fields[4];
+      d.rack = fields[5];
+      if (!Number(fields[6], d.row) || !Number(fields[7], d.position) || !Number(fields[8], d.u) ||
+          !Number(fields[9], d.rail)) {
+        return fail("a device row with a bad number");
+      }
+      if (!out.device_index.emplace(d.name, static_cast<uint32_t>(out.devices.size())).second) {
+        return fail("device listed twice");
+      }
+      out.devices.push_back(std::move(d));
+    } else if (fields[0] == "P" && n == 3) {
+      out.planes.push_back({std::string(fields[1]), std::string(fields[2])});
+      plane_names.push_back(fields[1]);
+    } else if (fields[0] == "T" && n == 2) {
+      out.port_names.push_back(fields[1]);
+    } else if (fields[0] == "N" && n == 2) {
+      out.name = fields[1];
+    } else {
+      return fail("not a P, D or L row of its width");
+    }
+  }
+  if (line_no == 0) return fail("empty");
+  plan = std::move(out);
+  return true;
+}
 
 PlannedFabric ParsePlannedFabric(std::string_view json, const std::string& source) {
   return ParsePadded(simdjson::padded_string(json), source);
 }
 
+namespace {
+
+// The plan.index beside `path`, when it was written with this plan.json; else nullopt and why.
+std::optional<PlannedFabric> FromIndex(const std::string& path, std::string& note) {
+  std::filesystem::path index = std::filesystem::path(path).parent_path() / "plan.index";
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(index, ec)) return std::nullopt;
+  std::ifstream in(index, std::ios::binary);
+  std::string header;
+  if (!std::getline(in, header)) return std::nullopt;
+  std::vector<std::string_view> f = SplitTabs(header);
+  uint64_t size = 0, digest = 0, want_size = 0;
+  if (f.size() != 4 || f[0] != "railyard.plan-index/1" || !Number(f[2], want_size)) {
+    note = fmt::format("{}: not a railyard.plan-index/1 file: reading {}", index.string(), path);
+    return std::nullopt;
+  }
+  // plan.json is fingerprinted on another thread while the index is read: the index is used only
+  // if the fingerprint matches.
+  std::string expected_digest(f[3]);
+  auto same_plan = std::async(std::launch::async, [&] {
+    return HashFile(path, digest, size) && size == want_size && HexDigest(digest) == expected_digest;
+  });
+  in.seekg(0, std::ios::end);
+  std::string text(static_cast<size_t>(in.tellg()), '\0');
+  in.seekg(0);
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  PlannedFabric plan;
+  std::string why;
+  bool parsed = in && ParsePlanIndex(std::move(text), index.string(), plan, why);
+  if (!same_plan.get()) {
+    note = fmt::format("{} was not written with this {} (it changed after `railyard plan`): reading {} itself; "
+                       "re-run `railyard plan` to refresh the index", index.string(), path, path);
+    return std::nullopt;
+  }
+  if (!parsed) {
+    note = fmt::format("{}: unusable ({}): reading {}", index.string(), why.empty() ? "cannot read it" : why, path);
+    return std::nullopt;
+  }
+  return plan;
+}
+
+}  // namespace
+
 PlannedFabric LoadPlannedFabric(const std::string& path) {
+  std::string note;
+  if (auto indexed = FromIndex(path, note)) return std::move(*indexed);
   simdjson::padded_string text;
   if (simdjson::padded_string::load(path).get(text) != simdjson::SUCCESS) {
     throw std::runtime_error(path + ": cannot read the file");
   }
-  return ParsePadded(text, path);
+  PlannedFabric plan = ParsePadded(text, path);
+  plan.index_note = note;
+  return plan;
 }
 
 }  // namespace railyard

@@ -1,13 +1,28 @@
-// The plan as the verifier needs it, read back from plan.json (schema railyard.plan/1): devices
-// with their location and every planned link by label.
+// The plan as the verifier needs it, read back from plan.json (schema railyard.plan/1) or from the
+// plan.index written beside it: devices with their location and every planned link by label.
 #pragma once
 
 #include <cstdint>
+#include <deque>
+#include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
 namespace railyard {
+
+// Stable storage for the plan's strings. A 100,000-GPU plan has ~370,000 links whose plane, level,
+// cable and port names repeat; the links hold views into this, shared by every copy of the plan.
+class StringArena {
+ public:
+  std::string_view Keep(std::string_view text);  // a copy that lives as long as the arena
+  std::string_view Adopt(std::string text);      // keeps a whole buffer (a file read once)
+
+ private:
+  std::deque<std::string> kept_;
+  std::string* chunk_ = nullptr;
+};
 
 struct PlannedDevice {
   std::string name;
@@ -21,20 +36,22 @@ struct PlannedDevice {
   int rail = 0;       // 1-based rail of a leaf; 0 = none
 };
 
+// Views into the owning PlannedFabric's arena: valid while any copy of that plan lives.
 struct PlannedLink {
-  std::string label;
-  std::string plane;
+  std::string_view label;
+  std::string_view plane;
   bool infiniband = false;  // its plane is InfiniBand: ibnetdiscover sees it, LLDP never does
-  std::string level;  // endpoint-leaf | leaf-spine | spine-core
-  int rail = 0;       // 1-based; 0 = none
+  std::string_view level;   // endpoint-leaf | leaf-spine | spine-core
+  int rail = 0;             // 1-based; 0 = none
   uint32_t speed_gbps = 0;
-  std::string cable;         // cable assembly or fibre OPN
-  std::string xcvr_a, xcvr_z;  // transceiver OPNs at each end ("" for DAC/ACC/AOC)
+  std::string_view cable;           // cable assembly or fibre OPN
+  std::string_view xcvr_a, xcvr_z;  // transceiver OPNs at each end ("" for DAC/ACC/AOC)
   double length_m = 0;
   uint32_t a_device = 0;
-  std::string a_port;
+  std::string_view a_port;
   uint32_t z_device = 0;
-  std::string z_port;
+  std::string_view z_port;
+  uint32_t a_port_id = 0, z_port_id = 0;  // the ports' rows in PlannedFabric::port_names
 };
 
 struct PlannedPlane {
@@ -48,11 +65,20 @@ struct PlannedFabric {
   std::vector<PlannedDevice> devices;
   std::unordered_map<std::string, uint32_t> device_index;
   std::vector<PlannedLink> links;
+  std::vector<std::string_view> port_names;  // each distinct port name once (swp1, mlx5_0 …): a few hundred
+  std::shared_ptr<StringArena> strings = std::make_shared<StringArena>();
+  // Where it was read from: "plan.index" or "plan.json"; and why an index beside plan.json was not
+  // used ("" when there was none, or it was): a stale index means plan.json changed after `plan`.
+  std::string read_from;
+  std::string index_note;
 };
 
-// Reads plan.json. Throws std::runtime_error("<path>: ...") when the file is not a railyard
-// plan (bad JSON, wrong schema, a link naming an unknown device).
+// Reads a plan: the plan.index beside `path` when it was written with this very plan.json (same
+// size and fingerprint), else plan.json itself. Throws std::runtime_error("<path>: ...") when the
+// file is not a railyard plan (bad JSON, wrong schema, a link naming an unknown device).
 PlannedFabric LoadPlannedFabric(const std::string& path);
 PlannedFabric ParsePlannedFabric(std::string_view json, const std::string& source);
+// Reads plan.index text; returns false (with the reason) when it is not a usable index.
+bool ParsePlanIndex(std::string text, const std::string& source, PlannedFabric& plan, std::string& why);
 
 }  // namespace railyard

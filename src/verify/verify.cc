@@ -66,6 +66,40 @@ struct Port {
   uint64_t key() const { return (uint64_t{device} << 24) | port; }
 };
 
+// Planned link end by port: per device, its ports sorted (compressed sparse rows). ~735,000 ports
+// at 100,000 GPUs fit in 6 MB, and a switch's 64-128 ports share a few cache lines, so the
+// lookups of one capture (all on its own device) stay in cache.
+class PortIndex {
+ public:
+  void Build(size_t devices, const std::vector<std::tuple<uint32_t, uint32_t, uint32_t>>& entries) {  // device, port, end
+    offset_.assign(devices + 1, 0);
+    for (const auto& [device, port, end] : entries) ++offset_[device + 1];
+    for (size_t d = 0; d < devices; ++d) offset_[d + 1] += offset_[d];
+    std::vector<uint32_t> fill(offset_.begin(), offset_.end() - 1);
+    slots_.resize(entries.size());
+    for (const auto& [device, port, end] : entries) slots_[fill[device]++] = {port, end};
+    for (size_t d = 0; d < devices; ++d) {
+      // stable: where a port is planned twice, the first link listed keeps it
+      std::stable_sort(slots_.begin() + offset_[d], slots_.begin() + offset_[d + 1],
+                       [](const Slot& x, const Slot& y) { return x.port < y.port; });
+    }
+  }
+  int64_t Find(uint32_t device, uint32_t port) const {
+    if (device + 1 >= offset_.size()) return -1;
+    auto first = slots_.begin() + offset_[device], last = slots_.begin() + offset_[device + 1];
+    auto it = std::lower_bound(first, last, port, [](const Slot& x, uint32_t p) { return x.port < p; });
+    return it != last && it->port == port ? static_cast<int64_t>(it->end) : -1;
+  }
+
+ private:
+  struct Slot {
+    uint32_t port;
+    uint32_t end;  // link * 2 + (0 for its A end, 1 for its Z end)
+  };
+  std::vector<uint32_t> offset_;
+  std::vector<Slot> slots_;
+};
+
 struct PairHash {
   size_t operator()(const std::pair<uint64_t, uint64_t>& p) const {
     return std::hash<uint64_t>{}(p.first * 0x9E3779B97F4A7C15ull ^ p.second);
@@ -76,18 +110,21 @@ class Verifier {
  public:
   Verifier(const PlannedFabric& plan, const VerifyOptions& options)
       : plan_(plan), check_speed_(options.check_speed), options_(options) {
-    port_link_.reserve(plan.links.size() * 2);
+    for (std::string_view name : plan.port_names) plan_port_.push_back(ports_.Id(name));
+    std::vector<std::tuple<uint32_t, uint32_t, uint32_t>> ends;
+    ends.reserve(plan.links.size() * 2);
     for (uint32_t i = 0; i < plan.links.size(); ++i) {
       const PlannedLink& l = plan.links[i];
-      port_link_.emplace(Port{l.a_device, ports_.Id(l.a_port)}.key(), i * 2);
-      port_link_.emplace(Port{l.z_device, ports_.Id(l.z_port)}.key(), i * 2 + 1);
+      ends.emplace_back(l.a_device, plan_port_[l.a_port_id], i * 2);
+      ends.emplace_back(l.z_device, plan_port_[l.z_port_id], i * 2 + 1);
     }
+    port_link_.Build(plan.devices.size(), ends);
     ok_.assign(plan.links.size(), false);
     unresolved_.assign(plan.links.size(), false);
     actual_.resize(plan.links.size());
   }
 
-  uint64_t PlaneBit(const std::string& plane) const {
+  uint64_t PlaneBit(std::string_view plane) const {
     for (size_t i = 0; i < plan_.planes.size() && i < 64; ++i) {
       if (plan_.planes[i].name == plane) return uint64_t{1} << i;
     }
@@ -99,10 +136,9 @@ class Verifier {
   // A host that names its port in a way the plan does not (LLDP's netdev "ens1f0np0" where the plan has
   // the RDMA device "mlx5_0"), on a cable whose other end is planned and whose planned far end is that
   // very host: a naming gap, not a miswire. Returns true (and notes it) in that case.
-  bool UnresolvedHostPort(const Port& host, const Port& other, const Adjacency& a) {
-    if (plan_.devices[host.device].role != "node" || LinkAt(host) >= 0) return false;
-    int64_t at = LinkAt(other);
-    if (at < 0) return false;
+  // `host_at` and `at` are LinkAt(host) and LinkAt(other), looked up once per record by the caller.
+  bool UnresolvedHostPort(const Port& host, int64_t host_at, int64_t at, const Adjacency& a) {
+    if (host_at >= 0 || at < 0 || plan_.devices[host.device].role != "node") return false;
     uint32_t link = static_cast<uint32_t>(at / 2);
     Port far = End(link, 1 - static_cast<int>(at % 2));
     if (far.device != host.device) return false;
@@ -118,12 +154,11 @@ class Verifier {
   Port MakePort(uint32_t device, std::string_view port) { return Port{device, ports_.Id(port)}; }
   Port End(uint32_t link, int end) {
     const PlannedLink& l = plan_.links[link];
-    return end == 0 ? MakePort(l.a_device, l.a_port) : MakePort(l.z_device, l.z_port);
+    return end == 0 ? Port{l.a_device, plan_port_[l.a_port_id]} : Port{l.z_device, plan_port_[l.z_port_id]};
   }
   // Planned link and end at a port, or -1.
   int64_t LinkAt(const Port& p) const {
-    auto it = port_link_.find(p.key());
-    return it == port_link_.end() ? -1 : static_cast<int64_t>(it->second);
+    return port_link_.Find(p.device, p.port);
   }
 
   // A finding about planned link `link`, located at its A end.
@@ -133,7 +168,7 @@ class Verifier {
     f.kind = kind;
     f.severity = severity;
     f.plane = l.plane;
-    f.labels = {l.label};
+    f.labels = {std::string(l.label)};
     f.planned_a = Name(End(link, 0));
     f.planned_b = Name(End(link, 1));
     Locate(f, End(link, 0));
@@ -148,12 +183,12 @@ class Verifier {
     f.sort_port = ports_.Name(p.port);
   }
 
-  void Observe(const Port& p, const Port& q, const Adjacency& a) {
-    int64_t lp = LinkAt(p), lq = LinkAt(q);
+  // lp, lq: LinkAt(p), LinkAt(q).
+  void Observe(const Port& p, const Port& q, int64_t lp, int64_t lq, const Adjacency& a) {
     if (lp >= 0 && lq >= 0 && lp / 2 == lq / 2 && lp != lq) {
       // As planned (the common case): the link's flag dedupes the two ends' views.
       ok_[static_cast<size_t>(lp / 2)] = true;
-      Degraded(p, q, a);
+      Degraded(static_cast<uint32_t>(lp / 2), a);
       return;
     }
     uint64_t k1 = p.key(), k2 = q.key();
@@ -163,11 +198,9 @@ class Verifier {
     if (lp < 0 && lq < 0) unexpected_.push_back({p, q, a.file(), a.line, a.local_port});
   }
 
-  void Degraded(const Port& p, const Port& q, const Adjacency& a) {
-    int64_t lp = LinkAt(p);
-    if (lp < 0 || (a.width == 0 && a.could_be_gbps == 0)) return;
-    uint32_t link = static_cast<uint32_t>(lp / 2);
-    if (!(LinkAt(q) >= 0 && LinkAt(q) / 2 == lp / 2)) return;
+  // `link` was seen as planned, from either end.
+  void Degraded(uint32_t link, const Adjacency& a) {
+    if (a.width == 0 && a.could_be_gbps == 0) return;  // LLDP reports neither
     const PlannedLink& l = plan_.links[link];
     bool narrow = a.width < 4;
     bool slow = check_speed_ && a.speed_gbps > 0 && l.speed_gbps > 0 && a.speed_gbps < l.speed_gbps;
@@ -196,7 +229,7 @@ class Verifier {
         consumed[i] = true;  // another plane's: not judged, not counted
         continue;
       }
-      VerifyCounts& pc = per_plane[l.plane];
+      VerifyCounts& pc = per_plane[std::string(l.plane)];
       ++counts.planned;
       ++pc.planned;
       if (ok_[i]) {
@@ -233,7 +266,7 @@ class Verifier {
       }
     }
     counts.degraded = degraded_.size();
-    for (uint32_t link : degraded_) ++per_plane[plan_.links[link].plane].degraded;
+    for (uint32_t link : degraded_) ++per_plane[std::string(plan_.links[link].plane)].degraded;
     for (const auto& [device, pairs] : unresolved_names_) {
       VerifyFinding f;
       f.kind = VerifyKind::kUnresolvedName;
@@ -295,7 +328,7 @@ class Verifier {
   // The planned label at a port, or "".
   std::string LabelAt(const Port& p) const {
     int64_t at = LinkAt(p);
-    return at < 0 ? std::string() : plan_.links[static_cast<size_t>(at / 2)].label;
+    return at < 0 ? std::string() : std::string(plan_.links[static_cast<size_t>(at / 2)].label);
   }
 
   std::vector<VerifyFinding>& findings() { return findings_; }
@@ -327,7 +360,7 @@ class Verifier {
     f.kind = VerifyKind::kSwapped;
     f.severity = Severity::kError;
     f.plane = a.plane;
-    f.labels = {a.label, b.label};
+    f.labels = {std::string(a.label), std::string(b.label)};
     // Pairs are printed in the plan's A-to-Z order: each cable's A end, and what it reaches.
     auto pair = [&](uint32_t link) { return Name(End(link, 0)) + " - " + Name(End(link, 1)); };
     auto reach = [&](const Port& p) { return p == a1 ? z2 : p == z1 ? a2 : p == a2 ? z1 : a1; };
@@ -370,7 +403,8 @@ class Verifier {
   std::vector<bool> unresolved_;
   std::map<uint32_t, std::vector<std::string>> unresolved_names_;  // host device -> "netdev (plan: rdma)"
   std::map<uint32_t, std::string> unresolved_where_;
-  std::unordered_map<uint64_t, uint32_t> port_link_;
+  PortIndex port_link_;
+  std::vector<uint32_t> plan_port_;  // PlannedFabric::port_names row -> interned port
   std::unordered_set<std::pair<uint64_t, uint64_t>, PairHash> seen_;
   std::vector<bool> ok_;
   std::vector<std::vector<Actual>> actual_;
@@ -406,21 +440,27 @@ VerifyResult Verify(const PlannedFabric& plan, const NameResolver& names, const 
                 reporting_devices, labels, options);
 }
 
-VerifyResult Verify(const PlannedFabric& plan, const NameResolver& names, const std::vector<ObservedBatch>& batches,
-                    const std::set<std::string>& reporting_devices, const std::vector<LabelScan>& labels,
-                    const VerifyOptions& options) {
-  VerifyResult result;
-  Verifier v(plan, options);
-  std::vector<uint8_t> covered(plan.devices.size(), 0);
-  std::map<std::string, std::pair<int, std::string>> unknown;  // name -> (count, first place)
-  for (const std::string& name : reporting_devices) {
-    if (auto d = names.ResolveDevice(name)) covered[*d] |= 1;  // an LLDP report: its Ethernet ports
+struct VerifySession::State {
+  State(const PlannedFabric& p, const NameResolver& n, const VerifyOptions& o)
+      : plan(p), names(n), options(o), v(p, o), covered(p.devices.size(), 0), ib_planes(p.devices.size(), 0) {
+    device_cache.reserve(p.devices.size());
   }
-  // Most names repeat (a switch reports 64 ports): resolve each distinct plain name once. Names
-  // with a port alias, or IB CA descriptions ("host mlx5_3"), take the full path every time.
-  std::unordered_map<std::string_view, std::optional<uint32_t>, StringHash, std::equal_to<>> device_cache;
-  device_cache.reserve(plan.devices.size());
-  auto resolve = [&](const std::string& device, const std::string& port, const std::string& guid) -> std::optional<Port> {
+  const PlannedFabric& plan;
+  const NameResolver& names;
+  const VerifyOptions& options;
+  VerifyResult result;
+  Verifier v;
+  std::vector<uint8_t> covered;
+  std::vector<uint64_t> ib_planes;
+  std::map<std::string, std::pair<int, std::string>> unknown;  // name -> (count, first place)
+  // Most names repeat (a switch reports 64 ports): resolve each distinct plain name once. Keys are
+  // owned: a batch's records are freed after it is observed.
+  std::unordered_map<std::string, std::optional<uint32_t>, StringHash, std::equal_to<>> device_cache;
+  const std::string* last_device = nullptr;  // a key of device_cache (node keys never move)
+  std::optional<uint32_t> last_resolved;
+
+  // Names with a port alias, or IB CA descriptions ("host mlx5_3"), take the full path every time.
+  std::optional<Port> Resolve(const std::string& device, const std::string& port, const std::string& guid) {
     // A GUID mapped in --names names one switch even where many share a factory description.
     if (!guid.empty() && names.HasGuidAliases()) {
       if (auto d = names.ResolveGuid(guid)) return v.MakePort(*d, port);
@@ -430,26 +470,40 @@ VerifyResult Verify(const PlannedFabric& plan, const NameResolver& names, const 
       if (!r) return std::nullopt;
       return v.MakePort(r->device, r->port);
     }
-    auto it = device_cache.find(std::string_view(device));
-    if (it == device_cache.end()) it = device_cache.emplace(std::string_view(device), names.ResolveDevice(device)).first;
-    if (!it->second) return std::nullopt;
-    if (port.size() > 2 && port[0] == 'E' && port[1] == 't' && std::isdigit(static_cast<unsigned char>(port[2]))) {
-      return v.MakePort(*it->second, CanonicalPort(port));
+    // A capture names its own device on every record: the last name answers most lookups.
+    if (last_device == nullptr || *last_device != device) {
+      auto it = device_cache.find(std::string_view(device));
+      if (it == device_cache.end()) it = device_cache.emplace(device, names.ResolveDevice(device)).first;
+      last_device = &it->first;
+      last_resolved = it->second;
     }
-    return v.MakePort(*it->second, port);
-  };
-  std::vector<uint64_t> ib_planes(plan.devices.size(), 0);
-  for (const ObservedBatch& batch : batches) {
-    // An InfiniBand discovery sees one subnet: the planes of the switches it reached.
-    uint64_t batch_planes = 0;
-    std::vector<uint32_t> reached;
-    bool ib = !batch.adjacencies.empty() && batch.adjacencies.front().medium != Medium::kEthernet;
-    for (const Adjacency& a : batch.adjacencies) {
-    ++result.counts.observations;
-    auto p = resolve(a.local_device, a.local_port, a.local_guid);
-    auto q = resolve(a.remote_device, a.remote_port, a.remote_guid);
+    if (!last_resolved) return std::nullopt;
+    if (port.size() > 2 && port[0] == 'E' && port[1] == 't' && std::isdigit(static_cast<unsigned char>(port[2]))) {
+      return v.MakePort(*last_resolved, CanonicalPort(port));
+    }
+    return v.MakePort(*last_resolved, port);
+  }
+};
+
+VerifySession::VerifySession(const PlannedFabric& plan, const NameResolver& names, const VerifyOptions& options)
+    : state_(std::make_unique<State>(plan, names, options)) {}
+
+VerifySession::~VerifySession() = default;
+
+void VerifySession::Observe(const ObservedBatch& batch) {
+  State& s = *state_;
+  const PlannedFabric& plan = s.plan;
+  Verifier& v = s.v;
+  // An InfiniBand discovery sees one subnet: the planes of the switches it reached.
+  uint64_t batch_planes = 0;
+  std::vector<uint32_t> reached;
+  bool ib = !batch.adjacencies.empty() && batch.adjacencies.front().medium != Medium::kEthernet;
+  for (const Adjacency& a : batch.adjacencies) {
+    ++s.result.counts.observations;
+    auto p = s.Resolve(a.local_device, a.local_port, a.local_guid);
+    auto q = s.Resolve(a.remote_device, a.remote_port, a.remote_guid);
     // A device that reports neighbours over LLDP covers its Ethernet ports.
-    if (p && batch.covers && a.medium != Medium::kInfiniband) covered[p->device] |= 1;
+    if (p && batch.covers && a.medium != Medium::kInfiniband) s.covered[p->device] |= 1;
     if (ib) {
       for (const auto& end : {p, q}) {
         if (!end) continue;
@@ -459,17 +513,40 @@ VerifyResult Verify(const PlannedFabric& plan, const NameResolver& names, const 
     }
     for (auto [resolved, name] : {std::pair{p.has_value(), &a.local_device}, std::pair{q.has_value(), &a.remote_device}}) {
       if (resolved) continue;
-      auto& entry = unknown[*name];
+      auto& entry = s.unknown[*name];
       if (entry.first++ == 0) entry.second = a.line ? fmt::format("{}:{}", a.file(), a.line) : a.file();
     }
     if (!p || !q) continue;
-    if (v.UnresolvedHostPort(*p, *q, a) || v.UnresolvedHostPort(*q, *p, a)) continue;
-    v.Observe(*p, *q, a);
-    }
-    if (ib && batch.covers) {
-      for (uint32_t d : reached) ib_planes[d] |= batch_planes;
-    }
+    int64_t lp = v.LinkAt(*p), lq = v.LinkAt(*q);
+    if (v.UnresolvedHostPort(*p, lp, lq, a) || v.UnresolvedHostPort(*q, lq, lp, a)) continue;
+    v.Observe(*p, *q, lp, lq, a);
   }
+  if (ib && batch.covers) {
+    for (uint32_t d : reached) s.ib_planes[d] |= batch_planes;
+  }
+}
+
+VerifyResult Verify(const PlannedFabric& plan, const NameResolver& names, const std::vector<ObservedBatch>& batches,
+                    const std::set<std::string>& reporting_devices, const std::vector<LabelScan>& labels,
+                    const VerifyOptions& options) {
+  VerifySession session(plan, names, options);
+  for (const ObservedBatch& batch : batches) session.Observe(batch);
+  return session.Finish(reporting_devices, labels);
+}
+
+VerifyResult VerifySession::Finish(const std::set<std::string>& reporting_devices, const std::vector<LabelScan>& labels) {
+  State& s = *state_;
+  const PlannedFabric& plan = s.plan;
+  const NameResolver& names = s.names;
+  const VerifyOptions& options = s.options;
+  Verifier& v = s.v;
+  VerifyResult& result = s.result;
+  std::vector<uint8_t>& covered = s.covered;
+  for (const std::string& name : reporting_devices) {
+    if (auto d = names.ResolveDevice(name)) covered[*d] |= 1;  // an LLDP report: its Ethernet ports
+  }
+  std::vector<uint64_t>& ib_planes = s.ib_planes;
+  auto& unknown = s.unknown;
   v.Classify(covered, ib_planes, result.counts, result.per_plane);
   std::vector<VerifyFinding>& findings = v.findings();
   for (const auto& [name, where] : unknown) {
@@ -544,7 +621,7 @@ VerifyResult Verify(const PlannedFabric& plan, const NameResolver& names, const 
     });
   }
   result.findings = std::move(findings);
-  return result;
+  return std::move(result);
 }
 
 }  // namespace railyard

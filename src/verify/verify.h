@@ -11,6 +11,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <set>
 #include <span>
 #include <string>
@@ -83,7 +84,7 @@ struct VerifyOptions {
   // Compare reported link speeds with the plan. Off for simulators: ibsim reports every link
   // at SDR whatever the topology says. Width is always compared.
   bool check_speed = true;
-  std::set<std::string> planes;   // judge only these planes' links (empty: all)
+  std::set<std::string, std::less<>> planes;  // judge only these planes' links (empty: all)
   bool list_unverified = false;   // one info finding per link no report could see
 };
 
@@ -107,5 +108,24 @@ VerifyResult Verify(const PlannedFabric& plan, const NameResolver& names, const 
 VerifyResult Verify(const PlannedFabric& plan, const NameResolver& names, const std::vector<ObservedBatch>& observed,
                     const std::set<std::string>& reporting_devices, const std::vector<LabelScan>& labels = {},
                     const VerifyOptions& options = {});
+
+// Verification fed one capture at a time: each batch is judged as it arrives and may be freed right
+// after, so a 100,000-GPU fabric's ~600,000 neighbour records are never all held at once. Batches
+// must come in a fixed order for a reproducible report (which file an unexpected cable is cited
+// from). The plan, names and options must outlive the session.
+class VerifySession {
+ public:
+  VerifySession(const PlannedFabric& plan, const NameResolver& names, const VerifyOptions& options);
+  ~VerifySession();
+  VerifySession(const VerifySession&) = delete;
+  VerifySession& operator=(const VerifySession&) = delete;
+
+  void Observe(const ObservedBatch& batch);
+  VerifyResult Finish(const std::set<std::string>& reporting_devices, const std::vector<LabelScan>& labels);
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 }  // namespace railyard

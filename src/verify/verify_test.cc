@@ -32,11 +32,12 @@ class VerifyTest : public ::testing::Test {
   }
 
   // Every planned link as its a end sees it (skipping the labels in `except`).
-  std::vector<Adjacency> AsPlanned(const std::set<std::string>& except = {}) const {
+  std::vector<Adjacency> AsPlanned(const std::set<std::string, std::less<>>& except = {}) const {
     std::vector<Adjacency> out;
     for (const PlannedLink& l : plan_->links) {
       if (except.count(l.label)) continue;
-      out.push_back(Seen(plan_->devices[l.a_device].name, l.a_port, plan_->devices[l.z_device].name, l.z_port));
+      out.push_back(Seen(plan_->devices[l.a_device].name, std::string(l.a_port), plan_->devices[l.z_device].name,
+                         std::string(l.z_port)));
     }
     return out;
   }

@@ -35,6 +35,18 @@ check "--show-unverified lists the other planes' links" test "$(grep -c '^unveri
 check "--plane with an unknown plane exits 2" test $? -eq 2
 check "--plane names the planes it has" grep -q "it has compute, storage, oob" "$WORK/plane.err"
 
+# plan.index: used while plan.json is the one it was written with; an edited plan.json is read itself,
+# with a note, and judged the same.
+check "plan -o writes plan.index beside plan.json" test -s "$WORK/superpod-h100-4su/plan.index"
+TOPO="$WORK/superpod-h100-4su/ibnetdiscover-compute.topo"
+"$RAILYARD" verify --plan "$PLAN" --ibnetdiscover "$TOPO" --format csv > "$WORK/indexed.csv" 2> "$WORK/indexed.err"
+check "with a current index: no note" test ! -s "$WORK/indexed.err"
+cp -r "$WORK/superpod-h100-4su" "$WORK/edited"
+sed -i 's/"name":"superpod-h100-4su"/"name":"superpod-h100-4sv"/' "$WORK/edited/plan.json"
+"$RAILYARD" verify --plan "$WORK/edited/plan.json" --ibnetdiscover "$TOPO" --format csv > "$WORK/edited.csv" 2> "$WORK/edited.err"
+check "an edited plan.json: a note says the index is stale" grep -q "re-run \`railyard plan\`" "$WORK/edited.err"
+check "an edited plan.json: the same findings" cmp -s "$WORK/indexed.csv" "$WORK/edited.csv"
+
 # Unreadable inputs, each kind: garbage, truncated to nothing readable, UTF-16.
 printf 'this is not a tool output\n\x01\x02\x03 garbage\n' > "$WORK/garbage.txt"
 printf '{"lldp": {"interface": [{"ens1f0np0": {"chassis": ' > "$WORK/truncated.json"
