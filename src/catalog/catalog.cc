@@ -193,6 +193,9 @@ Catalog Catalog::FromCsv(std::string_view switches_csv, std::string_view nics_cs
       n.cage = r.Text("cage");
       n.psid = r.Text("psid");
       n.psid_confidence = r.Text("psid_confidence");
+      const std::string& preferred = r.Text("preferred");
+      if (preferred != "" && preferred != "yes") r.Fail("preferred", "expected yes or blank");
+      n.preferred = preferred == "yes";
       n.source = r.Text("source");
       n.confidence = r.Text("confidence");
       catalog.nics_.push_back(std::move(n));

@@ -61,6 +61,7 @@ struct NicModel {
   std::string cage;
   std::string psid;
   std::string psid_confidence;  // H | M | L: how sure the OPN -> PSID pairing is
+  bool preferred = false;       // the part a spec gets when it names only the family (and several fit)
   std::string source;
   std::string confidence;
 

@@ -29,7 +29,8 @@ std::optional<Gbps> ParseSpeed(std::string_view text) {
   if (s == "ddr") return 20;
   if (s == "qdr") return 40;
   if (s == "fdr") return 56;
-  if (s == "edr") return 100;
+  if (s == "edr" || s == "hdr100") return 100;
+  if (s == "ndr200") return 200;
   if (s == "hdr") return 200;
   if (s == "ndr") return 400;
   if (s == "xdr") return 800;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <limits>
+#include <map>
 #include <set>
 
 #include <fmt/format.h>
@@ -413,6 +414,17 @@ PlanResult Plan(const Spec& spec, const Catalog& catalog) {
       throw SpecError(spec.file, {}, "extra_endpoints", fmt::format("device name '{}' is used twice", d.name));
     }
   }
+  // Names chosen by meaning (nic: ConnectX-7) are said, with the part chosen.
+  for (const SpecNote& note : spec.notes) {
+    Finding f;
+    f.rule = "spec-name-resolved";
+    f.severity = Severity::kInfo;
+    f.object = note.key;
+    f.evidence = {{"spec", fmt::format("{}:{}", spec.file, note.mark.line)}};
+    f.message = note.message;
+    f.fix = "write the OPN in the spec to pin this choice";
+    result.findings.push_back(std::move(f));
+  }
   PlaceNodes(spec, fabric, static_cast<uint32_t>(fabric.devices.size()));
 
   PlaneBuilder builder(spec, catalog, fabric, result.findings);
@@ -444,6 +456,18 @@ PlanResult Plan(const Spec& spec, const Catalog& catalog) {
     }
     builder.Build(ps, fabric.planes[p], slots, static_cast<uint16_t>(p));
     PlaceSwitches(spec, catalog, fabric);
+  }
+  // A switch name is made from its plane, tier and number; a node prefix can yield the same
+  // ("compute-leaf-" + 001): two devices of one name would make every output ambiguous.
+  std::map<std::string_view, uint32_t> seen;
+  for (uint32_t d = 0; d < fabric.devices.size(); ++d) {
+    auto [it, added] = seen.emplace(fabric.devices[d].name, d);
+    if (!added) {
+      throw SpecError(spec.file, spec.nodes.mark, "nodes.name_prefix",
+                      fmt::format("device name '{}' is both a {} and a {}: choose a name_prefix no switch name starts with",
+                                  fabric.devices[d].name, fabric.devices[it->second].role == DeviceRole::kSwitch ? "switch" : "node",
+                                  fabric.devices[d].role == DeviceRole::kSwitch ? "switch" : "node"));
+    }
   }
   FinalizeRacks(spec, fabric);
   ChooseCables(spec, catalog, fabric);

@@ -13,6 +13,7 @@
 #include "util/terminal.h"
 #include "util/yaml_strict.h"
 
+#include "spec/part_names.h"
 #include "util/suggest.h"
 
 namespace railyard {
@@ -25,6 +26,57 @@ SpecError::SpecError(std::string file, SourceMark mark, std::string key, std::st
       message_(std::move(message)) {}
 
 namespace {
+
+constexpr size_t kMaxErrorsShown = 20;
+
+std::string JoinErrors(std::vector<SpecError>& all) {
+  std::stable_sort(all.begin(), all.end(), [](const SpecError& a, const SpecError& b) {
+    return std::pair(a.mark().line, a.mark().column) < std::pair(b.mark().line, b.mark().column);
+  });
+  std::string text;
+  for (size_t i = 0; i < all.size() && i < kMaxErrorsShown; ++i) text += (i ? "\n" : "") + std::string(all[i].what());
+  if (all.size() > kMaxErrorsShown) text += fmt::format("\n... and {} more", all.size() - kMaxErrorsShown);
+  return text;
+}
+
+}  // namespace
+
+SpecError::SpecError(std::vector<SpecError> all)
+    : std::runtime_error(JoinErrors(all)),
+      file_(all.front().file()),
+      mark_(all.front().mark()),
+      key_(all.front().key()),
+      message_(all.front().message()),
+      all_(std::move(all)) {}
+
+namespace {
+
+// Collects independent problems so a spec's author sees them all in one run.
+class Problems {
+ public:
+  // Runs `check`; a SpecError it throws is kept (and false returned) instead of ending the parse.
+  template <typename F>
+  bool Check(F&& check) {
+    try {
+      check();
+      return true;
+    } catch (const SpecError& e) {
+      if (e.all().empty()) {
+        list_.push_back(e);
+      } else {
+        list_.insert(list_.end(), e.all().begin(), e.all().end());
+      }
+      return false;
+    }
+  }
+  void ThrowIfAny() {
+    if (list_.size() == 1) throw list_.front();
+    if (!list_.empty()) throw SpecError(std::move(list_));
+  }
+
+ private:
+  std::vector<SpecError> list_;
+};
 
 SourceMark MarkOf(const YAML::Node& node) {
   YAML::Mark m = node.Mark();
@@ -134,16 +186,14 @@ bool ValidName(const std::string& name) {
   return std::regex_match(name, kName);
 }
 
-uint16_t LookupSwitch(const MapReader& r, const std::string& key, const Catalog& catalog) {
+// A switch by model, OPN or short model ("Q3400"); a choice by meaning is noted.
+uint16_t LookupSwitch(const MapReader& r, const std::string& key, const Catalog& catalog, FabricKind kind, Gbps speed,
+                      std::vector<SpecNote>& notes) {
   std::string model = r.String(key);
-  auto index = catalog.FindSwitch(model);
-  if (!index) {
-    std::string guess = catalog.SuggestSwitch(model);
-    r.Fail(r.Get(key), r.Key(key),
-           guess.empty() ? fmt::format("unknown switch '{}' (not in the catalog; see `railyard catalog switches`)", model)
-                         : fmt::format("unknown switch '{}'; did you mean '{}'?", model, guess));
-  }
-  return *index;
+  PartResolution found = ResolveSwitch(catalog, model, kind, speed);
+  if (!found.index) r.Fail(r.Get(key), r.Key(key), found.error);
+  if (!found.info.empty()) notes.push_back({MarkOf(r.Get(key)), r.Key(key), found.info});
+  return *found.index;
 }
 
 NodesSpec ParseNodes(const MapReader& r) {
@@ -195,107 +245,141 @@ std::vector<Ratio> ParseOversubscription(const MapReader& r) {
   return out;
 }
 
-PlaneSpec ParsePlane(const std::string& file, const YAML::Node& node, size_t index, const Catalog& catalog) {
+PlaneSpec ParsePlane(const std::string& file, const YAML::Node& node, size_t index, const Catalog& catalog,
+                     Problems& problems, std::vector<SpecNote>& notes) {
   MapReader first(file, node, fmt::format("planes[{}]", index));
   first.RequireMap();
   // Until the plane has a name, errors say planes[i]; after, planes.<name>.
   const std::string name = first.String("name");
   MapReader r(file, node, ValidName(name) ? "planes." + name : fmt::format("planes[{}]", index));
-  r.CheckKeys({"name", "kind", "role", "carries", "nic", "ports_per_node", "speed", "switch", "spine_switch",
-               "core_switch", "rail_optimized", "nodes_per_su", "oversubscription", "tiers", "extra_endpoints",
-               "manage_switches"});
   PlaneSpec p;
   p.mark = MarkOf(node);
   for (auto it = node.begin(); it != node.end(); ++it) p.key_marks[it->first.Scalar()] = MarkOf(it->first);
   p.name = name;
-  if (!ValidName(p.name)) {
-    r.Fail(r.Get("name"), r.Key("name"), "plane names are 1-32 of a-z, 0-9, '_' and '-', starting with a letter or digit");
-  }
-  std::string kind = r.String("kind");
-  auto parsed_kind = ParseFabricKind(kind);
-  if (!parsed_kind) r.Fail(r.Get("kind"), r.Key("kind"), fmt::format("expected infiniband, roce or ethernet, got '{}'", kind));
-  p.kind = *parsed_kind;
-
-  // The role defaults from the name (compute, storage, inband, oob), else compute.
-  std::string role = r.String("role", false, "");
-  if (!role.empty()) {
-    auto parsed = ParsePlaneRole(role);
-    if (!parsed) r.Fail(r.Get("role"), r.Key("role"), fmt::format("expected compute, storage, inband or oob, got '{}'", role));
-    p.role = *parsed;
-  } else if (auto from_name = ParsePlaneRole(p.name)) {
-    p.role = *from_name;
-  } else if (p.name.find("oob") != std::string::npos || p.name.find("mgmt") != std::string::npos) {
-    p.role = PlaneRole::kOob;
-  } else if (p.name.find("stor") != std::string::npos) {
-    p.role = PlaneRole::kStorage;
-  } else if (p.name.find("inband") != std::string::npos || p.name.find("in-band") != std::string::npos) {
-    p.role = PlaneRole::kInband;
-  }
-  if (r.Has("carries")) {
-    YAML::Node c = r.Get("carries");
-    if (!c.IsSequence()) r.Fail(c, r.Key("carries"), "expected a list such as [compute, storage]");
-    for (const YAML::Node& item : c) {
-      auto parsed = ParsePlaneRole(item.Scalar());
-      if (!parsed) r.Fail(item, r.Key("carries"), fmt::format("expected compute, storage, inband or oob, got '{}'", item.Scalar()));
-      p.carries.push_back(*parsed);
+  problems.Check([&] {
+    r.CheckKeys({"name", "kind", "role", "carries", "nic", "ports_per_node", "speed", "switch", "spine_switch",
+                 "core_switch", "rail_optimized", "nodes_per_su", "oversubscription", "tiers", "extra_endpoints",
+                 "manage_switches"});
+  });
+  problems.Check([&] {
+    if (!ValidName(p.name)) {
+      r.Fail(r.Get("name"), r.Key("name"), "plane names are 1-32 of a-z, 0-9, '_' and '-', starting with a letter or digit");
     }
-  } else {
-    p.carries = {p.role};
+  });
+  bool kind_known = problems.Check([&] {
+    std::string kind = r.String("kind");
+    auto parsed_kind = ParseFabricKind(kind);
+    if (!parsed_kind) r.Fail(r.Get("kind"), r.Key("kind"), fmt::format("expected infiniband, roce or ethernet, got '{}'", kind));
+    p.kind = *parsed_kind;
+  });
+
+  // The role defaults from the name (compute, storage, inband, oob; management, mgmt, bmc and ipmi
+  // are out-of-band), else compute.
+  problems.Check([&] {
+    std::string role = r.String("role", false, "");
+    if (!role.empty()) {
+      auto parsed = ParsePlaneRole(role);
+      if (!parsed) r.Fail(r.Get("role"), r.Key("role"), fmt::format("expected compute, storage, inband or oob, got '{}'", role));
+      p.role = *parsed;
+    } else if (auto from_name = ParsePlaneRole(p.name)) {
+      p.role = *from_name;
+    } else {
+      for (const char* oob : {"oob", "mgmt", "manage", "bmc", "ipmi", "out-of-band", "outofband"}) {
+        if (p.name.find(oob) != std::string::npos) p.role = PlaneRole::kOob;
+      }
+      if (p.role != PlaneRole::kOob) {
+        if (p.name.find("stor") != std::string::npos) {
+          p.role = PlaneRole::kStorage;
+        } else if (p.name.find("inband") != std::string::npos || p.name.find("in-band") != std::string::npos) {
+          p.role = PlaneRole::kInband;
+        }
+      }
+    }
+  });
+  problems.Check([&] {
+    if (r.Has("carries")) {
+      YAML::Node c = r.Get("carries");
+      if (!c.IsSequence()) r.Fail(c, r.Key("carries"), "expected a list such as [compute, storage]");
+      for (const YAML::Node& item : c) {
+        auto parsed = ParsePlaneRole(item.Scalar());
+        if (!parsed) r.Fail(item, r.Key("carries"), fmt::format("expected compute, storage, inband or oob, got '{}'", item.Scalar()));
+        p.carries.push_back(*parsed);
+      }
+    } else {
+      p.carries = {p.role};
+    }
+  });
+
+  bool speed_known = problems.Check([&] {
+    std::string speed = r.String("speed");
+    auto parsed_speed = ParseSpeed(speed);
+    if (!parsed_speed) {
+      r.Fail(r.Get("speed"), r.Key("speed"),
+             fmt::format("expected a speed like 400G, 400GbE, NDR, NDR200, HDR100 or XDR, got '{}'", speed));
+    }
+    p.speed = *parsed_speed;
+  });
+  // Parts are chosen for the plane's kind and speed: without them a name cannot be judged.
+  if (kind_known && speed_known) {
+    problems.Check([&] { p.leaf_switch = LookupSwitch(r, "switch", catalog, p.kind, p.speed, notes); });
+    problems.Check([&] {
+      if (r.Has("spine_switch")) p.spine_switch = LookupSwitch(r, "spine_switch", catalog, p.kind, p.speed, notes);
+    });
+    problems.Check([&] {
+      if (r.Has("core_switch")) p.core_switch = LookupSwitch(r, "core_switch", catalog, p.kind, p.speed, notes);
+    });
   }
-
-  std::string speed = r.String("speed");
-  auto parsed_speed = ParseSpeed(speed);
-  if (!parsed_speed) r.Fail(r.Get("speed"), r.Key("speed"), fmt::format("expected a speed like 400G, got '{}'", speed));
-  p.speed = *parsed_speed;
-
-  p.leaf_switch = LookupSwitch(r, "switch", catalog);
-  if (r.Has("spine_switch")) p.spine_switch = LookupSwitch(r, "spine_switch", catalog);
-  if (r.Has("core_switch")) p.core_switch = LookupSwitch(r, "core_switch", catalog);
 
   if (p.role == PlaneRole::kOob) {
     // An out-of-band plane cables node BMCs, one port each; a NIC is not involved.
-    if (r.Has("nic")) r.Fail(r.Get("nic"), r.Key("nic"), "an oob plane cables BMC ports; it takes no nic");
-    p.ports_per_node = static_cast<uint32_t>(r.Unsigned("ports_per_node", false, 1, 1, 1));
-    p.manage_switches = r.Bool("manage_switches", true);
+    problems.Check([&] {
+      if (r.Has("nic")) r.Fail(r.Get("nic"), r.Key("nic"), "an oob plane cables BMC ports; it takes no nic");
+    });
+    problems.Check([&] { p.ports_per_node = static_cast<uint32_t>(r.Unsigned("ports_per_node", false, 1, 1, 1)); });
+    problems.Check([&] { p.manage_switches = r.Bool("manage_switches", true); });
   } else {
-    p.nic = r.String("nic");
-    auto nic = catalog.FindNic(p.nic);
-    if (!nic) {
-      std::string guess = catalog.SuggestNic(p.nic);
-      r.Fail(r.Get("nic"), r.Key("nic"),
-             guess.empty() ? fmt::format("unknown NIC OPN '{}' (not in the catalog)", p.nic)
-                           : fmt::format("unknown NIC OPN '{}'; did you mean '{}'?", p.nic, guess));
-    }
-    p.nic_index = *nic;
-    p.ports_per_node = static_cast<uint32_t>(r.Unsigned("ports_per_node", false, 1, 1, 64));
-    p.manage_switches = r.Bool("manage_switches", false);
+    bool ports_known = problems.Check([&] { p.ports_per_node = static_cast<uint32_t>(r.Unsigned("ports_per_node", false, 1, 1, 64)); });
+    problems.Check([&] {
+      p.nic = r.String("nic");
+      if (!kind_known || !speed_known || !ports_known) return;
+      PartResolution nic = ResolveNic(catalog, p.nic, p.kind, p.speed, p.ports_per_node);
+      if (!nic.index) r.Fail(r.Get("nic"), r.Key("nic"), nic.error);
+      if (!nic.info.empty()) notes.push_back({MarkOf(r.Get("nic")), r.Key("nic"), nic.info});
+      p.nic_index = *nic.index;
+      p.nic = catalog.nics()[p.nic_index].opn;
+    });
+    problems.Check([&] { p.manage_switches = r.Bool("manage_switches", false); });
   }
-  p.rail_optimized = r.Bool("rail_optimized", false);
-  p.nodes_per_su = static_cast<uint32_t>(r.Unsigned("nodes_per_su", false, 0, 1, 4096));
-  p.oversubscription = ParseOversubscription(r);
-  p.tiers = static_cast<uint32_t>(r.Unsigned("tiers", false, 0, 1, 3));
+  problems.Check([&] { p.rail_optimized = r.Bool("rail_optimized", false); });
+  problems.Check([&] { p.nodes_per_su = static_cast<uint32_t>(r.Unsigned("nodes_per_su", false, 0, 1, 4096)); });
+  problems.Check([&] { p.oversubscription = ParseOversubscription(r); });
+  problems.Check([&] { p.tiers = static_cast<uint32_t>(r.Unsigned("tiers", false, 0, 1, 3)); });
 
   if (r.Has("extra_endpoints")) {
     YAML::Node list = r.Get("extra_endpoints");
-    if (!list.IsSequence()) r.Fail(list, r.Key("extra_endpoints"), "expected a list like [{name: ufm, ports: 4}]");
-    if (list.size() > kMaxExtraEndpointKinds) {
-      r.Fail(list, r.Key("extra_endpoints"), fmt::format("{} kinds of extra endpoint; at most {} are accepted", list.size(), kMaxExtraEndpointKinds));
-    }
-    for (size_t i = 0; i < list.size(); ++i) {
-      MapReader e(file, list[i], fmt::format("{}[{}]", r.Key("extra_endpoints"), i));
-      e.RequireMap();
-      e.CheckKeys({"name", "ports", "count"});
-      ExtraEndpointSpec x;
-      x.mark = MarkOf(list[i]);
-      x.name = e.String("name");
-      if (!ValidName(x.name)) e.Fail(e.Get("name"), e.Key("name"), "names are 1-32 of a-z, 0-9, '_' and '-'");
-      x.ports = static_cast<uint32_t>(e.Unsigned("ports", false, 1, 1, 64));
-      x.count = static_cast<uint32_t>(e.Unsigned("count", false, 1, 1, 1024));
-      if (x.ports > p.ports_per_node) {
-        e.Fail(e.Get("ports"), e.Key("ports"),
-               fmt::format("an extra endpoint takes one node slot, so it has at most ports_per_node ({}) ports", p.ports_per_node));
+    problems.Check([&] {
+      if (!list.IsSequence()) r.Fail(list, r.Key("extra_endpoints"), "expected a list like [{name: ufm, ports: 4}]");
+      if (list.size() > kMaxExtraEndpointKinds) {
+        r.Fail(list, r.Key("extra_endpoints"), fmt::format("{} kinds of extra endpoint; at most {} are accepted", list.size(), kMaxExtraEndpointKinds));
       }
-      p.extra_endpoints.push_back(x);
+    });
+    for (size_t i = 0; list.IsSequence() && i < list.size() && i < kMaxExtraEndpointKinds; ++i) {
+      problems.Check([&] {
+        MapReader e(file, list[i], fmt::format("{}[{}]", r.Key("extra_endpoints"), i));
+        e.RequireMap();
+        e.CheckKeys({"name", "ports", "count"});
+        ExtraEndpointSpec x;
+        x.mark = MarkOf(list[i]);
+        x.name = e.String("name");
+        if (!ValidName(x.name)) e.Fail(e.Get("name"), e.Key("name"), "names are 1-32 of a-z, 0-9, '_' and '-'");
+        x.ports = static_cast<uint32_t>(e.Unsigned("ports", false, 1, 1, 64));
+        x.count = static_cast<uint32_t>(e.Unsigned("count", false, 1, 1, 1024));
+        if (x.ports > p.ports_per_node) {
+          e.Fail(e.Get("ports"), e.Key("ports"),
+                 fmt::format("an extra endpoint takes one node slot, so it has at most ports_per_node ({}) ports", p.ports_per_node));
+        }
+        p.extra_endpoints.push_back(x);
+      });
     }
   }
   return p;
@@ -376,70 +460,97 @@ Spec ParseSpec(const std::string& yaml_text, const std::string& file_name, const
   }
   Spec spec;
   spec.file = file_name;
+  Problems problems;
   MapReader top(spec.file, root, "");
   top.RequireMap();
-  top.CheckKeys({"name", "nodes", "planes", "layout", "addressing"});
-  spec.name = top.String("name");
-  if (spec.name.empty() || spec.name.size() > 64 || spec.name.find_first_of("\"\\") != std::string::npos ||
-      HasControl(spec.name) || !ValidUtf8(spec.name)) {
-    top.Fail(top.Get("name"), "name",
-             "a cluster name is 1-64 bytes of printable UTF-8 without quotes, backslashes or control characters");
-  }
-  if (!top.Has("nodes")) top.Fail(root, "nodes", "required key is missing");
-  spec.nodes = ParseNodes(MapReader(spec.file, top.Get("nodes"), "nodes"));
+  problems.Check([&] { top.CheckKeys({"name", "nodes", "planes", "layout", "addressing"}); });
+  problems.Check([&] {
+    spec.name = top.String("name");
+    if (spec.name.empty() || spec.name.size() > 64 || spec.name.find_first_of("\"\\") != std::string::npos ||
+        HasControl(spec.name) || !ValidUtf8(spec.name)) {
+      top.Fail(top.Get("name"), "name",
+               "a cluster name is 1-64 bytes of printable UTF-8 without quotes, backslashes or control characters");
+    }
+  });
+  problems.Check([&] {
+    if (!top.Has("nodes")) top.Fail(root, "nodes", "required key is missing");
+    spec.nodes = ParseNodes(MapReader(spec.file, top.Get("nodes"), "nodes"));
+  });
 
-  if (!top.Has("planes")) top.Fail(root, "planes", "required key is missing");
-  YAML::Node planes = top.Get("planes");
-  if (!planes.IsSequence() || planes.size() == 0) top.Fail(planes, "planes", "expected a non-empty list of planes");
   std::set<std::string> names;
-  for (size_t i = 0; i < planes.size(); ++i) {
-    PlaneSpec plane = ParsePlane(spec.file, planes[i], i, catalog);
-    if (!names.insert(plane.name).second) {
-      throw SpecError(spec.file, MarkOf(planes[i]["name"]), fmt::format("planes[{}].name", i),
-                      fmt::format("plane '{}' is defined twice", plane.name));
+  problems.Check([&] {
+    if (!top.Has("planes")) top.Fail(root, "planes", "required key is missing");
+    YAML::Node planes = top.Get("planes");
+    if (!planes.IsSequence() || planes.size() == 0) top.Fail(planes, "planes", "expected a non-empty list of planes");
+    for (size_t i = 0; i < planes.size(); ++i) {
+      problems.Check([&] {
+        PlaneSpec plane = ParsePlane(spec.file, planes[i], i, catalog, problems, spec.notes);
+        if (!names.insert(plane.name).second) {
+          throw SpecError(spec.file, MarkOf(planes[i]["name"]), fmt::format("planes[{}].name", i),
+                          fmt::format("plane '{}' is defined twice", plane.name));
+        }
+        // Extra endpoints (UFM, storage heads) take node slots too: they count against the same cap.
+        uint64_t endpoints = spec.nodes.count;
+        for (const ExtraEndpointSpec& x : plane.extra_endpoints) endpoints += x.count;
+        if (endpoints > kMaxEndpoints) {
+          throw SpecError(spec.file, MarkOf(planes[i]), fmt::format("planes[{}].extra_endpoints", i),
+                          fmt::format("{} endpoints (nodes and extra endpoints) on one plane; at most {} are accepted", endpoints, kMaxEndpoints));
+        }
+        spec.planes.push_back(std::move(plane));
+      });
     }
-    // Extra endpoints (UFM, storage heads) take node slots too: they count against the same cap.
-    uint64_t endpoints = spec.nodes.count;
-    for (const ExtraEndpointSpec& x : plane.extra_endpoints) endpoints += x.count;
-    if (endpoints > kMaxEndpoints) {
-      throw SpecError(spec.file, MarkOf(planes[i]), fmt::format("planes[{}].extra_endpoints", i),
-                      fmt::format("{} endpoints (nodes and extra endpoints) on one plane; at most {} are accepted", endpoints, kMaxEndpoints));
+    if (std::count_if(spec.planes.begin(), spec.planes.end(),
+                      [](const PlaneSpec& p) { return p.role == PlaneRole::kOob; }) > 1) {
+      top.Fail(planes, "planes", "at most one oob plane: a node has one BMC port");
     }
-    spec.planes.push_back(std::move(plane));
-  }
-  if (std::count_if(spec.planes.begin(), spec.planes.end(),
-                    [](const PlaneSpec& p) { return p.role == PlaneRole::kOob; }) > 1) {
-    top.Fail(planes, "planes", "at most one oob plane: a node has one BMC port");
-  }
+  });
 
-  if (top.Has("layout")) spec.layout = ParseLayout(MapReader(spec.file, top.Get("layout"), "layout"));
+  problems.Check([&] {
+    if (top.Has("layout")) spec.layout = ParseLayout(MapReader(spec.file, top.Get("layout"), "layout"));
+  });
+
+  problems.Check([&] {
+    const NodesSpec& n = spec.nodes;
+    if (n.height_u > 0 && n.per_rack * n.height_u > spec.layout.rack_units) {
+      throw SpecError(spec.file, n.mark, "nodes.per_rack",
+                      fmt::format("{} nodes of {}U need {}U; a rack has {}U (layout.rack_units)", n.per_rack, n.height_u,
+                                  n.per_rack * n.height_u, spec.layout.rack_units));
+    }
+  });
 
   if (top.Has("addressing")) {
     YAML::Node addressing = top.Get("addressing");
-    if (!addressing.IsMap()) top.Fail(addressing, "addressing", "expected a mapping of plane name to addressing");
+    problems.Check([&] {
+      if (!addressing.IsMap()) top.Fail(addressing, "addressing", "expected a mapping of plane name to addressing");
+    });
     std::vector<std::string> plane_names(names.begin(), names.end());
-    for (auto it = addressing.begin(); it != addressing.end(); ++it) {
-      std::string plane_name = it->first.Scalar();
-      auto plane = std::find_if(spec.planes.begin(), spec.planes.end(),
-                                [&](const PlaneSpec& p) { return p.name == plane_name; });
-      if (plane == spec.planes.end()) {
-        std::string guess = ClosestMatch(plane_name, plane_names);
-        throw SpecError(spec.file, MarkOf(it->first), "addressing." + plane_name,
-                        guess.empty() ? "no plane of that name" : fmt::format("no plane of that name; did you mean '{}'?", guess));
-      }
-      spec.addressing[plane_name] = ParseAddressing(MapReader(spec.file, it->second, "addressing." + plane_name), *plane);
+    for (auto it = addressing.begin(); addressing.IsMap() && it != addressing.end(); ++it) {
+      problems.Check([&] {
+        std::string plane_name = it->first.Scalar();
+        auto plane = std::find_if(spec.planes.begin(), spec.planes.end(),
+                                  [&](const PlaneSpec& p) { return p.name == plane_name; });
+        if (plane == spec.planes.end()) {
+          std::string guess = ClosestMatch(plane_name, plane_names);
+          throw SpecError(spec.file, MarkOf(it->first), "addressing." + plane_name,
+                          guess.empty() ? "no plane of that name" : fmt::format("no plane of that name; did you mean '{}'?", guess));
+        }
+        spec.addressing[plane_name] = ParseAddressing(MapReader(spec.file, it->second, "addressing." + plane_name), *plane);
+      });
     }
     // Prefixes of different planes must not overlap: they share routing domains at the edge.
     for (auto a = spec.addressing.begin(); a != spec.addressing.end(); ++a) {
       for (auto b = std::next(a); b != spec.addressing.end(); ++b) {
-        if (a->second.plane.prefix && b->second.plane.prefix && a->second.plane.prefix->overlaps(*b->second.plane.prefix)) {
-          throw SpecError(spec.file, b->second.mark, "addressing." + b->first + ".prefix",
-                          fmt::format("{} overlaps {} of plane {}", FormatPrefix(*b->second.plane.prefix),
-                                      FormatPrefix(*a->second.plane.prefix), a->first));
-        }
+        problems.Check([&] {
+          if (a->second.plane.prefix && b->second.plane.prefix && a->second.plane.prefix->overlaps(*b->second.plane.prefix)) {
+            throw SpecError(spec.file, b->second.mark, "addressing." + b->first + ".prefix",
+                            fmt::format("{} overlaps {} of plane {}", FormatPrefix(*b->second.plane.prefix),
+                                        FormatPrefix(*a->second.plane.prefix), a->first));
+          }
+        });
       }
     }
   }
+  problems.ThrowIfAny();
   return spec;
 }
 

@@ -25,6 +25,10 @@ struct SourceMark {
 class SpecError : public std::runtime_error {
  public:
   SpecError(std::string file, SourceMark mark, std::string key, std::string message);
+  // Several problems found in one pass: what() lists them one per line in file order (at most 20,
+  // then how many more); file(), mark(), key() and message() are the first one's.
+  explicit SpecError(std::vector<SpecError> all);
+  const std::vector<SpecError>& all() const { return all_; }
   const std::string& file() const { return file_; }
   SourceMark mark() const { return mark_; }
   const std::string& key() const { return key_; }
@@ -35,6 +39,15 @@ class SpecError : public std::runtime_error {
   SourceMark mark_;
   std::string key_;
   std::string message_;
+  std::vector<SpecError> all_;  // empty for a single error
+};
+
+// A name resolved by meaning rather than written verbatim (nic: ConnectX-7 -> its OPN): the plan
+// reports it as an info finding, so the priced part is never a surprise.
+struct SpecNote {
+  SourceMark mark;
+  std::string key;
+  std::string message;
 };
 
 struct NodesSpec {
@@ -103,9 +116,11 @@ struct Spec {
   std::vector<PlaneSpec> planes;
   LayoutSpec layout;
   std::map<std::string, AddressingSpec> addressing;  // keyed by plane name
+  std::vector<SpecNote> notes;                       // names resolved by meaning
 };
 
-// Parses and validates a spec. Throws SpecError on the first problem.
+// Parses and validates a spec. Throws SpecError with every problem found (independent keys are
+// all checked; a key whose value could not be read is not used further).
 Spec ParseSpec(const std::string& yaml_text, const std::string& file_name,
                const Catalog& catalog = Catalog::Builtin());
 // Reads the file and parses it. Throws SpecError (also for an unreadable file).
