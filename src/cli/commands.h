@@ -23,6 +23,7 @@ struct PlanOptions {
   std::string out_dir;
   std::string format = "table";
   std::string fail_on = "error";
+  bool force = false;  // write a plan with error findings, every file stamped not for ordering
 };
 void AddSpecOptions(CLI::App* cmd, PlanOptions& options);
 int RunPlan(const PlanOptions& options, bool check_only);

@@ -1,7 +1,10 @@
 // railyard plan SPEC [-o DIR] [--format table|json] [--fail-on SEVERITY]
 #include <unistd.h>
 
+#include <algorithm>
 #include <iostream>
+
+#include <fmt/format.h>
 
 #include "catalog/catalog.h"
 #include "cli/commands.h"
@@ -35,11 +38,20 @@ int RunPlan(const PlanOptions& o, bool check_only) {
         std::cout << FindingsTable(result.findings);
       }
     } else {
-      if (!o.out_dir.empty()) {
+      size_t errors = std::count_if(result.findings.begin(), result.findings.end(),
+                                    [](const Finding& f) { return f.severity == Severity::kError; });
+      if (!o.out_dir.empty() && errors > 0 && !o.force) {
+        // A BOM with a plane missing is easy to hand to procurement by mistake: nothing is written.
+        std::cerr << "railyard: error: the plan has " << errors << " error finding(s) (below): nothing written to "
+                  << o.out_dir << "; fix them, or give --force to write files stamped NOT FOR ORDERING\n";
+      } else if (!o.out_dir.empty()) {
         Progress("writing outputs");
-        auto files = WritePlanOutputs(result, catalog, o.out_dir);
+        WriteOptions write;
+        if (errors > 0) write.not_for_ordering = fmt::format("written with --force despite {} error finding(s)", errors);
+        auto files = WritePlanOutputs(result, catalog, o.out_dir, write);
         if (o.format != "json") {
-          std::cerr << "railyard: wrote " << files.size() << " files to " << o.out_dir << "\n";
+          std::cerr << "railyard: wrote " << files.size() << " files to " << o.out_dir
+                    << (errors > 0 ? " (stamped NOT FOR ORDERING)" : "") << "\n";
         }
       }
       if (o.format == "json") {
@@ -77,6 +89,8 @@ std::function<int()> AddPlanCommand(CLI::App& app) {
       "  railyard plan cluster.yaml --format json | jq '.planes[] | {name, switches}'");
   AddSpecOptions(cmd, *options);
   cmd->add_option("-o,--output", options->out_dir, "write every plan file into this directory");
+  cmd->add_flag("--force", options->force,
+                "write the files even when the plan has error findings (each stamped NOT FOR ORDERING)");
   return [options] { return RunPlan(*options, false); };
 }
 

@@ -266,3 +266,72 @@ TEST(NetboxInterfaces, CatalogRejectsAnUnknownPlaceholder) {
 
 }  // namespace
 }  // namespace railyard
+
+namespace railyard {
+namespace {
+
+std::string LabYaml(const std::string& kind, const std::string& pcie) {
+  return "name: lab\nnodes: {count: 8, gpus: 8, pcie: " + pcie + ", per_rack: 2}\nplanes:\n"
+         "  - {name: compute, kind: " + kind + ", nic: MCX75310AAS-NEAT, ports_per_node: 8, speed: 400G, switch: " +
+         (kind == "infiniband" ? "QM9700" : "SN5600") + "}\n";
+}
+
+TEST(PlanOutputSet, ReplanningRemovesWhatTheLastPlanWroteAndNothingElse) {
+  const fs::path dir = fs::temp_directory_path() / ("railyard-replan-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  WritePlanOutputs(Plan(testing::ParseOrDie(LabYaml("infiniband", "gen5"))), Catalog::Builtin(), dir.string());
+  ASSERT_TRUE(fs::exists(dir / "ibnetdiscover-compute.topo"));
+  ASSERT_TRUE(fs::exists(dir / "opensm-root-guids-compute.txt"));
+  std::ofstream(dir / "notes.txt") << "the architect's own file\n";
+  // The same plane as RoCE: no InfiniBand exports any more.
+  auto files = WritePlanOutputs(Plan(testing::ParseOrDie(LabYaml("roce", "gen5"))), Catalog::Builtin(), dir.string());
+  EXPECT_FALSE(fs::exists(dir / "ibnetdiscover-compute.topo"));
+  EXPECT_FALSE(fs::exists(dir / "opensm-root-guids-compute.txt"));
+  EXPECT_FALSE(fs::exists(dir / "opensm-cn-guids-compute.txt"));
+  EXPECT_TRUE(fs::exists(dir / "notes.txt"));  // never listed in a manifest: never removed
+  // The manifest lists exactly the files now there, with their sizes.
+  std::ifstream manifest(dir / kPlanManifest);
+  std::string line;
+  size_t listed = 0;
+  while (std::getline(manifest, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::string name = line.substr(0, line.find('\t'));
+    size_t bytes = std::stoul(line.substr(line.find('\t') + 1));
+    EXPECT_EQ(fs::file_size(dir / name), bytes) << name;
+    ++listed;
+  }
+  EXPECT_EQ(listed + 1, files.size());  // every file but the manifest itself
+  // A manifest naming a path outside the directory removes nothing there.
+  std::ofstream(dir / kPlanManifest, std::ios::app) << "../outside.txt\t1\t0\n";
+  std::ofstream(dir.parent_path() / "outside.txt") << "x";
+  WritePlanOutputs(Plan(testing::ParseOrDie(LabYaml("roce", "gen5"))), Catalog::Builtin(), dir.string());
+  EXPECT_TRUE(fs::exists(dir.parent_path() / "outside.txt"));
+  fs::remove(dir.parent_path() / "outside.txt");
+  fs::remove_all(dir);
+}
+
+TEST(PlanOutputSet, ForcedFilesSayNotForOrderingFirst) {
+  const fs::path dir = fs::temp_directory_path() / ("railyard-force-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  PlanResult bad = Plan(testing::ParseOrDie(LabYaml("infiniband", "gen3")));  // 400G on Gen3: an error finding
+  ASSERT_TRUE(AnyAtOrAbove(bad.findings, Severity::kError));
+  WriteOptions force;
+  force.not_for_ordering = "written with --force despite 1 error finding(s)";
+  auto files = WritePlanOutputs(bad, Catalog::Builtin(), dir.string(), force);
+  for (const std::string& name : files) {
+    std::string text = Read(dir / name);
+    SCOPED_TRACE(name);
+    if (name == "plan.json") {
+      EXPECT_EQ(nlohmann::json::parse(text)["not_for_ordering"], force.not_for_ordering);
+    } else if (name == "plan.index") {
+      EXPECT_NE(text.find("\n# NOT FOR ORDERING: "), std::string::npos);
+    } else {
+      EXPECT_NE(text.find("NOT FOR ORDERING: written with --force"), std::string::npos);
+      EXPECT_LT(text.find("NOT FOR ORDERING"), text.find('\n'));  // on the first line
+    }
+  }
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace railyard

@@ -28,6 +28,7 @@ struct ExportContext {
   const PlanResult& result;
   const Catalog& catalog;
   PortNamer ports;
+  std::string not_for_ordering;  // set by `plan --force` on a plan with error findings
 
   const Fabric& fabric() const { return result.fabric; }
   const std::string& RackOf(uint32_t device) const { return fabric().racks[fabric().devices[device].rack].name; }

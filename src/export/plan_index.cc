@@ -25,6 +25,7 @@ namespace railyard {
 void WritePlanIndex(const ExportContext& ctx, const ContentHash& plan_json, OutputFile& out) {
   const Fabric& f = ctx.fabric();
   out.Print("railyard.plan-index/1\tplan.json\t{}\t{}\n", plan_json.size(), HexDigest(plan_json.Digest()));
+  if (!ctx.not_for_ordering.empty()) out.Print("# NOT FOR ORDERING: {}\n", ctx.not_for_ordering);
   std::string name = f.name;  // free text in the spec: the one field that could hold a tab or newline
   for (char& c : name) {
     if (c == '\t' || c == '\n' || c == '\r') c = ' ';

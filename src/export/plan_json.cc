@@ -52,7 +52,13 @@ void WriteTier(const ExportContext& ctx, const TierShape& t, fmt::memory_buffer&
 void WritePlanJson(const ExportContext& ctx, OutputFile& out) {
   const Fabric& f = ctx.fabric();
   auto& b = out.buffer();
-  out.Print(R"({{"schema":"railyard.plan/1","generator":"railyard {}","name":)", kVersion);
+  out.Print(R"({{"schema":"railyard.plan/1","generator":"railyard {}",)", kVersion);
+  if (!ctx.not_for_ordering.empty()) {
+    out.Append(R"("not_for_ordering":)");
+    Str(b, ctx.not_for_ordering);
+    b.push_back(',');
+  }
+  out.Append(R"("name":)");
   Str(b, f.name);
   out.Print(R"(,"nodes":{{"count":{},"gpus_per_node":{},"ports_per_node":{}}},"planes":[)", f.node_count,
             f.gpus_per_node, f.ports_per_node);

@@ -1,6 +1,8 @@
 #include "export/write_all.h"
 
+#include <algorithm>
 #include <atomic>
+#include <fstream>
 #include <filesystem>
 #include <functional>
 #include <future>
@@ -12,11 +14,40 @@
 
 namespace railyard {
 
-std::vector<std::string> WritePlanOutputs(const PlanResult& result, const Catalog& catalog, const std::string& dir) {
+namespace {
+
+// The comment a file's own format allows, for the not-for-ordering stamp on its first line.
+std::string StampLine(const std::string& name, const std::string& why) {
+  std::string text = "NOT FOR ORDERING: " + why;
+  if (name.ends_with(".dot")) return "// " + text + "\n";
+  return "# " + text + "\n";
+}
+
+// The files an earlier plan wrote into `dir`, from its manifest (plain names only).
+std::vector<std::string> PreviousSet(const std::filesystem::path& dir) {
+  std::vector<std::string> names;
+  std::ifstream in(dir / kPlanManifest);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::string name = line.substr(0, line.find('\t'));
+    // Never a path: a manifest edited to name ../something removes nothing outside the directory.
+    if (name.empty() || name.find('/') != std::string::npos || name == "." || name == "..") continue;
+    names.push_back(name);
+  }
+  return names;
+}
+
+}  // namespace
+
+std::vector<std::string> WritePlanOutputs(const PlanResult& result, const Catalog& catalog, const std::string& dir,
+                                          const WriteOptions& options) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) throw std::runtime_error(fmt::format("{}: cannot create the output directory: {}", dir, ec.message()));
+  const std::vector<std::string> previous = PreviousSet(dir);
   ExportContext ctx(result, catalog);
+  ctx.not_for_ordering = options.not_for_ordering;
 
   struct Job {
     std::string name;
@@ -60,6 +91,9 @@ std::vector<std::string> WritePlanOutputs(const PlanResult& result, const Catalo
   std::atomic<size_t> next{0};
   auto run = [&](size_t) {
     for (size_t i = next++; i < jobs.size(); i = next++) {
+      if (!ctx.not_for_ordering.empty() && jobs[i].name != "plan.json") {
+        files[i]->Append(StampLine(jobs[i].name, ctx.not_for_ordering));
+      }
       jobs[i].write(*files[i]);
       files[i]->Close();
     }
@@ -86,7 +120,23 @@ std::vector<std::string> WritePlanOutputs(const PlanResult& result, const Catalo
   }
   set.push_back(index.get());
   names.push_back("plan.index");
+  OutputFile manifest((std::filesystem::path(dir) / kPlanManifest).string());
+  manifest.Print("# files written by railyard {} for plan '{}': name, bytes, content fingerprint{}\n", kVersion,
+                 result.fabric.name, ctx.not_for_ordering.empty() ? "" : " (NOT FOR ORDERING: " + ctx.not_for_ordering + ")");
+  for (OutputFile* f : set) {
+    f->Close();
+    manifest.Print("{}\t{}\t{}\n", std::filesystem::path(f->path()).filename().string(), f->content_hash().size(),
+                   HexDigest(f->content_hash().Digest()));
+  }
+  set.push_back(&manifest);
   CommitAll(set);
+  names.push_back(kPlanManifest);
+  // The new set is in place: what the last plan wrote and this one did not is stale.
+  for (const std::string& old : previous) {
+    if (std::find(names.begin(), names.end(), old) != names.end()) continue;
+    std::filesystem::path stale = std::filesystem::path(dir) / old;
+    if (std::filesystem::is_regular_file(std::filesystem::symlink_status(stale, ec))) std::filesystem::remove(stale, ec);
+  }
   return names;
 }
 

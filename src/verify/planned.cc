@@ -242,6 +242,7 @@ bool ParsePlanIndex(std::string owned, const std::string& source, PlannedFabric&
       if (fields[0] != "railyard.plan-index/1" || n != 4) return fail("not a railyard.plan-index/1 header");
       continue;
     }
+    if (!line.empty() && line[0] == '#') continue;  // a stamp ("# NOT FOR ORDERING: ...")
     if (fields[0] == "L" && n == 14) {
       PlannedLink l;
       uint32_t plane = 0;

@@ -32,6 +32,23 @@ check "check prints the rule" grep -q "node-single-switch" "$WORK/check.txt"
 "$RAILYARD" check --list-rules | grep -q "^nic-pcie-below-line-rate"
 check "check --list-rules" test $? -eq 0
 
+# A plan with an error finding writes nothing unless --force, which stamps every file.
+sed 's/pcie: gen5/pcie: gen3/' "$SRC/examples/lab-8-node.yaml" > "$WORK/gen3.yaml"
+"$RAILYARD" plan "$WORK/gen3.yaml" -o "$WORK/gen3-out" > "$WORK/gen3.txt" 2> "$WORK/gen3.err"
+check "error finding: exit 1" test $? -eq 1
+check "error finding: nothing written" test ! -e "$WORK/gen3-out"
+check "error finding: says why and how" grep -q "nothing written to .*--force" "$WORK/gen3.err"
+"$RAILYARD" plan "$WORK/gen3.yaml" -o "$WORK/gen3-out" --force > /dev/null 2>&1
+check "--force: still exit 1" test $? -eq 1
+check "--force: bom.csv stamped on its first line" sh -c "head -1 '$WORK/gen3-out/bom.csv' | grep -q 'NOT FOR ORDERING'"
+check "--force: plan.json says not_for_ordering" sh -c "jq -e '.not_for_ordering | length > 0' '$WORK/gen3-out/plan.json' > /dev/null"
+# Re-planning into a used directory leaves no stale file: IB exports go when the plane becomes RoCE.
+"$RAILYARD" plan "$SRC/examples/lab-8-node.yaml" -o "$WORK/replan" > /dev/null 2>&1
+sed -e 's/kind: infiniband/kind: roce/' -e 's/switch: QM9700/switch: SN5600/' "$SRC/examples/lab-8-node.yaml" > "$WORK/roce-lab.yaml"
+"$RAILYARD" plan "$WORK/roce-lab.yaml" -o "$WORK/replan" > /dev/null 2>&1
+check "re-plan: no stale ibnetdiscover file" test ! -e "$WORK/replan/ibnetdiscover-compute.topo"
+check "re-plan: manifest lists what is there" test "$(grep -vc '^#' "$WORK/replan/plan-manifest.txt")" -eq "$(($(ls "$WORK/replan" | wc -l) - 1))"
+
 # 2 on bad input, with file:line:column, and nothing written.
 sed 's/rail_optimized: true/rail_optimised: true/' "$SRC/examples/superpod-h100-4su.yaml" > "$WORK/bad.yaml"
 "$RAILYARD" plan "$WORK/bad.yaml" -o "$WORK/bad-out" > /dev/null 2> "$WORK/bad.err"
