@@ -88,7 +88,19 @@ TEST_F(ExportTest, LabelsCarryTheSameIdAtBothEnds) {
   for (const CsvRow& row : t.rows) ends[row.fields[0]].insert(row.fields[1]);
   for (const auto& [label, e] : ends) EXPECT_EQ(e, (std::set<std::string>{"A", "Z"})) << label;
   // The A end's flag names the Z end, and the other way round.
-  EXPECT_EQ(t.rows[0].fields[12], "COMP-000001 dgx001:mlx5_0 -> compute-leaf-su01-r1:1 (r01-n1 U1)");
+  // A flag holds at most 40 printable characters: the far end by device, cage/lane, rack and U as fits.
+  int text = t.Column("text"), peer_cage = t.Column("peer_cage"), cable = t.Column("cable"), length = t.Column("length_m");
+  ASSERT_GE(text, 0);
+  EXPECT_EQ(t.rows[0].fields[static_cast<size_t>(text)], "COMP-000001 > compute-leaf-su01-r1:1/1");
+  EXPECT_EQ(t.rows[0].fields[static_cast<size_t>(peer_cage)], "1/1");
+  EXPECT_EQ(t.rows[1].fields[static_cast<size_t>(text)], "COMP-000001 > dgx001:mlx5_0 r01-01 U1");
+  for (const CsvRow& row : t.rows) {
+    const std::string& flag = row.fields[static_cast<size_t>(text)];
+    EXPECT_LE(flag.size(), 40u) << flag;
+    EXPECT_TRUE(std::all_of(flag.begin(), flag.end(), [](char c) { return c >= 0x20 && c < 0x7f; })) << flag;
+    EXPECT_FALSE(row.fields[static_cast<size_t>(cable)].empty()) << row.line;
+    EXPECT_GT(std::stod(row.fields[static_cast<size_t>(length)]), 0) << row.line;
+  }
 }
 
 TEST_F(ExportTest, SlurmTreeHasOneSwitchPerScalableUnit) {

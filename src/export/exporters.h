@@ -14,7 +14,7 @@ namespace railyard {
 inline constexpr const char* kVersion = RAILYARD_VERSION;  // CMake's project(VERSION)
 
 struct ExportContext {
-  ExportContext(const PlanResult& r, const Catalog& c) : result(r), catalog(c), ports(r.fabric) {
+  ExportContext(const PlanResult& r, const Catalog& c) : result(r), catalog(c), ports(r.fabric), cages(r.fabric) {
     // Every link speed is a plane's speed or one of its tiers' speeds. Formatted once, here,
     // so writers on several threads only read.
     for (const Plane& p : r.fabric.planes) {
@@ -28,6 +28,7 @@ struct ExportContext {
   const PlanResult& result;
   const Catalog& catalog;
   PortNamer ports;
+  CageNamer cages;  // front-panel cage/lane of switch ports ("17/1")
   std::string not_for_ordering;  // set by `plan --force` on a plan with error findings
 
   const Fabric& fabric() const { return result.fabric; }

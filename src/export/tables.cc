@@ -23,8 +23,8 @@ std::string Segment(const Plane& plane, const Link& link) {
 
 void WriteCutsheet(const ExportContext& ctx, OutputFile& out) {
   const Fabric& f = ctx.fabric();
-  out.Append("label,plane,level,rail,a_device,a_port,a_rack,a_u,z_device,z_port,z_rack,z_u,speed,media,cable,"
-             "xcvr_a,xcvr_z,length_m,route_m\n");
+  out.Append("label,plane,level,rail,a_device,a_port,a_cage,a_rack,a_u,z_device,z_port,z_cage,z_rack,z_u,speed,media,"
+             "cable,xcvr_a,xcvr_z,length_m,route_m\n");
   for (uint32_t i = 0; i < f.links.size(); ++i) {
     const Link& l = f.links[i];
     const Device& a = f.devices[l.a.device];
@@ -32,8 +32,9 @@ void WriteCutsheet(const ExportContext& ctx, OutputFile& out) {
     // Device, rack and port names are CSV-safe by construction (the spec validates them).
     out.Print(FMT_COMPILE("{},{},{},"), LabelParts(f, i), f.planes[l.plane].name, LevelName(l.level));
     if (l.rail >= 0) out.Print(FMT_COMPILE("{}"), l.rail + 1);
-    out.Print(FMT_COMPILE(",{},{},{},{},{},{},{},{},{},{},{},{},{},{},{:.1f}\n"), a.name, ctx.ports(l.a),
-              ctx.RackOf(l.a.device), a.u, z.name, ctx.ports(l.z), ctx.RackOf(l.z.device), z.u, ctx.Speed(l.speed),
+    out.Print(FMT_COMPILE(",{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{:.1f}\n"), a.name, ctx.ports(l.a),
+              ctx.cages(l.a), ctx.RackOf(l.a.device), a.u, z.name, ctx.ports(l.z), ctx.cages(l.z), ctx.RackOf(l.z.device),
+              z.u, ctx.Speed(l.speed),
               ToString(l.media), Opn(ctx.catalog, l.cable), Opn(ctx.catalog, l.xcvr_a), Opn(ctx.catalog, l.xcvr_z),
               l.length_m, l.route_m);
   }
@@ -48,24 +49,46 @@ void WriteBomCsv(const ExportContext& ctx, OutputFile& out) {
   }
 }
 
+namespace {
+
+constexpr size_t kLabelTextMax = 40;  // printable characters on a cable flag
+
+// What is printed on the flag at one end: the ID, then where the other end goes, in the longest
+// form that fits 40 characters: device, port (cage/lane on a switch), rack and U; then without the
+// rack; then the rack, U and port alone (a rack and a U find the device).
+std::string LabelText(std::string_view id, std::string_view device, std::string_view port, std::string_view rack,
+                      uint32_t u) {
+  std::string text = fmt::format("{} > {}:{} {} U{}", id, device, port, rack, u);
+  if (text.size() <= kLabelTextMax) return text;
+  text = fmt::format("{} > {}:{}", id, device, port);
+  if (text.size() <= kLabelTextMax) return text;
+  text = fmt::format("{} > {} U{} {}", id, rack, u, port);
+  return text.substr(0, kLabelTextMax);
+}
+
+}  // namespace
+
 void WriteLabels(const ExportContext& ctx, OutputFile& out) {
   const Fabric& f = ctx.fabric();
-  out.Append("label,end,device,port,rack,u,peer_device,peer_port,peer_rack,peer_u,plane,segment,text\n");
+  out.Append("label,end,device,port,cage,rack,u,peer_device,peer_port,peer_cage,peer_rack,peer_u,plane,segment,cable,"
+             "transceiver,length_m,text\n");
   for (uint32_t i = 0; i < f.links.size(); ++i) {
     const Link& l = f.links[i];
-    const CableLabelParts label = LabelParts(f, i);
+    const std::string id = fmt::format("{}", LabelParts(f, i));
     const std::string segment = Segment(f.planes[l.plane], l);
     for (int end = 0; end < 2; ++end) {
       PortRef self = end == 0 ? l.a : l.z;
       PortRef peer = end == 0 ? l.z : l.a;
       const Device& sd = f.devices[self.device];
       const Device& pd = f.devices[peer.device];
-      // The last column is what is printed on the flag at this end: the ID, then where the
-      // other end goes. Names are CSV-safe by construction; the segment may hold spaces only.
-      out.Print(FMT_COMPILE("{},{},{},{},{},{},{},{},{},{},{},{},{} {}:{} -> {}:{} ({} U{})\n"), label,
-                end == 0 ? "A" : "Z", sd.name, ctx.ports(self), ctx.RackOf(self.device), sd.u, pd.name, ctx.ports(peer),
-                ctx.RackOf(peer.device), pd.u, f.planes[l.plane].name, segment, label, sd.name, ctx.ports(self),
-                pd.name, ctx.ports(peer), ctx.RackOf(peer.device), pd.u);
+      // A technician at a switch counts cages, not IB port numbers: the far end's cage/lane when it has one.
+      const std::string& peer_cage = ctx.cages(peer);
+      std::string_view peer_port = peer_cage.empty() ? std::string_view(ctx.ports(peer)) : std::string_view(peer_cage);
+      out.Print(FMT_COMPILE("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n"), id, end == 0 ? "A" : "Z", sd.name,
+                ctx.ports(self), ctx.cages(self), ctx.RackOf(self.device), sd.u, pd.name, ctx.ports(peer), peer_cage,
+                ctx.RackOf(peer.device), pd.u, f.planes[l.plane].name, segment, Opn(ctx.catalog, l.cable),
+                Opn(ctx.catalog, end == 0 ? l.xcvr_a : l.xcvr_z), l.length_m,
+                CsvEscape(LabelText(id, pd.name, peer_port, ctx.RackOf(peer.device), pd.u)));
     }
   }
 }

@@ -141,6 +141,26 @@ std::string PortName(const Fabric& fabric, PortRef ref) {
   return fmt::format("port{}", ref.port);
 }
 
+std::string CagePosition(const Fabric& fabric, PortRef ref) {
+  const Device& device = fabric.devices[ref.device];
+  if (device.role != DeviceRole::kSwitch) return "";
+  if (ref.port == kMgmtPort) return "mgmt";
+  const Plane& plane = fabric.planes[static_cast<size_t>(device.plane)];
+  const PortLayout& layout = plane.tier[static_cast<size_t>(device.tier) - 1].layout;
+  uint32_t index = ref.port - 1u;
+  uint32_t cage = 0, per_cage = layout.a_per_cage, lane = 0;
+  if (index < layout.a_ports) {
+    cage = index / per_cage + 1;
+    lane = index % per_cage + 1;
+  } else {
+    per_cage = layout.b_per_cage;
+    uint32_t b = index - layout.a_ports;
+    cage = layout.a_cages + b / per_cage + 1;
+    lane = b % per_cage + 1;
+  }
+  return per_cage == 1 ? fmt::format("{}", cage) : fmt::format("{}/{}", cage, lane);
+}
+
 CableLabelParts LabelParts(const Fabric& fabric, uint32_t link_index) {
   const Plane& plane = fabric.planes[fabric.links[link_index].plane];
   return {plane.label_prefix, link_index - plane.first_link + 1};
@@ -191,6 +211,37 @@ const std::string& PortNamer::operator()(PortRef ref) const {
   }
   static const std::string kUnknown = "?";
   return kUnknown;
+}
+
+CageNamer::CageNamer(const Fabric& fabric) : fabric_(fabric) {
+  switch_ports_.resize(fabric.planes.size());
+  for (size_t p = 0; p < fabric.planes.size(); ++p) {
+    const Plane& plane = fabric.planes[p];
+    switch_ports_[p].resize(3);
+    for (size_t t = 0; t < 3; ++t) {
+      const TierShape& shape = plane.tier[t];
+      if (shape.count == 0) continue;
+      for (uint32_t d = plane.first_switch; d < plane.first_switch + plane.switch_count; ++d) {
+        if (static_cast<size_t>(fabric.devices[d].tier) != t + 1) continue;
+        for (uint32_t port = 0; port <= shape.down_ports + shape.up_ports; ++port) {
+          switch_ports_[p][t].push_back(CagePosition(fabric, PortRef{d, static_cast<uint16_t>(port)}));
+        }
+        break;
+      }
+    }
+  }
+}
+
+const std::string& CageNamer::operator()(PortRef ref) const {
+  static const std::string kNone;
+  const Device& d = fabric_.devices[ref.device];
+  if (d.role != DeviceRole::kSwitch) return kNone;
+  if (ref.port == kMgmtPort) {
+    static const std::string kMgmt = "mgmt";
+    return kMgmt;
+  }
+  const auto& names = switch_ports_[static_cast<size_t>(d.plane)][static_cast<size_t>(d.tier) - 1];
+  return ref.port < names.size() ? names[ref.port] : kNone;
 }
 
 }  // namespace railyard

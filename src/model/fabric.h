@@ -176,8 +176,23 @@ class PortNamer {
   std::vector<std::vector<std::vector<std::string>>> switch_ports_;  // [plane][tier][port]
 };
 
+// CagePosition for every port, computed once per switch tier like PortNamer.
+class CageNamer {
+ public:
+  explicit CageNamer(const Fabric& fabric);
+  const std::string& operator()(PortRef ref) const;
+
+ private:
+  const Fabric& fabric_;
+  std::vector<std::vector<std::vector<std::string>>> switch_ports_;  // [plane][tier][port]
+};
+
 // Names a port as the device's own OS would ("swp12s1", "17", "mlx5_3", "bmc", "mgmt0").
 std::string PortName(const Fabric& fabric, PortRef ref);
+// Where the installer plugs it: a switch port's front-panel cage and, in a twin-port or split
+// cage, its lane, 1-based ("17/1" for QM9700 IB port 33; "17" for a single-port cage; "mgmt" for
+// the management port). Hosts: "" (the spec does not say which slot holds which NIC).
+std::string CagePosition(const Fabric& fabric, PortRef ref);
 // The label printed on both ends of a link's cable, e.g. "COMP-000123": the plane's prefix and
 // the link's number within the plane.
 std::string CableLabel(const Fabric& fabric, uint32_t link_index);
