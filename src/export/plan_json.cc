@@ -9,6 +9,7 @@ std::string_view LevelName(uint8_t level) {
     case 0: return "endpoint-leaf";
     case 1: return "leaf-spine";
     case 2: return "spine-core";
+    case 3: return "leaf-peer";
   }
   return "unknown";
 }
@@ -81,8 +82,8 @@ void WritePlanJson(const ExportContext& ctx, OutputFile& out) {
       out.Print(R"("{}":)", tier_names[t]);
       WriteTier(ctx, pl.tier[t], b);
     }
-    out.Print(R"(}},"links":{{"endpoint-leaf":{},"leaf-spine":{},"spine-core":{}}},"oversubscription":{{"leaf":"{}","spine":"{}"}},"bisection_gbps":{:.0f})",
-              pl.links_per_level[0], pl.links_per_level[1], pl.links_per_level[2],
+    out.Print(R"(}},"links":{{"endpoint-leaf":{},"leaf-spine":{},"spine-core":{},"leaf-peer":{}}},"oversubscription":{{"leaf":"{}","spine":"{}"}},"bisection_gbps":{:.0f})",
+              pl.links_per_level[0], pl.links_per_level[1], pl.links_per_level[2], pl.links_per_level[3],
               FormatRatio(pl.oversubscription[0]), FormatRatio(pl.oversubscription[1]), BisectionGbps(pl));
     if (pl.nic != kNoItem) out.Print(R"(,"nic":"{}")", ctx.catalog.nics()[pl.nic].opn);
     out.Print(R"(,"addressing":{{"mode":"{}","vlan":{})", ModeName(pl.addressing.mode), pl.addressing.vlan);

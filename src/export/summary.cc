@@ -49,7 +49,8 @@ nlohmann::json PlanSummaryJson(const PlanResult& result, const Catalog& catalog)
                       {"links",
                        {{"endpoint-leaf", p.links_per_level[0]},
                         {"leaf-spine", p.links_per_level[1]},
-                        {"spine-core", p.links_per_level[2]}}},
+                        {"spine-core", p.links_per_level[2]},
+                        {"leaf-peer", p.links_per_level[3]}}},
                       {"oversubscription", over},
                       {"bisection_gbps", BisectionGbps(p)}});
   }
@@ -83,7 +84,7 @@ std::string PlanSummaryTable(const PlanResult& result, const Catalog& catalog) {
       return p.tier[t].count ? fmt::format("{} x {}", p.tier[t].count, catalog.switches()[p.tier[t].model].model)
                              : std::string("-");
     };
-    uint64_t links = uint64_t{p.links_per_level[0]} + p.links_per_level[1] + p.links_per_level[2];
+    uint64_t links = uint64_t{p.links_per_level[0]} + p.links_per_level[1] + p.links_per_level[2] + p.links_per_level[3];
     out += fmt::format("{:<12} {:<10} {:>6} {:>5} {:>9} {:>16} {:>16} {:>16} {:>9} {:>9} {:>10.1f} Tb\n", p.name,
                        ToString(p.kind), FormatSpeed(p.speed), p.tiers, p.endpoints, tier(0), tier(1), tier(2),
                        p.tiers > 1 ? FormatRatio(p.oversubscription[0]) : "-", links, BisectionGbps(p) / 1000);

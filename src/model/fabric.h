@@ -72,7 +72,7 @@ struct Link {
   PortRef a;               // the lower-tier end (endpoint, or the leaf on a leaf-spine link)
   PortRef z;               // the upper-tier end
   uint16_t plane = 0;
-  uint8_t level = 0;       // 0 endpoint-leaf, 1 leaf-spine, 2 spine-core
+  uint8_t level = 0;       // 0 endpoint-leaf, 1 leaf-spine, 2 spine-core, 3 leaf-peer (a leaf pair's peer link)
   int16_t rail = -1;
   Gbps speed = 0;
   Media media = Media::kNone;
@@ -149,7 +149,7 @@ struct Plane {
   uint32_t link_count = 0;
   uint32_t first_switch = 0;
   uint32_t switch_count = 0;
-  std::array<uint32_t, 3> links_per_level{};  // endpoint-leaf, leaf-spine, spine-core
+  std::array<uint32_t, 4> links_per_level{};  // endpoint-leaf, leaf-spine, spine-core, leaf-peer
 };
 
 struct Fabric {

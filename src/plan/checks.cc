@@ -154,7 +154,10 @@ void CheckLinks(const Spec& spec, const Catalog& catalog, const PlaneSpec& ps, c
       f.message = fmt::format("{} node(s) have all {} ports of plane {} on one switch ({}); that switch failing "
                               "cuts them off",
                               count, plane.ports_per_node, ps.name, Examples(examples, count));
-      f.fix = "spread a node's ports over two or more leaves: rail_optimized: true, or tiers: 2";
+      f.fix = plane.tiers <= 1 && plane.tier[0].count <= 1
+                  ? "give the plane `redundancy: leaf-pair` (two leaves, each node's ports alternating between them, "
+                    "peer links cabled), or `rail_optimized: true` (a leaf per rail)"
+                  : "set `rail_optimized: true` (each of a node's ports on its rail's leaf), or `redundancy: leaf-pair`";
       out.push_back(std::move(f));
     }
   }

@@ -114,6 +114,10 @@ class PlaneBuilder {
           fmt::format("choose a switch that runs {} or change the plane speed", FormatSpeed(ps.speed)), spec_.file));
       return;
     }
+    if (ps.leaf_pair) {
+      BuildLeafPair(ps, plane, slots, plane_index, leaf_ports);
+      return;
+    }
     const bool split = !leaf_model.uplink_ports.empty();
     const Gbps up_speed = split ? leaf_model.FastestUplink() : ps.speed;
     const uint16_t spine_model = ps.spine_switch != kNoItem ? ps.spine_switch
@@ -204,6 +208,70 @@ class PlaneBuilder {
     d.model = model;
     d.rack = kUnplaced;
     return d;
+  }
+
+  // redundancy: leaf-pair (labs and small clusters, MLAG or EVPN multihoming): two leaves and no
+  // spines; every endpoint's ports alternate between them (port 0 on the first, port 1 on the
+  // second ...), and the leaves are joined by `peer_links` links on their last used ports.
+  void BuildLeafPair(const PlaneSpec& ps, Plane& plane, const std::vector<Slot>& slots, uint16_t plane_index,
+                     uint32_t leaf_ports) {
+    const SwitchModel& leaf_model = catalog_.switches()[ps.leaf_switch];
+    uint32_t per_leaf[2] = {0, 0};
+    for (const Slot& slot : slots) {
+      per_leaf[0] += (slot.ports + 1) / 2;
+      per_leaf[1] += slot.ports / 2;
+    }
+    const uint32_t down = std::max(per_leaf[0], per_leaf[1]);
+    if (down + ps.peer_links > leaf_ports) {
+      findings_.push_back(PlaneFinding(
+          ps, "plane-cannot-be-built", Severity::kError,
+          fmt::format("a leaf pair of {} needs {} endpoint ports and {} peer links per leaf; a {} has {} ports at {}", leaf_model.model,
+                      down, ps.peer_links, leaf_model.model, leaf_ports, FormatSpeed(ps.speed)),
+          "use a switch with more ports, fewer nodes, or a spine tier instead of a leaf pair", spec_.file));
+      return;
+    }
+    plane.tiers = 1;
+    plane.rails = 1;
+    plane.groups = 1;
+    plane.pods = 1;
+    plane.nodes_per_group = static_cast<uint32_t>(slots.size());
+    plane.leaves_per_rail = 2;
+    plane.endpoints = per_leaf[0] + per_leaf[1];
+    TierShape& leaf = plane.tier[0];
+    leaf.model = ps.leaf_switch;
+    leaf.count = 2;
+    leaf.down_speed = ps.speed;
+    leaf.up_speed = ps.speed;  // the peer links
+    leaf.down_ports = down;
+    leaf.up_ports = ps.peer_links;
+    leaf.layout = LayoutFor(leaf_model, ps.speed, !leaf_model.uplink_ports.empty());
+    leaf_base_.assign(1, 0);
+    for (uint32_t k = 0; k < 2; ++k) {
+      Device d = NewSwitch(fmt::format("{}-leaf-{:03}", ps.name, k + 1), plane_index, Tier::kLeaf, ps.leaf_switch);
+      d.group = 0;
+      d.pod = 0;
+      fabric_.devices.push_back(std::move(d));
+    }
+    first_spine_ = first_core_ = static_cast<uint32_t>(fabric_.devices.size());
+    uint32_t next_port[2] = {0, 0};
+    for (const Slot& slot : slots) {
+      for (uint32_t p = 0; p < slot.ports; ++p) {
+        uint32_t k = p % 2;
+        uint32_t leaf_device = plane.first_switch + k;
+        uint16_t leaf_port = static_cast<uint16_t>(++next_port[k]);
+        if (fabric_.devices[leaf_device].rack == kUnplaced) fabric_.devices[leaf_device].rack = fabric_.devices[slot.device].rack;
+        AddLink({slot.device, static_cast<uint16_t>(slot.first_port + p)}, {leaf_device, leaf_port}, plane_index, 0, -1, ps.speed);
+      }
+    }
+    leaf.used_down = std::max(next_port[0], next_port[1]);
+    plane.links_per_level[0] = static_cast<uint32_t>(fabric_.links.size()) - plane.first_link;
+    for (uint32_t i = 0; i < ps.peer_links; ++i) {
+      uint16_t port = static_cast<uint16_t>(down + i + 1);
+      AddLink({plane.first_switch, port}, {plane.first_switch + 1, port}, plane_index, 3, -1, ps.speed);
+    }
+    plane.links_per_level[3] = ps.peer_links;
+    plane.link_count = static_cast<uint32_t>(fabric_.links.size()) - plane.first_link;
+    plane.switch_count = 2;
   }
 
   void CreateSwitches(const PlaneSpec& ps, Plane& plane, const ClosShape& shape, uint16_t plane_index) {

@@ -152,3 +152,57 @@ TEST(Planner, NamesPortsAsTheDevicesDo) {
 
 }  // namespace
 }  // namespace railyard
+
+namespace railyard {
+namespace {
+
+TEST(Planner, LeafPairDualHomesEveryNodeAndCablesThePeerLinks) {
+  PlanResult r = Plan(testing::ParseOrDie(R"(name: lab
+nodes: {count: 8, gpus: 8, pcie: gen5, per_rack: 2}
+planes:
+  - {name: compute, kind: infiniband, nic: ConnectX-7, ports_per_node: 8, speed: NDR, switch: QM9700, redundancy: leaf-pair, peer_links: 16}
+  - {name: storage, kind: roce, nic: ConnectX-6 Dx, ports_per_node: 2, speed: 100G, switch: SN4600C, redundancy: leaf-pair}
+)"));
+  const Fabric& f = r.fabric;
+  for (size_t p = 0; p < 2; ++p) {
+    const Plane& plane = f.planes[p];
+    SCOPED_TRACE(plane.name);
+    EXPECT_EQ(plane.tiers, 1u);
+    EXPECT_EQ(plane.tier[0].count, 2u);
+    EXPECT_EQ(plane.tier[1].count, 0u);
+    std::map<uint32_t, std::set<uint32_t>> leaves_of_node;
+    uint32_t peer = 0;
+    for (uint32_t i = plane.first_link; i < plane.first_link + plane.link_count; ++i) {
+      const Link& l = f.links[i];
+      if (l.level == 3) {
+        ++peer;
+        EXPECT_EQ(f.devices[l.a.device].role, DeviceRole::kSwitch);
+        EXPECT_EQ(l.a.port, l.z.port);  // the same port on both leaves
+      } else {
+        leaves_of_node[l.a.device].insert(l.z.device);
+      }
+    }
+    EXPECT_EQ(peer, p == 0 ? 16u : 2u);  // peer_links, default 2
+    EXPECT_EQ(plane.links_per_level[3], peer);
+    ASSERT_EQ(leaves_of_node.size(), 8u);
+    for (const auto& [node, leaves] : leaves_of_node) EXPECT_EQ(leaves.size(), 2u) << f.devices[node].name;
+  }
+  for (const Finding& fi : r.findings) EXPECT_NE(fi.rule, "node-single-switch") << fi.message;
+}
+
+TEST(Planner, LeafPairThatCannotHoldThePlaneSaysSo) {
+  PlanResult r = Plan(testing::ParseOrDie(R"(name: big
+nodes: {count: 20, gpus: 8}
+planes:
+  - {name: compute, kind: infiniband, nic: ConnectX-7, ports_per_node: 8, speed: NDR, switch: QM9700, redundancy: leaf-pair}
+)"));
+  bool found = false;
+  for (const Finding& fi : r.findings) found = found || (fi.rule == "plane-cannot-be-built" && fi.severity == Severity::kError);
+  EXPECT_TRUE(found);
+  EXPECT_THROW(testing::ParseOrDie("name: x\nnodes: {count: 2}\nplanes:\n  - {name: c, kind: roce, nic: CX7, speed: 100G, "
+                                   "switch: SN4600C, redundancy: leaf-pair, rail_optimized: true, ports_per_node: 2}\n"),
+               SpecError);
+}
+
+}  // namespace
+}  // namespace railyard

@@ -259,7 +259,7 @@ PlaneSpec ParsePlane(const std::string& file, const YAML::Node& node, size_t ind
   problems.Check([&] {
     r.CheckKeys({"name", "kind", "role", "carries", "nic", "ports_per_node", "speed", "switch", "spine_switch",
                  "core_switch", "rail_optimized", "nodes_per_su", "oversubscription", "tiers", "extra_endpoints",
-                 "manage_switches"});
+                 "manage_switches", "redundancy", "peer_links"});
   });
   problems.Check([&] {
     if (!ValidName(p.name)) {
@@ -354,6 +354,25 @@ PlaneSpec ParsePlane(const std::string& file, const YAML::Node& node, size_t ind
   problems.Check([&] { p.nodes_per_su = static_cast<uint32_t>(r.Unsigned("nodes_per_su", false, 0, 1, 4096)); });
   problems.Check([&] { p.oversubscription = ParseOversubscription(r); });
   problems.Check([&] { p.tiers = static_cast<uint32_t>(r.Unsigned("tiers", false, 0, 1, 3)); });
+  problems.Check([&] {
+    std::string redundancy = r.String("redundancy", false, "none");
+    if (redundancy == "leaf-pair") {
+      p.leaf_pair = true;
+    } else if (redundancy != "none") {
+      r.Fail(r.Get("redundancy"), r.Key("redundancy"), fmt::format("expected none or leaf-pair, got '{}'", redundancy));
+    }
+    if (p.leaf_pair && (p.rail_optimized || p.tiers > 1)) {
+      r.Fail(r.Get("redundancy"), r.Key("redundancy"),
+             "a leaf pair is one tier of two leaves: it takes neither rail_optimized nor tiers above 1");
+    }
+    if (p.leaf_pair && p.role != PlaneRole::kOob && p.ports_per_node < 2) {
+      r.Fail(r.Get("redundancy"), r.Key("redundancy"), "a leaf pair dual-homes each node: ports_per_node must be 2 or more");
+    }
+  });
+  problems.Check([&] {
+    p.peer_links = static_cast<uint32_t>(r.Unsigned("peer_links", false, 2, 1, 64));
+    if (r.Has("peer_links") && !p.leaf_pair) r.Fail(r.Get("peer_links"), r.Key("peer_links"), "peer_links is for redundancy: leaf-pair");
+  });
 
   if (r.Has("extra_endpoints")) {
     YAML::Node list = r.Get("extra_endpoints");

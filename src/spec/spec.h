@@ -86,6 +86,8 @@ struct PlaneSpec {
   uint32_t tiers = 0;               // 0 = fewest that fit
   std::vector<ExtraEndpointSpec> extra_endpoints;
   bool manage_switches = false;     // oob: also cable every switch's management port
+  bool leaf_pair = false;           // redundancy: leaf-pair: two leaves, no spines, ports alternate
+  uint32_t peer_links = 2;          // links between the two leaves of a pair
   SourceMark mark;
   std::map<std::string, SourceMark> key_marks;  // where each key was written, for findings
 };

@@ -26,9 +26,14 @@ check "json has link counts" grep -q '"leaf-spine": 1024' "$WORK/summary.json"
 # 1 when findings reach --fail-on.
 "$RAILYARD" plan "$SRC/examples/superpod-h100-4su.yaml" --fail-on info > /dev/null
 check "--fail-on info exits 1 on info findings" test $? -eq 1
-"$RAILYARD" check "$SRC/examples/lab-8-node.yaml" --fail-on warning > "$WORK/check.txt"
+# The lab without its leaf pair: every node's ports on one switch, and the fix says how to pair it.
+grep -v -e 'redundancy: leaf-pair' -e 'peer_links:' "$SRC/examples/lab-8-node.yaml" > "$WORK/single.yaml"
+"$RAILYARD" check "$WORK/single.yaml" --fail-on warning > "$WORK/check.txt"
 check "check --fail-on warning exits 1" test $? -eq 1
 check "check prints the rule" grep -q "node-single-switch" "$WORK/check.txt"
+check "its fix names the leaf pair" grep -q "redundancy: leaf-pair" "$WORK/check.txt"
+"$RAILYARD" check "$SRC/examples/lab-8-node.yaml" --fail-on warning > /dev/null
+check "the lab on its leaf pair has no warning" test $? -eq 0
 "$RAILYARD" check --list-rules | grep -q "^nic-pcie-below-line-rate"
 check "check --list-rules" test $? -eq 0
 
