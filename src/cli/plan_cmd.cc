@@ -84,7 +84,7 @@ std::function<int()> AddPlanCommand(CLI::App& app) {
       "Examples:\n"
       "  railyard plan examples/superpod-h100-4su.yaml\n"
       "  railyard plan examples/ib-10k-gpu.yaml -o plan/      # writes plan.json, cutsheet.csv, bom.csv,\n"
-      "                                                        # labels.csv, ip-plan.csv, netbox-cables.csv,\n"
+      "                                                        # labels.csv, ip-plan.csv, netbox-8-cables.csv,\n"
       "                                                        # topology.dot, topology.conf, ibnetdiscover-*.topo\n"
       "  railyard plan cluster.yaml --format json | jq '.planes[] | {name, switches}'");
   AddSpecOptions(cmd, *options);

@@ -44,7 +44,7 @@ class ExportTest : public ::testing::Test {
 
 TEST_F(ExportTest, WritesEveryFileAndNoTemporaries) {
   std::set<std::string> names(files_.begin(), files_.end());
-  for (const char* f : {"plan.json", "cutsheet.csv", "bom.csv", "labels.csv", "ip-plan.csv", "netbox-cables.csv",
+  for (const char* f : {"plan.json", "cutsheet.csv", "bom.csv", "labels.csv", "ip-plan.csv", "netbox-8-cables.csv",
                         "topology.dot", "topology.conf", "ibnetdiscover-compute.topo"}) {
     EXPECT_TRUE(names.count(f)) << f;
     EXPECT_TRUE(fs::exists(dir_ / f)) << f;
@@ -130,7 +130,7 @@ TEST_F(ExportTest, DotAndNetbox) {
   size_t spine = dot.find("-- \"compute-spine-");
   ASSERT_NE(spine, std::string::npos);
   EXPECT_EQ(dot.substr(spine, dot.find('\n', spine) - spine).find("LLDP"), std::string::npos);
-  CsvTable nb = ParseCsv(Read(dir_ / "netbox-cables.csv"), "netbox-cables.csv");
+  CsvTable nb = ParseCsv(Read(dir_ / "netbox-8-cables.csv"), "netbox-8-cables.csv");
   EXPECT_EQ(nb.header[0], "side_a_device");
   EXPECT_EQ(nb.rows.size(), result_.fabric.links.size());
   EXPECT_EQ(nb.rows[0].fields[1], "dcim.interface");
@@ -228,7 +228,7 @@ TEST(OutputSet, AllOrNothingWhenARenameFails) {
 namespace railyard {
 namespace {
 
-// Interface names in netbox-cables.csv follow the NetBox device-type library for the switch model
+// Interface names in netbox-8-cables.csv follow the NetBox device-type library for the switch model
 // (catalog column netbox_interface): the names the imported device type's interfaces carry.
 std::map<std::string, std::string> NetboxNames(const std::string& yaml) {
   PlanResult r = Plan(testing::ParseOrDie(yaml));
@@ -341,6 +341,129 @@ TEST(PlanOutputSet, ForcedFilesSayNotForOrderingFirst) {
       EXPECT_NE(text.find("NOT FOR ORDERING: written with --force"), std::string::npos);
       EXPECT_LT(text.find("NOT FOR ORDERING"), text.find('\n'));  // on the first line
     }
+  }
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace railyard
+
+namespace railyard {
+namespace {
+
+// NetBox 4.6.8's bulk-import forms (netbox/dcim/forms/bulk_import.py at 43fe81f9e833, the Meta
+// `fields` of each form) and the columns a create needs; choice values from netbox/dcim/choices.py.
+struct ImportForm {
+  const char* file;
+  std::set<std::string> fields;
+  std::set<std::string> required;
+};
+
+const std::vector<ImportForm>& NetboxForms() {
+  static const std::vector<ImportForm> forms = {
+      {"netbox-1-sites.csv",
+       {"name", "slug", "status", "region", "group", "tenant", "facility", "time_zone", "description", "physical_address",
+        "shipping_address", "latitude", "longitude", "owner", "comments", "tags"},
+       {"name", "slug", "status"}},
+      {"netbox-2-racks.csv",
+       {"site", "location", "group", "name", "facility_id", "tenant", "status", "role", "rack_type", "form_factor", "serial",
+        "asset_tag", "width", "u_height", "desc_units", "outer_width", "outer_height", "outer_depth", "outer_unit",
+        "mounting_depth", "airflow", "weight", "max_weight", "weight_unit", "description", "owner", "comments", "tags"},
+       {"site", "name", "status", "width", "u_height"}},  // width and u_height: no rack_type given
+      {"netbox-3-manufacturers.csv", {"name", "slug", "description", "owner", "comments", "tags"}, {"name", "slug"}},
+      {"netbox-4-device-types.csv",
+       {"manufacturer", "default_platform", "model", "slug", "part_number", "u_height", "exclude_from_utilization",
+        "is_full_depth", "subdevice_role", "airflow", "description", "weight", "weight_unit", "owner", "comments", "tags"},
+       {"manufacturer", "model", "slug", "u_height"}},
+      {"netbox-5-device-roles.csv",
+       {"name", "slug", "parent", "color", "vm_role", "config_template", "description", "owner", "comments", "tags"},
+       {"name", "slug", "color"}},
+      {"netbox-6-devices.csv",
+       {"name", "role", "tenant", "manufacturer", "device_type", "platform", "serial", "asset_tag", "status", "site",
+        "location", "rack", "position", "face", "latitude", "longitude", "parent", "device_bay", "airflow",
+        "virtual_chassis", "vc_position", "vc_priority", "cluster", "description", "config_template", "owner", "comments",
+        "tags"},
+       {"role", "manufacturer", "device_type", "status", "site", "name", "rack", "position", "face"}},
+      {"netbox-7-interfaces.csv",
+       {"device", "name", "label", "parent", "bridge", "lag", "type", "speed", "duplex", "enabled", "mark_connected", "wwn",
+        "vdcs", "mtu", "mgmt_only", "description", "poe_mode", "poe_type", "mode", "vlan_group", "untagged_vlan",
+        "tagged_vlans", "qinq_svlan", "vrf", "rf_role", "rf_channel", "rf_channel_frequency", "rf_channel_width",
+        "tx_power", "owner", "tags"},
+       {"device", "name", "type"}},
+      {"netbox-8-cables.csv",
+       {"side_a_site", "side_a_device", "side_a_power_panel", "side_a_type", "side_a_name", "side_b_site", "side_b_device",
+        "side_b_power_panel", "side_b_type", "side_b_name", "type", "status", "profile", "tenant", "bundle", "label",
+        "color", "length", "length_unit", "description", "owner", "comments", "tags"},
+       {"side_a_device", "side_a_type", "side_a_name", "side_b_device", "side_b_type", "side_b_name"}},
+  };
+  return forms;
+}
+
+const std::map<std::string, std::set<std::string>>& NetboxChoices() {
+  static const std::map<std::string, std::set<std::string>> choices = {
+      {"netbox-1-sites.csv:status", {"planned", "staging", "active", "decommissioning", "retired"}},
+      {"netbox-2-racks.csv:status", {"reserved", "available", "planned", "active", "deprecated"}},
+      {"netbox-2-racks.csv:width", {"10", "19", "21", "23"}},
+      {"netbox-6-devices.csv:status", {"offline", "active", "planned", "staged", "failed", "inventory", "decommissioning"}},
+      {"netbox-6-devices.csv:face", {"front", "rear"}},
+      {"netbox-7-interfaces.csv:type",
+       {"infiniband-edr", "infiniband-hdr", "infiniband-ndr", "infiniband-xdr", "1000base-t", "10gbase-t", "10gbase-x-sfpp",
+        "25gbase-x-sfp28", "100gbase-x-qsfp28", "200gbase-x-qsfp56", "400gbase-x-qsfp112", "400gbase-x-qsfpdd",
+        "400gbase-x-osfp", "800gbase-x-osfp", "other"}},
+      {"netbox-7-interfaces.csv:mgmt_only", {"true", "false"}},
+      {"netbox-8-cables.csv:status", {"connected", "planned", "decommissioning"}},
+      {"netbox-8-cables.csv:type", {"cat6", "dac-active", "dac-passive", "mmf-om4", "smf-os2", "aoc"}},
+      {"netbox-8-cables.csv:side_a_type", {"dcim.interface"}},
+      {"netbox-8-cables.csv:side_b_type", {"dcim.interface"}},
+      {"netbox-8-cables.csv:length_unit", {"km", "m", "cm", "mi", "ft", "in"}},
+  };
+  return choices;
+}
+
+TEST(NetboxImport, EveryFileHasTheColumnsAndValuesNetBoxTakes) {
+  const fs::path dir = fs::temp_directory_path() / ("railyard-netbox-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  WritePlanOutputs(Plan(testing::ParseOrDie(testing::SuperPodYaml(
+                       63, "  - {name: oob, kind: ethernet, speed: 1G, switch: SN2201}\n", "  oob: {prefix: 192.168.0.0/22, vlan: 10}\n"))),
+                   Catalog::Builtin(), dir.string());
+  std::map<std::string, std::set<std::string>> names;  // file -> first column values (the names later files refer to)
+  for (const ImportForm& form : NetboxForms()) {
+    SCOPED_TRACE(form.file);
+    CsvTable t = ParseCsv(Read(dir / form.file), form.file);
+    ASSERT_FALSE(t.rows.empty());
+    std::set<std::string> header(t.header.begin(), t.header.end());
+    for (const std::string& column : header) EXPECT_TRUE(form.fields.count(column)) << "not a NetBox import column: " << column;
+    for (const std::string& column : form.required) EXPECT_TRUE(header.count(column)) << "missing required column: " << column;
+    for (const CsvRow& row : t.rows) {
+      ASSERT_EQ(row.fields.size(), t.header.size()) << row.line;
+      for (size_t c = 0; c < t.header.size(); ++c) {
+        auto allowed = NetboxChoices().find(std::string(form.file) + ":" + t.header[c]);
+        if (allowed != NetboxChoices().end()) {
+          EXPECT_TRUE(allowed->second.count(row.fields[c])) << t.header[c] << " = '" << row.fields[c] << "' line " << row.line;
+        }
+        if (form.required.count(t.header[c])) {
+          EXPECT_FALSE(row.fields[c].empty()) << t.header[c] << " line " << row.line;
+        }
+      }
+      names[form.file].insert(row.fields[0]);
+    }
+  }
+  // Every reference resolves to an object an earlier file created.
+  CsvTable devices = ParseCsv(Read(dir / "netbox-6-devices.csv"), "devices");
+  for (const CsvRow& row : devices.rows) {
+    EXPECT_TRUE(names["netbox-5-device-roles.csv"].count(row.fields[static_cast<size_t>(devices.Column("role"))]));
+    EXPECT_TRUE(names["netbox-2-racks.csv"].count(row.fields[static_cast<size_t>(devices.Column("site"))]));
+  }
+  CsvTable interfaces = ParseCsv(Read(dir / "netbox-7-interfaces.csv"), "interfaces");
+  std::set<std::pair<std::string, std::string>> made;
+  for (const CsvRow& row : interfaces.rows) {
+    EXPECT_TRUE(names["netbox-6-devices.csv"].count(row.fields[0])) << row.fields[0];
+    EXPECT_TRUE(made.insert({row.fields[0], row.fields[1]}).second) << "interface twice: " << row.fields[0] << " " << row.fields[1];
+  }
+  CsvTable cables = ParseCsv(Read(dir / "netbox-8-cables.csv"), "cables");
+  for (const CsvRow& row : cables.rows) {
+    EXPECT_TRUE(made.count({row.fields[0], row.fields[2]})) << row.fields[0] << " " << row.fields[2];
+    EXPECT_TRUE(made.count({row.fields[3], row.fields[5]})) << row.fields[3] << " " << row.fields[5];
   }
   fs::remove_all(dir);
 }

@@ -54,7 +54,15 @@ void WriteCutsheet(const ExportContext& ctx, OutputFile& out);          // cutsh
 void WriteBomCsv(const ExportContext& ctx, OutputFile& out);            // bom.csv
 void WriteLabels(const ExportContext& ctx, OutputFile& out);            // labels.csv
 void WriteIpPlan(const ExportContext& ctx, OutputFile& out);            // ip-plan.csv
-void WriteNetboxCables(const ExportContext& ctx, OutputFile& out);      // netbox-cables.csv
+// NetBox 4.x bulk import, numbered in import order (netbox.cc).
+void WriteNetboxSites(const ExportContext& ctx, OutputFile& out);        // netbox-1-sites.csv
+void WriteNetboxRacks(const ExportContext& ctx, OutputFile& out);        // netbox-2-racks.csv
+void WriteNetboxManufacturers(const ExportContext& ctx, OutputFile& out);  // netbox-3-manufacturers.csv
+void WriteNetboxDeviceTypes(const ExportContext& ctx, OutputFile& out);  // netbox-4-device-types.csv
+void WriteNetboxDeviceRoles(const ExportContext& ctx, OutputFile& out);  // netbox-5-device-roles.csv
+void WriteNetboxDevices(const ExportContext& ctx, OutputFile& out);      // netbox-6-devices.csv
+void WriteNetboxInterfaces(const ExportContext& ctx, OutputFile& out);   // netbox-7-interfaces.csv
+void WriteNetboxCables(const ExportContext& ctx, OutputFile& out);       // netbox-8-cables.csv
 // A port's interface name in NetBox: the device-type library's naming for the switch model where the
 // library has one (catalog column netbox_interface), else the plan's port name.
 std::string NetboxInterface(const ExportContext& ctx, PortRef ref);

@@ -133,52 +133,5 @@ void WriteIpPlan(const ExportContext& ctx, OutputFile& out) {
   }
 }
 
-std::string NetboxInterface(const ExportContext& ctx, PortRef ref) {
-  const Fabric& f = ctx.fabric();
-  const Device& d = f.devices[ref.device];
-  if (d.role != DeviceRole::kSwitch || ref.port == kMgmtPort) return ctx.ports(ref);
-  const SwitchModel& model = ctx.catalog.switches()[d.model];
-  const PortLayout& layout = f.planes[static_cast<size_t>(d.plane)].tier[static_cast<size_t>(d.tier) - 1].layout;
-  // The library lists the cages at their native port count (QM9700: 2 per cage, 64 interfaces); a
-  // split port (4 per cage) or a second port group has no interface there: the plan's name stands.
-  SpeedCount fastest;
-  for (const SpeedCount& sc : model.ports) {
-    if (sc.speed > fastest.speed) fastest = sc;
-  }
-  uint32_t native = fastest.count;
-  uint32_t native_per_cage = model.cages ? native / model.cages : 0;
-  if (model.netbox_interface.empty() || ref.port == 0 || ref.port > layout.a_ports || layout.a_per_cage != native_per_cage) {
-    return ctx.ports(ref);
-  }
-  uint32_t index = ref.port - 1u;
-  uint32_t cage0 = index / layout.a_per_cage, lane0 = index % layout.a_per_cage;
-  return fmt::format(fmt::runtime(model.netbox_interface), fmt::arg("port", ref.port), fmt::arg("cage", cage0 + 1),
-                     fmt::arg("lane", lane0 + 1), fmt::arg("cage0", cage0), fmt::arg("lane0", lane0));
-}
-
-void WriteNetboxCables(const ExportContext& ctx, OutputFile& out) {
-  const Fabric& f = ctx.fabric();
-  // NetBox 4.x bulk-import columns. ACC has no NetBox type: dac-active, said in the description.
-  out.Append("side_a_device,side_a_type,side_a_name,side_b_device,side_b_type,side_b_name,type,status,label,"
-             "length,length_unit,description\n");
-  for (uint32_t i = 0; i < f.links.size(); ++i) {
-    const Link& l = f.links[i];
-    std::string_view type;
-    std::string_view medium = l.cable != kNoItem ? std::string_view(ctx.catalog.cables()[l.cable].medium) : "";
-    switch (l.media) {
-      case Media::kDac: type = "dac-passive"; break;
-      case Media::kAcc: type = "dac-active"; break;
-      case Media::kAoc: type = "aoc"; break;
-      case Media::kRj45: type = "cat6"; break;
-      case Media::kOptical: type = medium.starts_with("mmf") ? "mmf-om4" : "smf-os2"; break;
-      case Media::kNone: type = ""; break;
-    }
-    out.Print(FMT_COMPILE("{},dcim.interface,{},{},dcim.interface,{},{},planned,{},{},m,{} {} {}{}\n"),
-              f.devices[l.a.device].name, NetboxInterface(ctx, l.a), f.devices[l.z.device].name, NetboxInterface(ctx, l.z), type,
-              LabelParts(f, i), l.length_m, f.planes[l.plane].name, LevelName(l.level),
-              l.cable != kNoItem ? std::string_view(ctx.catalog.cables()[l.cable].opn) : std::string_view("no cable chosen"),
-              l.media == Media::kAcc ? " (active copper)" : "");
-  }
-}
 
 }  // namespace railyard

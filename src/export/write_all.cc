@@ -67,7 +67,9 @@ std::vector<std::string> WritePlanOutputs(const PlanResult& result, const Catalo
        }},
       {"ip-plan.csv", [&](OutputFile& o) { WriteIpPlan(ctx, o); }},
       {"cutsheet.csv", [&](OutputFile& o) { WriteCutsheet(ctx, o); }},
-      {"netbox-cables.csv", [&](OutputFile& o) { WriteNetboxCables(ctx, o); }},
+      {"netbox-8-cables.csv", [&](OutputFile& o) { WriteNetboxCables(ctx, o); }},
+      {"netbox-7-interfaces.csv", [&](OutputFile& o) { WriteNetboxInterfaces(ctx, o); }},
+      {"netbox-6-devices.csv", [&](OutputFile& o) { WriteNetboxDevices(ctx, o); }},
       {"topology.dot", [&](OutputFile& o) { WriteDot(ctx, o); }},
   };
   for (size_t p = 0; p < result.fabric.planes.size(); ++p) {
@@ -82,6 +84,11 @@ std::vector<std::string> WritePlanOutputs(const PlanResult& result, const Catalo
     }
   }
   jobs.push_back({"bom.csv", [&](OutputFile& o) { WriteBomCsv(ctx, o); }});
+  jobs.push_back({"netbox-1-sites.csv", [&](OutputFile& o) { WriteNetboxSites(ctx, o); }});
+  jobs.push_back({"netbox-2-racks.csv", [&](OutputFile& o) { WriteNetboxRacks(ctx, o); }});
+  jobs.push_back({"netbox-3-manufacturers.csv", [&](OutputFile& o) { WriteNetboxManufacturers(ctx, o); }});
+  jobs.push_back({"netbox-4-device-types.csv", [&](OutputFile& o) { WriteNetboxDeviceTypes(ctx, o); }});
+  jobs.push_back({"netbox-5-device-roles.csv", [&](OutputFile& o) { WriteNetboxDeviceRoles(ctx, o); }});
   jobs.push_back({"topology.conf", [&](OutputFile& o) { WriteSlurmTopology(ctx, o); }});
   std::vector<std::unique_ptr<OutputFile>> files;
   for (const Job& job : jobs) files.push_back(std::make_unique<OutputFile>((std::filesystem::path(dir) / job.name).string()));

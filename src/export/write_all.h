@@ -9,7 +9,7 @@
 
 namespace railyard {
 
-// Writes plan.json (and plan.index, its compact index for verify), cutsheet.csv, bom.csv, labels.csv, ip-plan.csv, netbox-cables.csv,
+// Writes plan.json (and plan.index, its compact index for verify), cutsheet.csv, bom.csv, labels.csv, ip-plan.csv, netbox-8-cables.csv,
 // topology.dot, topology.conf and ibnetdiscover-<plane>.topo per InfiniBand plane into `dir`
 // (created if missing). Files are written under temporary names on two threads and renamed
 // into place only when all are complete. Returns the file names. Throws std::runtime_error.

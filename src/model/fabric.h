@@ -161,6 +161,7 @@ struct Fabric {
   uint32_t node_count = 0;      // GPU servers (devices [0, node_count))
   uint32_t gpus_per_node = 0;
   uint32_t ports_per_node = 0;  // NIC ports per node across all planes
+  uint32_t rack_units = 42;     // height of every rack (layout.rack_units)
 };
 
 // Port names for a whole fabric, computed once: output writers name hundreds of thousands of

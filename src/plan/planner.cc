@@ -423,6 +423,7 @@ PlanResult Plan(const Spec& spec, const Catalog& catalog) {
   PlanResult result;
   Fabric& fabric = result.fabric;
   fabric.name = spec.name;
+  fabric.rack_units = spec.layout.rack_units;
   fabric.node_count = spec.nodes.count;
   fabric.gpus_per_node = spec.nodes.gpus;
 

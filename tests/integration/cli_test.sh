@@ -13,7 +13,7 @@ trap 'rm -rf "$WORK"' EXIT
 "$RAILYARD" plan "$SRC/examples/superpod-h100-4su.yaml" -o "$WORK/out" > "$WORK/stdout" 2> "$WORK/stderr"
 check "clean plan exits 0" test $? -eq 0
 check "summary names the planes" grep -q "^compute .* 32 x QM9700 .* 16 x QM9700" "$WORK/stdout"
-for f in plan.json cutsheet.csv bom.csv labels.csv ip-plan.csv netbox-cables.csv topology.dot topology.conf ibnetdiscover-compute.topo; do
+for f in plan.json cutsheet.csv bom.csv labels.csv ip-plan.csv netbox-8-cables.csv topology.dot topology.conf ibnetdiscover-compute.topo; do
   check "wrote $f" test -s "$WORK/out/$f"
 done
 
