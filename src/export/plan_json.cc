@@ -155,8 +155,15 @@ void WritePlanJson(const ExportContext& ctx, OutputFile& out) {
     Str(b, line.opn);
     out.Append(R"(,"description":)");
     Str(b, line.description);
-    out.Print(R"(,"planes":"{}","quantity":{},"unit_power_w":{},"unit_max_power_w":{}}})", line.planes, line.quantity,
-              line.unit_power_w, line.unit_max_power_w);
+    out.Print(R"(,"planes":"{}","quantity":{},"spares":{})", line.planes, line.quantity, line.spares);
+    if (line.power_known) {
+      out.Print(R"(,"unit_power_w":{},"unit_max_power_w":{})", line.unit_power_w, line.unit_max_power_w);
+    } else {
+      out.Append(R"(,"unit_power_w":null,"unit_max_power_w":null)");
+    }
+    out.Append(R"(,"source":)");
+    Str(b, line.source);
+    b.push_back('}');
   }
   out.Append(R"(],"findings":[)");
   for (size_t i = 0; i < ctx.result.findings.size(); ++i) {

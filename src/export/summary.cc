@@ -87,7 +87,10 @@ std::string PlanSummaryTable(const PlanResult& result, const Catalog& catalog) {
     uint64_t links = uint64_t{p.links_per_level[0]} + p.links_per_level[1] + p.links_per_level[2] + p.links_per_level[3];
     out += fmt::format("{:<12} {:<10} {:>6} {:>5} {:>9} {:>16} {:>16} {:>16} {:>9} {:>9} {:>10.1f} Tb\n", p.name,
                        ToString(p.kind), FormatSpeed(p.speed), p.tiers, p.endpoints, tier(0), tier(1), tier(2),
-                       p.tiers > 1 ? FormatRatio(p.oversubscription[0]) : "-", links, BisectionGbps(p) / 1000);
+                       p.tiers > 2   ? FormatRatio(p.oversubscription[0]) + "/" + FormatRatio(p.oversubscription[1])
+                       : p.tiers > 1 ? FormatRatio(p.oversubscription[0])
+                                     : "-",
+                       links, BisectionGbps(p) / 1000);
   }
   const BomTotals& t = result.bom.totals;
   out += fmt::format("\nBOM: {} switches, {} NICs, {} cables and fibres, {} transceivers; switch power {:.1f} kW "
@@ -95,7 +98,7 @@ std::string PlanSummaryTable(const PlanResult& result, const Catalog& catalog) {
                      t.switches, t.nics, t.cables, t.transceivers, t.switch_typical_w / 1000, t.switch_max_w / 1000,
                      t.optics_w / 1000);
   if (t.switches_without_power) {
-    out += fmt::format("     ({} switches have no power figure in the catalog and count as 0 W)\n",
+    out += fmt::format("     (power unknown for {} switches: the catalog has no figure; not counted above, never 0 W)\n",
                        t.switches_without_power);
   }
   if (!result.findings.empty()) out += "\n" + FindingsTable(result.findings);

@@ -41,11 +41,19 @@ void WriteCutsheet(const ExportContext& ctx, OutputFile& out) {
 }
 
 void WriteBomCsv(const ExportContext& ctx, OutputFile& out) {
-  out.Append("category,opn,description,planes,quantity,unit_power_w,unit_max_power_w,total_power_w,source\n");
+  // Power: blank with power=unknown when the catalog has no figure (never 0 W); sources live in
+  // plan.json's bom, so procurement's file is quantities and parts only.
+  out.Append("category,opn,description,planes,quantity,spares,order_quantity,unit_power_w,unit_max_power_w,total_power_w,"
+             "power\n");
   for (const BomLine& line : ctx.result.bom.lines) {
-    out.Print("{},{},{},{},{},{},{},{},{}\n", line.category, CsvEscape(line.opn), CsvEscape(line.description),
-              CsvEscape(line.planes), line.quantity, line.unit_power_w, line.unit_max_power_w,
-              line.unit_power_w * static_cast<double>(line.quantity), CsvEscape(line.source));
+    out.Print("{},{},{},{},{},{},{},", line.category, CsvEscape(line.opn), CsvEscape(line.description),
+              CsvEscape(line.planes), line.quantity, line.spares, line.quantity + line.spares);
+    if (line.power_known) {
+      out.Print("{},{},{},catalog\n", line.unit_power_w, line.category == "switch" && line.unit_max_power_w > 0 ? fmt::format("{}", line.unit_max_power_w) : "",
+                line.unit_power_w * static_cast<double>(line.quantity));
+    } else {
+      out.Append(",,,unknown\n");
+    }
   }
 }
 

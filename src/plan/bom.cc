@@ -1,6 +1,7 @@
 #include "plan/bom.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 #include <unordered_set>
@@ -34,7 +35,7 @@ uint32_t CageIndex(const Fabric& fabric, PortRef ref) {
 
 }  // namespace
 
-Bom BuildBom(const Catalog& catalog, const Fabric& fabric) {
+Bom BuildBom(const Catalog& catalog, const Fabric& fabric, const std::map<std::string, double>& spares_percent) {
   Accumulator acc;
   Bom bom;
   for (const Device& d : fabric.devices) {
@@ -45,6 +46,7 @@ Bom BuildBom(const Catalog& catalog, const Fabric& fabric) {
     line.description = fmt::format("{} {} switch ({})", m.vendor, m.model, m.cage);
     line.unit_power_w = m.typical_power_w.value_or(0);
     line.unit_max_power_w = m.max_power_w.value_or(0);
+    line.power_known = m.typical_power_w.has_value();
     line.source = m.source;
     ++line.quantity;
     ++bom.totals.switches;
@@ -82,6 +84,7 @@ Bom BuildBom(const Catalog& catalog, const Fabric& fabric) {
         BomLine& fibre = acc.Line("fibre", cable.opn, plane);
         fibre.description = fmt::format("{} fibre {} m ({} to {})", cable.medium, cable.length_m, cable.end_a, cable.end_b);
         fibre.source = cable.source;
+        fibre.power_known = true;  // passive glass
         ++fibre.quantity;
         ++bom.totals.cables;
       }
@@ -95,6 +98,7 @@ Bom BuildBom(const Catalog& catalog, const Fabric& fabric) {
         line.description = fmt::format("{} {} {}x{} transceiver, {} m", module.end_a, module.medium, module.links,
                                        FormatSpeed(module.speed), module.reach_m);
         line.unit_power_w = module.power_w.value_or(0);
+        line.power_known = module.power_w.has_value();
         line.source = module.source;
         ++line.quantity;
         ++bom.totals.transceivers;
@@ -107,6 +111,9 @@ Bom BuildBom(const Catalog& catalog, const Fabric& fabric) {
     line.description = fmt::format("{} {} {} m ({} to {})", ToString(cable.kind), FormatSpeed(cable.speed),
                                    cable.length_m, cable.end_a, cable.end_b);
     line.source = cable.source;
+    // Passive copper, RJ45 and fibre draw nothing; active copper and AOC draw power the catalog lacks.
+    line.power_known = cable.power_w.has_value() || cable.kind == CableKind::kDac || cable.kind == CableKind::kRj45;
+    line.unit_power_w = cable.power_w.value_or(0);
     ++line.quantity;
     ++bom.totals.cables;
   }
@@ -115,6 +122,10 @@ Bom BuildBom(const Catalog& catalog, const Fabric& fabric) {
     std::string joined;
     for (const std::string& n : names) joined += (joined.empty() ? "" : ";") + n;
     line.planes = joined;
+    auto spare = spares_percent.find(line.category);
+    if (spare != spares_percent.end() && spare->second > 0) {
+      line.spares = static_cast<uint64_t>(std::ceil(static_cast<double>(line.quantity) * spare->second / 100.0 - 1e-9));
+    }
     bom.lines.push_back(line);
   }
   static const std::map<std::string, int> kOrder = {{"switch", 0}, {"nic", 1}, {"cable", 2}, {"transceiver", 3}, {"fibre", 4}};

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -16,8 +17,10 @@ struct BomLine {
   std::string description;
   std::string planes;    // planes that use it, ';'-separated
   uint64_t quantity = 0;
-  double unit_power_w = 0;      // typical (switches) or max module power (transceivers); 0 = unknown
-  double unit_max_power_w = 0;  // switches with optics loaded; 0 = unknown
+  double unit_power_w = 0;      // typical (switches) or max module power (transceivers)
+  double unit_max_power_w = 0;  // switches with optics loaded
+  bool power_known = false;     // false: the catalog has no figure (never read as 0 W)
+  uint64_t spares = 0;          // extra units to order (spec `spares:`, percent per category, rounded up)
   std::string source;
 };
 
@@ -37,6 +40,7 @@ struct Bom {
   BomTotals totals;
 };
 
-Bom BuildBom(const Catalog& catalog, const Fabric& fabric);
+// `spares_percent`: per category (switch, nic, cable, transceiver, fibre), the spares to add.
+Bom BuildBom(const Catalog& catalog, const Fabric& fabric, const std::map<std::string, double>& spares_percent = {});
 
 }  // namespace railyard

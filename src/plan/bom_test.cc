@@ -69,3 +69,41 @@ TEST(Bom, SplitterFibresCountOncePerPair) {
 
 }  // namespace
 }  // namespace railyard
+
+namespace railyard {
+namespace {
+
+TEST(Bom, SparesPerCategoryAndPowerNeverGuessed) {
+  PlanResult r = Plan(testing::ParseOrDie(R"(name: t
+nodes: {count: 8, gpus: 8, pcie: gen5, per_rack: 2}
+planes:
+  - {name: compute, kind: infiniband, nic: ConnectX-7, ports_per_node: 8, speed: NDR, switch: QM9700, redundancy: leaf-pair, peer_links: 16}
+spares: {transceiver: 5, fibre: 10, nic: 0}
+)"));
+  bool saw_nic = false, saw_xcvr = false;
+  for (const BomLine& line : r.bom.lines) {
+    SCOPED_TRACE(line.opn);
+    if (line.category == "transceiver") {
+      saw_xcvr = true;
+      EXPECT_EQ(line.spares, (line.quantity * 5 + 99) / 100);  // 5 %, rounded up
+    } else if (line.category == "fibre") {
+      EXPECT_EQ(line.spares, (line.quantity * 10 + 99) / 100);
+    } else {
+      EXPECT_EQ(line.spares, 0u);
+    }
+    if (line.category == "nic") {
+      saw_nic = true;
+      EXPECT_FALSE(line.power_known);  // the catalog has no NIC power: unknown, not 0 W
+    }
+    if (line.category == "fibre") {
+      EXPECT_TRUE(line.power_known);
+    }
+  }
+  EXPECT_TRUE(saw_nic && saw_xcvr);
+  EXPECT_THROW(testing::ParseOrDie("name: t\nnodes: {count: 2}\nplanes:\n  - {name: c, kind: infiniband, nic: CX7, speed: NDR, "
+                                   "switch: QM9700}\nspares: {cables: 2}\n"),
+               SpecError);
+}
+
+}  // namespace
+}  // namespace railyard

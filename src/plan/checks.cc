@@ -90,6 +90,25 @@ void CheckFabricKinds(const Spec& spec, const Catalog& catalog, const PlaneSpec&
 }
 
 void CheckOversubscription(const Spec& spec, const PlaneSpec& ps, const Plane& plane, std::vector<Finding>& out) {
+  // Uplinks beyond what 1:1 needs (a leaf whose separate uplink group outruns its ports down):
+  // optics and spine ports bought for bandwidth nothing below can send.
+  for (size_t t = 0; t + 1 < plane.tiers && t < 2; ++t) {
+    if (plane.oversubscription[t] > 0 && plane.oversubscription[t] < 1.0 - 1e-9) {
+      const TierShape& tier = plane.tier[t];
+      Finding f = Make("uplinks-beyond-need", Severity::kInfo, ps, spec.file);
+      f.evidence.emplace_back("tier", t == 0 ? "leaf" : "spine");
+      f.evidence.emplace_back("oversubscription", FormatRatio(plane.oversubscription[t]));
+      f.evidence.emplace_back("down", fmt::format("{} x {}", tier.down_ports, FormatSpeed(tier.down_speed)));
+      f.evidence.emplace_back("up", fmt::format("{} x {}", tier.up_ports, FormatSpeed(tier.up_speed)));
+      f.message = fmt::format("each {} of plane {} has {} x {} up for {} x {} down ({} as built): more uplink bandwidth "
+                              "than 1:1 needs",
+                              t == 0 ? "leaf" : "spine", ps.name, tier.up_ports, FormatSpeed(tier.up_speed), tier.down_ports,
+                              FormatSpeed(tier.down_speed), FormatRatio(plane.oversubscription[t]));
+      f.fix = "fine where the uplink group is fixed by the switch (SN2201's 100G ports); otherwise fewer uplinks or a "
+              "higher oversubscription: save the optics and spine ports";
+      out.push_back(std::move(f));
+    }
+  }
   if (ps.role != PlaneRole::kCompute) return;
   for (size_t t = 0; t + 1 < plane.tiers && t < 2; ++t) {
     if (plane.oversubscription[t] > 1.0 + 1e-9) {
@@ -282,6 +301,8 @@ const std::vector<DesignRule>& DesignRules() {
       {"partial-scalable-unit", Severity::kInfo, "the last scalable unit is partly filled"},
       {"spine-switch-defaulted", Severity::kInfo, "the spine model was chosen by railyard"},
       {"tier-underused", Severity::kInfo, "a spine or core tier uses under 3/4 of its down ports"},
+      {"uplinks-beyond-need", Severity::kInfo, "a leaf or spine has more uplink bandwidth than 1:1 needs"},
+      {"spec-name-resolved", Severity::kInfo, "a NIC family or short switch model was resolved to a catalog part"},
       {"switch-facts-missing", Severity::kInfo, "a switch's height is not in the catalog"},
       {"catalog-low-confidence", Severity::kInfo, "a planned part's catalog facts are weakly sourced"},
   };

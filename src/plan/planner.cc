@@ -542,7 +542,7 @@ PlanResult Plan(const Spec& spec, const Catalog& catalog) {
   ChooseCables(spec, catalog, fabric);
   auto addressing = AssignAddresses(fabric);
   result.findings.insert(result.findings.end(), addressing.begin(), addressing.end());
-  result.bom = BuildBom(catalog, fabric);
+  result.bom = BuildBom(catalog, fabric, spec.spares_percent);
   auto checks = RunDesignChecks(spec, catalog, fabric);
   result.findings.insert(result.findings.end(), checks.begin(), checks.end());
   std::stable_sort(result.findings.begin(), result.findings.end(),

@@ -482,7 +482,17 @@ Spec ParseSpec(const std::string& yaml_text, const std::string& file_name, const
   Problems problems;
   MapReader top(spec.file, root, "");
   top.RequireMap();
-  problems.Check([&] { top.CheckKeys({"name", "nodes", "planes", "layout", "addressing"}); });
+  problems.Check([&] { top.CheckKeys({"name", "nodes", "planes", "layout", "addressing", "spares"}); });
+  problems.Check([&] {
+    if (!top.Has("spares")) return;
+    MapReader spares(spec.file, top.Get("spares"), "spares");
+    spares.RequireMap();
+    spares.CheckKeys({"switch", "nic", "cable", "transceiver", "fibre"});
+    for (const char* category : {"switch", "nic", "cable", "transceiver", "fibre"}) {
+      double pct = spares.Real(category, 0, 0, 100);
+      if (pct > 0) spec.spares_percent[category] = pct;
+    }
+  });
   problems.Check([&] {
     spec.name = top.String("name");
     if (spec.name.empty() || spec.name.size() > 64 || spec.name.find_first_of("\"\\") != std::string::npos ||

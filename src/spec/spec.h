@@ -119,6 +119,7 @@ struct Spec {
   LayoutSpec layout;
   std::map<std::string, AddressingSpec> addressing;  // keyed by plane name
   std::vector<SpecNote> notes;                       // names resolved by meaning
+  std::map<std::string, double> spares_percent;      // spares: {cable: 2, transceiver: 5}
 };
 
 // Parses and validates a spec. Throws SpecError with every problem found (independent keys are
