@@ -1,5 +1,11 @@
 #include "catalog/catalog.h"
 
+#include <sstream>
+
+#include <fstream>
+
+#include <filesystem>
+
 #include <algorithm>
 #include <array>
 #include <charconv>
@@ -27,7 +33,7 @@ class RowReader {
 
   const std::string& Text(std::string_view column) const {
     int index = table_.Column(column);
-    if (index < 0) throw std::runtime_error(fmt::format("{}: no column '{}'", source_, column));
+    if (index < 0) throw std::runtime_error(fmt::format("{}:1: no column '{}' in the header", source_, column));
     return row_.fields[static_cast<size_t>(index)];
   }
   double Number(std::string_view column) const {
@@ -133,11 +139,18 @@ std::string_view ToString(CableKind kind) {
 
 Catalog Catalog::FromCsv(std::string_view switches_csv, std::string_view nics_csv,
                          std::string_view cables_csv) {
+  return FromTexts(CatalogTexts{switches_csv, nics_csv, cables_csv});
+}
+
+Catalog Catalog::FromTexts(const CatalogTexts& texts) {
   Catalog catalog;
-  {
-    CsvTable t = ParseCsv(switches_csv, "switches.csv");
+  auto origin = [&](const std::string& name, const CsvRow& row) {
+    return texts.site ? fmt::format("{}:{}", name, row.line) : std::string("builtin");
+  };
+  if (!texts.switches.empty()) {
+    CsvTable t = ParseCsv(texts.switches, texts.switches_name);
     for (const CsvRow& row : t.rows) {
-      RowReader r(t, row, "switches.csv");
+      RowReader r(t, row, texts.switches_name);
       SwitchModel s;
       s.model = r.Text("model");
       s.opns = SplitList(r.Text("opns"));
@@ -172,13 +185,14 @@ Catalog Catalog::FromCsv(std::string_view switches_csv, std::string_view nics_cs
         rest.remove_prefix(close + 1);
       }
       if (s.cages == 0 || s.ports.empty()) r.Fail("ports", "a switch needs cages and ports");
+      s.origin = origin(texts.switches_name, row);
       catalog.switches_.push_back(std::move(s));
     }
   }
-  {
-    CsvTable t = ParseCsv(nics_csv, "nics.csv");
+  if (!texts.nics.empty()) {
+    CsvTable t = ParseCsv(texts.nics, texts.nics_name);
     for (const CsvRow& row : t.rows) {
-      RowReader r(t, row, "nics.csv");
+      RowReader r(t, row, texts.nics_name);
       NicModel n;
       n.opn = r.Text("opn");
       n.family = r.Text("family");
@@ -198,13 +212,14 @@ Catalog Catalog::FromCsv(std::string_view switches_csv, std::string_view nics_cs
       n.preferred = preferred == "yes";
       n.source = r.Text("source");
       n.confidence = r.Text("confidence");
+      n.origin = origin(texts.nics_name, row);
       catalog.nics_.push_back(std::move(n));
     }
   }
-  {
-    CsvTable t = ParseCsv(cables_csv, "cables.csv");
+  if (!texts.cables.empty()) {
+    CsvTable t = ParseCsv(texts.cables, texts.cables_name);
     for (const CsvRow& row : t.rows) {
-      RowReader r(t, row, "cables.csv");
+      RowReader r(t, row, texts.cables_name);
       CableItem c;
       c.opn = r.Text("opn");
       c.kind = ParseCableKind(r);
@@ -221,6 +236,7 @@ Catalog Catalog::FromCsv(std::string_view switches_csv, std::string_view nics_cs
       c.confidence = r.Text("confidence");
       if (c.kind != CableKind::kTransceiver && c.length_m <= 0) r.Fail("length_m", "cables and fibres need a length");
       if (c.kind == CableKind::kTransceiver && c.reach_m <= 0) r.Fail("reach_m", "transceivers need a reach");
+      c.origin = origin(texts.cables_name, row);
       catalog.cables_.push_back(std::move(c));
     }
   }
@@ -228,6 +244,73 @@ Catalog Catalog::FromCsv(std::string_view switches_csv, std::string_view nics_cs
     throw std::runtime_error("catalog too large for 16-bit indexes");
   }
   return catalog;
+}
+
+namespace {
+
+// Replaces the row of the same key, or appends.
+template <typename T, typename Key>
+void Overlay(std::vector<T>& base, std::vector<T> rows, Key key) {
+  for (T& row : rows) {
+    auto same = std::find_if(base.begin(), base.end(), [&](const T& b) { return EqualsIgnoreCase(key(b), key(row)); });
+    if (same != base.end()) {
+      *same = std::move(row);
+    } else {
+      base.push_back(std::move(row));
+    }
+  }
+}
+
+std::string ReadWhole(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error(path.string() + ": cannot read the file");
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+Catalog Catalog::WithSite(const std::string& dir) const {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) throw std::runtime_error(dir + ": a site catalog is a directory of CSV files");
+  CatalogTexts texts;
+  texts.site = true;
+  std::string switches, nics, cables;
+  bool any = false;
+  for (const fs::directory_entry& entry : fs::directory_iterator(dir, ec)) {
+    std::string name = entry.path().filename().string();
+    std::string path = entry.path().string();
+    if (name == "switches.csv") {
+      switches = ReadWhole(entry.path());
+      texts.switches_name = path;
+    } else if (name == "nics.csv") {
+      nics = ReadWhole(entry.path());
+      texts.nics_name = path;
+    } else if (name == "cables.csv") {
+      cables = ReadWhole(entry.path());
+      texts.cables_name = path;
+    } else if (!name.starts_with(".")) {
+      throw std::runtime_error(fmt::format("{}: not a catalog file (a site catalog holds switches.csv, nics.csv and cables.csv)", path));
+    } else {
+      continue;
+    }
+    any = true;
+  }
+  if (!any) throw std::runtime_error(dir + ": no switches.csv, nics.csv or cables.csv in the site catalog");
+  texts.switches = switches;
+  texts.nics = nics;
+  texts.cables = cables;
+  Catalog site = FromTexts(texts);
+  Catalog merged = *this;
+  Overlay(merged.switches_, std::move(site.switches_), [](const SwitchModel& s) -> const std::string& { return s.model; });
+  Overlay(merged.nics_, std::move(site.nics_), [](const NicModel& n) -> const std::string& { return n.opn; });
+  Overlay(merged.cables_, std::move(site.cables_), [](const CableItem& c) -> const std::string& { return c.opn; });
+  if (merged.cables_.size() >= kNoItem || merged.switches_.size() >= kNoItem || merged.nics_.size() >= kNoItem) {
+    throw std::runtime_error(dir + ": catalog too large for 16-bit indexes");
+  }
+  return merged;
 }
 
 const Catalog& Catalog::Builtin() {

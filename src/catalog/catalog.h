@@ -40,6 +40,7 @@ struct SwitchModel {
   std::string netbox_interface;
   std::string source;
   std::string confidence;
+  std::string origin = "builtin";  // "builtin", or the site catalog file and line it came from
 
   // Logical ports of the main group at `speed`, 0 when the speed is not supported.
   uint32_t PortsAt(Gbps speed) const;
@@ -64,6 +65,7 @@ struct NicModel {
   bool preferred = false;       // the part a spec gets when it names only the family (and several fit)
   std::string source;
   std::string confidence;
+  std::string origin = "builtin";
 
   bool SupportsInfiniband() const { return link_types != "eth"; }
   bool SupportsEthernet() const { return link_types != "ib"; }
@@ -85,9 +87,17 @@ struct CableItem {
   std::optional<double> power_w;
   std::string source;
   std::string confidence;
+  std::string origin = "builtin";
 };
 
 std::string_view ToString(CableKind kind);
+
+// Catalog CSV texts and the names errors give them (embedded files, or a site catalog's paths).
+struct CatalogTexts {
+  std::string_view switches, nics, cables;  // "" = none given
+  std::string switches_name = "switches.csv", nics_name = "nics.csv", cables_name = "cables.csv";
+  bool site = false;  // rows' origin is "<file>:<line>" rather than "builtin"
+};
 
 class Catalog {
  public:
@@ -96,6 +106,12 @@ class Catalog {
   // Builds a catalog from CSV texts (tests use this to exercise bad data).
   static Catalog FromCsv(std::string_view switches_csv, std::string_view nics_csv,
                          std::string_view cables_csv);
+  // This catalog with a site's rows laid over it (`--catalog DIR`, RAILYARD_CATALOG): DIR holds any of
+  // switches.csv, nics.csv and cables.csv in the embedded files' columns; a row whose model or OPN
+  // is already known replaces that row, any other is added. Each row's `origin` says where it came
+  // from. Throws std::runtime_error("<file>:<line>: column <c>: ...") on a bad row, and on a
+  // directory that holds none of those files or any other file.
+  Catalog WithSite(const std::string& dir) const;
 
   // Looks up a switch by model or any of its OPNs, ignoring case. Returns an index.
   std::optional<uint16_t> FindSwitch(std::string_view name) const;
@@ -110,6 +126,7 @@ class Catalog {
   const std::vector<CableItem>& cables() const { return cables_; }
 
  private:
+  static Catalog FromTexts(const CatalogTexts& texts);
   std::vector<SwitchModel> switches_;
   std::vector<NicModel> nics_;
   std::vector<CableItem> cables_;

@@ -1,5 +1,10 @@
 #include "catalog/catalog.h"
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
 #include <gtest/gtest.h>
 
 namespace railyard {
@@ -72,6 +77,66 @@ TEST(Catalog, BadDataNamesFileLineAndColumn) {
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("switches.csv:2: column ports"), std::string::npos) << e.what();
   }
+}
+
+}  // namespace
+}  // namespace railyard
+
+namespace railyard {
+namespace {
+
+namespace fs = std::filesystem;
+
+class SiteCatalogTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("railyard-site-" + std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  void Write(const std::string& name, const std::string& text) { std::ofstream(dir_ / name) << text; }
+  fs::path dir_;
+};
+
+constexpr const char* kCableHeader = "opn,kind,speed_gbps,links,end_a,end_b,paired,medium,length_m,reach_m,power_w,source,confidence\n";
+
+TEST_F(SiteCatalogTest, RowsReplaceByKeyOrAddAndSayWhereTheyCameFrom) {
+  Write("cables.csv", std::string(kCableHeader) +
+                          "MFP7E10-N010,fibre,400,1,mpo12-apc,mpo12-apc,0,mmf,10,50,,site price list,H\n"
+                          "SITE-MMF-12M,fibre,400,1,mpo12-apc,mpo12-apc,0,mmf,12,50,,our cabling vendor,M\n");
+  const Catalog& base = Catalog::Builtin();
+  Catalog site = base.WithSite(dir_.string());
+  EXPECT_EQ(site.cables().size(), base.cables().size() + 1);  // one replaced, one added
+  const CableItem& replaced = site.cables()[*site.FindCable("MFP7E10-N010")];
+  EXPECT_EQ(replaced.source, "site price list");
+  EXPECT_EQ(replaced.origin, (dir_ / "cables.csv").string() + ":2");
+  EXPECT_EQ(site.cables()[*site.FindCable("SITE-MMF-12M")].origin, (dir_ / "cables.csv").string() + ":3");
+  EXPECT_EQ(site.switches()[*site.FindSwitch("QM9700")].origin, "builtin");
+  EXPECT_EQ(base.cables()[*base.FindCable("MFP7E10-N010")].origin, "builtin");  // the built-in one is untouched
+}
+
+TEST_F(SiteCatalogTest, BadRowsNameFileLineAndColumn) {
+  Write("cables.csv", std::string(kCableHeader) + "SITE-X,fibre,fast,1,mpo12-apc,mpo12-apc,0,mmf,12,50,,x,M\n");
+  try {
+    Catalog::Builtin().WithSite(dir_.string());
+    FAIL();
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find((dir_ / "cables.csv").string() + ":2: column speed_gbps"), std::string::npos) << e.what();
+  }
+  Write("cables.csv", "opn,kind\nX,dac\n");
+  try {
+    Catalog::Builtin().WithSite(dir_.string());
+    FAIL();
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("cables.csv:1: no column"), std::string::npos) << e.what();
+  }
+  fs::remove(dir_ / "cables.csv");
+  Write("switch.csv", "model\n");  // a misnamed file is an error, not silently ignored
+  EXPECT_THROW(Catalog::Builtin().WithSite(dir_.string()), std::runtime_error);
+  fs::remove(dir_ / "switch.csv");
+  EXPECT_THROW(Catalog::Builtin().WithSite(dir_.string()), std::runtime_error);  // nothing to lay over
+  EXPECT_THROW(Catalog::Builtin().WithSite((dir_ / "nope").string()), std::runtime_error);
 }
 
 }  // namespace

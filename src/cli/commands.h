@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "catalog/catalog.h"
 #include "verify/planned.h"
 
 namespace railyard::cli {
@@ -24,7 +25,11 @@ struct PlanOptions {
   std::string format = "table";
   std::string fail_on = "error";
   bool force = false;  // write a plan with error findings, every file stamped not for ordering
+  std::string catalog_dir;  // --catalog DIR / RAILYARD_CATALOG: a site's rows over the embedded catalog
 };
+
+// The embedded catalog, or it with a site catalog laid over (`--catalog DIR`). Throws on bad rows.
+const Catalog& CatalogFor(const std::string& site_dir);
 void AddSpecOptions(CLI::App* cmd, PlanOptions& options);
 int RunPlan(const PlanOptions& options, bool check_only);
 

@@ -26,7 +26,7 @@ void Progress(const char* what) {
 int RunPlan(const PlanOptions& o, bool check_only) {
   Severity fail_on = *ParseSeverity(o.fail_on);
   try {
-    const Catalog& catalog = Catalog::Builtin();
+    const Catalog& catalog = CatalogFor(o.catalog_dir);
     Spec spec = LoadSpec(o.spec, catalog);
     Progress("planning");
     PlanResult result = Plan(spec, catalog);
@@ -70,7 +70,16 @@ int RunPlan(const PlanOptions& o, bool check_only) {
   }
 }
 
+const Catalog& CatalogFor(const std::string& site_dir) {
+  if (site_dir.empty()) return Catalog::Builtin();
+  static const Catalog site = Catalog::Builtin().WithSite(site_dir);  // one per process: one command runs
+  return site;
+}
+
 void AddSpecOptions(CLI::App* cmd, PlanOptions& o) {
+  cmd->add_option("--catalog", o.catalog_dir,
+                  "site catalog: a directory of switches.csv, nics.csv, cables.csv rows laid over the built-in one")
+      ->envname("RAILYARD_CATALOG");
   cmd->add_option("SPEC", o.spec, "cluster spec (YAML)")->required()->check(CLI::ExistingFile);
   cmd->add_option("--format", o.format, "table (default) or json")->check(CLI::IsMember({"table", "json"}));
   cmd->add_option("--fail-on", o.fail_on, "exit 1 when a finding reaches this severity: info, warning, error")
