@@ -8,6 +8,7 @@
 //   N <TAB> plan name
 //   P <TAB> name <TAB> kind                                              one per plane, in order
 //   D <TAB> name role tier plane rack row position u rail                one per device, in order
+//   Y <TAB> host port <TAB> netdev                                     the spec's netdevs:, one per node port
 //   T <TAB> port name                                                    one per distinct port name
 //   L <TAB> label plane# level rail speed_gbps cable xcvr_a xcvr_z length_m a# a_port# z# z_port#
 //
@@ -32,6 +33,11 @@ void WritePlanIndex(const ExportContext& ctx, const ContentHash& plan_json, Outp
   }
   out.Print("N\t{}\n", name);
   for (const Plane& pl : f.planes) out.Print("P\t{}\t{}\n", pl.name, ToString(pl.kind));
+  for (const Plane& pl : f.planes) {
+    for (uint32_t p = 0; p < pl.netdevs.size() && f.node_count > 0; ++p) {
+      out.Print("Y\t{}\t{}\n", ctx.ports(PortRef{0, static_cast<uint16_t>(pl.node_port_offset + p)}), pl.netdevs[p]);
+    }
+  }
   for (const Device& d : f.devices) {
     const Rack& rack = f.racks[d.rack];
     bool is_switch = d.role == DeviceRole::kSwitch;

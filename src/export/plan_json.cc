@@ -90,6 +90,20 @@ void WritePlanJson(const ExportContext& ctx, OutputFile& out) {
     if (pl.addressing.prefix) out.Print(R"(,"prefix":"{}")", FormatPrefix(*pl.addressing.prefix));
     out.Print("}}}}");
   }
+  out.Append(R"(],"host_ports":[)");
+  // Names a uniform fleet gives its host ports (spec netdevs:/slots:), the same on every node.
+  bool first_port = true;
+  for (const Plane& pl : f.planes) {
+    if (pl.netdevs.empty() && pl.slots.empty()) continue;
+    for (uint32_t p = 0; p < pl.ports_per_node && f.node_count > 0; ++p) {
+      if (!first_port) b.push_back(',');
+      first_port = false;
+      out.Print(R"({{"plane":"{}","port":"{}")", pl.name, ctx.ports(PortRef{0, static_cast<uint16_t>(pl.node_port_offset + p)}));
+      if (p < pl.netdevs.size()) out.Print(R"(,"netdev":"{}")", pl.netdevs[p]);
+      if (p < pl.slots.size()) out.Print(R"(,"slot":"{}")", pl.slots[p]);
+      b.push_back('}');
+    }
+  }
   out.Append(R"(],"racks":[)");
   for (size_t r = 0; r < f.racks.size(); ++r) {
     const Rack& rack = f.racks[r];

@@ -143,7 +143,13 @@ std::string PortName(const Fabric& fabric, PortRef ref) {
 
 std::string CagePosition(const Fabric& fabric, PortRef ref) {
   const Device& device = fabric.devices[ref.device];
-  if (device.role != DeviceRole::kSwitch) return "";
+  if (device.role != DeviceRole::kSwitch) {
+    for (const Plane& plane : fabric.planes) {
+      uint32_t p = ref.port - plane.node_port_offset;
+      if (ref.port >= plane.node_port_offset && p < plane.ports_per_node && p < plane.slots.size()) return plane.slots[p];
+    }
+    return "";
+  }
   if (ref.port == kMgmtPort) return "mgmt";
   const Plane& plane = fabric.planes[static_cast<size_t>(device.plane)];
   const PortLayout& layout = plane.tier[static_cast<size_t>(device.tier) - 1].layout;
@@ -214,6 +220,10 @@ const std::string& PortNamer::operator()(PortRef ref) const {
 }
 
 CageNamer::CageNamer(const Fabric& fabric) : fabric_(fabric) {
+  // Node ports are numbered alike on every node: device 0 stands for all.
+  for (uint32_t p = 0; p < fabric.ports_per_node && fabric.node_count > 0; ++p) {
+    node_slots_.push_back(CagePosition(fabric, PortRef{0, static_cast<uint16_t>(p)}));
+  }
   switch_ports_.resize(fabric.planes.size());
   for (size_t p = 0; p < fabric.planes.size(); ++p) {
     const Plane& plane = fabric.planes[p];
@@ -235,7 +245,7 @@ CageNamer::CageNamer(const Fabric& fabric) : fabric_(fabric) {
 const std::string& CageNamer::operator()(PortRef ref) const {
   static const std::string kNone;
   const Device& d = fabric_.devices[ref.device];
-  if (d.role != DeviceRole::kSwitch) return kNone;
+  if (d.role != DeviceRole::kSwitch) return ref.port < node_slots_.size() ? node_slots_[ref.port] : kNone;
   if (ref.port == kMgmtPort) {
     static const std::string kMgmt = "mgmt";
     return kMgmt;

@@ -123,6 +123,8 @@ struct PlaneAddressing {
 
 struct Plane {
   std::string name;
+  std::vector<std::string> netdevs;  // per node port of this plane, when the spec names them
+  std::vector<std::string> slots;
   std::string label_prefix;  // cable label prefix, e.g. "CMP"
   FabricKind kind = FabricKind::kEthernet;
   PlaneRole role = PlaneRole::kCompute;
@@ -185,6 +187,7 @@ class CageNamer {
 
  private:
   const Fabric& fabric_;
+  std::vector<std::string> node_slots_;  // by node port index: the spec's slot names
   std::vector<std::vector<std::vector<std::string>>> switch_ports_;  // [plane][tier][port]
 };
 
@@ -192,7 +195,7 @@ class CageNamer {
 std::string PortName(const Fabric& fabric, PortRef ref);
 // Where the installer plugs it: a switch port's front-panel cage and, in a twin-port or split
 // cage, its lane, 1-based ("17/1" for QM9700 IB port 33; "17" for a single-port cage; "mgmt" for
-// the management port). Hosts: "" (the spec does not say which slot holds which NIC).
+// the management port). Hosts: the plane's `slots:` name for the port, "" when the spec names none.
 std::string CagePosition(const Fabric& fabric, PortRef ref);
 // The label printed on both ends of a link's cable, e.g. "COMP-000123": the plane's prefix and
 // the link's number within the plane.

@@ -441,6 +441,8 @@ PlanResult Plan(const Spec& spec, const Catalog& catalog) {
     plane.nic = ps.nic_index;
     plane.ports_per_node = ps.ports_per_node;
     plane.rail_optimized = ps.rail_optimized;
+    plane.netdevs = ps.netdevs;
+    plane.slots = ps.slots;
     plane.bmc = ps.role == PlaneRole::kOob;
     plane.node_port_offset = port_offset;
     port_offset += ps.ports_per_node;

@@ -259,7 +259,7 @@ PlaneSpec ParsePlane(const std::string& file, const YAML::Node& node, size_t ind
   problems.Check([&] {
     r.CheckKeys({"name", "kind", "role", "carries", "nic", "ports_per_node", "speed", "switch", "spine_switch",
                  "core_switch", "rail_optimized", "nodes_per_su", "oversubscription", "tiers", "extra_endpoints",
-                 "manage_switches", "redundancy", "peer_links"});
+                 "manage_switches", "redundancy", "peer_links", "netdevs", "slots"});
   });
   problems.Check([&] {
     if (!ValidName(p.name)) {
@@ -369,6 +369,31 @@ PlaneSpec ParsePlane(const std::string& file, const YAML::Node& node, size_t ind
       r.Fail(r.Get("redundancy"), r.Key("redundancy"), "a leaf pair dual-homes each node: ports_per_node must be 2 or more");
     }
   });
+  // A uniform fleet names its host ports the same on every node: netdevs (what LLDP and ip show) and
+  // slots (what the technician reads on the chassis), one per port in NIC order.
+  for (const char* key : {"netdevs", "slots"}) {
+    problems.Check([&] {
+      if (!r.Has(key)) return;
+      YAML::Node list = r.Get(key);
+      if (!list.IsSequence()) r.Fail(list, r.Key(key), "expected a list, one per node port in NIC order");
+      if (list.size() != p.ports_per_node) {
+        r.Fail(list, r.Key(key), fmt::format("{} names for {} ports per node: give one per port", list.size(), p.ports_per_node));
+      }
+      static const std::regex kNetdev("^[A-Za-z0-9_.-]{1,15}$");
+      static const std::regex kSlot("^[A-Za-z0-9_./: -]{1,24}$");
+      std::vector<std::string>& out = std::string_view(key) == "netdevs" ? p.netdevs : p.slots;
+      for (const YAML::Node& item : list) {
+        const std::string& text = item.Scalar();
+        bool ok = std::string_view(key) == "netdevs" ? std::regex_match(text, kNetdev) : std::regex_match(text, kSlot);
+        if (!item.IsScalar() || !ok) {
+          r.Fail(item, r.Key(key), std::string_view(key) == "netdevs"
+                                       ? fmt::format("'{}' is not an interface name (1-15 of letters, digits, _ . -)", text)
+                                       : fmt::format("'{}': a slot is 1-24 letters, digits, spaces and _ . / : -", text));
+        }
+        out.push_back(text);
+      }
+    });
+  }
   problems.Check([&] {
     p.peer_links = static_cast<uint32_t>(r.Unsigned("peer_links", false, 2, 1, 64));
     if (r.Has("peer_links") && !p.leaf_pair) r.Fail(r.Get("peer_links"), r.Key("peer_links"), "peer_links is for redundancy: leaf-pair");

@@ -187,7 +187,13 @@ std::optional<ResolvedPort> NameResolver::Resolve(std::string_view device, std::
   }
   auto d = ResolveDevice(device);
   if (!d) return std::nullopt;
-  return ResolvedPort{*d, CanonicalPort(port)};
+  return ResolvedPort{*d, std::string(HostPort(*d, CanonicalPort(port)))};
+}
+
+std::string_view NameResolver::HostPort(uint32_t device, std::string_view port) const {
+  if (plan_.host_netdevs.empty() || plan_.devices[device].role != "node") return port;
+  auto it = plan_.host_netdevs.find(std::string(port));
+  return it == plan_.host_netdevs.end() ? port : std::string_view(it->second);
 }
 
 }  // namespace railyard

@@ -36,6 +36,9 @@ class NameResolver {
   void LoadIbdev2netdevDir(const std::string& dir);
 
   std::optional<ResolvedPort> Resolve(std::string_view device, std::string_view port) const;
+  // A node's port as the plan names it: a netdev the spec gave for the fleet (`netdevs:`) becomes its
+  // RDMA device port; anything else is returned as is.
+  std::string_view HostPort(uint32_t device, std::string_view port) const;
   bool HasPortAliases() const { return !port_alias_.empty(); }
   std::optional<uint32_t> ResolveDevice(std::string_view device) const;
   // A node or system-image GUID given in --names ("0x2c5e…", any case, with or without 0x).

@@ -98,6 +98,16 @@ PlannedFabric ParsePadded(const simdjson::padded_string& padded, const std::stri
         }
         plan.planes.push_back(std::move(pl));
       }
+    } else if (key == "host_ports") {
+      for (auto item : value.get_array()) {
+        std::string port, netdev;
+        for (auto f : item.get_object()) {
+          std::string_view k = f.unescaped_key().value_unsafe();
+          if (k == "port") port = std::string(text(f.value()));
+          else if (k == "netdev") netdev = std::string(text(f.value()));
+        }
+        if (!port.empty() && !netdev.empty()) plan.host_netdevs[netdev] = port;
+      }
     } else if (key == "racks") {
       for (auto item : value.get_array()) {
         std::string name;
@@ -281,6 +291,8 @@ bool ParsePlanIndex(std::string owned, const std::string& source, PlannedFabric&
     } else if (fields[0] == "P" && n == 3) {
       out.planes.push_back({std::string(fields[1]), std::string(fields[2])});
       plane_names.push_back(fields[1]);
+    } else if (fields[0] == "Y" && n == 3) {
+      out.host_netdevs[std::string(fields[2])] = std::string(fields[1]);
     } else if (fields[0] == "T" && n == 2) {
       out.port_names.push_back(fields[1]);
     } else if (fields[0] == "N" && n == 2) {

@@ -66,6 +66,8 @@ struct PlannedFabric {
   std::unordered_map<std::string, uint32_t> device_index;
   std::vector<PlannedLink> links;
   std::vector<std::string_view> port_names;  // each distinct port name once (swp1, mlx5_0 …): a few hundred
+  // Host ports by the netdev every node gives them (spec `netdevs:`): netdev -> plan port ("ens1f0np0" -> "mlx5_0").
+  std::unordered_map<std::string, std::string> host_netdevs;
   std::shared_ptr<StringArena> strings = std::make_shared<StringArena>();
   // Where it was read from: "plan.index" or "plan.json"; and why an index beside plan.json was not
   // used ("" when there was none, or it was): a stale index means plan.json changed after `plan`.

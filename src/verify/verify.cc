@@ -481,7 +481,7 @@ struct VerifySession::State {
     if (port.size() > 2 && port[0] == 'E' && port[1] == 't' && std::isdigit(static_cast<unsigned char>(port[2]))) {
       return v.MakePort(*last_resolved, CanonicalPort(port));
     }
-    return v.MakePort(*last_resolved, port);
+    return v.MakePort(*last_resolved, names.HostPort(*last_resolved, port));
   }
 };
 

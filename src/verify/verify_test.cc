@@ -1,6 +1,7 @@
 #include "verify/verify.h"
 
 #include <filesystem>
+#include <fstream>
 
 #include <gtest/gtest.h>
 
@@ -275,6 +276,63 @@ TEST(PlannedFabric, RejectsWhatIsNotAPlan) {
   } catch (const std::runtime_error& e) {
     EXPECT_STREQ(e.what(), "p.json: link L1 names unknown device 'b'");
   }
+}
+
+}  // namespace
+}  // namespace railyard
+
+namespace railyard {
+namespace {
+
+// A uniform fleet's netdevs in the spec: LLDP from hosts naming ports ens1f0np0 verifies with no
+// ibdev2netdev captures, from plan.json and from plan.index alike.
+TEST(VerifyHostNetdevs, TheSpecsNetdevsNameHostPorts) {
+  const fs::path dir = fs::temp_directory_path() / ("railyard-netdevs-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  PlanResult planned = Plan(testing::ParseOrDie(R"(name: t
+nodes: {count: 2, gpus: 8, pcie: gen5, per_rack: 2, name_prefix: gpu}
+planes:
+  - name: storage
+    kind: roce
+    nic: ConnectX-6 Dx
+    ports_per_node: 2
+    speed: 100G
+    switch: SN4600C
+    redundancy: leaf-pair
+    netdevs: [ens1f0np0, ens1f1np1]
+    slots: [PCIe 1, PCIe 1]
+)"));
+  WritePlanOutputs(planned, Catalog::Builtin(), dir.string());
+  for (bool use_index : {true, false}) {
+    SCOPED_TRACE(use_index ? "plan.index" : "plan.json");
+    if (!use_index) fs::remove(dir / "plan.index");
+    PlannedFabric plan = LoadPlannedFabric((dir / "plan.json").string());
+    EXPECT_EQ(plan.host_netdevs.at("ens1f1np1"), "mlx5_1");
+    NameResolver names(plan);
+    std::vector<Adjacency> seen;
+    for (const PlannedLink& l : plan.links) {
+      if (l.level != "endpoint-leaf") continue;
+      std::string netdev = l.a_port == "mlx5_0" ? "ens1f0np0" : "ens1f1np1";
+      Adjacency a;
+      a.local_device = plan.devices[l.a_device].name;
+      a.local_port = netdev;
+      a.remote_device = plan.devices[l.z_device].name;
+      a.remote_port = std::string(l.z_port);
+      a.medium = Medium::kEthernet;
+      a.source = std::make_shared<const std::string>("lldp");
+      seen.push_back(a);
+    }
+    VerifyResult r = Verify(plan, names, seen, {"gpu001", "gpu002"});
+    EXPECT_EQ(r.counts.ok, 4u);
+    for (const VerifyFinding& f : r.findings) ADD_FAILURE() << ToString(f.kind) << ": " << f.message;
+  }
+  // The cut sheet names the host end by its slot.
+  std::ifstream cutsheet(dir / "cutsheet.csv");
+  std::string header, first;
+  std::getline(cutsheet, header);
+  std::getline(cutsheet, first);
+  EXPECT_NE(first.find(",mlx5_0,PCIe 1,"), std::string::npos) << first;
+  fs::remove_all(dir);
 }
 
 }  // namespace
