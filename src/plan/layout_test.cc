@@ -122,3 +122,29 @@ TEST(Layout, TopOfRackPutsLeavesInTheGpuRack) {
 
 }  // namespace
 }  // namespace railyard
+
+namespace railyard {
+namespace {
+
+TEST(Layout, RacksTakeTheHallsNames) {
+  const std::string base = "name: hall\nnodes: {count: 8, gpus: 8, pcie: gen5, per_rack: 2}\nplanes:\n"
+                           "  - {name: compute, kind: infiniband, nic: ConnectX-7, ports_per_node: 8, speed: NDR, switch: QM9700, "
+                           "redundancy: leaf-pair, peer_links: 16}\nlayout: {network_racks: middle-of-row}\n";
+  PlanResult r = Plan(testing::ParseOrDie(base + "racks: {r01-01: A01, r01-n1: A03-NET}\n"));
+  std::set<std::string> names;
+  for (const Rack& rack : r.fabric.racks) names.insert(rack.name);
+  EXPECT_TRUE(names.count("A01") && names.count("A03-NET") && names.count("r01-02"));
+  EXPECT_FALSE(names.count("r01-01"));
+  try {
+    Plan(testing::ParseOrDie(base + "racks: {r09-01: X}\n"));
+    FAIL();
+  } catch (const SpecError& e) {
+    EXPECT_EQ(e.key(), "racks.r09-01");
+    EXPECT_EQ(e.mark().line, 6);
+  }
+  EXPECT_THROW(Plan(testing::ParseOrDie(base + "racks: {r01-01: r01-02}\n")), SpecError);  // two racks of one name
+  EXPECT_THROW(testing::ParseOrDie(base + "racks: {r01-01: 'A 01,x'}\n"), SpecError);   // not CSV-safe
+}
+
+}  // namespace
+}  // namespace railyard

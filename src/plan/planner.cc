@@ -541,6 +541,25 @@ PlanResult Plan(const Spec& spec, const Catalog& catalog) {
     }
   }
   FinalizeRacks(spec, fabric);
+  // The hall's names for railyard's rack IDs (spec racks:): every output then speaks the hall's.
+  if (!spec.rack_names.empty()) {
+    std::map<std::string, uint32_t> by_id;
+    for (uint32_t r = 0; r < fabric.racks.size(); ++r) by_id[fabric.racks[r].name] = r;
+    std::set<std::string> taken;
+    for (const auto& [id, hall] : spec.rack_names) {
+      if (by_id.count(id) == 0) {
+        throw SpecError(spec.file, spec.rack_name_marks.at(id), "racks." + id,
+                        fmt::format("the plan has no rack {} (its racks are {} to {})", id, by_id.begin()->first,
+                                    by_id.rbegin()->first));
+      }
+    }
+    for (const auto& [id, hall] : spec.rack_names) fabric.racks[by_id.at(id)].name = hall;
+    for (const Rack& r : fabric.racks) {
+      if (!taken.insert(r.name).second) {
+        throw SpecError(spec.file, {}, "racks", fmt::format("two racks would be named {}", r.name));
+      }
+    }
+  }
   ChooseCables(spec, catalog, fabric);
   auto addressing = AssignAddresses(fabric);
   result.findings.insert(result.findings.end(), addressing.begin(), addressing.end());

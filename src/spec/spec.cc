@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <filesystem>
 #include <fstream>
 #include <regex>
 #include <set>
@@ -13,6 +14,7 @@
 #include "util/terminal.h"
 #include "util/yaml_strict.h"
 
+#include "catalog/csv.h"
 #include "spec/part_names.h"
 #include "util/suggest.h"
 
@@ -507,7 +509,39 @@ Spec ParseSpec(const std::string& yaml_text, const std::string& file_name, const
   Problems problems;
   MapReader top(spec.file, root, "");
   top.RequireMap();
-  problems.Check([&] { top.CheckKeys({"name", "nodes", "planes", "layout", "addressing", "spares"}); });
+  problems.Check([&] { top.CheckKeys({"name", "nodes", "planes", "layout", "addressing", "spares", "racks"}); });
+  problems.Check([&] {
+    if (!top.Has("racks")) return;
+    static const std::regex kRackName("^[A-Za-z0-9][A-Za-z0-9_./-]{0,31}$");
+    YAML::Node racks = top.Get("racks");
+    auto add = [&](const std::string& id, const std::string& hall, SourceMark mark, const std::string& where) {
+      if (!std::regex_match(hall, kRackName)) {
+        throw SpecError(where, mark, "racks." + id, fmt::format("'{}': a rack name is 1-32 of letters, digits and _ . / -", hall));
+      }
+      if (!spec.rack_names.emplace(id, hall).second) {
+        throw SpecError(where, mark, "racks." + id, "named twice");
+      }
+      spec.rack_name_marks[id] = mark;
+    };
+    if (racks.IsMap()) {
+      for (auto it = racks.begin(); it != racks.end(); ++it) add(it->first.Scalar(), it->second.Scalar(), MarkOf(it->first), spec.file);
+    } else if (racks.IsScalar()) {
+      // A CSV beside the spec: rack,name
+      std::filesystem::path csv = std::filesystem::path(spec.file).parent_path() / racks.Scalar();
+      std::ifstream in(csv, std::ios::binary);
+      if (!in) top.Fail(racks, "racks", fmt::format("cannot read {}", csv.string()));
+      std::stringstream text;
+      text << in.rdbuf();
+      CsvTable t = ParseCsv(text.str(), csv.string());
+      int id = t.Column("rack"), name = t.Column("name");
+      if (id < 0 || name < 0) throw SpecError(csv.string(), {1, 1}, "racks", "the header must name rack and name columns");
+      for (const CsvRow& row : t.rows) {
+        add(row.fields[static_cast<size_t>(id)], row.fields[static_cast<size_t>(name)], {row.line, 1}, csv.string());
+      }
+    } else {
+      top.Fail(racks, "racks", "expected a mapping of rack ID to the hall's name, or a CSV file (rack,name)");
+    }
+  });
   problems.Check([&] {
     if (!top.Has("spares")) return;
     MapReader spares(spec.file, top.Get("spares"), "spares");

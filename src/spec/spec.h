@@ -122,6 +122,10 @@ struct Spec {
   std::map<std::string, AddressingSpec> addressing;  // keyed by plane name
   std::vector<SpecNote> notes;                       // names resolved by meaning
   std::map<std::string, double> spares_percent;      // spares: {cable: 2, transceiver: 5}
+  // racks: {r01-01: A12, ...} or racks: FILE.csv (columns rack,name): the hall's names for railyard's
+  // rack IDs. Which IDs exist is known only once the hall is laid out, so the planner checks them.
+  std::map<std::string, std::string> rack_names;
+  std::map<std::string, SourceMark> rack_name_marks;
 };
 
 // Parses and validates a spec. Throws SpecError with every problem found (independent keys are
