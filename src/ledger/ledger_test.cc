@@ -221,7 +221,7 @@ TEST_F(LedgerTest, LabelAuditsAndCableLabelsAgainstThePlan) {
   auto ledger = OpenSqliteLedger(db_);
   ImportOptions o;
   ledger->Import(ReadImportDocument(Write("po.csv", "serial,opn,batch\n"
-                                                    "FIB0001,MFP7E10-N010,B1\n"
+                                                    "FIB0001,MFP7E10-N007,B1\n"
                                                     "XCV0001,MMA4Z00-NS400,B1\n"
                                                     "DAC0001,MCP7Y00-N001,B1\n"
                                                     "FIB0002,MFP7E10-N010,B1\n"
@@ -253,7 +253,7 @@ TEST_F(LedgerTest, LabelAuditsAndCableLabelsAgainstThePlan) {
     }
   }
   EXPECT_TRUE(LabelledCables(*ledger, &plan, "accepted").empty());  // none accepted yet
-  EXPECT_NE(LabelledCablesCsv(labels).find("COMP-000001,FIB0001,MFP7E10-N010,received,lab001 mlx5_0,compute-leaf-001 1,10,MFP7E10-N010,ok"),
+  EXPECT_NE(LabelledCablesCsv(labels).find("COMP-000001,FIB0001,MFP7E10-N007,received,lab001 mlx5_0,compute-leaf-001 1,7,MFP7E10-N007,ok"),
             std::string::npos);
 }
 

@@ -143,19 +143,22 @@ void FinalizeRacks(const Spec& spec, Fabric& fabric) {
   const uint32_t per_row = spec.layout.racks_per_row;
   std::map<uint16_t, uint16_t> network_in_row;
   std::map<uint16_t, uint16_t> next_network;
-  std::map<uint16_t, bool> gpu_rows;
+  std::map<uint16_t, uint16_t> gpu_in_row;
   for (const Rack& r : fabric.racks) {
     if (r.network) ++network_in_row[r.row];
-    else gpu_rows[r.row] = true;
+    else ++gpu_in_row[r.row];
   }
   const bool middle = spec.layout.network_racks == NetworkRackPlacement::kMiddleOfRow;
-  const uint16_t half = static_cast<uint16_t>(per_row / 2);
+  (void)per_row;
   for (Rack& r : fabric.racks) {
     uint16_t nets = network_in_row[r.row];
+    // Network racks stand next to the GPU racks of their row as built, not where a full row would
+    // end: a plane that fits in part of one row gets no empty positions between nodes and leaves.
+    const uint16_t gpus = gpu_in_row.count(r.row) ? gpu_in_row[r.row] : 0;
+    const uint16_t half = static_cast<uint16_t>((gpus + 1) / 2);
     if (r.network) {
       uint16_t k = next_network[r.row]++;
-      const bool gpu_row = gpu_rows.count(r.row) > 0;
-      r.position = static_cast<uint16_t>((middle && gpu_row ? half : (gpu_row ? per_row : 0)) + k);
+      r.position = static_cast<uint16_t>((middle && gpus ? half : gpus) + k);
       r.name = fmt::format("r{:02}-n{}", r.row + 1, k + 1);
     } else {
       uint16_t index = r.position;

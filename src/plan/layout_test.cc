@@ -34,7 +34,7 @@ TEST(Layout, EndOfRowNetworkRackFollowsTheGpuRacks) {
   const Rack& rack = f.racks[leaf.rack];
   EXPECT_TRUE(rack.network);
   EXPECT_EQ(rack.row, 0);
-  EXPECT_EQ(rack.position, 10);  // after GPU racks at positions 0..9
+  EXPECT_EQ(rack.position, 8);  // right after the 8 GPU racks (0..7) of a 10-rack row: no empty positions between
   EXPECT_EQ(rack.name, "r01-n1");
   // Two-tier spines sit in the hall's central row (here the only row), in a network rack.
   const Device& spine = *std::find_if(f.devices.begin(), f.devices.end(),
@@ -75,11 +75,11 @@ TEST(Layout, MiddleOfRowPushesLaterGpuRacksAlong) {
   for (const Rack& rack : f.racks) {
     if (rack.row != 0) continue;
     if (rack.network) {
-      EXPECT_EQ(rack.position, 5);
-    } else if (rack.name == "r01-06") {
-      EXPECT_EQ(rack.position, 6);  // the sixth GPU rack moved past the network rack
+      EXPECT_EQ(rack.position, 4);  // the middle of the 8 GPU racks the row holds, not of a full 10-rack row
     } else if (rack.name == "r01-05") {
-      EXPECT_EQ(rack.position, 4);
+      EXPECT_EQ(rack.position, 5);  // the fifth GPU rack moved past the network rack
+    } else if (rack.name == "r01-04") {
+      EXPECT_EQ(rack.position, 3);
     }
   }
 }
