@@ -169,6 +169,15 @@ Catalog Catalog::FromTexts(const CatalogTexts& texts) {
       s.rack_units = r.OptionalNumber("rack_units");
       s.typical_power_w = r.OptionalNumber("typical_power_w");
       s.max_power_w = r.OptionalNumber("max_power_w");
+      for (const std::string& entry : SplitList(r.Text("airflow"))) {
+        size_t eq = entry.find('=');
+        std::string opn = entry.substr(0, eq == std::string::npos ? 0 : eq);
+        std::string way = eq == std::string::npos ? "" : entry.substr(eq + 1);
+        if (opn.empty() || (way != "p2c" && way != "c2p") || std::find(s.opns.begin(), s.opns.end(), opn) == s.opns.end()) {
+          r.Fail("airflow", fmt::format("'{}': expected OPN=p2c or OPN=c2p for one of the row's OPNs", entry));
+        }
+        s.airflow.emplace_back(opn, way);
+      }
       s.netbox_device_type = r.Text("netbox_device_type");
       s.netbox_interface = r.Text("netbox_interface");
       s.source = r.Text("source");

@@ -36,6 +36,7 @@ struct SwitchModel {
   std::optional<double> max_power_w;
   // NetBox device-type library: the model's slug, and its interface name for a plan port as a
   // template on {port}, {cage}, {lane}, {cage0}, {lane0} ("" = none in the library).
+  std::vector<std::pair<std::string, std::string>> airflow;  // OPN -> "p2c" | "c2p", where known
   std::string netbox_device_type;
   std::string netbox_interface;
   std::string source;

@@ -406,6 +406,7 @@ const std::map<std::string, std::set<std::string>>& NetboxChoices() {
       {"netbox-2-racks.csv:width", {"10", "19", "21", "23"}},
       {"netbox-6-devices.csv:status", {"offline", "active", "planned", "staged", "failed", "inventory", "decommissioning"}},
       {"netbox-6-devices.csv:face", {"front", "rear"}},
+      {"netbox-6-devices.csv:airflow", {"", "front-to-rear", "rear-to-front"}},
       {"netbox-7-interfaces.csv:type",
        {"infiniband-edr", "infiniband-hdr", "infiniband-ndr", "infiniband-xdr", "1000base-t", "10gbase-t", "10gbase-x-sfpp",
         "25gbase-x-sfp28", "100gbase-x-qsfp28", "200gbase-x-qsfp56", "400gbase-x-qsfp112", "400gbase-x-qsfpdd",

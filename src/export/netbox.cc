@@ -66,7 +66,12 @@ std::map<std::pair<std::string, std::string>, DeviceTypeRow> DeviceTypes(const E
     if (d.role == DeviceRole::kSwitch) {
       const SwitchModel& m = ctx.catalog.switches()[d.model];
       if (!m.netbox_device_type.empty()) row.slug = m.netbox_device_type;  // the library's, so the two agree
-      if (!m.opns.empty()) row.part_number = m.opns.front();
+      auto chosen = ctx.result.switch_opns.find(d.model);
+      if (chosen != ctx.result.switch_opns.end()) {
+        row.part_number = chosen->second.first;
+      } else if (!m.opns.empty()) {
+        row.part_number = m.opns.front();
+      }
     }
     types.emplace(key, row);
   }
@@ -191,13 +196,22 @@ void WriteNetboxDeviceRoles(const ExportContext& ctx, OutputFile& out) {
 }
 
 void WriteNetboxDevices(const ExportContext& ctx, OutputFile& out) {
-  out.Append("name,role,manufacturer,device_type,status,site,rack,position,face\n");
+  out.Append("name,role,manufacturer,device_type,status,site,rack,position,face,airflow\n");
   const std::string site = CsvEscape(ctx.fabric().name);
   for (uint32_t i = 0; i < ctx.fabric().devices.size(); ++i) {
     const Device& d = ctx.fabric().devices[i];
     NetboxIdentity id = IdentityOf(ctx, d);
-    out.Print(FMT_COMPILE("{},{},{},{},planned,{},{},{},front\n"), d.name, id.role, CsvEscape(id.manufacturer),
-              CsvEscape(id.model), site, ctx.RackOf(i), d.u);
+    // NetBox's airflow with the port side as the front: P2C (in at the power supplies, out at the
+    // ports) is rear-to-front, C2P front-to-rear.
+    std::string_view airflow;
+    if (d.role == DeviceRole::kSwitch) {
+      auto chosen = ctx.result.switch_opns.find(d.model);
+      if (chosen != ctx.result.switch_opns.end()) {
+        airflow = chosen->second.second == "p2c" ? "rear-to-front" : chosen->second.second == "c2p" ? "front-to-rear" : "";
+      }
+    }
+    out.Print(FMT_COMPILE("{},{},{},{},planned,{},{},{},front,{}\n"), d.name, id.role, CsvEscape(id.manufacturer),
+              CsvEscape(id.model), site, ctx.RackOf(i), d.u, airflow);
   }
 }
 

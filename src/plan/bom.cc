@@ -35,15 +35,20 @@ uint32_t CageIndex(const Fabric& fabric, PortRef ref) {
 
 }  // namespace
 
-Bom BuildBom(const Catalog& catalog, const Fabric& fabric, const std::map<std::string, double>& spares_percent) {
+Bom BuildBom(const Catalog& catalog, const Fabric& fabric, const std::map<std::string, double>& spares_percent,
+             const std::map<uint16_t, std::pair<std::string, std::string>>& switch_opns) {
   Accumulator acc;
   Bom bom;
   for (const Device& d : fabric.devices) {
     if (d.role != DeviceRole::kSwitch) continue;
     const SwitchModel& m = catalog.switches()[d.model];
-    const std::string opn = m.opns.empty() ? m.model : m.opns.front();
+    auto chosen = switch_opns.find(d.model);
+    const std::string opn = chosen != switch_opns.end() ? chosen->second.first : m.opns.empty() ? m.model : m.opns.front();
+    const std::string airflow = chosen != switch_opns.end() ? chosen->second.second : "";
     BomLine& line = acc.Line("switch", opn, fabric.planes[static_cast<size_t>(d.plane)].name);
-    line.description = fmt::format("{} {} switch ({})", m.vendor, m.model, m.cage);
+    line.description = airflow.empty() ? fmt::format("{} {} switch ({}, airflow not in the catalog)", m.vendor, m.model, m.cage)
+                                       : fmt::format("{} {} switch ({}, {} airflow)", m.vendor, m.model, m.cage,
+                                                     airflow == "p2c" ? "P2C" : "C2P");
     line.unit_power_w = m.typical_power_w.value_or(0);
     line.unit_max_power_w = m.max_power_w.value_or(0);
     line.power_known = m.typical_power_w.has_value();

@@ -41,6 +41,8 @@ struct Bom {
 };
 
 // `spares_percent`: per category (switch, nic, cable, transceiver, fibre), the spares to add.
-Bom BuildBom(const Catalog& catalog, const Fabric& fabric, const std::map<std::string, double>& spares_percent = {});
+// `switch_opns`: the OPN (and its airflow) to order per switch model; a model not in it orders its first OPN.
+Bom BuildBom(const Catalog& catalog, const Fabric& fabric, const std::map<std::string, double>& spares_percent = {},
+             const std::map<uint16_t, std::pair<std::string, std::string>>& switch_opns = {});
 
 }  // namespace railyard

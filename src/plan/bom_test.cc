@@ -107,3 +107,37 @@ spares: {transceiver: 5, fibre: 10, nic: 0}
 
 }  // namespace
 }  // namespace railyard
+
+namespace railyard {
+namespace {
+
+TEST(Bom, SwitchOpnFollowsTheHallsAirflow) {
+  auto plan = [](const std::string& airflow, const std::string& sw) {
+    return Plan(testing::ParseOrDie("name: t\nnodes: {count: 8, gpus: 8, pcie: gen6, per_rack: 2}\nplanes:\n"
+                                    "  - {name: compute, kind: infiniband, nic: ConnectX-" + std::string(sw == "Q3400" ? "8" : "7") +
+                                    ", ports_per_node: 8, speed: " + (sw == "Q3400" ? "XDR" : "NDR") + ", switch: " + sw +
+                                    ", redundancy: leaf-pair, peer_links: 16}\nlayout: {airflow: " + airflow + "}\n"));
+  };
+  auto switch_line = [](const PlanResult& r) {
+    for (const BomLine& l : r.bom.lines) {
+      if (l.category == "switch") return l;
+    }
+    return BomLine{};
+  };
+  PlanResult c2p = plan("c2p", "QM9700");
+  EXPECT_EQ(switch_line(c2p).opn, "MQM9700-NS2R");
+  EXPECT_NE(switch_line(c2p).description.find("C2P airflow"), std::string::npos);
+  EXPECT_EQ(switch_line(plan("p2c", "QM9700")).opn, "MQM9700-NS2F");
+  // Q3400-RA is C2P only in the catalog: a P2C hall gets the OPN there is and a warning.
+  PlanResult p2c = plan("p2c", "Q3400");
+  EXPECT_EQ(switch_line(p2c).opn, "920-9B36F-00RX-8S0");
+  bool warned = false;
+  for (const Finding& f : p2c.findings) warned = warned || (f.rule == "airflow-unavailable" && f.severity == Severity::kWarning);
+  EXPECT_TRUE(warned);
+  EXPECT_THROW(testing::ParseOrDie("name: t\nnodes: {count: 2}\nplanes:\n  - {name: c, kind: infiniband, nic: CX7, speed: NDR, "
+                                   "switch: QM9700}\nlayout: {airflow: sideways}\n"),
+               SpecError);
+}
+
+}  // namespace
+}  // namespace railyard

@@ -302,6 +302,7 @@ const std::vector<DesignRule>& DesignRules() {
       {"spine-switch-defaulted", Severity::kInfo, "the spine model was chosen by railyard"},
       {"tier-underused", Severity::kInfo, "a spine or core tier uses under 3/4 of its down ports"},
       {"uplinks-beyond-need", Severity::kInfo, "a leaf or spine has more uplink bandwidth than 1:1 needs"},
+      {"airflow-unavailable", Severity::kWarning, "no OPN of a switch model has the hall's airflow (layout.airflow)"},
       {"spec-name-resolved", Severity::kInfo, "a NIC family or short switch model was resolved to a catalog part"},
       {"switch-facts-missing", Severity::kInfo, "a switch's height is not in the catalog"},
       {"catalog-low-confidence", Severity::kInfo, "a planned part's catalog facts are weakly sourced"},

@@ -563,7 +563,38 @@ PlanResult Plan(const Spec& spec, const Catalog& catalog) {
   ChooseCables(spec, catalog, fabric);
   auto addressing = AssignAddresses(fabric);
   result.findings.insert(result.findings.end(), addressing.begin(), addressing.end());
-  result.bom = BuildBom(catalog, fabric, spec.spares_percent);
+  // The OPN of each switch model: the spec's airflow where the catalog has an OPN for it.
+  for (const Device& d : fabric.devices) {
+    if (d.role != DeviceRole::kSwitch || result.switch_opns.count(d.model)) continue;
+    const SwitchModel& m = catalog.switches()[d.model];
+    auto airflow_of = [&](const std::string& opn) {
+      for (const auto& [o, way] : m.airflow) {
+        if (o == opn) return way;
+      }
+      return std::string();
+    };
+    std::string opn = m.opns.empty() ? m.model : m.opns.front();
+    if (!spec.layout.airflow.empty()) {
+      auto match = std::find_if(m.airflow.begin(), m.airflow.end(), [&](const auto& e) { return e.second == spec.layout.airflow; });
+      if (match != m.airflow.end()) {
+        opn = match->first;
+      } else {
+        Finding f;
+        f.rule = "airflow-unavailable";
+        f.severity = Severity::kWarning;
+        f.object = fmt::format("switch {}", m.model);
+        f.evidence = {{"spec", fmt::format("{}:{}", spec.file, spec.layout.mark.line)}, {"airflow", spec.layout.airflow}};
+        std::string known;
+        for (const auto& [o, way] : m.airflow) known += fmt::format("{}{} ({})", known.empty() ? "" : ", ", o, way);
+        f.message = fmt::format("the catalog has no {} OPN of {} ({}): the BOM orders {}", spec.layout.airflow == "p2c" ? "P2C" : "C2P",
+                                m.model, known.empty() ? "no airflow known for any of its OPNs" : known, opn);
+        f.fix = "ask the vendor for the other airflow's OPN and add it with --catalog, or choose a model that has it";
+        result.findings.push_back(std::move(f));
+      }
+    }
+    result.switch_opns[d.model] = {opn, airflow_of(opn)};
+  }
+  result.bom = BuildBom(catalog, fabric, spec.spares_percent, result.switch_opns);
   auto checks = RunDesignChecks(spec, catalog, fabric);
   result.findings.insert(result.findings.end(), checks.begin(), checks.end());
   std::stable_sort(result.findings.begin(), result.findings.end(),

@@ -2,6 +2,7 @@
 // findings. Deterministic: the same spec always gives the same plan, byte for byte.
 #pragma once
 
+#include <map>
 #include <vector>
 
 #include "catalog/catalog.h"
@@ -15,6 +16,9 @@ namespace railyard {
 struct PlanResult {
   Fabric fabric;
   Bom bom;
+  // The OPN ordered for each switch model (catalog index): the one of the spec's airflow when the
+  // catalog knows one, else the model's first; and its airflow ("p2c", "c2p", "" unknown).
+  std::map<uint16_t, std::pair<std::string, std::string>> switch_opns;
   std::vector<Finding> findings;  // design checks, most severe first
 };
 

@@ -434,7 +434,7 @@ PlaneSpec ParsePlane(const std::string& file, const YAML::Node& node, size_t ind
 LayoutSpec ParseLayout(const MapReader& r) {
   r.RequireMap();
   r.CheckKeys({"racks_per_row", "rack_width_m", "row_pitch_m", "network_racks", "rack_units", "slack_m",
-               "in_rack_slack_m", "tray_height_m"});
+               "in_rack_slack_m", "tray_height_m", "airflow"});
   LayoutSpec l;
   l.mark = MarkOf(r.node());
   l.racks_per_row = static_cast<uint32_t>(r.Unsigned("racks_per_row", false, 10, 1, 200));
@@ -444,6 +444,11 @@ LayoutSpec ParseLayout(const MapReader& r) {
   l.slack_m = r.Real("slack_m", 1.0, 0, 10);
   l.in_rack_slack_m = r.Real("in_rack_slack_m", 0.3, 0, 5);
   l.tray_height_m = r.Real("tray_height_m", 0.5, 0, 5);
+  l.airflow = r.String("airflow", false, "");
+  if (l.airflow != "" && l.airflow != "p2c" && l.airflow != "c2p") {
+    r.Fail(r.Get("airflow"), r.Key("airflow"),
+           fmt::format("expected p2c (air in at the power supplies, out at the ports) or c2p, got '{}'", l.airflow));
+  }
   std::string placement = r.String("network_racks", false, "end-of-row");
   if (placement == "end-of-row") l.network_racks = NetworkRackPlacement::kEndOfRow;
   else if (placement == "middle-of-row") l.network_racks = NetworkRackPlacement::kMiddleOfRow;

@@ -105,6 +105,7 @@ struct LayoutSpec {
   double slack_m = 1.0;          // service loop added to every cross-rack run
   double in_rack_slack_m = 0.3;  // service loop within a rack
   double tray_height_m = 0.5;    // cable tray above the rack top
+  std::string airflow;           // p2c | c2p: the hall's switch airflow ("" = whatever the first OPN has)
   SourceMark mark;
 };
 
