@@ -266,8 +266,8 @@ TEST(NetboxInterfaces, FollowTheDeviceTypeLibraryPerModel) {
 TEST(NetboxInterfaces, CatalogRejectsAnUnknownPlaceholder) {
   const std::string sw =
       "model,opns,vendor,fabric,port_naming,cages,cage,ports,uplink_cage,uplink_ports,rack_units,typical_power_w,"
-      "max_power_w,netbox_device_type,netbox_interface,source,confidence\n"
-      "X,,V,infiniband,ib,32,osfp,400:64,,,1,,,x,P{slot}.{lane},src,H\n";
+      "max_power_w,airflow,netbox_device_type,netbox_interface,source,confidence\n"
+      "X,,V,infiniband,ib,32,osfp,400:64,,,1,,,,x,P{slot}.{lane},src,H\n";
   try {
     Catalog::FromCsv(sw, "opn\n", "opn\n");
     FAIL() << "expected an error";
