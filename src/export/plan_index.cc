@@ -4,10 +4,10 @@
 // plan.json it was written with (size and content fingerprint): a reader uses the index only
 // when plan.json still has that content, and reads plan.json otherwise.
 //
-//   railyard.plan-index/1 <TAB> plan.json <TAB> <bytes> <TAB> <fingerprint, 16 hex digits>
+//   railyard.plan-index/2 <TAB> plan.json <TAB> <bytes> <TAB> <fingerprint, 16 hex digits>
 //   N <TAB> plan name
 //   P <TAB> name <TAB> kind                                              one per plane, in order
-//   D <TAB> name role tier plane rack row position u rail                one per device, in order
+//   D <TAB> name role tier plane rack row position u rail group          one per device, in order
 //   Y <TAB> host port <TAB> netdev                                     the spec's netdevs:, one per node port
 //   T <TAB> port name                                                    one per distinct port name
 //   L <TAB> label plane# level rail speed_gbps cable xcvr_a xcvr_z length_m a# a_port# z# z_port#
@@ -25,7 +25,7 @@ namespace railyard {
 
 void WritePlanIndex(const ExportContext& ctx, const ContentHash& plan_json, OutputFile& out) {
   const Fabric& f = ctx.fabric();
-  out.Print("railyard.plan-index/1\tplan.json\t{}\t{}\n", plan_json.size(), HexDigest(plan_json.Digest()));
+  out.Print("railyard.plan-index/2\tplan.json\t{}\t{}\n", plan_json.size(), HexDigest(plan_json.Digest()));
   if (!ctx.not_for_ordering.empty()) out.Print("# NOT FOR ORDERING: {}\n", ctx.not_for_ordering);
   std::string name = f.name;  // free text in the spec: the one field that could hold a tab or newline
   for (char& c : name) {
@@ -42,9 +42,10 @@ void WritePlanIndex(const ExportContext& ctx, const ContentHash& plan_json, Outp
     const Rack& rack = f.racks[d.rack];
     bool is_switch = d.role == DeviceRole::kSwitch;
     std::string_view role = d.role == DeviceRole::kNode ? "node" : d.role == DeviceRole::kAppliance ? "appliance" : "switch";
-    out.Print(FMT_COMPILE("D\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n"), d.name, role, is_switch ? ToString(d.tier) : "",
+    out.Print(FMT_COMPILE("D\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n"), d.name, role, is_switch ? ToString(d.tier) : "",
               is_switch ? std::string_view(f.planes[static_cast<size_t>(d.plane)].name) : std::string_view(), rack.name,
-              rack.row + 1, rack.position + 1, d.u, is_switch && d.rail >= 0 ? d.rail + 1 : 0);
+              rack.row + 1, rack.position + 1, d.u, is_switch && d.rail >= 0 ? d.rail + 1 : 0,
+              is_switch && d.tier == Tier::kLeaf && d.group >= 0 ? d.group + 1 : 0);
   }
   // Port names repeat (swp1..swp64, mlx5_0..7): each once, so readers intern nothing.
   std::unordered_map<std::string, uint32_t> port_ids;

@@ -132,6 +132,7 @@ PlannedFabric ParsePadded(const simdjson::padded_string& padded, const std::stri
           else if (k == "rack") d.rack = std::string(text(f.value()));
           else if (k == "u") d.u = static_cast<int>(number(f.value()));
           else if (k == "rail") d.rail = static_cast<int>(number(f.value()));
+          else if (k == "group") d.group = static_cast<int>(number(f.value()));
         }
         auto rack = racks.find(d.rack);
         if (rack != racks.end()) {
@@ -249,7 +250,7 @@ bool ParsePlanIndex(std::string owned, const std::string& source, PlannedFabric&
       start = tab + 1;
     }
     if (line_no == 1) {
-      if (fields[0] != "railyard.plan-index/1" || n != 4) return fail("not a railyard.plan-index/1 header");
+      if (fields[0] != "railyard.plan-index/2" || n != 4) return fail("not a railyard.plan-index/2 header");
       continue;
     }
     if (!line.empty() && line[0] == '#') continue;  // a stamp ("# NOT FOR ORDERING: ...")
@@ -273,7 +274,7 @@ bool ParsePlanIndex(std::string owned, const std::string& source, PlannedFabric&
       l.a_port = out.port_names[l.a_port_id];
       l.z_port = out.port_names[l.z_port_id];
       out.links.push_back(l);
-    } else if (fields[0] == "D" && n == 10) {
+    } else if (fields[0] == "D" && n == 11) {
       PlannedDevice d;
       d.name = fields[1];
       d.role = fields[2];
@@ -281,7 +282,7 @@ bool ParsePlanIndex(std::string owned, const std::string& source, PlannedFabric&
       d.plane = fields[4];
       d.rack = fields[5];
       if (!Number(fields[6], d.row) || !Number(fields[7], d.position) || !Number(fields[8], d.u) ||
-          !Number(fields[9], d.rail)) {
+          !Number(fields[9], d.rail) || !Number(fields[10], d.group)) {
         return fail("a device row with a bad number");
       }
       if (!out.device_index.emplace(d.name, static_cast<uint32_t>(out.devices.size())).second) {
@@ -322,8 +323,8 @@ std::optional<PlannedFabric> FromIndex(const std::string& path, std::string& not
   if (!std::getline(in, header)) return std::nullopt;
   std::vector<std::string_view> f = SplitTabs(header);
   uint64_t size = 0, digest = 0, want_size = 0;
-  if (f.size() != 4 || f[0] != "railyard.plan-index/1" || !Number(f[2], want_size)) {
-    note = fmt::format("{}: not a railyard.plan-index/1 file: reading {}", index.string(), path);
+  if (f.size() != 4 || f[0] != "railyard.plan-index/2" || !Number(f[2], want_size)) {
+    note = fmt::format("{}: not a railyard.plan-index/2 file (written by another version?): reading {}", index.string(), path);
     return std::nullopt;
   }
   // plan.json is fingerprinted on another thread while the index is read: the index is used only

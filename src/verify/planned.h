@@ -34,6 +34,7 @@ struct PlannedDevice {
   int position = 0;
   int u = 0;
   int rail = 0;       // 1-based rail of a leaf; 0 = none
+  int group = 0;      // 1-based scalable unit of a leaf; 0 = none
 };
 
 // Views into the owning PlannedFabric's arena: valid while any copy of that plan lives.

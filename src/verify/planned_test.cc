@@ -56,8 +56,8 @@ TEST_F(PlanIndexTest, IndexReadsExactlyWhatPlanJsonSays) {
   for (size_t i = 0; i < parsed.devices.size(); ++i) {
     const PlannedDevice &x = indexed.devices[i], &y = parsed.devices[i];
     SCOPED_TRACE(y.name);
-    EXPECT_EQ(std::tie(x.name, x.role, x.tier, x.plane, x.rack, x.row, x.position, x.u, x.rail),
-              std::tie(y.name, y.role, y.tier, y.plane, y.rack, y.row, y.position, y.u, y.rail));
+    EXPECT_EQ(std::tie(x.name, x.role, x.tier, x.plane, x.rack, x.row, x.position, x.u, x.rail, x.group),
+              std::tie(y.name, y.role, y.tier, y.plane, y.rack, y.row, y.position, y.u, y.rail, y.group));
   }
   ASSERT_EQ(indexed.links.size(), parsed.links.size());
   ASSERT_GT(parsed.links.size(), 500u);
