@@ -36,7 +36,7 @@ fuzz: deps
 	@cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DRAILYARD_FUZZ=ON -DRAILYARD_TESTS=OFF -DRAILYARD_BENCH=OFF > /dev/null
 	@cmake --build $(FUZZ_BUILD) --target fuzzers
-	@mkdir -p $(FUZZ_BUILD)/corpus/spec && cp examples/*.yaml tests/integration/*.yaml $(FUZZ_BUILD)/corpus/spec/
+	@mkdir -p $(FUZZ_BUILD)/corpus/spec && cp examples/*.yaml examples/rollout/*.yaml tests/integration/*.yaml $(FUZZ_BUILD)/corpus/spec/
 	./$(FUZZ_BUILD)/spec_fuzz -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 \
 	  -dict=fuzz/spec.dict $(FUZZ_BUILD)/corpus/spec
 	@fuzz/run_parsers.sh $(FUZZ_BUILD) $(PARSER_FUZZ_SECONDS)
@@ -50,6 +50,7 @@ bench: build
 	bench/verify_bench.sh $(BUILD)
 	bench/doctor_bench.sh $(BUILD)
 	bench/ledger_bench.sh $(BUILD)
+	bench/rollout_bench.sh $(BUILD)
 	./$(BUILD)/parse_bench --benchmark_counters_tabular=true
 
 clean:

@@ -50,5 +50,6 @@ std::function<int()> AddCollectCommand(CLI::App& app);
 std::function<int()> AddDoctorCommand(CLI::App& app);
 std::function<int()> AddLedgerCommand(CLI::App& app);
 std::function<int()> AddAcceptCommand(CLI::App& app);
+std::function<int()> AddRolloutCommand(CLI::App& app);
 
 }  // namespace railyard::cli

@@ -33,6 +33,7 @@ int main(int argc, char** argv) {
   auto doctor = railyard::cli::AddDoctorCommand(app);
   auto ledger = railyard::cli::AddLedgerCommand(app);
   auto accept = railyard::cli::AddAcceptCommand(app);
+  auto rollout = railyard::cli::AddRolloutCommand(app);
   // A mistyped verb ("railyard plna") gets the verb it most likely meant, not CLI11's generic complaint.
   if (argc > 1 && argv[1][0] != '-') {
     std::vector<std::string> verbs;
@@ -66,5 +67,6 @@ int main(int argc, char** argv) {
   if (app.got_subcommand("doctor")) return doctor();
   if (app.got_subcommand("ledger")) return ledger();
   if (app.got_subcommand("accept")) return accept();
+  if (app.got_subcommand("rollout")) return rollout();
   return railyard::cli::kExitInput;
 }

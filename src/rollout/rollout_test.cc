@@ -1,0 +1,204 @@
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+
+#include <gtest/gtest.h>
+
+#include "export/write_all.h"
+#include "plan/test_specs.h"
+#include "rollout/state.h"
+#include "rollout/target.h"
+#include "rollout/waves.h"
+#include "verify/names.h"
+
+namespace railyard {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kSha1(64, '1'), kSha2(64, '2');
+
+std::string TargetYaml() {
+  return "firmware:\n"
+         "  - {psid: MT_0000000838, image: cx7.bin, version: 28.43.2026, sha256: " + kSha1 + ", min_direct: 28.39.1002}\n"
+         "  - {psid: MT_0000000575, image: cx6lx.bin, version: 26.43.2026, sha256: " + kSha2 + "}\n"
+         "driver: {min: 24.10-1.1.4}\n";
+}
+
+std::string ErrorOf(const std::string& yaml, bool policy = false) {
+  try {
+    if (policy) {
+      ParseRolloutPolicy(yaml, "rollout.yaml");
+    } else {
+      ParseRolloutTarget(yaml, "target.yaml");
+    }
+  } catch (const std::runtime_error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(RolloutTarget, BadInputNamesFileLineAndKey) {
+  EXPECT_EQ(ParseRolloutTarget(TargetYaml(), "target.yaml").firmware.size(), 2u);
+  EXPECT_NE(ErrorOf("firmware:\n  - {psid: MT_0000000838, image: a.bin, version: 1.2.3}\n").find("target.yaml:2:5: firmware[0].sha256: required"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf("firmware:\n  - {psid: MT_0000000838, image: a.bin, version: 1.2.3, sha256: abc}\n").find("firmware[0].sha256: 64 hex"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf("firmware:\n  - {psid: nope, image: a.bin, version: 1, sha256: " + kSha1 + "}\n").find("firmware[0].psid"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf("firmware:\n  - {psid: MT_0000000838, image: ../x.bin, version: 1, sha256: " + kSha1 + "}\n").find("firmware[0].image"),
+            std::string::npos);
+  std::string twice = "firmware:\n  - {psid: MT_0000000838, image: a.bin, version: 1, sha256: " + kSha1 +
+                      "}\n  - {psid: MT_0000000838, image: b.bin, version: 2, sha256: " + kSha2 + "}\n";
+  EXPECT_NE(ErrorOf(twice).find("target.yaml:3:"), std::string::npos) << ErrorOf(twice);
+  EXPECT_NE(ErrorOf("firmware: []\n").find("firmware"), std::string::npos);
+  EXPECT_NE(ErrorOf("firmwares: []\n").find("unknown key"), std::string::npos);
+  EXPECT_NE(ErrorOf("max_per_leaf: 0\n", true).find("rollout.yaml:1:15: max_per_leaf"), std::string::npos) << ErrorOf("max_per_leaf: 0\n", true);
+  EXPECT_NE(ErrorOf("max_unavailable_percent: .nan\n", true).find("max_unavailable_percent"), std::string::npos);
+  EXPECT_NE(ErrorOf("canary_max: 2\ncanary_max: 3\n", true).find("appears twice"), std::string::npos);
+  EXPECT_NE(ErrorOf("drain: pbs\n", true).find("slurm, kubernetes or none"), std::string::npos);
+}
+
+// A 4-SU SuperPOD (127 nodes) planned, and a fleet of them: mixed PSIDs, and the cases the gates catch.
+class RolloutPlanTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new fs::path(fs::temp_directory_path() / ("railyard-rollout-" + std::to_string(::getpid())));
+    WritePlanOutputs(Plan(testing::ParseOrDie(testing::SuperPodYaml(127))), Catalog::Builtin(), dir_->string());
+    plan_ = new PlannedFabric(LoadPlannedFabric((*dir_ / "plan.json").string()));
+  }
+  static void TearDownTestSuite() {
+    fs::remove_all(*dir_);
+    delete plan_;
+    delete dir_;
+  }
+  static std::vector<FleetHost> Fleet() {
+    std::vector<FleetHost> fleet;
+    for (int i = 1; i <= 127; ++i) {
+      FleetHost h;
+      h.name = fmt::format("dgx{:03}", i);
+      h.driver = "MLNX_OFED_LINUX-24.10-1.1.4.0";
+      for (int d = 0; d < 8; ++d) h.devices.push_back({fmt::format("0000:{:02x}:00.0", 0x10 + d), "MT_0000000838", "28.42.1000", ""});
+      if (i % 16 == 0) h.devices.push_back({"0000:3b:00.0", "MT_0000000575", "26.33.1048", ""});
+      if (i == 5) h.devices[0].running = "28.39.1002";              // pending activation
+      if (i == 9) h.devices[1].flashed = "28.35.2000";              // below the floor
+      if (i == 17) h.devices[2].flashed = "28.43.2026";             // at target
+      if (i == 21) h.devices[3].flashed = "28.44.1036";             // newer: a downgrade
+      if (i == 25) h.devices[4].psid = "MT_0000001234";             // no image: never cross-flash
+      if (i == 33) h.driver = "MLNX_OFED_LINUX-5.8-1.0.1.1";        // too old for every device
+      fleet.push_back(h);
+    }
+    return fleet;
+  }
+  static fs::path* dir_;
+  static PlannedFabric* plan_;
+};
+fs::path* RolloutPlanTest::dir_ = nullptr;
+PlannedFabric* RolloutPlanTest::plan_ = nullptr;
+
+TEST_F(RolloutPlanTest, EveryDeviceInOneWaveOrHeldBackByTheRightGate) {
+  RolloutTarget target = ParseRolloutTarget(TargetYaml(), "target.yaml");
+  RolloutPolicy policy;
+  std::vector<FleetHost> fleet = Fleet();
+  RolloutPlan r = PlanRollout(plan_, fleet, target, policy);
+  std::map<std::pair<std::string, std::string>, int> seen;
+  for (const RolloutWave& w : r.waves) {
+    for (const RolloutDevice& d : w.devices) ++seen[{d.host, d.device}];
+  }
+  std::map<std::pair<std::string, std::string>, std::string> held;
+  for (const RolloutSkip& s : r.skipped) {
+    ++seen[{s.host, s.device}];
+    held[{s.host, s.device}] = s.rule;
+  }
+  size_t total = 0;
+  for (const FleetHost& h : fleet) {
+    for (const FleetDevice& d : h.devices) {
+      ++total;
+      EXPECT_EQ(seen[std::pair(h.name, d.pci)], 1) << h.name << " " << d.pci;
+    }
+  }
+  EXPECT_EQ(seen.size(), total);
+  auto rule = [&](const std::string& host, const std::string& device) { return held[{host, device}]; };
+  EXPECT_EQ(rule("dgx005", "0000:10:00.0"), "pending-activation");
+  EXPECT_EQ(rule("dgx009", "0000:11:00.0"), "below-direct-upgrade-floor");
+  EXPECT_EQ(rule("dgx017", "0000:12:00.0"), "at-target");
+  EXPECT_EQ(rule("dgx021", "0000:13:00.0"), "downgrade-not-allowed");
+  EXPECT_EQ(rule("dgx025", "0000:14:00.0"), "no-image-for-psid");
+  EXPECT_EQ(rule("dgx033", "0000:17:00.0"), "driver-too-old");
+}
+
+TEST_F(RolloutPlanTest, WavesKeepEveryBound) {
+  RolloutTarget target = ParseRolloutTarget(TargetYaml(), "target.yaml");
+  for (RolloutPolicy policy : {RolloutPolicy{}, RolloutPolicy{2, 5, 6, 1, "slurm"}}) {
+    SCOPED_TRACE(policy.max_per_leaf);
+    RolloutPlan r = PlanRollout(plan_, Fleet(), target, policy);
+    ASSERT_GE(r.waves.size(), 3u);
+    // Wave 0: one host per PSID being moved (two PSIDs: a host carrying both covers them).
+    EXPECT_EQ(r.waves[0].name, "test");
+    std::set<std::string> psids;
+    for (const RolloutDevice& d : r.waves[0].devices) psids.insert(d.psid);
+    EXPECT_EQ(psids, (std::set<std::string>{"MT_0000000575", "MT_0000000838"}));
+    EXPECT_EQ(r.waves[0].hosts.size(), 1u);
+    // Hosts -> scalable unit and leaves, from the plan.
+    NameResolver names(*plan_);
+    std::map<std::string, int> su;
+    std::map<std::string, std::set<uint32_t>> leaves;
+    for (const PlannedLink& l : plan_->links) {
+      if (l.level != "endpoint-leaf") continue;
+      su[plan_->devices[l.a_device].name] = plan_->devices[l.z_device].group;
+      leaves[plan_->devices[l.a_device].name].insert(l.z_device);
+    }
+    // Wave 1: one host per scalable unit (4 SUs), within canary_max.
+    EXPECT_EQ(r.waves[1].name, "canary");
+    std::set<int> canary_sus;
+    for (const std::string& h : r.waves[1].hosts) canary_sus.insert(su[h]);
+    EXPECT_EQ(canary_sus.size(), r.waves[1].hosts.size());
+    EXPECT_EQ(r.waves[1].hosts.size(), std::min<size_t>(4, policy.canary_max));
+    // Rolling waves: the SU quota, the leaf bound, the wave bound.
+    std::map<int, int> su_hosts;
+    for (const auto& [h, s] : su) ++su_hosts[s];
+    std::set<std::string> once;
+    for (const RolloutWave& w : r.waves) {
+      for (const std::string& h : w.hosts) EXPECT_TRUE(once.insert(h).second) << h << " in two waves";
+      if (w.index < 2) continue;
+      EXPECT_LE(w.hosts.size(), policy.max_hosts_per_wave);
+      std::map<int, int> per_su;
+      std::map<uint32_t, uint32_t> per_leaf;
+      for (const std::string& h : w.hosts) {
+        ++per_su[su[h]];
+        for (uint32_t leaf : leaves[h]) ++per_leaf[leaf];
+      }
+      for (const auto& [s, n] : per_su) {
+        EXPECT_LE(n, std::max(1, static_cast<int>(su_hosts[s] * policy.max_unavailable_percent / 100))) << w.name;
+      }
+      for (const auto& [leaf, n] : per_leaf) EXPECT_LE(n, policy.max_per_leaf) << w.name;
+    }
+  }
+}
+
+TEST_F(RolloutPlanTest, StateHasAScriptNodesetAndGroupPerWave) {
+  RolloutTarget target = ParseRolloutTarget(TargetYaml(), "target.yaml");
+  RolloutPlan r = PlanRollout(plan_, Fleet(), target, RolloutPolicy{});
+  const fs::path state = *dir_ / "state";
+  WriteRolloutState(r, target, RolloutPolicy{}, state.string());
+  std::ifstream json(state / "rollout.json");
+  nlohmann::json j = nlohmann::json::parse(json);
+  EXPECT_EQ(j["schema"], "railyard.rollout/1");
+  EXPECT_EQ(j["waves"].size(), r.waves.size());
+  EXPECT_EQ(j["waves"][0]["devices"][0]["steps"], nlohmann::json({"drain", "burn", "reset", "verify", "resume"}));
+  for (const RolloutWave& w : r.waves) {
+    std::string name = fmt::format("wave-{:02}-{}", w.index, w.name);
+    EXPECT_TRUE(fs::exists(state / (name + ".sh"))) << name;
+    EXPECT_TRUE(fs::exists(state / (name + ".nodeset"))) << name;
+    EXPECT_TRUE(fs::exists(state / (name + "-drain.sh"))) << name;
+  }
+  std::string script = HostScript(r.waves[0]);
+  EXPECT_NE(script.find("sha256sum -c"), std::string::npos);
+  EXPECT_NE(script.find("mlxfwmanager -d \"$dev\" -i \"$image\" -u -y"), std::string::npos);
+  EXPECT_NE(script.find("already at $want"), std::string::npos);  // idempotent
+  EXPECT_NE(script.find("  " + r.waves[0].hosts[0] + ")"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace railyard

@@ -1,0 +1,188 @@
+#include "rollout/state.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "export/exporters.h"
+#include "export/summary.h"
+#include "export/text.h"
+
+namespace railyard {
+namespace {
+
+std::string WaveName(const RolloutWave& w) { return fmt::format("wave-{:02}-{}", w.index, w.name); }
+
+const char* kHostScriptHead = R"SH(#!/usr/bin/env bash
+# railyard rollout {name}: run as root on every host of the wave, e.g.
+#   clush -w "$(cat {name}.nodeset)" -c {name}.sh --dest /tmp && clush -w "$(cat {name}.nodeset)" -b bash /tmp/{name}.sh
+# Images are read from $IMAGES (default /opt/firmware). Idempotent: a device at target is left alone.
+set -uo pipefail
+IMAGES=${{IMAGES:-/opt/firmware}}
+host=$(hostname -s)
+status=0
+query() {{ flint -d "$1" q 2> /dev/null; }}
+field() {{ awk -F: -v k="$2" '$1 == k {{ gsub(/^[ \t]+|[ \t]+$/, "", $2); print $2; exit }}' <<< "$1"; }}
+burn() {{  # DEVICE PSID TARGET IMAGE SHA256
+  local dev=$1 psid=$2 want=$3 image=$IMAGES/$4 sha=$5 q
+  q=$(query "$dev") || {{ echo "$host $dev: flint cannot query the device" >&2; return 1; }}
+  if [ "$(field "$q" "FW Version")" = "$want" ] && [ -z "$(field "$q" "FW Version(Running)")" ]; then
+    echo "$host $dev: already at $want"; return 0
+  fi
+  [ "$(field "$q" "PSID")" = "$psid" ] || {{ echo "$host $dev: PSID $(field "$q" "PSID"), the image is for $psid: refusing" >&2; return 1; }}
+  echo "$sha  $image" | sha256sum -c --quiet - || {{ echo "$host $dev: $image fails its sha256" >&2; return 1; }}
+  mlxfwmanager -d "$dev" -i "$image" -u -y || {{ echo "$host $dev: burn failed" >&2; return 1; }}
+  if mlxfwreset -d "$dev" query | grep -Eq '^ *3: .*-Supported'; then
+    mlxfwreset -d "$dev" -l 3 -y reset || {{ echo "$host $dev: reset failed: reboot the host" >&2; return 1; }}
+  else
+    echo "$host $dev: this image needs a reboot to run (mlxfwreset offers no level 3)"; touch /run/railyard-reboot-needed; return 0
+  fi
+  q=$(query "$dev")
+  if [ "$(field "$q" "FW Version")" != "$want" ] || [ -n "$(field "$q" "FW Version(Running)")" ]; then
+    echo "$host $dev: not running $want after the reset" >&2; return 1
+  fi
+  echo "$host $dev: now at $want"
+}}
+case "$host" in
+)SH";
+
+}  // namespace
+
+std::string HostScript(const RolloutWave& wave) {
+  std::string name = WaveName(wave);
+  std::string text = fmt::format(fmt::runtime(kHostScriptHead), fmt::arg("name", name));
+  std::map<std::string, std::vector<const RolloutDevice*>> by_host;
+  for (const RolloutDevice& d : wave.devices) by_host[d.host].push_back(&d);
+  for (const auto& [host, devices] : by_host) {
+    text += fmt::format("  {})\n", host);
+    for (const RolloutDevice* d : devices) {
+      text += fmt::format("    burn {} {} {} {} {} || status=1\n", d->device, d->psid, d->to, d->image, d->sha256);
+    }
+    text += "    ;;\n";
+  }
+  text += "  *) echo \"$host is not in " + name + "\" >&2; exit 2 ;;\nesac\nexit $status\n";
+  return text;
+}
+
+std::string RolloutJsonText(const RolloutPlan& plan, const RolloutTarget& target, const RolloutPolicy& policy) {
+  fmt::memory_buffer b;
+  auto str = [&](std::string_view text) {
+    b.push_back('"');
+    JsonEscape(text, b);
+    b.push_back('"');
+  };
+  fmt::format_to(std::back_inserter(b), "{{\n  \"schema\": \"railyard.rollout/1\",\n  \"generator\": \"railyard {}\",\n  \"target\": ", kVersion);
+  str(target.file);
+  fmt::format_to(std::back_inserter(b),
+                 ",\n  \"policy\": {{\"canary_max\": {}, \"max_unavailable_percent\": {}, \"max_hosts_per_wave\": {}, "
+                 "\"max_per_leaf\": {}, \"drain\": \"{}\"}},\n  \"waves\": [",
+                 policy.canary_max, policy.max_unavailable_percent, policy.max_hosts_per_wave, policy.max_per_leaf, policy.drain);
+  for (size_t w = 0; w < plan.waves.size(); ++w) {
+    const RolloutWave& wave = plan.waves[w];
+    fmt::format_to(std::back_inserter(b), "{}\n    {{\"index\": {}, \"name\": \"{}\", \"hosts\": [", w ? "," : "", wave.index, wave.name);
+    for (size_t i = 0; i < wave.hosts.size(); ++i) {
+      if (i) b.push_back(',');
+      str(wave.hosts[i]);
+    }
+    b.append(std::string_view("], \"devices\": ["));
+    for (size_t i = 0; i < wave.devices.size(); ++i) {
+      const RolloutDevice& d = wave.devices[i];
+      b.append(std::string_view(i ? ",\n      {\"host\": " : "\n      {\"host\": "));
+      str(d.host);
+      b.append(std::string_view(", \"device\": "));
+      str(d.device);
+      b.append(std::string_view(", \"psid\": "));
+      str(d.psid);
+      b.append(std::string_view(", \"from\": "));
+      str(d.from);
+      b.append(std::string_view(", \"to\": "));
+      str(d.to);
+      b.append(std::string_view(", \"image\": "));
+      str(d.image);
+      b.append(std::string_view(", \"sha256\": "));
+      str(d.sha256);
+      b.append(std::string_view(", \"steps\": [\"drain\", \"burn\", \"reset\", \"verify\", \"resume\"]}"));
+    }
+    b.append(std::string_view("]}"));
+  }
+  b.append(std::string_view("\n  ],\n  \"skipped\": ["));
+  for (size_t i = 0; i < plan.skipped.size(); ++i) {
+    const RolloutSkip& s = plan.skipped[i];
+    b.append(std::string_view(i ? ",\n    {\"host\": " : "\n    {\"host\": "));
+    str(s.host);
+    b.append(std::string_view(", \"device\": "));
+    str(s.device);
+    b.append(std::string_view(", \"psid\": "));
+    str(s.psid);
+    b.append(std::string_view(", \"rule\": "));
+    str(s.rule);
+    b.append(std::string_view(", \"reason\": "));
+    str(s.reason);
+    b.push_back('}');
+  }
+  b.append(std::string_view("],\n  \"findings\": "));
+  std::string findings = FindingsJson(plan.findings).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  b.append(std::string_view(findings));
+  b.append(std::string_view("\n}\n"));
+  return fmt::to_string(b);
+}
+
+std::vector<std::string> WriteRolloutState(const RolloutPlan& plan, const RolloutTarget& target, const RolloutPolicy& policy,
+                                           const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw std::runtime_error(fmt::format("{}: cannot create the state directory: {}", dir, ec.message()));
+  std::vector<std::unique_ptr<OutputFile>> files;
+  std::vector<std::string> names;
+  auto file = [&](const std::string& name) -> OutputFile& {
+    files.push_back(std::make_unique<OutputFile>((std::filesystem::path(dir) / name).string()));
+    names.push_back(name);
+    return *files.back();
+  };
+  file("rollout.json").Append(RolloutJsonText(plan, target, policy));
+  OutputFile& inventory = file("inventory.ini");
+  inventory.Append("# Ansible inventory: one group per rollout wave (railyard rollout plan)\n");
+  for (const RolloutWave& w : plan.waves) {
+    const std::string name = WaveName(w);
+    const std::string nodeset = CompressHostlist(w.hosts);
+    file(name + ".nodeset").Append(nodeset + "\n");
+    file(name + ".sh").Append(HostScript(w));
+    std::string reason = fmt::format("railyard rollout {} (firmware)", name);
+    std::string drain, resume;
+    if (policy.drain == "slurm") {
+      drain = fmt::format("scontrol update NodeName='{}' State=DRAIN Reason='{}'\n"
+                          "# wait until every node is drained (no job left) before running {}.sh\n"
+                          "until [ -z \"$(sinfo -h -n '{}' -t draining,mixed,allocated -o %N)\" ]; do sleep 30; done\n",
+                          nodeset, reason, name, nodeset);
+      resume = fmt::format("# hosts that flagged /run/railyard-reboot-needed: scontrol reboot ASAP nextstate=RESUME NODES\n"
+                           "scontrol update NodeName='{}' State=RESUME\n", nodeset);
+    } else if (policy.drain == "kubernetes") {
+      for (const std::string& h : w.hosts) {
+        drain += fmt::format("kubectl cordon {} && kubectl drain {} --ignore-daemonsets --delete-emptydir-data --timeout=30m\n", h, h);
+        resume += fmt::format("kubectl uncordon {}\n", h);
+      }
+    } else {
+      drain = "# drain: none (policy drain: none): stop the hosts' work by hand first\n";
+      resume = "# resume: none\n";
+    }
+    file(name + "-drain.sh").Append("#!/usr/bin/env bash\n# run on the scheduler's controller before " + name + ".sh\nset -euo pipefail\n" + drain);
+    file(name + "-resume.sh").Append("#!/usr/bin/env bash\n# run after " + name + ".sh and `railyard rollout check` pass\nset -euo pipefail\n" + resume);
+    std::string group = w.name;  // Ansible group names take no '-'
+    std::replace(group.begin(), group.end(), '-', '_');
+    inventory.Print("\n[wave{:02}_{}]\n", w.index, group);
+    for (const std::string& h : w.hosts) inventory.Print("{}\n", h);
+  }
+  std::vector<OutputFile*> set;
+  for (auto& f : files) set.push_back(f.get());
+  CommitAll(set);
+  for (const std::string& name : names) {
+    if (name.ends_with(".sh")) std::filesystem::permissions(std::filesystem::path(dir) / name, std::filesystem::perms::owner_exec,
+                                                            std::filesystem::perm_options::add, ec);
+  }
+  return names;
+}
+
+}  // namespace railyard

@@ -1,0 +1,157 @@
+#include "rollout/target.h"
+
+#include <algorithm>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include "util/yaml_strict.h"
+
+namespace railyard {
+namespace {
+
+[[noreturn]] void Fail(const std::string& file, const YAML::Node& at, const std::string& key, const std::string& message) {
+  YAML::Mark m = at.Mark();
+  throw std::runtime_error(fmt::format("{}:{}:{}: {}: {}", file, m.is_null() ? 0 : m.line + 1, m.is_null() ? 0 : m.column + 1,
+                                       key, message));
+}
+
+YAML::Node LoadStrict(const std::string& yaml, const std::string& file) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(yaml);
+  } catch (const YAML::ParserException& e) {
+    throw std::runtime_error(fmt::format("{}:{}:{}: (syntax): {}", file, e.mark.line + 1, e.mark.column + 1, e.msg));
+  }
+  if (auto d = FindDuplicateKey(root)) {
+    throw std::runtime_error(fmt::format("{}:{}:{}: {}: appears twice in one mapping (first at line {})", file, d->line,
+                                         d->column, d->key, d->first_line));
+  }
+  if (!root.IsMap()) Fail(file, root, "(top level)", "expected a mapping");
+  return root;
+}
+
+void CheckKeys(const std::string& file, const YAML::Node& map, const std::string& where, const std::set<std::string>& known) {
+  for (auto it = map.begin(); it != map.end(); ++it) {
+    if (!known.count(it->first.Scalar())) {
+      std::string list;
+      for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
+      Fail(file, it->first, where + it->first.Scalar(), fmt::format("unknown key (known: {})", list));
+    }
+  }
+}
+
+// A firmware or driver version: dotted or dashed numbers ("28.43.2026", "24.10-1.1.4").
+bool IsVersion(const std::string& v) {
+  static const std::regex kVersion("^[0-9]+([.-][0-9A-Za-z]+)*$");
+  return std::regex_match(v, kVersion);
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error(path + ": cannot read the file");
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+const FirmwareTarget* RolloutTarget::ForPsid(const std::string& psid) const {
+  for (const FirmwareTarget& t : firmware) {
+    if (t.psid == psid) return &t;
+  }
+  return nullptr;
+}
+
+RolloutTarget ParseRolloutTarget(const std::string& yaml, const std::string& file) {
+  YAML::Node root = LoadStrict(yaml, file);
+  CheckKeys(file, root, "", {"firmware", "driver"});
+  RolloutTarget target;
+  target.file = file;
+  YAML::Node firmware = root["firmware"];
+  if (!firmware.IsDefined() || !firmware.IsSequence() || firmware.size() == 0) {
+    Fail(file, firmware.IsDefined() ? firmware : root, "firmware", "expected a list of images, one per PSID");
+  }
+  for (size_t i = 0; i < firmware.size(); ++i) {
+    const YAML::Node& item = firmware[i];
+    const std::string where = fmt::format("firmware[{}].", i);
+    if (!item.IsMap()) Fail(file, item, where, "expected a mapping");
+    CheckKeys(file, item, where, {"psid", "image", "version", "sha256", "release_notes", "min_direct", "allow_downgrade"});
+    FirmwareTarget t;
+    t.line = item.Mark().line + 1;
+    auto text = [&](const char* key, bool required) {
+      YAML::Node v = item[key];
+      if (!v.IsDefined() || v.IsNull()) {
+        if (required) Fail(file, item, where + key, "required");
+        return std::string();
+      }
+      if (!v.IsScalar()) Fail(file, v, where + key, "expected a single value");
+      return v.Scalar();
+    };
+    t.psid = text("psid", true);
+    t.image = text("image", true);
+    t.version = text("version", true);
+    t.sha256 = text("sha256", true);
+    t.release_notes = text("release_notes", false);
+    t.min_direct = text("min_direct", false);
+    std::string downgrade = text("allow_downgrade", false);
+    static const std::regex kPsid("^[A-Z]{2,4}_[0-9A-Za-z_]{4,24}$");
+    static const std::regex kSha("^[0-9a-fA-F]{64}$");
+    static const std::regex kImage("^[A-Za-z0-9._+/-]{1,200}$");
+    if (!std::regex_match(t.psid, kPsid)) Fail(file, item["psid"], where + "psid", fmt::format("'{}' is not a PSID (MT_0000000838)", t.psid));
+    if (!std::regex_match(t.image, kImage) || t.image.find("..") != std::string::npos) {
+      Fail(file, item["image"], where + "image", "an image file name: letters, digits and . _ + / - (no ..)");
+    }
+    if (!IsVersion(t.version)) Fail(file, item["version"], where + "version", fmt::format("'{}' is not a version", t.version));
+    if (!std::regex_match(t.sha256, kSha)) Fail(file, item["sha256"], where + "sha256", "64 hex digits: every image is checked before it is burned");
+    if (!t.min_direct.empty() && !IsVersion(t.min_direct)) Fail(file, item["min_direct"], where + "min_direct", "not a version");
+    if (downgrade != "" && downgrade != "true" && downgrade != "false") Fail(file, item["allow_downgrade"], where + "allow_downgrade", "true or false");
+    t.allow_downgrade = downgrade == "true";
+    if (target.ForPsid(t.psid)) Fail(file, item["psid"], where + "psid", fmt::format("{} has an image already: one image per PSID", t.psid));
+    target.firmware.push_back(std::move(t));
+  }
+  if (root["driver"].IsDefined()) {
+    YAML::Node driver = root["driver"];
+    if (!driver.IsMap()) Fail(file, driver, "driver", "expected a mapping with min");
+    CheckKeys(file, driver, "driver.", {"min"});
+    target.driver_min = driver["min"].IsDefined() ? driver["min"].Scalar() : "";
+    if (!target.driver_min.empty() && !IsVersion(target.driver_min)) Fail(file, driver["min"], "driver.min", "not a version");
+  }
+  return target;
+}
+
+RolloutTarget LoadRolloutTarget(const std::string& path) { return ParseRolloutTarget(ReadFile(path), path); }
+
+RolloutPolicy ParseRolloutPolicy(const std::string& yaml, const std::string& file) {
+  RolloutPolicy policy;
+  YAML::Node root = LoadStrict(yaml, file);
+  CheckKeys(file, root, "", {"canary_max", "max_unavailable_percent", "max_hosts_per_wave", "max_per_leaf", "drain"});
+  auto bound = [&](const char* key, double min, double max) -> std::optional<double> {
+    YAML::Node v = root[key];
+    if (!v.IsDefined()) return std::nullopt;
+    auto n = FiniteNumber(v);
+    if (!n || *n < min || *n > max) Fail(file, v, key, fmt::format("expected a number from {} to {}", min, max));
+    return n;
+  };
+  if (auto v = bound("canary_max", 1, 100000)) policy.canary_max = static_cast<uint32_t>(*v);
+  if (auto v = bound("max_unavailable_percent", 0.1, 100)) policy.max_unavailable_percent = *v;
+  if (auto v = bound("max_hosts_per_wave", 1, 1000000)) policy.max_hosts_per_wave = static_cast<uint32_t>(*v);
+  if (auto v = bound("max_per_leaf", 1, 1024)) policy.max_per_leaf = static_cast<uint32_t>(*v);
+  if (root["drain"].IsDefined()) {
+    policy.drain = root["drain"].Scalar();
+    if (policy.drain != "slurm" && policy.drain != "kubernetes" && policy.drain != "none") {
+      Fail(file, root["drain"], "drain", "expected slurm, kubernetes or none");
+    }
+  }
+  return policy;
+}
+
+RolloutPolicy LoadRolloutPolicy(const std::string& path) { return ParseRolloutPolicy(ReadFile(path), path); }
+
+}  // namespace railyard

@@ -1,0 +1,254 @@
+#include "rollout/waves.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "doctor/policy.h"
+#include "verify/names.h"
+
+namespace railyard {
+namespace {
+
+// "0000:1a:00.1" -> "0000:1a:00": the card; functions of one card share its flash.
+std::string CardOf(const std::string& pci) {
+  size_t dot = pci.rfind('.');
+  return dot == std::string::npos ? pci : pci.substr(0, dot);
+}
+
+// The version in `ofed_info -s`: "MLNX_OFED_LINUX-24.10-1.1.4.0" -> "24.10-1.1.4.0"; "OFED-internal-25.01-0.6.0:" too.
+std::string DriverVersion(const std::string& ofed) {
+  size_t start = ofed.find_first_of("0123456789");
+  if (start == std::string::npos) return "";
+  size_t end = ofed.find_first_of(" :\t", start);
+  return ofed.substr(start, end == std::string::npos ? std::string::npos : end - start);
+}
+
+struct Domain {
+  std::string su;                 // "su3", or "unplanned"
+  std::vector<uint32_t> leaves;   // plan device indexes
+};
+
+}  // namespace
+
+FleetHost FleetHostFromFacts(const HostFacts& facts) {
+  FleetHost host;
+  host.name = facts.hostname;
+  host.driver = facts.ofed;
+  std::map<std::string, FleetDevice> cards;  // by card, lowest function kept (map order)
+  for (const auto& [pci, q] : facts.firmware) {
+    if (q.psid.empty() || q.fw_version.empty()) continue;
+    std::string card = CardOf(pci);
+    if (cards.count(card)) continue;
+    cards[card] = {pci, q.psid, q.fw_version, q.running_fw_version};
+  }
+  for (const DevlinkDevice& d : facts.devlink) {
+    if (d.psid.empty() || d.stored_fw.empty() || cards.count(CardOf(d.pci_address))) continue;
+    cards[CardOf(d.pci_address)] = {d.pci_address, d.psid, d.stored_fw, d.running_fw};
+  }
+  for (auto& [card, device] : cards) host.devices.push_back(std::move(device));
+  return host;
+}
+
+RolloutPlan PlanRollout(const PlannedFabric* plan, const std::vector<FleetHost>& fleet, const RolloutTarget& target,
+                        const RolloutPolicy& policy) {
+  RolloutPlan out;
+  // 1. Gates: each device moves, or is skipped with the rule that held it back.
+  std::map<std::string, std::vector<RolloutDevice>> moving;  // by host
+  std::vector<std::string> order;                           // hosts in fleet order
+  for (const FleetHost& host : fleet) {
+    if (host.devices.empty()) {
+      Finding f;
+      f.rule = "rollout-no-firmware-facts";
+      f.severity = Severity::kWarning;
+      f.host = host.name;
+      f.object = "host " + host.name;
+      f.message = fmt::format("{}: no device with a PSID and a firmware version in its facts: nothing can be planned for it",
+                              host.name);
+      f.fix = "collect its facts again with flint (mstflint) or devlink available";
+      out.findings.push_back(std::move(f));
+      continue;
+    }
+    for (const FleetDevice& d : host.devices) {
+      auto skip = [&](const std::string& rule, const std::string& reason) {
+        out.skipped.push_back({host.name, d.pci, d.psid, rule, reason});
+      };
+      const FirmwareTarget* t = target.ForPsid(d.psid);
+      if (!t) {
+        skip("no-image-for-psid", fmt::format("target.yaml has no image for {}: never cross-flash another PSID's", d.psid));
+        continue;
+      }
+      if (!d.running.empty() && d.running != d.flashed) {
+        skip("pending-activation", fmt::format("{} is in flash but {} is running: reset it (mlxfwreset) and collect again first",
+                                               d.flashed, d.running));
+        continue;
+      }
+      int cmp = CompareVersions(d.flashed, t->version);
+      if (cmp == 0) {
+        skip("at-target", fmt::format("already at {}", t->version));
+        continue;
+      }
+      if (cmp > 0 && !t->allow_downgrade) {
+        skip("downgrade-not-allowed", fmt::format("{} is newer than the target {} and target.yaml does not allow a downgrade",
+                                                  d.flashed, t->version));
+        continue;
+      }
+      if (!t->min_direct.empty() && CompareVersions(d.flashed, t->min_direct) < 0) {
+        skip("below-direct-upgrade-floor", fmt::format("{} is below {}, the lowest version {} may be burned over: plan the "
+                                                       "intermediate image first", d.flashed, t->min_direct, t->version));
+        continue;
+      }
+      std::string driver = DriverVersion(host.driver);
+      if (!target.driver_min.empty() && (driver.empty() || CompareVersions(driver, target.driver_min) < 0)) {
+        skip("driver-too-old", host.driver.empty()
+                                   ? fmt::format("the driver stack is not in the facts; {} needs {} or later", t->version, target.driver_min)
+                                   : fmt::format("driver {} is older than {}, which {} needs", host.driver, target.driver_min, t->version));
+        continue;
+      }
+      if (!moving.count(host.name)) order.push_back(host.name);
+      moving[host.name].push_back({host.name, d.pci, d.psid, d.flashed, t->version, t->image, t->sha256});
+    }
+  }
+
+  // 2. Failure domains: a host's scalable unit and leaves, from the plan.
+  std::map<std::string, Domain> domain;
+  std::unique_ptr<NameResolver> names;
+  std::map<uint32_t, std::vector<uint32_t>> leaves_of;  // plan node -> leaves
+  if (plan) {
+    names = std::make_unique<NameResolver>(*plan);
+    for (const PlannedLink& l : plan->links) {
+      if (l.level == "endpoint-leaf") leaves_of[l.a_device].push_back(l.z_device);
+    }
+  }
+  std::vector<std::string> unplanned;
+  for (const std::string& host : order) {
+    Domain d{"unplanned", {}};
+    if (names) {
+      if (auto node = names->ResolveDevice(host); node && plan->devices[*node].role != "switch") {
+        d.leaves = leaves_of[*node];
+        std::sort(d.leaves.begin(), d.leaves.end());
+        d.leaves.erase(std::unique(d.leaves.begin(), d.leaves.end()), d.leaves.end());
+        int group = 0;
+        for (uint32_t leaf : d.leaves) group = group ? group : plan->devices[leaf].group;
+        d.su = group ? fmt::format("su{}", group) : d.leaves.empty() ? "unplanned" : "no-su";
+      }
+    }
+    if (d.su == "unplanned") unplanned.push_back(host);
+    domain[host] = d;
+  }
+  if (!unplanned.empty()) {
+    Finding f;
+    f.rule = "rollout-host-not-in-plan";
+    f.severity = plan ? Severity::kWarning : Severity::kInfo;
+    f.object = "fleet";
+    f.evidence = {{"hosts", std::to_string(unplanned.size())}, {"first", unplanned.front()}};
+    f.message = plan ? fmt::format("{} host(s) with devices to move are not in the plan (first: {}): their waves cannot "
+                                   "respect scalable units and leaves, so they form a domain of their own",
+                                   unplanned.size(), unplanned.front())
+                     : "no plan given: scalable units and leaves are unknown, so every host is in one domain";
+    f.fix = plan ? "map the names with the plan's (the same names as verify --names), or add the hosts to the plan"
+                 : "give --plan plan.json";
+    out.findings.push_back(std::move(f));
+  }
+  std::map<std::string, uint32_t> su_size;
+  for (const std::string& host : order) ++su_size[domain[host].su];
+
+  std::set<std::string> placed;
+  auto add_wave = [&](std::string name, const std::vector<std::string>& hosts) {
+    RolloutWave w;
+    w.index = static_cast<uint32_t>(out.waves.size());
+    w.name = std::move(name);
+    w.hosts = hosts;
+    std::sort(w.hosts.begin(), w.hosts.end());
+    for (const std::string& h : w.hosts) {
+      placed.insert(h);
+      for (const RolloutDevice& d : moving[h]) w.devices.push_back(d);
+    }
+    out.waves.push_back(std::move(w));
+  };
+
+  // 3. Wave 0: every distinct PSID once.
+  std::set<std::string> uncovered;
+  for (const auto& [host, devices] : moving) {
+    for (const RolloutDevice& d : devices) uncovered.insert(d.psid);
+  }
+  std::vector<std::string> test;
+  while (!uncovered.empty()) {
+    std::string best;
+    size_t best_count = 0;
+    for (const std::string& host : order) {
+      if (std::find(test.begin(), test.end(), host) != test.end()) continue;
+      std::set<std::string> psids;
+      for (const RolloutDevice& d : moving[host]) {
+        if (uncovered.count(d.psid)) psids.insert(d.psid);
+      }
+      if (psids.size() > best_count) {
+        best = host;
+        best_count = psids.size();
+      }
+    }
+    if (best.empty()) break;
+    test.push_back(best);
+    for (const RolloutDevice& d : moving[best]) uncovered.erase(d.psid);
+  }
+  if (!test.empty()) add_wave("test", test);
+
+  // 4. Wave 1: one host per scalable unit not yet touched, capped.
+  std::vector<std::string> canary;
+  std::set<std::string> sus_covered;
+  for (const std::string& host : order) {
+    if (placed.count(host) || sus_covered.count(domain[host].su)) continue;
+    if (canary.size() >= policy.canary_max) break;
+    sus_covered.insert(domain[host].su);
+    canary.push_back(host);
+  }
+  std::set<std::string> all_sus;
+  for (const auto& [su, n] : su_size) all_sus.insert(su);
+  for (const std::string& h : test) sus_covered.insert(domain[h].su);
+  if (sus_covered.size() < all_sus.size()) {
+    Finding f;
+    f.rule = "rollout-canary-capped";
+    f.severity = Severity::kInfo;
+    f.object = "wave canary";
+    f.message = fmt::format("the canary holds {} host(s) (canary_max) for {} scalable units: {} unit(s) first see the new "
+                            "firmware in a rolling wave", canary.size(), all_sus.size(), all_sus.size() - sus_covered.size());
+    f.fix = "raise canary_max in the policy to cover every unit";
+    out.findings.push_back(std::move(f));
+  }
+  if (!canary.empty()) add_wave("canary", canary);
+
+  // 5. Rolling waves within the bounds.
+  std::map<std::string, uint32_t> quota;
+  for (const auto& [su, n] : su_size) {
+    quota[su] = std::max<uint32_t>(1, static_cast<uint32_t>(n * policy.max_unavailable_percent / 100.0));
+  }
+  std::vector<std::string> rest;
+  for (const std::string& host : order) {
+    if (!placed.count(host)) rest.push_back(host);
+  }
+  uint32_t rolling = 0;
+  while (!rest.empty()) {
+    std::vector<std::string> wave, next;
+    std::map<std::string, uint32_t> in_su;
+    std::map<uint32_t, uint32_t> in_leaf;
+    for (const std::string& host : rest) {
+      const Domain& d = domain[host];
+      bool fits = wave.size() < policy.max_hosts_per_wave && in_su[d.su] < quota[d.su];
+      for (uint32_t leaf : d.leaves) fits = fits && in_leaf[leaf] < policy.max_per_leaf;
+      if (!fits) {
+        next.push_back(host);
+        continue;
+      }
+      wave.push_back(host);
+      ++in_su[d.su];
+      for (uint32_t leaf : d.leaves) ++in_leaf[leaf];
+    }
+    add_wave(fmt::format("rolling-{}", ++rolling), wave);
+    rest = std::move(next);
+  }
+  return out;
+}
+
+}  // namespace railyard

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# railyard rollout plan from the README's example: the example fleet (real samples) against the
+# 4-SU SuperPOD plan; every device in one wave or held back by the right gate; scripts are valid
+# bash; bad input exits 2 and writes no state. Usage: rollout_test.sh RAILYARD SOURCE_DIR
+set -u
+RAILYARD=$1
+SRC=$2
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+BUILD=$(cd "$(dirname "$RAILYARD")" && pwd)
+"$RAILYARD" plan "$SRC/examples/superpod-h100-4su.yaml" -o "$WORK/plan" > /dev/null 2>&1
+(cd "$SRC" && bash examples/rollout/fleet.sh "$(realpath --relative-to="$SRC" "$BUILD")") > "$WORK/fleet.ndjson"
+check "example fleet: 127 hosts" test "$(wc -l < "$WORK/fleet.ndjson")" -eq 127
+"$RAILYARD" rollout plan --facts "$WORK/fleet.ndjson" --target "$SRC/examples/rollout/target.yaml" \
+  --policy "$SRC/examples/rollout/policy.yaml" --plan "$WORK/plan/plan.json" -o "$WORK/state" > "$WORK/out.txt" 2> "$WORK/err.txt"
+check "rollout plan exits 0" test $? -eq 0
+J="$WORK/state/rollout.json"
+jqtest() { jq -e "$@" > /dev/null; }
+check "schema railyard.rollout/1" jqtest '.schema == "railyard.rollout/1"' "$J"
+check "wave 0 is test, wave 1 canary" jqtest '.waves[0].name == "test" and .waves[1].name == "canary"' "$J"
+check "wave 0: one host covers both PSIDs" jqtest '(.waves[0].hosts | length) == 1 and ([.waves[0].devices[].psid] | unique | length) == 2' "$J"
+check "canary: one host per scalable unit (4)" jqtest '(.waves[1].hosts | length) == 4' "$J"
+check "every device once: 127 cards + 15 second cards" jqtest '([.waves[].devices[]] | length) + (.skipped | length) == 142' "$J"
+for rule in pending-activation below-direct-upgrade-floor at-target driver-too-old; do
+  check "held back: $rule" jqtest --arg r "$rule" '[.skipped[] | select(.rule == $r)] | length == 1' "$J"
+done
+for s in "$WORK"/state/*.sh; do bash -n "$s" || { check "bash -n $(basename "$s")" false; }; done
+check "every script parses" true
+check "inventory has a group per wave" test "$(grep -c '^\[wave' "$WORK/state/inventory.ini")" -eq "$(jq '.waves | length' "$J")"
+check "the summary names the waves" grep -q "^0 *test" "$WORK/out.txt"
+# Bad input: an image without sha256 -> exit 2, file:line, no state.
+sed '/sha256: 0*1$/d' "$SRC/examples/rollout/target.yaml" > "$WORK/bad.yaml"
+"$RAILYARD" rollout plan --facts "$WORK/fleet.ndjson" --target "$WORK/bad.yaml" -o "$WORK/bad-state" 2> "$WORK/bad.err"
+check "target without sha256 exits 2" test $? -eq 2
+check "names file:line and the key" grep -q "bad.yaml:5:5: firmware\[0\].sha256: required" "$WORK/bad.err"
+check "no state written" test ! -e "$WORK/bad-state"
+printf 'max_per_leaf: 0\n' > "$WORK/policy0.yaml"
+"$RAILYARD" rollout plan --facts "$WORK/fleet.ndjson" --target "$SRC/examples/rollout/target.yaml" --policy "$WORK/policy0.yaml" 2> "$WORK/p0.err"
+check "a bound of 0 exits 2" test $? -eq 2
+finish
