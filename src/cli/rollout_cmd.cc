@@ -1,4 +1,7 @@
 // railyard rollout plan --facts FLEET --target target.yaml [--plan plan.json] [--policy rollout.yaml] -o STATE_DIR
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 
 #include <fmt/format.h>
@@ -6,9 +9,90 @@
 #include "cli/commands.h"
 #include "doctor/doctor.h"
 #include "export/summary.h"
+#include "export/text.h"
+#include "rollout/check.h"
 #include "rollout/state.h"
 
 namespace railyard::cli {
+
+namespace {
+
+// The facts the rollout was planned from, kept in STATE_DIR/facts-before/ for `rollout check`: each
+// input file copied under a temporary name and renamed into place.
+void KeepFactsBefore(const std::vector<std::string>& inputs, const std::string& state) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(state) / "facts-before";
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+  fs::create_directories(dir);
+  size_t n = 0;
+  auto keep = [&](const fs::path& file) {
+    fs::path target = dir / fmt::format("{:04}-{}", n++, file.filename().string());
+    if (target.extension() != ".json" && target.extension() != ".ndjson") target += ".ndjson";
+    fs::path temp = target;
+    temp += ".tmp";
+    fs::copy_file(file, temp, fs::copy_options::overwrite_existing);
+    fs::rename(temp, target);
+  };
+  for (const std::string& input : inputs) {
+    if (fs::is_directory(input)) {
+      std::vector<fs::path> files;
+      for (const auto& e : fs::directory_iterator(input)) {
+        if (e.path().extension() == ".json" || e.path().extension() == ".ndjson") files.push_back(e.path());
+      }
+      std::sort(files.begin(), files.end());
+      for (const fs::path& f : files) keep(f);
+    } else {
+      keep(input);
+    }
+  }
+}
+
+template <typename Args>
+int RunCheck(const Args& c) {
+  namespace fs = std::filesystem;
+  try {
+    std::ifstream in(fs::path(c.state) / "rollout.json");
+    if (!in) throw std::runtime_error(c.state + "/rollout.json: cannot read the file");
+    nlohmann::json rollout;
+    try {
+      rollout = nlohmann::json::parse(in);
+    } catch (const nlohmann::json::exception& e) {
+      throw std::runtime_error(c.state + "/rollout.json: not JSON: " + e.what());
+    }
+    std::vector<HostFacts> before, after;
+    if (fs::is_directory(fs::path(c.state) / "facts-before")) {
+      ForEachFacts({(fs::path(c.state) / "facts-before").string()}, [&](HostFacts&& f) { before.push_back(std::move(f)); });
+    }
+    ForEachFacts(c.facts, [&](HostFacts&& f) { after.push_back(std::move(f)); });
+    std::shared_ptr<const HostPlan> plan;
+    if (!c.plan.empty()) plan = std::make_shared<HostPlan>(LoadPlanNoting(c.plan));
+    WaveCheck check = CheckWave(rollout, c.wave, before, after, plan);
+    if (!check.pass) {
+      OutputFile script((fs::path(c.state) / (check.wave + "-rollback.sh")).string());
+      script.Append(check.rollback_script);
+      CommitAll({&script});
+    }
+    if (c.format == "json") {
+      std::cout << nlohmann::json{{"schema", "railyard.rollout-check/1"}, {"wave", check.wave}, {"pass", check.pass},
+                                  {"devices", check.devices}, {"at_target", check.at_target},
+                                  {"findings", FindingsJson(check.findings)}}
+                       .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+                << "\n";
+    } else {
+      std::cout << fmt::format("{}: {} ({} of {} devices at target)\n", check.wave,
+                               check.pass ? "pass: the next wave may start" : "HALT", check.at_target, check.devices);
+      if (!check.findings.empty()) std::cout << "\n" << FindingsTable(check.findings);
+      if (!check.pass) std::cout << fmt::format("\nrollback script: {}/{}-rollback.sh\n", c.state, check.wave);
+    }
+    return check.pass ? kExitOk : kExitFindings;
+  } catch (const std::exception& e) {
+    std::cerr << "railyard: error: " << e.what() << "\n";
+    return kExitInput;
+  }
+}
+
+}  // namespace
 
 std::function<int()> AddRolloutCommand(CLI::App& app) {
   struct Args {
@@ -34,7 +118,23 @@ std::function<int()> AddRolloutCommand(CLI::App& app) {
   cmd->add_option("--policy", a->policy, "rollout policy YAML (docs/rollout.md); defaults without one")->check(CLI::ExistingFile);
   cmd->add_option("-o,--output", a->out, "state directory: rollout.json, per-wave scripts, nodesets, inventory.ini");
   cmd->add_option("--format", a->format, "table (default) or json")->check(CLI::IsMember({"table", "json"}));
-  return [a, cmd]() -> int {
+  struct CheckArgs {
+    std::string state;
+    uint32_t wave = 0;
+    std::vector<std::string> facts;
+    std::string plan;
+    std::string format = "table";
+  };
+  auto c = std::make_shared<CheckArgs>();
+  CLI::App* check_cmd = verb->add_subcommand("check", "After a wave: may the next start? (exit 0 go, 1 halt)");
+  check_cmd->footer("Example:\n  railyard rollout check --state rollout/ --wave 1 --facts after/ --plan out/plan.json");
+  check_cmd->add_option("--state", c->state, "the state directory of `rollout plan -o`")->required()->check(CLI::ExistingDirectory);
+  check_cmd->add_option("--wave", c->wave, "the wave that just ran")->required();
+  check_cmd->add_option("--facts", c->facts, "HostFacts collected after the wave (at least its hosts)")->required();
+  check_cmd->add_option("--plan", c->plan, "plan.json: links checked against their planned speed and rail")->check(CLI::ExistingFile);
+  check_cmd->add_option("--format", c->format, "table (default) or json")->check(CLI::IsMember({"table", "json"}));
+  return [a, cmd, c, check_cmd]() -> int {
+    if (check_cmd->parsed()) return RunCheck(*c);
     if (!cmd->parsed()) return kExitInput;
     try {
       RolloutTarget target = LoadRolloutTarget(a->target);
@@ -45,7 +145,10 @@ std::function<int()> AddRolloutCommand(CLI::App& app) {
       ForEachFacts(a->facts, [&](HostFacts&& facts) { fleet.push_back(FleetHostFromFacts(facts)); });
       if (fleet.empty()) throw std::runtime_error("no host facts in the given --facts");
       RolloutPlan rollout = PlanRollout(plan.get(), fleet, target, policy);
-      if (!a->out.empty()) WriteRolloutState(rollout, target, policy, a->out);
+      if (!a->out.empty()) {
+        WriteRolloutState(rollout, target, policy, a->out);
+        KeepFactsBefore(a->facts, a->out);
+      }
       if (a->format == "json") {
         std::cout << RolloutJsonText(rollout, target, policy);
         return kExitOk;

@@ -7,6 +7,7 @@
 
 #include "export/write_all.h"
 #include "plan/test_specs.h"
+#include "rollout/check.h"
 #include "rollout/state.h"
 #include "rollout/target.h"
 #include "rollout/waves.h"
@@ -198,6 +199,65 @@ TEST_F(RolloutPlanTest, StateHasAScriptNodesetAndGroupPerWave) {
   EXPECT_NE(script.find("mlxfwmanager -d \"$dev\" -i \"$image\" -u -y"), std::string::npos);
   EXPECT_NE(script.find("already at $want"), std::string::npos);  // idempotent
   EXPECT_NE(script.find("  " + r.waves[0].hosts[0] + ")"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace railyard
+
+namespace railyard {
+namespace {
+
+// A wave's check on facts: at target and running it, every host reporting, no new finding.
+TEST(RolloutCheck, PassesOnlyWhenEveryDeviceRunsItsTargetAndNothingNewIsWrong) {
+  nlohmann::json rollout = {
+      {"schema", "railyard.rollout/1"},
+      {"waves",
+       {{{"index", 0},
+         {"name", "test"},
+         {"hosts", {"a", "b"}},
+         {"devices",
+          {{{"host", "a"}, {"device", "19:00.0"}, {"psid", "MT_0000001244"}, {"from", "28.42.1000"}, {"to", "28.43.2026"}},
+           {{"host", "b"}, {"device", "19:00.0"}, {"psid", "MT_0000001244"}, {"from", "28.42.1000"}, {"to", "28.43.2026"}}}}}}}};
+  auto host = [](const std::string& name, const std::string& fw, const std::string& running = "") {
+    HostFacts f;
+    f.hostname = name;
+    FirmwareQuery q;
+    q.psid = "MT_0000001244";
+    q.fw_version = fw;
+    q.running_fw_version = running;
+    f.firmware["19:00.0"] = q;
+    return f;
+  };
+  std::vector<HostFacts> before = {host("a", "28.42.1000"), host("b", "28.42.1000")};
+  WaveCheck ok = CheckWave(rollout, 0, before, {host("a", "28.43.2026"), host("b", "28.43.2026")}, nullptr);
+  EXPECT_TRUE(ok.pass);
+  EXPECT_EQ(ok.at_target, 2u);
+  EXPECT_TRUE(ok.rollback_script.empty());
+  // b still runs the old image (flashed, not activated); a did not report.
+  WaveCheck halt = CheckWave(rollout, 0, before, {host("b", "28.43.2026", "28.42.1000")}, nullptr);
+  EXPECT_FALSE(halt.pass);
+  std::set<std::string> rules;
+  for (const Finding& f : halt.findings) rules.insert(f.rule + ":" + f.host);
+  EXPECT_TRUE(rules.count("rollout-device-not-at-target:b"));
+  EXPECT_TRUE(rules.count("rollout-host-not-reporting:a"));
+  EXPECT_NE(halt.rollback_script.find("flint -d 19:00.0 -y ir"), std::string::npos);
+  // A new doctor finding on a wave host halts too (a PCIe link trained narrower after the reset).
+  HostFacts narrow = host("a", "28.43.2026");
+  PciFunction pci;
+  pci.bdf = "19:00.0";
+  pci.vendor_id = "15b3";
+  pci.description = "Mellanox Technologies MT2910 Family [ConnectX-7]";
+  pci.cap.speed_gts = 32;
+  pci.cap.width = 16;
+  pci.sta.speed_gts = 32;
+  pci.sta.width = 8;
+  narrow.pci.push_back(pci);
+  WaveCheck worse = CheckWave(rollout, 0, before, {narrow, host("b", "28.43.2026")}, nullptr);
+  bool new_finding = false;
+  for (const Finding& f : worse.findings) new_finding = new_finding || f.rule == "rollout-new-finding";
+  EXPECT_TRUE(new_finding) << (worse.findings.empty() ? "" : worse.findings.front().message);
+  EXPECT_THROW(CheckWave(rollout, 5, before, before, nullptr), std::runtime_error);
+  EXPECT_THROW(CheckWave(nlohmann::json{{"schema", "x"}}, 0, before, before, nullptr), std::runtime_error);
 }
 
 }  // namespace

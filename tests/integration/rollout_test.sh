@@ -30,6 +30,24 @@ for s in "$WORK"/state/*.sh; do bash -n "$s" || { check "bash -n $(basename "$s"
 check "every script parses" true
 check "inventory has a group per wave" test "$(grep -c '^\[wave' "$WORK/state/inventory.ini")" -eq "$(jq '.waves | length' "$J")"
 check "the summary names the waves" grep -q "^0 *test" "$WORK/out.txt"
+# rollout check after the canary: all at target -> exit 0; one left behind and one new fault -> exit 1 + rollback.
+check "facts before the rollout are kept" test -s "$WORK/state/facts-before/0000-fleet.ndjson"
+CANARY=$(jq -c '.waves[1].hosts' "$J")
+FIRST=$(jq -r '.waves[1].hosts[0]' "$J")
+SECOND=$(jq -r '.waves[1].hosts[1]' "$J")
+jq -c --argjson w "$CANARY" 'select(.host.hostname as $h | $w | index($h)) | .firmware["19:00.0"].fw_version = "28.43.2026"'   "$WORK/fleet.ndjson" > "$WORK/after-ok.ndjson"
+"$RAILYARD" rollout check --state "$WORK/state" --wave 1 --facts "$WORK/after-ok.ndjson" --plan "$WORK/plan/plan.json" > "$WORK/check-ok.txt" 2>&1
+check "check: all at target, nothing new: exit 0" test $? -eq 0
+check "check: says the next wave may start" grep -q "pass: the next wave may start" "$WORK/check-ok.txt"
+jq -c --argjson w "$CANARY" --arg f "$FIRST" --arg s "$SECOND" 'select(.host.hostname as $h | $w | index($h))
+  | .firmware["19:00.0"].fw_version = (if .host.hostname == $f then "28.42.1000" else "28.43.2026" end)
+  | if .host.hostname == $s then .pci[0].link_status.width = 8 else . end' "$WORK/fleet.ndjson" > "$WORK/after-bad.ndjson"
+"$RAILYARD" rollout check --state "$WORK/state" --wave 1 --facts "$WORK/after-bad.ndjson" --format json > "$WORK/check-bad.json" 2>&1
+check "check: a device behind and a new fault: exit 1" test $? -eq 1
+check "check: names the device left behind" jqtest --arg f "$FIRST" '[.findings[] | select(.rule == "rollout-device-not-at-target" and .object == ("host " + $f))] | length == 1' "$WORK/check-bad.json"
+check "check: names the new finding" jqtest --arg s "$SECOND" '[.findings[] | select(.rule == "rollout-new-finding" and .object == ("host " + $s))] | length == 1' "$WORK/check-bad.json"
+check "check: writes a rollback script" bash -n "$WORK/state/wave-01-canary-rollback.sh"
+
 # Bad input: an image without sha256 -> exit 2, file:line, no state.
 sed '/sha256: 0*1$/d' "$SRC/examples/rollout/target.yaml" > "$WORK/bad.yaml"
 "$RAILYARD" rollout plan --facts "$WORK/fleet.ndjson" --target "$WORK/bad.yaml" -o "$WORK/bad-state" 2> "$WORK/bad.err"
