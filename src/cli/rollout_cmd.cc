@@ -73,12 +73,14 @@ int RunCheck(const Args& c) {
       script.Append(check.rollback_script);
       CommitAll({&script});
     }
+    const std::string json = nlohmann::json{{"schema", "railyard.rollout-check/1"}, {"wave", check.wave}, {"pass", check.pass},
+                                            {"devices", check.devices}, {"at_target", check.at_target},
+                                            {"findings", FindingsJson(check.findings)}}
+                                 .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+                             "\n";
+    RecordCheck(c.state, check.wave, json);  // `rollout status` reads it back
     if (c.format == "json") {
-      std::cout << nlohmann::json{{"schema", "railyard.rollout-check/1"}, {"wave", check.wave}, {"pass", check.pass},
-                                  {"devices", check.devices}, {"at_target", check.at_target},
-                                  {"findings", FindingsJson(check.findings)}}
-                       .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
-                << "\n";
+      std::cout << json;
     } else {
       std::cout << fmt::format("{}: {} ({} of {} devices at target)\n", check.wave,
                                check.pass ? "pass: the next wave may start" : "HALT", check.at_target, check.devices);
@@ -102,6 +104,7 @@ std::function<int()> AddRolloutCommand(CLI::App& app) {
     std::string policy;
     std::string out;
     std::string format = "table";
+    std::string by;
   };
   auto a = std::make_shared<Args>();
   CLI::App* verb = app.add_subcommand("rollout", "Plan firmware rollouts in waves across failure domains");
@@ -118,6 +121,19 @@ std::function<int()> AddRolloutCommand(CLI::App& app) {
   cmd->add_option("--policy", a->policy, "rollout policy YAML (docs/rollout.md); defaults without one")->check(CLI::ExistingFile);
   cmd->add_option("-o,--output", a->out, "state directory: rollout.json, per-wave scripts, nodesets, inventory.ini");
   cmd->add_option("--format", a->format, "table (default) or json")->check(CLI::IsMember({"table", "json"}));
+  cmd->add_option("--by", a->by, "who plans it (default $USER): with two_person, someone else approves")->envname("USER");
+  auto status_state = std::make_shared<std::string>();
+  CLI::App* status_cmd = verb->add_subcommand("status", "Where the rollout stands: done, halted, waiting for approval, ready");
+  status_cmd->add_option("--state", *status_state, "the state directory")->required()->check(CLI::ExistingDirectory);
+  struct ApproveArgs {
+    std::string state, by;
+    uint32_t wave = 0;
+  };
+  auto ap = std::make_shared<ApproveArgs>();
+  CLI::App* approve_cmd = verb->add_subcommand("approve", "Record the approval of a wave (two_person policies need one)");
+  approve_cmd->add_option("--state", ap->state, "the state directory")->required()->check(CLI::ExistingDirectory);
+  approve_cmd->add_option("--wave", ap->wave, "the wave")->required();
+  approve_cmd->add_option("--by", ap->by, "who approves")->required();
   struct CheckArgs {
     std::string state;
     uint32_t wave = 0;
@@ -133,8 +149,25 @@ std::function<int()> AddRolloutCommand(CLI::App& app) {
   check_cmd->add_option("--facts", c->facts, "HostFacts collected after the wave (at least its hosts)")->required();
   check_cmd->add_option("--plan", c->plan, "plan.json: links checked against their planned speed and rail")->check(CLI::ExistingFile);
   check_cmd->add_option("--format", c->format, "table (default) or json")->check(CLI::IsMember({"table", "json"}));
-  return [a, cmd, c, check_cmd]() -> int {
+  return [a, cmd, c, check_cmd, status_cmd, status_state, approve_cmd, ap]() -> int {
     if (check_cmd->parsed()) return RunCheck(*c);
+    if (status_cmd->parsed() || approve_cmd->parsed()) {
+      try {
+        if (approve_cmd->parsed()) {
+          ApproveWave(ap->state, ap->wave, ap->by);
+          std::cout << fmt::format("wave {} approved by {}\n", ap->wave, ap->by);
+          return kExitOk;
+        }
+        std::cout << fmt::format("{:<5} {:<12} {:<21} {}\n", "WAVE", "NAME", "STATE", "DETAIL");
+        for (const WaveStatus& s : RolloutStatus(*status_state)) {
+          std::cout << fmt::format("{:<5} {:<12} {:<21} {}\n", s.index, s.name, s.state, s.detail);
+        }
+        return kExitOk;
+      } catch (const std::exception& e) {
+        std::cerr << "railyard: error: " << e.what() << "\n";
+        return kExitInput;
+      }
+    }
     if (!cmd->parsed()) return kExitInput;
     try {
       RolloutTarget target = LoadRolloutTarget(a->target);
@@ -146,7 +179,7 @@ std::function<int()> AddRolloutCommand(CLI::App& app) {
       if (fleet.empty()) throw std::runtime_error("no host facts in the given --facts");
       RolloutPlan rollout = PlanRollout(plan.get(), fleet, target, policy);
       if (!a->out.empty()) {
-        WriteRolloutState(rollout, target, policy, a->out);
+        WriteRolloutState(rollout, target, policy, a->out, a->by);
         KeepFactsBefore(a->facts, a->out);
       }
       if (a->format == "json") {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <memory>
 
@@ -67,7 +68,8 @@ std::string HostScript(const RolloutWave& wave) {
   return text;
 }
 
-std::string RolloutJsonText(const RolloutPlan& plan, const RolloutTarget& target, const RolloutPolicy& policy) {
+std::string RolloutJsonText(const RolloutPlan& plan, const RolloutTarget& target, const RolloutPolicy& policy,
+                            const std::string& planned_by) {
   fmt::memory_buffer b;
   auto str = [&](std::string_view text) {
     b.push_back('"');
@@ -76,10 +78,13 @@ std::string RolloutJsonText(const RolloutPlan& plan, const RolloutTarget& target
   };
   fmt::format_to(std::back_inserter(b), "{{\n  \"schema\": \"railyard.rollout/1\",\n  \"generator\": \"railyard {}\",\n  \"target\": ", kVersion);
   str(target.file);
+  b.append(std::string_view(",\n  \"planned_by\": "));
+  str(planned_by);
   fmt::format_to(std::back_inserter(b),
                  ",\n  \"policy\": {{\"canary_max\": {}, \"max_unavailable_percent\": {}, \"max_hosts_per_wave\": {}, "
-                 "\"max_per_leaf\": {}, \"drain\": \"{}\"}},\n  \"waves\": [",
-                 policy.canary_max, policy.max_unavailable_percent, policy.max_hosts_per_wave, policy.max_per_leaf, policy.drain);
+                 "\"max_per_leaf\": {}, \"drain\": \"{}\", \"two_person\": {}}},\n  \"waves\": [",
+                 policy.canary_max, policy.max_unavailable_percent, policy.max_hosts_per_wave, policy.max_per_leaf, policy.drain,
+                 policy.two_person);
   for (size_t w = 0; w < plan.waves.size(); ++w) {
     const RolloutWave& wave = plan.waves[w];
     fmt::format_to(std::back_inserter(b), "{}\n    {{\"index\": {}, \"name\": \"{}\", \"hosts\": [", w ? "," : "", wave.index, wave.name);
@@ -131,7 +136,7 @@ std::string RolloutJsonText(const RolloutPlan& plan, const RolloutTarget& target
 }
 
 std::vector<std::string> WriteRolloutState(const RolloutPlan& plan, const RolloutTarget& target, const RolloutPolicy& policy,
-                                           const std::string& dir) {
+                                           const std::string& dir, const std::string& planned_by) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) throw std::runtime_error(fmt::format("{}: cannot create the state directory: {}", dir, ec.message()));
@@ -142,7 +147,7 @@ std::vector<std::string> WriteRolloutState(const RolloutPlan& plan, const Rollou
     names.push_back(name);
     return *files.back();
   };
-  file("rollout.json").Append(RolloutJsonText(plan, target, policy));
+  file("rollout.json").Append(RolloutJsonText(plan, target, policy, planned_by));
   OutputFile& inventory = file("inventory.ini");
   inventory.Append("# Ansible inventory: one group per rollout wave (railyard rollout plan)\n");
   for (const RolloutWave& w : plan.waves) {
@@ -183,6 +188,79 @@ std::vector<std::string> WriteRolloutState(const RolloutPlan& plan, const Rollou
                                                             std::filesystem::perm_options::add, ec);
   }
   return names;
+}
+
+namespace {
+
+nlohmann::json ReadJson(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error(path.string() + ": cannot read the file");
+  try {
+    return nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error(path.string() + ": not JSON: " + e.what());
+  }
+}
+
+void WriteOne(const std::filesystem::path& path, const std::string& text) {
+  std::filesystem::create_directories(path.parent_path());
+  OutputFile out(path.string());
+  out.Append(text);
+  CommitAll({&out});
+}
+
+}  // namespace
+
+void RecordCheck(const std::string& dir, const std::string& wave_name, const std::string& json) {
+  WriteOne(std::filesystem::path(dir) / "checks" / (wave_name + ".json"), json);
+}
+
+void ApproveWave(const std::string& dir, uint32_t wave, const std::string& by) {
+  nlohmann::json rollout = ReadJson(std::filesystem::path(dir) / "rollout.json");
+  const nlohmann::json& waves = rollout.at("waves");
+  if (wave >= waves.size()) throw std::runtime_error(fmt::format("the rollout has waves 0 to {}; no wave {}", waves.size() - 1, wave));
+  if (by.empty()) throw std::runtime_error("--by: who approves");
+  bool two = rollout.at("policy").value("two_person", false);
+  if (two && by == rollout.value("planned_by", "")) {
+    throw std::runtime_error(fmt::format("{} planned this rollout; the policy wants a second person to approve wave {}", by, wave));
+  }
+  std::string name = fmt::format("wave-{:02}-{}", wave, waves.at(wave).at("name").get<std::string>());
+  WriteOne(std::filesystem::path(dir) / "approvals" / (name + ".json"),
+           nlohmann::json{{"wave", name}, {"by", by}}.dump(2) + "\n");
+}
+
+std::vector<WaveStatus> RolloutStatus(const std::string& dir) {
+  namespace fs = std::filesystem;
+  nlohmann::json rollout = ReadJson(fs::path(dir) / "rollout.json");
+  if (rollout.value("schema", "") != "railyard.rollout/1") throw std::runtime_error(dir + "/rollout.json: not railyard.rollout/1");
+  bool two = rollout.at("policy").value("two_person", false);
+  std::vector<WaveStatus> out;
+  bool previous_done = true;
+  for (const nlohmann::json& w : rollout.at("waves")) {
+    WaveStatus s;
+    s.index = w.at("index");
+    s.name = w.at("name");
+    std::string file = fmt::format("wave-{:02}-{}", s.index, s.name);
+    fs::path check = fs::path(dir) / "checks" / (file + ".json");
+    fs::path approval = fs::path(dir) / "approvals" / (file + ".json");
+    if (fs::exists(check)) {
+      nlohmann::json c = ReadJson(check);
+      bool pass = c.value("pass", false);
+      s.state = pass ? "done" : "halted";
+      s.detail = fmt::format("{} of {} devices at target{}", c.value("at_target", 0), c.value("devices", 0),
+                             pass ? "" : fmt::format("; {} reason(s) to halt: see {}-rollback.sh", c.at("findings").size(), file));
+    } else if (previous_done) {
+      bool approved = fs::exists(approval);
+      s.state = two && !approved ? "waiting-for-approval" : "ready";
+      s.detail = approved ? "approved by " + ReadJson(approval).value("by", std::string("?"))
+                          : two ? "railyard rollout approve --wave " + std::to_string(s.index) + " --by NAME" : "run it, then rollout check";
+    } else {
+      s.state = "pending";
+    }
+    previous_done = s.state == "done";
+    out.push_back(std::move(s));
+  }
+  return out;
 }
 
 }  // namespace railyard

@@ -13,11 +13,28 @@ namespace railyard {
 
 // rollout.json (schema railyard.rollout/1), formatted straight into text: at 100,000 devices a JSON
 // tree would cost more memory than the whole plan.
-std::string RolloutJsonText(const RolloutPlan& plan, const RolloutTarget& target, const RolloutPolicy& policy);
+std::string RolloutJsonText(const RolloutPlan& plan, const RolloutTarget& target, const RolloutPolicy& policy,
+                            const std::string& planned_by = "");
+
+// Where a rollout stands, from its state directory: per wave done (its last check passed), halted
+// (it failed), waiting-for-approval (next, and the policy wants a second person), ready (next), or
+// pending. Read from rollout.json, checks/ and approvals/: resumable after any interruption.
+struct WaveStatus {
+  uint32_t index = 0;
+  std::string name, state, detail;
+};
+std::vector<WaveStatus> RolloutStatus(const std::string& dir);
+
+// Records an approval of wave N by `by` in approvals/. Throws when the policy wants two people and
+// `by` planned the rollout, or the wave does not exist.
+void ApproveWave(const std::string& dir, uint32_t wave, const std::string& by);
+
+// Records a check result (the `rollout check` JSON) in checks/.
+void RecordCheck(const std::string& dir, const std::string& wave_name, const std::string& json);
 
 // Writes the whole set atomically (all files or none under their final names). Returns the names.
 std::vector<std::string> WriteRolloutState(const RolloutPlan& plan, const RolloutTarget& target, const RolloutPolicy& policy,
-                                           const std::string& dir);
+                                           const std::string& dir, const std::string& planned_by = "");
 
 // The script run on each host of a wave: for each of its devices, refuse a PSID the image is not
 // for, check the image's sha256, burn with mlxfwmanager, reset at the level mlxfwreset allows (or

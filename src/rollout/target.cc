@@ -131,7 +131,12 @@ RolloutTarget LoadRolloutTarget(const std::string& path) { return ParseRolloutTa
 RolloutPolicy ParseRolloutPolicy(const std::string& yaml, const std::string& file) {
   RolloutPolicy policy;
   YAML::Node root = LoadStrict(yaml, file);
-  CheckKeys(file, root, "", {"canary_max", "max_unavailable_percent", "max_hosts_per_wave", "max_per_leaf", "drain"});
+  CheckKeys(file, root, "", {"canary_max", "max_unavailable_percent", "max_hosts_per_wave", "max_per_leaf", "drain", "two_person"});
+  if (root["two_person"].IsDefined()) {
+    const std::string& v = root["two_person"].Scalar();
+    if (v != "true" && v != "false") Fail(file, root["two_person"], "two_person", "true or false");
+    policy.two_person = v == "true";
+  }
   auto bound = [&](const char* key, double min, double max) -> std::optional<double> {
     YAML::Node v = root[key];
     if (!v.IsDefined()) return std::nullopt;

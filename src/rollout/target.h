@@ -43,6 +43,7 @@ struct RolloutPolicy {
   uint32_t max_hosts_per_wave = 256;
   uint32_t max_per_leaf = 4;            // hosts behind one leaf down at once
   std::string drain = "slurm";          // slurm | kubernetes | none
+  bool two_person = false;              // a wave starts only once someone other than the planner approved it
 };
 
 // Throw std::runtime_error("<file>:<line>:<column>: <key>: <message>") on anything wrong: an unknown

@@ -48,6 +48,19 @@ check "check: names the device left behind" jqtest --arg f "$FIRST" '[.findings[
 check "check: names the new finding" jqtest --arg s "$SECOND" '[.findings[] | select(.rule == "rollout-new-finding" and .object == ("host " + $s))] | length == 1' "$WORK/check-bad.json"
 check "check: writes a rollback script" bash -n "$WORK/state/wave-01-canary-rollback.sh"
 
+# status reads the checks back; a two-person policy wants someone other than the planner.
+"$RAILYARD" rollout status --state "$WORK/state" > "$WORK/status.txt"
+check "status: the canary's last check halted" grep -Eq "^1 +canary +halted" "$WORK/status.txt"
+printf 'two_person: true\n' > "$WORK/two.yaml"
+USER=alice "$RAILYARD" rollout plan --facts "$WORK/fleet.ndjson" --target "$SRC/examples/rollout/target.yaml" --policy "$WORK/two.yaml" -o "$WORK/two" > /dev/null 2>&1
+"$RAILYARD" rollout status --state "$WORK/two" > "$WORK/two-status.txt"
+check "two_person: wave 0 waits for approval" grep -Eq "^0 +test +waiting-for-approval" "$WORK/two-status.txt"
+"$RAILYARD" rollout approve --state "$WORK/two" --wave 0 --by alice 2> /dev/null
+check "two_person: the planner cannot approve" test $? -eq 2
+"$RAILYARD" rollout approve --state "$WORK/two" --wave 0 --by bob > /dev/null
+"$RAILYARD" rollout status --state "$WORK/two" > "$WORK/two-status.txt"
+check "two_person: approved by a second person, ready" grep -Eq "^0 +test +ready +approved by bob" "$WORK/two-status.txt"
+
 # Bad input: an image without sha256 -> exit 2, file:line, no state.
 sed '/sha256: 0*1$/d' "$SRC/examples/rollout/target.yaml" > "$WORK/bad.yaml"
 "$RAILYARD" rollout plan --facts "$WORK/fleet.ndjson" --target "$WORK/bad.yaml" -o "$WORK/bad-state" 2> "$WORK/bad.err"
