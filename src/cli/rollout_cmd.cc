@@ -125,6 +125,13 @@ std::function<int()> AddRolloutCommand(CLI::App& app) {
   auto status_state = std::make_shared<std::string>();
   CLI::App* status_cmd = verb->add_subcommand("status", "Where the rollout stands: done, halted, waiting for approval, ready");
   status_cmd->add_option("--state", *status_state, "the state directory")->required()->check(CLI::ExistingDirectory);
+  struct ReportArgs {
+    std::string state, format = "html";
+  };
+  auto rp = std::make_shared<ReportArgs>();
+  CLI::App* report_cmd = verb->add_subcommand("report", "The whole rollout for the record: per device, CSV or one HTML page");
+  report_cmd->add_option("--state", rp->state, "the state directory")->required()->check(CLI::ExistingDirectory);
+  report_cmd->add_option("--format", rp->format, "html (default) or csv")->check(CLI::IsMember({"html", "csv"}));
   struct ApproveArgs {
     std::string state, by;
     uint32_t wave = 0;
@@ -149,10 +156,14 @@ std::function<int()> AddRolloutCommand(CLI::App& app) {
   check_cmd->add_option("--facts", c->facts, "HostFacts collected after the wave (at least its hosts)")->required();
   check_cmd->add_option("--plan", c->plan, "plan.json: links checked against their planned speed and rail")->check(CLI::ExistingFile);
   check_cmd->add_option("--format", c->format, "table (default) or json")->check(CLI::IsMember({"table", "json"}));
-  return [a, cmd, c, check_cmd, status_cmd, status_state, approve_cmd, ap]() -> int {
+  return [a, cmd, c, check_cmd, status_cmd, status_state, approve_cmd, ap, report_cmd, rp]() -> int {
     if (check_cmd->parsed()) return RunCheck(*c);
-    if (status_cmd->parsed() || approve_cmd->parsed()) {
+    if (status_cmd->parsed() || approve_cmd->parsed() || report_cmd->parsed()) {
       try {
+        if (report_cmd->parsed()) {
+          std::cout << (rp->format == "csv" ? RolloutReportCsv(rp->state) : RolloutReportHtml(rp->state));
+          return kExitOk;
+        }
         if (approve_cmd->parsed()) {
           ApproveWave(ap->state, ap->wave, ap->by);
           std::cout << fmt::format("wave {} approved by {}\n", ap->wave, ap->by);

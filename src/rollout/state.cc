@@ -263,4 +263,86 @@ std::vector<WaveStatus> RolloutStatus(const std::string& dir) {
   return out;
 }
 
+namespace {
+
+struct ReportRow {
+  std::string wave, host, device, psid, from, to, state, approved_by;
+};
+
+std::vector<ReportRow> ReportRows(const std::string& dir, nlohmann::json& rollout, std::vector<WaveStatus>& status) {
+  namespace fs = std::filesystem;
+  rollout = ReadJson(fs::path(dir) / "rollout.json");
+  status = RolloutStatus(dir);
+  std::vector<ReportRow> rows;
+  for (const nlohmann::json& w : rollout.at("waves")) {
+    uint32_t index = w.at("index");
+    std::string name = fmt::format("wave-{:02}-{}", index, w.at("name").get<std::string>());
+    fs::path approval = fs::path(dir) / "approvals" / (name + ".json");
+    std::string by = fs::exists(approval) ? ReadJson(approval).value("by", std::string()) : "";
+    for (const nlohmann::json& d : w.at("devices")) {
+      rows.push_back({name, d.at("host"), d.at("device"), d.at("psid"), d.at("from"), d.at("to"), status[index].state, by});
+    }
+  }
+  for (const nlohmann::json& s : rollout.at("skipped")) {
+    rows.push_back({"held-back", s.at("host"), s.at("device"), s.at("psid"), "", "", s.at("rule"), ""});
+  }
+  return rows;
+}
+
+std::string Html(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '&': out += "&amp;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string RolloutReportCsv(const std::string& dir) {
+  nlohmann::json rollout;
+  std::vector<WaveStatus> status;
+  std::string out = "wave,host,device,psid,from,to,state,approved_by\n";
+  for (const ReportRow& r : ReportRows(dir, rollout, status)) {
+    out += fmt::format("{},{},{},{},{},{},{},{}\n", CsvEscape(r.wave), CsvEscape(r.host), CsvEscape(r.device), CsvEscape(r.psid),
+                       CsvEscape(r.from), CsvEscape(r.to), CsvEscape(r.state), CsvEscape(r.approved_by));
+  }
+  return out;
+}
+
+std::string RolloutReportHtml(const std::string& dir) {
+  nlohmann::json rollout;
+  std::vector<WaveStatus> status;
+  std::vector<ReportRow> rows = ReportRows(dir, rollout, status);
+  std::string out =
+      "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>railyard rollout</title><style>"
+      "body{font:14px sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 8px}"
+      ".done{background:#e6f4ea}.halted{background:#fde7e9}.ready,.waiting-for-approval{background:#fff4ce}</style></head><body>\n";
+  out += fmt::format("<h1>Firmware rollout</h1>\n<p>target {} &middot; planned by {} &middot; {}</p>\n",
+                     Html(rollout.value("target", std::string())), Html(rollout.value("planned_by", std::string())),
+                     Html(rollout.value("generator", std::string())));
+  out += "<h2>Waves</h2>\n<table><tr><th>wave</th><th>name</th><th>hosts</th><th>devices</th><th>state</th><th>detail</th></tr>\n";
+  for (const nlohmann::json& w : rollout.at("waves")) {
+    uint32_t i = w.at("index");
+    out += fmt::format("<tr class=\"{}\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+                       Html(status[i].state), i, Html(status[i].name), w.at("hosts").size(), w.at("devices").size(),
+                       Html(status[i].state), Html(status[i].detail));
+  }
+  out += "</table>\n<h2>Devices</h2>\n<table><tr><th>wave</th><th>host</th><th>device</th><th>PSID</th><th>from</th>"
+         "<th>to</th><th>state</th><th>approved by</th></tr>\n";
+  for (const ReportRow& r : rows) {
+    out += fmt::format("<tr class=\"{}\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+                       Html(r.state), Html(r.wave), Html(r.host), Html(r.device), Html(r.psid), Html(r.from), Html(r.to),
+                       Html(r.state), Html(r.approved_by));
+  }
+  out += "</table>\n</body></html>\n";
+  return out;
+}
+
 }  // namespace railyard

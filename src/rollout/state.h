@@ -29,6 +29,11 @@ std::vector<WaveStatus> RolloutStatus(const std::string& dir);
 // `by` planned the rollout, or the wave does not exist.
 void ApproveWave(const std::string& dir, uint32_t wave, const std::string& by);
 
+// The whole rollout for the record: one row per device (wave, host, device, PSID, from, to, the wave's
+// state and approval), as CSV, or as one self-contained HTML page (no script, no external file).
+std::string RolloutReportCsv(const std::string& dir);
+std::string RolloutReportHtml(const std::string& dir);
+
 // Records a check result (the `rollout check` JSON) in checks/.
 void RecordCheck(const std::string& dir, const std::string& wave_name, const std::string& json);
 

@@ -61,6 +61,12 @@ check "two_person: the planner cannot approve" test $? -eq 2
 "$RAILYARD" rollout status --state "$WORK/two" > "$WORK/two-status.txt"
 check "two_person: approved by a second person, ready" grep -Eq "^0 +test +ready +approved by bob" "$WORK/two-status.txt"
 
+# The report: a row per device (moved or held back), CSV and one self-contained HTML page.
+"$RAILYARD" rollout report --state "$WORK/state" --format csv > "$WORK/report.csv"
+check "report csv: a row per device" test "$(($(wc -l < "$WORK/report.csv") - 1))" -eq 142
+"$RAILYARD" rollout report --state "$WORK/state" > "$WORK/report.html"
+check "report html: self-contained (no script, no link)" sh -c "grep -q '<table>' '$WORK/report.html' && ! grep -Eq '<script|<link|src=' '$WORK/report.html'"
+
 # Bad input: an image without sha256 -> exit 2, file:line, no state.
 sed '/sha256: 0*1$/d' "$SRC/examples/rollout/target.yaml" > "$WORK/bad.yaml"
 "$RAILYARD" rollout plan --facts "$WORK/fleet.ndjson" --target "$WORK/bad.yaml" -o "$WORK/bad-state" 2> "$WORK/bad.err"
