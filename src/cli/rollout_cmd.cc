@@ -10,6 +10,7 @@
 #include "doctor/doctor.h"
 #include "export/summary.h"
 #include "export/text.h"
+#include "ledger/authenticity.h"
 #include "rollout/check.h"
 #include "rollout/state.h"
 
@@ -105,6 +106,7 @@ std::function<int()> AddRolloutCommand(CLI::App& app) {
     std::string out;
     std::string format = "table";
     std::string by;
+    std::string ledger;
   };
   auto a = std::make_shared<Args>();
   CLI::App* verb = app.add_subcommand("rollout", "Plan firmware rollouts in waves across failure domains");
@@ -121,6 +123,8 @@ std::function<int()> AddRolloutCommand(CLI::App& app) {
   cmd->add_option("--policy", a->policy, "rollout policy YAML (docs/rollout.md); defaults without one")->check(CLI::ExistingFile);
   cmd->add_option("-o,--output", a->out, "state directory: rollout.json, per-wave scripts, nodesets, inventory.ini");
   cmd->add_option("--format", a->format, "table (default) or json")->check(CLI::IsMember({"table", "json"}));
+  cmd->add_option("--ledger", a->ledger, "the asset ledger: cards with an authenticity finding are never flashed")
+      ->envname("RAILYARD_DB")->check(CLI::ExistingFile);
   cmd->add_option("--by", a->by, "who plans it (default $USER): with two_person, someone else approves")->envname("USER");
   auto status_state = std::make_shared<std::string>();
   CLI::App* status_cmd = verb->add_subcommand("status", "Where the rollout stands: done, halted, waiting for approval, ready");
@@ -188,7 +192,14 @@ std::function<int()> AddRolloutCommand(CLI::App& app) {
       std::vector<FleetHost> fleet;
       ForEachFacts(a->facts, [&](HostFacts&& facts) { fleet.push_back(FleetHostFromFacts(facts)); });
       if (fleet.empty()) throw std::runtime_error("no host facts in the given --facts");
-      RolloutPlan rollout = PlanRollout(plan.get(), fleet, target, policy);
+      std::map<std::string, std::string> suspect;
+      if (!a->ledger.empty()) {
+        std::unique_ptr<LedgerStore> ledger = OpenSqliteLedger(a->ledger, LedgerAccess::kRead);
+        for (const AuthenticityFinding& f : CheckLedger(*ledger)) {
+          if (f.finding.severity >= Severity::kWarning) suspect.emplace(f.finding.host, f.finding.rule + ": " + f.finding.message);
+        }
+      }
+      RolloutPlan rollout = PlanRollout(plan.get(), fleet, target, policy, suspect);
       if (!a->out.empty()) {
         WriteRolloutState(rollout, target, policy, a->out, a->by);
         KeepFactsBefore(a->facts, a->out);

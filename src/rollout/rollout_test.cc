@@ -80,8 +80,10 @@ class RolloutPlanTest : public ::testing::Test {
       FleetHost h;
       h.name = fmt::format("dgx{:03}", i);
       h.driver = "MLNX_OFED_LINUX-24.10-1.1.4.0";
-      for (int d = 0; d < 8; ++d) h.devices.push_back({fmt::format("0000:{:02x}:00.0", 0x10 + d), "MT_0000000838", "28.42.1000", ""});
-      if (i % 16 == 0) h.devices.push_back({"0000:3b:00.0", "MT_0000000575", "26.33.1048", ""});
+      for (int d = 0; d < 8; ++d) {
+        h.devices.push_back({fmt::format("0000:{:02x}:00.0", 0x10 + d), "MT_0000000838", "28.42.1000", "", fmt::format("MT24{:03}{}", i, d)});
+      }
+      if (i % 16 == 0) h.devices.push_back({"0000:3b:00.0", "MT_0000000575", "26.33.1048", "", ""});
       if (i == 5) h.devices[0].running = "28.39.1002";              // pending activation
       if (i == 9) h.devices[1].flashed = "28.35.2000";              // below the floor
       if (i == 17) h.devices[2].flashed = "28.43.2026";             // at target
@@ -102,7 +104,8 @@ TEST_F(RolloutPlanTest, EveryDeviceInOneWaveOrHeldBackByTheRightGate) {
   RolloutTarget target = ParseRolloutTarget(TargetYaml(), "target.yaml");
   RolloutPolicy policy;
   std::vector<FleetHost> fleet = Fleet();
-  RolloutPlan r = PlanRollout(plan_, fleet, target, policy);
+  // The ledger doubts one card (a re-flashed one): it is never flashed.
+  RolloutPlan r = PlanRollout(plan_, fleet, target, policy, {{"MT240415", "psid-opn-mismatch: the PSID is not the OPN's"}});
   std::map<std::pair<std::string, std::string>, int> seen;
   for (const RolloutWave& w : r.waves) {
     for (const RolloutDevice& d : w.devices) ++seen[{d.host, d.device}];
@@ -127,6 +130,7 @@ TEST_F(RolloutPlanTest, EveryDeviceInOneWaveOrHeldBackByTheRightGate) {
   EXPECT_EQ(rule("dgx021", "0000:13:00.0"), "downgrade-not-allowed");
   EXPECT_EQ(rule("dgx025", "0000:14:00.0"), "no-image-for-psid");
   EXPECT_EQ(rule("dgx033", "0000:17:00.0"), "driver-too-old");
+  EXPECT_EQ(rule("dgx041", "0000:15:00.0"), "authenticity");
 }
 
 TEST_F(RolloutPlanTest, WavesKeepEveryBound) {
@@ -258,6 +262,39 @@ TEST(RolloutCheck, PassesOnlyWhenEveryDeviceRunsItsTargetAndNothingNewIsWrong) {
   EXPECT_TRUE(new_finding) << (worse.findings.empty() ? "" : worse.findings.front().message);
   EXPECT_THROW(CheckWave(rollout, 5, before, before, nullptr), std::runtime_error);
   EXPECT_THROW(CheckWave(nlohmann::json{{"schema", "x"}}, 0, before, before, nullptr), std::runtime_error);
+}
+
+}  // namespace
+}  // namespace railyard
+
+namespace railyard {
+namespace {
+
+TEST(FleetHost, OneDevicePerCardWithItsSerial) {
+  HostFacts f;
+  f.hostname = "gpu001";
+  FirmwareQuery q;
+  q.psid = "MT_0000000838";
+  q.fw_version = "28.42.1000";
+  f.firmware["19:00.0"] = q;
+  f.firmware["19:00.1"] = q;  // the second port's function: the same card
+  PciFunction pci;
+  pci.bdf = "0000:19:00.0";
+  pci.vpd["SN"] = "MT2419X12345";
+  f.pci.push_back(pci);
+  DevlinkDevice dl;
+  dl.pci_address = "0000:3b:00.0";
+  dl.psid = "MT_0000000575";
+  dl.stored_fw = "26.33.1048";
+  dl.running_fw = "26.33.1048";
+  dl.board_serial = "MT2301X00001";
+  f.devlink.push_back(dl);
+  FleetHost h = FleetHostFromFacts(f);
+  ASSERT_EQ(h.devices.size(), 2u);
+  EXPECT_EQ(h.devices[0].pci, "0000:3b:00.0");  // by card, in address order
+  EXPECT_EQ(h.devices[0].serial, "MT2301X00001");
+  EXPECT_EQ(h.devices[1].pci, "19:00.0");
+  EXPECT_EQ(h.devices[1].serial, "MT2419X12345");
 }
 
 }  // namespace

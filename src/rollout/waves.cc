@@ -42,18 +42,29 @@ FleetHost FleetHostFromFacts(const HostFacts& facts) {
     if (q.psid.empty() || q.fw_version.empty()) continue;
     std::string card = CardOf(pci);
     if (cards.count(card)) continue;
-    cards[card] = {pci, q.psid, q.fw_version, q.running_fw_version};
+    cards[card] = {pci, q.psid, q.fw_version, q.running_fw_version, ""};
   }
   for (const DevlinkDevice& d : facts.devlink) {
     if (d.psid.empty() || d.stored_fw.empty() || cards.count(CardOf(d.pci_address))) continue;
-    cards[CardOf(d.pci_address)] = {d.pci_address, d.psid, d.stored_fw, d.running_fw};
+    cards[CardOf(d.pci_address)] = {d.pci_address, d.psid, d.stored_fw, d.running_fw, ""};
   }
-  for (auto& [card, device] : cards) host.devices.push_back(std::move(device));
+  // Serials: the VPD of the PCI function of the same card, else devlink's board serial.
+  auto bare = [](const std::string& pci) { return pci.size() > 5 && pci[4] == ':' ? pci.substr(5) : pci; };
+  for (auto& [card, device] : cards) {
+    for (const PciFunction& f : facts.pci) {
+      auto sn = f.vpd.find("SN");
+      if (sn != f.vpd.end() && CardOf(bare(f.bdf)) == CardOf(bare(device.pci))) device.serial = sn->second;
+    }
+    for (const DevlinkDevice& d : facts.devlink) {
+      if (device.serial.empty() && CardOf(bare(d.pci_address)) == CardOf(bare(device.pci))) device.serial = d.board_serial;
+    }
+    host.devices.push_back(std::move(device));
+  }
   return host;
 }
 
 RolloutPlan PlanRollout(const PlannedFabric* plan, const std::vector<FleetHost>& fleet, const RolloutTarget& target,
-                        const RolloutPolicy& policy) {
+                        const RolloutPolicy& policy, const std::map<std::string, std::string>& suspect) {
   RolloutPlan out;
   // 1. Gates: each device moves, or is skipped with the rule that held it back.
   std::map<std::string, std::vector<RolloutDevice>> moving;  // by host
@@ -75,6 +86,11 @@ RolloutPlan PlanRollout(const PlannedFabric* plan, const std::vector<FleetHost>&
       auto skip = [&](const std::string& rule, const std::string& reason) {
         out.skipped.push_back({host.name, d.pci, d.psid, rule, reason});
       };
+      if (auto doubt = suspect.find(d.serial); !d.serial.empty() && doubt != suspect.end()) {
+        skip("authenticity", fmt::format("the ledger doubts card {}: {}; never flash it before that is settled", d.serial,
+                                         doubt->second));
+        continue;
+      }
       const FirmwareTarget* t = target.ForPsid(d.psid);
       if (!t) {
         skip("no-image-for-psid", fmt::format("target.yaml has no image for {}: never cross-flash another PSID's", d.psid));

@@ -8,6 +8,7 @@
 // Every device of the fleet is in exactly one wave or in `skipped` with the gate that held it back.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,7 @@ struct FleetDevice {
   std::string psid;
   std::string flashed;  // firmware in flash
   std::string running;  // running firmware ("" = not reported, taken as the flashed one)
+  std::string serial;   // the card's serial (PCI VPD SN, or devlink's board serial), for the ledger gate
 };
 
 struct FleetHost {
@@ -59,7 +61,9 @@ struct RolloutPlan {
 
 // `plan` (may be null) gives each host its scalable unit and leaves; hosts it does not know form a
 // domain of their own ("unplanned"), said in a finding.
+// `suspect`: serial -> why the ledger doubts the card (an authenticity finding at warning or above):
+// such a card is never flashed (a re-flashed or counterfeit card first goes back to the vendor).
 RolloutPlan PlanRollout(const PlannedFabric* plan, const std::vector<FleetHost>& fleet, const RolloutTarget& target,
-                        const RolloutPolicy& policy);
+                        const RolloutPolicy& policy, const std::map<std::string, std::string>& suspect = {});
 
 }  // namespace railyard
