@@ -124,7 +124,7 @@ std::function<int()> AddRolloutCommand(CLI::App& app) {
   cmd->add_option("-o,--output", a->out, "state directory: rollout.json, per-wave scripts, nodesets, inventory.ini");
   cmd->add_option("--format", a->format, "table (default) or json")->check(CLI::IsMember({"table", "json"}));
   cmd->add_option("--ledger", a->ledger, "the asset ledger: cards with an authenticity finding are never flashed")
-      ->envname("RAILYARD_DB")->check(CLI::ExistingFile);
+      ->check(CLI::ExistingFile);
   cmd->add_option("--by", a->by, "who plans it (default $USER): with two_person, someone else approves")->envname("USER");
   auto status_state = std::make_shared<std::string>();
   CLI::App* status_cmd = verb->add_subcommand("status", "Where the rollout stands: done, halted, waiting for approval, ready");
