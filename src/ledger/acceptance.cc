@@ -11,6 +11,7 @@
 
 #include "catalog/catalog.h"
 #include "catalog/csv.h"
+#include "util/html.h"
 #include "catalog/identity.h"
 #include "doctor/policy.h"
 #include "ledger/authenticity.h"
@@ -40,19 +41,6 @@ std::string FamilyOf(const Asset& a) {
   return "";
 }
 
-std::string Html(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
 
 // `findings`: the asset's authenticity findings (CheckAsset's, or CheckLedger's for it, which add
 // those only the whole ledger shows: shared identities, PSID history).
@@ -270,7 +258,7 @@ std::string AcceptanceHtml(const std::vector<AcceptanceVerdict>& verdicts, const
       "<style>body{{font-family:sans-serif;margin:2em}}table{{border-collapse:collapse}}td,th{{border:1px solid #bbb;padding:4px 8px;"
       "text-align:left;vertical-align:top}}.rejected{{color:#a00}}.accepted{{color:#070}}</style></head><body>\n"
       "<h1>Acceptance report: batch {}</h1>\n<p>{} assets; generated {} by railyard accept report.</p>\n<table><tr><th>state</th><th>assets</th></tr>\n",
-      Html(batch.empty() ? "(all)" : batch), Html(batch.empty() ? "(all)" : batch), verdicts.size(), Html(generated));
+      HtmlEscape(batch.empty() ? "(all)" : batch), HtmlEscape(batch.empty() ? "(all)" : batch), verdicts.size(), HtmlEscape(generated));
   for (const char* s : kAcceptanceStates) {
     out += fmt::format("<tr><td class=\"{}\">{}</td><td>{}</td></tr>\n", s, s, counts[s]);
   }
@@ -281,10 +269,10 @@ std::string AcceptanceHtml(const std::vector<AcceptanceVerdict>& verdicts, const
     for (const AcceptanceVerdict& v : verdicts) {
       if (v.to != state) continue;
       std::string evidence;
-      for (const auto& [k, val] : v.evidence) evidence += fmt::format("{}: {}<br>", Html(k), Html(val));
+      for (const auto& [k, val] : v.evidence) evidence += fmt::format("{}: {}<br>", HtmlEscape(k), HtmlEscape(val));
       std::string reasons;
-      for (const std::string& r : v.reasons) reasons += Html(r) + "<br>";
-      out += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n", Html(v.serial), Html(v.kind), Html(v.opn),
+      for (const std::string& r : v.reasons) reasons += HtmlEscape(r) + "<br>";
+      out += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n", HtmlEscape(v.serial), HtmlEscape(v.kind), HtmlEscape(v.opn),
                          reasons, evidence);
     }
     out += "</table>\n";

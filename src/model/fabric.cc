@@ -1,5 +1,7 @@
 #include "model/fabric.h"
 
+#include <functional>
+
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -180,6 +182,33 @@ std::string CableLabel(const Fabric& fabric, uint32_t link_index) {
 
 namespace railyard {
 
+namespace {
+
+// A name for every port of every switch tier, [plane][tier][port], computed on one switch of the tier:
+// every switch of a tier has the same ports.
+std::vector<std::vector<std::vector<std::string>>> PerTierPortTable(const Fabric& fabric,
+                                                                    const std::function<std::string(PortRef)>& name) {
+  std::vector<std::vector<std::vector<std::string>>> table(fabric.planes.size());
+  for (size_t p = 0; p < fabric.planes.size(); ++p) {
+    const Plane& plane = fabric.planes[p];
+    table[p].resize(3);
+    for (size_t t = 0; t < 3; ++t) {
+      const TierShape& shape = plane.tier[t];
+      if (shape.count == 0) continue;
+      for (uint32_t d = plane.first_switch; d < plane.first_switch + plane.switch_count; ++d) {
+        if (static_cast<size_t>(fabric.devices[d].tier) != t + 1) continue;
+        for (uint32_t port = 0; port <= shape.down_ports + shape.up_ports; ++port) {
+          table[p][t].push_back(name(PortRef{d, static_cast<uint16_t>(port)}));
+        }
+        break;
+      }
+    }
+  }
+  return table;
+}
+
+}  // namespace
+
 PortNamer::PortNamer(const Fabric& fabric) : fabric_(fabric) {
   uint32_t node_ports = 0;
   for (const Plane& plane : fabric.planes) node_ports = std::max(node_ports, plane.node_port_offset + plane.ports_per_node);
@@ -187,24 +216,7 @@ PortNamer::PortNamer(const Fabric& fabric) : fabric_(fabric) {
   for (uint32_t p = 0; p < node_ports && fabric.node_count > 0; ++p) {
     node_ports_.push_back(PortName(fabric, PortRef{0, static_cast<uint16_t>(p)}));
   }
-  switch_ports_.resize(fabric.planes.size());
-  for (size_t p = 0; p < fabric.planes.size(); ++p) {
-    const Plane& plane = fabric.planes[p];
-    switch_ports_[p].resize(3);
-    for (size_t t = 0; t < 3; ++t) {
-      const TierShape& shape = plane.tier[t];
-      if (shape.count == 0) continue;
-      // Find one switch of this tier to name ports with.
-      for (uint32_t d = plane.first_switch; d < plane.first_switch + plane.switch_count; ++d) {
-        if (static_cast<size_t>(fabric.devices[d].tier) != t + 1) continue;
-        uint32_t ports = shape.down_ports + shape.up_ports;
-        for (uint32_t port = 0; port <= ports; ++port) {
-          switch_ports_[p][t].push_back(PortName(fabric, PortRef{d, static_cast<uint16_t>(port)}));
-        }
-        break;
-      }
-    }
-  }
+  switch_ports_ = PerTierPortTable(fabric, [&](PortRef ref) { return PortName(fabric, ref); });
 }
 
 const std::string& PortNamer::operator()(PortRef ref) const {
@@ -224,22 +236,7 @@ CageNamer::CageNamer(const Fabric& fabric) : fabric_(fabric) {
   for (uint32_t p = 0; p < fabric.ports_per_node && fabric.node_count > 0; ++p) {
     node_slots_.push_back(CagePosition(fabric, PortRef{0, static_cast<uint16_t>(p)}));
   }
-  switch_ports_.resize(fabric.planes.size());
-  for (size_t p = 0; p < fabric.planes.size(); ++p) {
-    const Plane& plane = fabric.planes[p];
-    switch_ports_[p].resize(3);
-    for (size_t t = 0; t < 3; ++t) {
-      const TierShape& shape = plane.tier[t];
-      if (shape.count == 0) continue;
-      for (uint32_t d = plane.first_switch; d < plane.first_switch + plane.switch_count; ++d) {
-        if (static_cast<size_t>(fabric.devices[d].tier) != t + 1) continue;
-        for (uint32_t port = 0; port <= shape.down_ports + shape.up_ports; ++port) {
-          switch_ports_[p][t].push_back(CagePosition(fabric, PortRef{d, static_cast<uint16_t>(port)}));
-        }
-        break;
-      }
-    }
-  }
+  switch_ports_ = PerTierPortTable(fabric, [&](PortRef ref) { return CagePosition(fabric, ref); });
 }
 
 const std::string& CageNamer::operator()(PortRef ref) const {

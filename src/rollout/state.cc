@@ -11,6 +11,7 @@
 #include "export/exporters.h"
 #include "export/summary.h"
 #include "export/text.h"
+#include "util/html.h"
 
 namespace railyard {
 namespace {
@@ -76,6 +77,10 @@ std::string RolloutJsonText(const RolloutPlan& plan, const RolloutTarget& target
     JsonEscape(text, b);
     b.push_back('"');
   };
+  auto field = [&](std::string_view key, std::string_view value, bool first = false) {
+    fmt::format_to(std::back_inserter(b), "{}\"{}\": ", first ? "" : ", ", key);
+    str(value);
+  };
   fmt::format_to(std::back_inserter(b), "{{\n  \"schema\": \"railyard.rollout/1\",\n  \"generator\": \"railyard {}\",\n  \"target\": ", kVersion);
   str(target.file);
   b.append(std::string_view(",\n  \"planned_by\": "));
@@ -95,20 +100,14 @@ std::string RolloutJsonText(const RolloutPlan& plan, const RolloutTarget& target
     b.append(std::string_view("], \"devices\": ["));
     for (size_t i = 0; i < wave.devices.size(); ++i) {
       const RolloutDevice& d = wave.devices[i];
-      b.append(std::string_view(i ? ",\n      {\"host\": " : "\n      {\"host\": "));
-      str(d.host);
-      b.append(std::string_view(", \"device\": "));
-      str(d.device);
-      b.append(std::string_view(", \"psid\": "));
-      str(d.psid);
-      b.append(std::string_view(", \"from\": "));
-      str(d.from);
-      b.append(std::string_view(", \"to\": "));
-      str(d.to);
-      b.append(std::string_view(", \"image\": "));
-      str(d.image);
-      b.append(std::string_view(", \"sha256\": "));
-      str(d.sha256);
+      b.append(std::string_view(i ? ",\n      {" : "\n      {"));
+      field("host", d.host, true);
+      field("device", d.device);
+      field("psid", d.psid);
+      field("from", d.from);
+      field("to", d.to);
+      field("image", d.image);
+      field("sha256", d.sha256);
       b.append(std::string_view(", \"steps\": [\"drain\", \"burn\", \"reset\", \"verify\", \"resume\"]}"));
     }
     b.append(std::string_view("]}"));
@@ -116,16 +115,12 @@ std::string RolloutJsonText(const RolloutPlan& plan, const RolloutTarget& target
   b.append(std::string_view("\n  ],\n  \"skipped\": ["));
   for (size_t i = 0; i < plan.skipped.size(); ++i) {
     const RolloutSkip& s = plan.skipped[i];
-    b.append(std::string_view(i ? ",\n    {\"host\": " : "\n    {\"host\": "));
-    str(s.host);
-    b.append(std::string_view(", \"device\": "));
-    str(s.device);
-    b.append(std::string_view(", \"psid\": "));
-    str(s.psid);
-    b.append(std::string_view(", \"rule\": "));
-    str(s.rule);
-    b.append(std::string_view(", \"reason\": "));
-    str(s.reason);
+    b.append(std::string_view(i ? ",\n    {" : "\n    {"));
+    field("host", s.host, true);
+    field("device", s.device);
+    field("psid", s.psid);
+    field("rule", s.rule);
+    field("reason", s.reason);
     b.push_back('}');
   }
   b.append(std::string_view("],\n  \"findings\": "));
@@ -289,19 +284,6 @@ std::vector<ReportRow> ReportRows(const std::string& dir, nlohmann::json& rollou
   return rows;
 }
 
-std::string Html(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
 
 }  // namespace
 
@@ -325,21 +307,21 @@ std::string RolloutReportHtml(const std::string& dir) {
       "body{font:14px sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 8px}"
       ".done{background:#e6f4ea}.halted{background:#fde7e9}.ready,.waiting-for-approval{background:#fff4ce}</style></head><body>\n";
   out += fmt::format("<h1>Firmware rollout</h1>\n<p>target {} &middot; planned by {} &middot; {}</p>\n",
-                     Html(rollout.value("target", std::string())), Html(rollout.value("planned_by", std::string())),
-                     Html(rollout.value("generator", std::string())));
+                     HtmlEscape(rollout.value("target", std::string())), HtmlEscape(rollout.value("planned_by", std::string())),
+                     HtmlEscape(rollout.value("generator", std::string())));
   out += "<h2>Waves</h2>\n<table><tr><th>wave</th><th>name</th><th>hosts</th><th>devices</th><th>state</th><th>detail</th></tr>\n";
   for (const nlohmann::json& w : rollout.at("waves")) {
     uint32_t i = w.at("index");
     out += fmt::format("<tr class=\"{}\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
-                       Html(status[i].state), i, Html(status[i].name), w.at("hosts").size(), w.at("devices").size(),
-                       Html(status[i].state), Html(status[i].detail));
+                       HtmlEscape(status[i].state), i, HtmlEscape(status[i].name), w.at("hosts").size(), w.at("devices").size(),
+                       HtmlEscape(status[i].state), HtmlEscape(status[i].detail));
   }
   out += "</table>\n<h2>Devices</h2>\n<table><tr><th>wave</th><th>host</th><th>device</th><th>PSID</th><th>from</th>"
          "<th>to</th><th>state</th><th>approved by</th></tr>\n";
   for (const ReportRow& r : rows) {
     out += fmt::format("<tr class=\"{}\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
-                       Html(r.state), Html(r.wave), Html(r.host), Html(r.device), Html(r.psid), Html(r.from), Html(r.to),
-                       Html(r.state), Html(r.approved_by));
+                       HtmlEscape(r.state), HtmlEscape(r.wave), HtmlEscape(r.host), HtmlEscape(r.device), HtmlEscape(r.psid), HtmlEscape(r.from), HtmlEscape(r.to),
+                       HtmlEscape(r.state), HtmlEscape(r.approved_by));
   }
   out += "</table>\n</body></html>\n";
   return out;
