@@ -133,6 +133,36 @@ TEST_F(RolloutPlanTest, EveryDeviceInOneWaveOrHeldBackByTheRightGate) {
   EXPECT_EQ(rule("dgx041", "0000:15:00.0"), "authenticity");
 }
 
+TEST_F(RolloutPlanTest, BelowTheFloorMovesThroughTheIntermediateImage) {
+  std::string yaml = TargetYaml();
+  yaml.replace(yaml.find(", min_direct: 28.39.1002}"), std::string(", min_direct: 28.39.1002}").size(),
+               ", min_direct: 28.39.1002, intermediate: {image: cx7-28.39.bin, version: 28.39.1002, sha256: " + std::string(64, '3') + "}}");
+  RolloutTarget target = ParseRolloutTarget(yaml, "target.yaml");
+  RolloutPlan r = PlanRollout(plan_, Fleet(), target, RolloutPolicy{});
+  const RolloutDevice* via = nullptr;
+  for (const RolloutWave& w : r.waves) {
+    for (const RolloutDevice& d : w.devices) {
+      if (d.host == "dgx009" && d.device == "0000:11:00.0") via = &d;
+    }
+  }
+  ASSERT_NE(via, nullptr);
+  EXPECT_EQ(via->via, "28.39.1002");
+  EXPECT_EQ(via->to, "28.43.2026");
+  for (const RolloutSkip& s : r.skipped) EXPECT_NE(s.rule, "below-direct-upgrade-floor");
+  for (const RolloutWave& w : r.waves) {
+    if (std::find(w.hosts.begin(), w.hosts.end(), "dgx009") == w.hosts.end()) continue;
+    std::string script = HostScript(w);
+    size_t first = script.find("burn 0000:11:00.0 MT_0000000838 28.39.1002 cx7-28.39.bin");
+    size_t second = script.find("burn 0000:11:00.0 MT_0000000838 28.43.2026 cx7.bin", first);
+    EXPECT_NE(first, std::string::npos);
+    EXPECT_NE(second, std::string::npos);  // the target after the intermediate, only once it ran
+  }
+  // An intermediate below min_direct, or without min_direct, is refused.
+  std::string low = yaml;
+  low.replace(low.find("version: 28.39.1002"), std::string("version: 28.39.1002").size(), "version: 28.35.2000");
+  EXPECT_NE(ErrorOf(low).find("intermediate.version"), std::string::npos) << ErrorOf(low);
+}
+
 TEST_F(RolloutPlanTest, WavesKeepEveryBound) {
   RolloutTarget target = ParseRolloutTarget(TargetYaml(), "target.yaml");
   for (RolloutPolicy policy : {RolloutPolicy{}, RolloutPolicy{2, 5, 6, 1, "slurm"}}) {
@@ -201,7 +231,7 @@ TEST_F(RolloutPlanTest, StateHasAScriptNodesetAndGroupPerWave) {
   std::string script = HostScript(r.waves[0]);
   EXPECT_NE(script.find("sha256sum -c"), std::string::npos);
   EXPECT_NE(script.find("mlxfwmanager -d \"$dev\" -i \"$image\" -u -y"), std::string::npos);
-  EXPECT_NE(script.find("already at $want"), std::string::npos);  // idempotent
+  EXPECT_NE(script.find("already at $have"), std::string::npos);  // idempotent
   EXPECT_NE(script.find("  " + r.waves[0].hosts[0] + ")"), std::string::npos);
 }
 

@@ -28,11 +28,17 @@ host=$(hostname -s)
 status=0
 query() {{ flint -d "$1" q 2> /dev/null; }}
 field() {{ awk -F: -v k="$2" '$1 == k {{ gsub(/^[ \t]+|[ \t]+$/, "", $2); print $2; exit }}' <<< "$1"; }}
-burn() {{  # DEVICE PSID TARGET IMAGE SHA256
-  local dev=$1 psid=$2 want=$3 image=$IMAGES/$4 sha=$5 q
+# burn DEVICE PSID TARGET IMAGE SHA256 [at-least]: 0 done, 3 needs a reboot to run it, 1 failed.
+# With at-least (an intermediate step), a device already at TARGET or newer is left alone.
+burn() {{
+  local dev=$1 psid=$2 want=$3 image=$IMAGES/$4 sha=$5 at_least=${{6:-}} q have
   q=$(query "$dev") || {{ echo "$host $dev: flint cannot query the device" >&2; return 1; }}
-  if [ "$(field "$q" "FW Version")" = "$want" ] && [ -z "$(field "$q" "FW Version(Running)")" ]; then
-    echo "$host $dev: already at $want"; return 0
+  have=$(field "$q" "FW Version")
+  if [ -n "$(field "$q" "FW Version(Running)")" ]; then
+    echo "$host $dev: an image is pending activation: reboot, then run this wave again" >&2; return 3
+  fi
+  if [ "$have" = "$want" ] || {{ [ -n "$at_least" ] && [ "$(printf '%s\n%s\n' "$want" "$have" | sort -V | head -1)" = "$want" ]; }}; then
+    echo "$host $dev: already at $have"; return 0
   fi
   [ "$(field "$q" "PSID")" = "$psid" ] || {{ echo "$host $dev: PSID $(field "$q" "PSID"), the image is for $psid: refusing" >&2; return 1; }}
   echo "$sha  $image" | sha256sum -c --quiet - || {{ echo "$host $dev: $image fails its sha256" >&2; return 1; }}
@@ -40,7 +46,7 @@ burn() {{  # DEVICE PSID TARGET IMAGE SHA256
   if mlxfwreset -d "$dev" query | grep -Eq '^ *3: .*-Supported'; then
     mlxfwreset -d "$dev" -l 3 -y reset || {{ echo "$host $dev: reset failed: reboot the host" >&2; return 1; }}
   else
-    echo "$host $dev: this image needs a reboot to run (mlxfwreset offers no level 3)"; touch /run/railyard-reboot-needed; return 0
+    echo "$host $dev: this image needs a reboot to run (mlxfwreset offers no level 3)"; touch /run/railyard-reboot-needed; return 3
   fi
   q=$(query "$dev")
   if [ "$(field "$q" "FW Version")" != "$want" ] || [ -n "$(field "$q" "FW Version(Running)")" ]; then
@@ -61,7 +67,16 @@ std::string HostScript(const RolloutWave& wave) {
   for (const auto& [host, devices] : by_host) {
     text += fmt::format("  {})\n", host);
     for (const RolloutDevice* d : devices) {
-      text += fmt::format("    burn {} {} {} {} {} || status=1\n", d->device, d->psid, d->to, d->image, d->sha256);
+      if (d->via.empty()) {
+        text += fmt::format("    burn {} {} {} {} {}; r=$?\n", d->device, d->psid, d->to, d->image, d->sha256);
+      } else {
+        // Two steps: the intermediate image must run before the target is burned over it.
+        text += fmt::format("    burn {} {} {} {} {} at-least; r=$?\n    if [ $r -eq 0 ]; then burn {} {} {} {} {}; r=$?; fi\n",
+                            d->device, d->psid, d->via, d->via_image, d->via_sha256, d->device, d->psid, d->to, d->image,
+                            d->sha256);
+      }
+      text += fmt::format("    if [ $r -eq 3 ]; then echo \"$host {}: reboot, then run this wave again to finish\"; "
+                          "elif [ $r -ne 0 ]; then status=1; fi\n", d->device);
     }
     text += "    ;;\n";
   }
@@ -108,7 +123,16 @@ std::string RolloutJsonText(const RolloutPlan& plan, const RolloutTarget& target
       field("to", d.to);
       field("image", d.image);
       field("sha256", d.sha256);
-      b.append(std::string_view(", \"steps\": [\"drain\", \"burn\", \"reset\", \"verify\", \"resume\"]}"));
+      if (!d.via.empty()) {
+        b.append(std::string_view(", \"via\": {"));
+        field("version", d.via, true);
+        field("image", d.via_image);
+        field("sha256", d.via_sha256);
+        b.push_back('}');
+      }
+      b.append(std::string_view(d.via.empty() ? ", \"steps\": [\"drain\", \"burn\", \"reset\", \"verify\", \"resume\"]}"
+                                              : ", \"steps\": [\"drain\", \"burn-intermediate\", \"reset\", \"verify\", \"burn\", "
+                                                "\"reset\", \"verify\", \"resume\"]}"));
     }
     b.append(std::string_view("]}"));
   }

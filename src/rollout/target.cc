@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include "doctor/policy.h"
 #include "util/yaml_strict.h"
 
 namespace railyard {
@@ -82,7 +83,7 @@ RolloutTarget ParseRolloutTarget(const std::string& yaml, const std::string& fil
     const YAML::Node& item = firmware[i];
     const std::string where = fmt::format("firmware[{}].", i);
     if (!item.IsMap()) Fail(file, item, where, "expected a mapping");
-    CheckKeys(file, item, where, {"psid", "image", "version", "sha256", "release_notes", "min_direct", "allow_downgrade"});
+    CheckKeys(file, item, where, {"psid", "image", "version", "sha256", "release_notes", "min_direct", "allow_downgrade", "intermediate"});
     FirmwareTarget t;
     t.line = item.Mark().line + 1;
     auto text = [&](const char* key, bool required) {
@@ -113,6 +114,27 @@ RolloutTarget ParseRolloutTarget(const std::string& yaml, const std::string& fil
     if (!t.min_direct.empty() && !IsVersion(t.min_direct)) Fail(file, item["min_direct"], where + "min_direct", "not a version");
     if (downgrade != "" && downgrade != "true" && downgrade != "false") Fail(file, item["allow_downgrade"], where + "allow_downgrade", "true or false");
     t.allow_downgrade = downgrade == "true";
+    if (YAML::Node via = item["intermediate"]; via.IsDefined()) {
+      const std::string vw = where + "intermediate.";
+      if (!via.IsMap()) Fail(file, via, vw, "expected {image, version, sha256}");
+      CheckKeys(file, via, vw, {"image", "version", "sha256"});
+      for (const char* key : {"image", "version", "sha256"}) {
+        if (!via[key].IsDefined() || !via[key].IsScalar()) Fail(file, via, vw + key, "required");
+      }
+      t.via_image = via["image"].Scalar();
+      t.via_version = via["version"].Scalar();
+      t.via_sha256 = via["sha256"].Scalar();
+      if (!std::regex_match(t.via_image, kImage) || t.via_image.find("..") != std::string::npos) {
+        Fail(file, via["image"], vw + "image", "an image file name: letters, digits and . _ + / - (no ..)");
+      }
+      if (!IsVersion(t.via_version)) Fail(file, via["version"], vw + "version", "not a version");
+      if (!std::regex_match(t.via_sha256, kSha)) Fail(file, via["sha256"], vw + "sha256", "64 hex digits");
+      if (t.min_direct.empty()) Fail(file, via, vw, "an intermediate image needs min_direct (the versions it serves are below it)");
+      if (CompareVersions(t.via_version, t.min_direct) < 0) {
+        Fail(file, via["version"], vw + "version",
+             fmt::format("{} is below min_direct {}: the target could not be burned over it either", t.via_version, t.min_direct));
+      }
+    }
     if (target.ForPsid(t.psid)) Fail(file, item["psid"], where + "psid", fmt::format("{} has an image already: one image per PSID", t.psid));
     target.firmware.push_back(std::move(t));
   }

@@ -8,6 +8,8 @@
 //       sha256: <64 hex digits>
 //       release_notes: https://docs.nvidia.com/networking/display/connectx7firmwarev28432026lts
 //       min_direct: 28.39.1002           # the lowest version it may be burned over directly (optional)
+//       intermediate:                    # the image that takes a card below min_direct there (optional)
+//         {image: fw-...-28_39_1002.bin, version: 28.39.1002, sha256: <64 hex digits>}
 //       allow_downgrade: false           # (default false)
 //   driver:
 //     min: 24.10-1.1.4                   # MLNX_OFED / DOCA-OFED the image needs (ofed_info -s), optional
@@ -26,6 +28,8 @@ struct FirmwareTarget {
   std::string sha256;
   std::string release_notes;
   std::string min_direct;     // "" = any version may be upgraded directly
+  // Burned first on a card below min_direct; its version must be at least min_direct.
+  std::string via_image, via_version, via_sha256;
   bool allow_downgrade = false;
   int line = 0;               // in target.yaml
 };

@@ -111,7 +111,10 @@ RolloutPlan PlanRollout(const PlannedFabric* plan, const std::vector<FleetHost>&
                                                   d.flashed, t->version));
         continue;
       }
-      if (!t->min_direct.empty() && CompareVersions(d.flashed, t->min_direct) < 0) {
+      bool via = false;
+      if (!t->min_direct.empty() && CompareVersions(d.flashed, t->min_direct) < 0 && !t->via_version.empty()) {
+        via = true;  // below the floor, and target.yaml names the step in between
+      } else if (!t->min_direct.empty() && CompareVersions(d.flashed, t->min_direct) < 0) {
         skip("below-direct-upgrade-floor", fmt::format("{} is below {}, the lowest version {} may be burned over: plan the "
                                                        "intermediate image first", d.flashed, t->min_direct, t->version));
         continue;
@@ -124,7 +127,13 @@ RolloutPlan PlanRollout(const PlannedFabric* plan, const std::vector<FleetHost>&
         continue;
       }
       if (!moving.count(host.name)) order.push_back(host.name);
-      moving[host.name].push_back({host.name, d.pci, d.psid, d.flashed, t->version, t->image, t->sha256});
+      RolloutDevice move{host.name, d.pci, d.psid, d.flashed, t->version, t->image, t->sha256, "", "", ""};
+      if (via) {
+        move.via = t->via_version;
+        move.via_image = t->via_image;
+        move.via_sha256 = t->via_sha256;
+      }
+      moving[host.name].push_back(std::move(move));
     }
   }
 

@@ -40,6 +40,7 @@ FleetHost FleetHostFromFacts(const HostFacts& facts);
 
 struct RolloutDevice {
   std::string host, device, psid, from, to, image, sha256;
+  std::string via, via_image, via_sha256;  // an intermediate image burned first ("" = none)
 };
 
 struct RolloutSkip {

@@ -23,7 +23,8 @@ check "wave 0 is test, wave 1 canary" jqtest '.waves[0].name == "test" and .wave
 check "wave 0: one host covers both PSIDs" jqtest '(.waves[0].hosts | length) == 1 and ([.waves[0].devices[].psid] | unique | length) == 2' "$J"
 check "canary: one host per scalable unit (4)" jqtest '(.waves[1].hosts | length) == 4' "$J"
 check "every device once: 127 cards + 15 second cards" jqtest '([.waves[].devices[]] | length) + (.skipped | length) == 142' "$J"
-for rule in pending-activation below-direct-upgrade-floor at-target driver-too-old; do
+check "below the floor: moves through the intermediate image" jqtest '[.waves[].devices[] | select(.via.version == "28.39.1002")] | length == 1' "$J"
+for rule in pending-activation at-target driver-too-old; do
   check "held back: $rule" jqtest --arg r "$rule" '[.skipped[] | select(.rule == $r)] | length == 1' "$J"
 done
 for s in "$WORK"/state/*.sh; do bash -n "$s" || { check "bash -n $(basename "$s")" false; }; done
