@@ -62,6 +62,53 @@ check "two_person: the planner cannot approve" test $? -eq 2
 "$RAILYARD" rollout status --state "$WORK/two" > "$WORK/two-status.txt"
 check "two_person: approved by a second person, ready" grep -Eq "^0 +test +ready +approved by bob" "$WORK/two-status.txt"
 
+# The host script against stand-ins for flint, mlxfwmanager and mlxfwreset (the real tools' output
+# lines): the card below the floor goes through the intermediate image, then the target; a re-run
+# changes nothing; a wrong sha256 is refused.
+mkdir -p "$WORK/fake/bin" "$WORK/fake/img"
+cat > "$WORK/fake/bin/flint" <<'FAKE'
+#!/usr/bin/env bash
+f="$FAKE_STATE/${2//[:\/]/_}"; ver=$(cat "$f" 2> /dev/null || echo 28.35.2000)
+printf 'Image type:            FS4\nFW Version:            %s\nPSID:                  MT_0000001244\n' "$ver"
+FAKE
+cat > "$WORK/fake/bin/mlxfwmanager" <<'FAKE'
+#!/usr/bin/env bash
+f="$FAKE_STATE/${2//[:\/]/_}"; basename "$4" | sed -n 's/.*rel-\([0-9]*\)_\([0-9]*\)_\([0-9]*\).*/\1.\2.\3/p' > "$f"
+FAKE
+cat > "$WORK/fake/bin/mlxfwreset" <<'FAKE'
+#!/usr/bin/env bash
+[ "$3" = query ] && echo "3: Driver restart and PCI reset                                 -Supported     (default)"
+exit 0
+FAKE
+chmod +x "$WORK"/fake/bin/*
+echo v39 > "$WORK/fake/img/fw-cx7-rel-28_39_1002.bin"
+echo v43 > "$WORK/fake/img/fw-cx7-rel-28_43_2026.bin"
+S39=$(sha256sum "$WORK/fake/img/fw-cx7-rel-28_39_1002.bin" | cut -d' ' -f1)
+S43=$(sha256sum "$WORK/fake/img/fw-cx7-rel-28_43_2026.bin" | cut -d' ' -f1)
+cat > "$WORK/fake/target.yaml" <<EOT
+firmware:
+  - psid: MT_0000001244
+    image: fw-cx7-rel-28_43_2026.bin
+    version: 28.43.2026
+    sha256: $S43
+    min_direct: 28.39.1002
+    intermediate: {image: fw-cx7-rel-28_39_1002.bin, version: 28.39.1002, sha256: $S39}
+EOT
+"$RAILYARD" rollout plan --facts "$WORK/fleet.ndjson" --target "$WORK/fake/target.yaml" -o "$WORK/fake/state" > /dev/null 2>&1
+SCRIPT=$(grep -l '^  dgx009)' "$WORK"/fake/state/wave-*[0-9a-z].sh | grep -v -e drain -e resume | head -1)
+mkdir -p "$WORK/fake/st"
+run() { sed 's/^host=.*/host=dgx009/' "$SCRIPT" | FAKE_STATE="$WORK/fake/st" PATH="$WORK/fake/bin:$PATH" IMAGES="$WORK/fake/img" bash; }
+run > "$WORK/fake/run1.txt" 2>&1
+check "host script: two steps, exit 0" test $? -eq 0
+check "host script: the intermediate first, then the target" grep -Pzoq 'now at 28.39.1002\n.*now at 28.43.2026' "$WORK/fake/run1.txt"
+run > "$WORK/fake/run2.txt" 2>&1
+check "host script: a re-run burns nothing" sh -c "! grep -q 'now at' '$WORK/fake/run2.txt' && grep -q 'already at 28.43.2026' '$WORK/fake/run2.txt'"
+rm -f "$WORK"/fake/st/*
+echo tampered > "$WORK/fake/img/fw-cx7-rel-28_39_1002.bin"
+run > "$WORK/fake/run3.txt" 2>&1
+check "host script: a wrong sha256 is refused, exit 1" test $? -eq 1
+check "host script: and nothing was burned" test -z "$(ls "$WORK/fake/st")"
+
 # The report: a row per device (moved or held back), CSV and one self-contained HTML page.
 "$RAILYARD" rollout report --state "$WORK/state" --format csv > "$WORK/report.csv"
 check "report csv: a row per device" test "$(($(wc -l < "$WORK/report.csv") - 1))" -eq 142
