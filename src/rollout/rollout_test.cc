@@ -329,3 +329,29 @@ TEST(FleetHost, OneDevicePerCardWithItsSerial) {
 
 }  // namespace
 }  // namespace railyard
+
+namespace railyard {
+namespace {
+
+TEST(RolloutHostile, NamesFromFactsNeverReachAScript) {
+  RolloutTarget target = ParseRolloutTarget(
+      "firmware:\n  - {psid: MT_0000000838, image: cx7.bin, version: 28.43.2026, sha256: " + std::string(64, 'a') + "}\n", "t.yaml");
+  std::vector<FleetHost> fleet = {
+      {"ok01", "", {{"0000:19:00.0", "MT_0000000838", "28.42.1000", "", ""}}},
+      {"evil;rm -rf /", "", {{"0000:19:00.0", "MT_0000000838", "28.42.1000", "", ""}}},
+      {"ok02", "", {{"19:00.0$(reboot)", "MT_0000000838", "28.42.1000", "", ""}, {"1a:00.0", "MT_0000000838\n", "1", "", ""}}},
+  };
+  RolloutPlan r = PlanRollout(nullptr, fleet, target, RolloutPolicy{});
+  int unsafe = 0;
+  for (const RolloutSkip& s : r.skipped) unsafe += s.rule == "unsafe-name";
+  EXPECT_EQ(unsafe, 3);
+  for (const RolloutWave& w : r.waves) {
+    std::string script = HostScript(w);
+    EXPECT_EQ(script.find("evil"), std::string::npos);
+    EXPECT_EQ(script.find("reboot)"), std::string::npos);
+    for (const std::string& h : w.hosts) EXPECT_TRUE(h == "ok01" || h == "ok02") << h;
+  }
+}
+
+}  // namespace
+}  // namespace railyard

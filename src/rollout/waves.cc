@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <map>
+#include <regex>
 #include <set>
 
 #include <fmt/format.h>
 
 #include "doctor/policy.h"
+#include "util/terminal.h"
 #include "verify/names.h"
 
 namespace railyard {
@@ -69,7 +71,25 @@ RolloutPlan PlanRollout(const PlannedFabric* plan, const std::vector<FleetHost>&
   // 1. Gates: each device moves, or is skipped with the rule that held it back.
   std::map<std::string, std::vector<RolloutDevice>> moving;  // by host
   std::vector<std::string> order;                           // hosts in fleet order
+  // Host and device names go into shell scripts, nodesets and inventories: only what a hostname and a
+  // PCI address (or /dev/mst path) can be. Facts are collected from the hosts themselves; a name with
+  // anything else is never written into a script.
+  static const std::regex kSafeHost("^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$");
+  static const std::regex kSafeDevice("^[A-Za-z0-9_./:-]{1,64}$");
+  static const std::regex kSafePsid("^[A-Za-z0-9_]{1,32}$");
   for (const FleetHost& host : fleet) {
+    if (!std::regex_match(host.name, kSafeHost)) {
+      Finding f;
+      f.rule = "rollout-unsafe-name";
+      f.severity = Severity::kError;
+      f.host = host.name;
+      f.object = "host";
+      f.message = fmt::format("a host named '{}' in the facts: not a hostname; none of its devices is planned", TerminalSafe(host.name));
+      f.fix = "check where these facts came from; collect them again on the host";
+      out.findings.push_back(std::move(f));
+      for (const FleetDevice& d : host.devices) out.skipped.push_back({host.name, d.pci, d.psid, "unsafe-name", "the host name is not a hostname"});
+      continue;
+    }
     if (host.devices.empty()) {
       Finding f;
       f.rule = "rollout-no-firmware-facts";
@@ -86,6 +106,10 @@ RolloutPlan PlanRollout(const PlannedFabric* plan, const std::vector<FleetHost>&
       auto skip = [&](const std::string& rule, const std::string& reason) {
         out.skipped.push_back({host.name, d.pci, d.psid, rule, reason});
       };
+      if (!std::regex_match(d.pci, kSafeDevice) || !std::regex_match(d.psid, kSafePsid)) {
+        skip("unsafe-name", "the device address or PSID in the facts is not one: never written into a script");
+        continue;
+      }
       if (auto doubt = suspect.find(d.serial); !d.serial.empty() && doubt != suspect.end()) {
         skip("authenticity", fmt::format("the ledger doubts card {}: {}; never flash it before that is settled", d.serial,
                                          doubt->second));
