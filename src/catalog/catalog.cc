@@ -1,8 +1,8 @@
 #include "catalog/catalog.h"
 
-#include <sstream>
+#include "util/file.h"
 
-#include <fstream>
+
 
 #include <filesystem>
 
@@ -270,13 +270,6 @@ void Overlay(std::vector<T>& base, std::vector<T> rows, Key key) {
   }
 }
 
-std::string ReadWhole(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path.string() + ": cannot read the file");
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 }  // namespace
 
@@ -292,13 +285,13 @@ Catalog Catalog::WithSite(const std::string& dir) const {
     std::string name = entry.path().filename().string();
     std::string path = entry.path().string();
     if (name == "switches.csv") {
-      switches = ReadWhole(entry.path());
+      switches = ReadWholeFile(entry.path().string());
       texts.switches_name = path;
     } else if (name == "nics.csv") {
-      nics = ReadWhole(entry.path());
+      nics = ReadWholeFile(entry.path().string());
       texts.nics_name = path;
     } else if (name == "cables.csv") {
-      cables = ReadWhole(entry.path());
+      cables = ReadWholeFile(entry.path().string());
       texts.cables_name = path;
     } else if (!name.starts_with(".")) {
       throw std::runtime_error(fmt::format("{}: not a catalog file (a site catalog holds switches.csv, nics.csv and cables.csv)", path));

@@ -4,18 +4,16 @@
 #include <algorithm>
 #include <atomic>
 #include <filesystem>
-#include <fstream>
 #include <future>
-#include <cstdio>
 #include <memory>
 #include <mutex>
 #include <iostream>
 #include <set>
-#include <sstream>
 
 #include <fmt/format.h>
 
 #include "cli/commands.h"
+#include "util/file.h"
 #include "parse/ibnetdiscover.h"
 #include "parse/lldpctl.h"
 #include "parse/mellanox_tools.h"
@@ -48,22 +46,6 @@ void RequireRecords(const AdjacencyReport& r, const std::string& file, std::stri
   throw std::runtime_error(fmt::format("{}: no {} record could be read: {}", file, format, r.warnings.front().message));
 }
 
-// One read into a buffer of the file's size: thousands of switch files at scale.
-std::string ReadFile(const fs::path& path) {
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
-  if (!file) throw std::runtime_error(path.string() + ": cannot read the file");
-  std::string text;
-  std::error_code ec;
-  auto size = fs::file_size(path, ec);
-  if (!ec) text.resize(static_cast<size_t>(size));
-  size_t got = std::fread(text.data(), 1, text.size(), file.get());
-  text.resize(got);
-  // A pipe or a file still growing: read on to its end.
-  char chunk[65536];
-  while ((got = std::fread(chunk, 1, sizeof(chunk), file.get())) > 0) text.append(chunk, got);
-  if (std::ferror(file.get())) throw std::runtime_error(path.string() + ": cannot read the file");
-  return text;
-}
 
 // "DEVICE=PATH" names the device a capture was taken on; otherwise the file name up to its
 // first '.' does ("leaf01.json" was taken on leaf01). A directory is every file in it.
@@ -140,7 +122,7 @@ int Run(const VerifyArgs& o) {
     auto parse_queue = [&] {
       for (size_t i = next++; i < captures.size(); i = next++) {
         const Capture& c = captures[i];
-        std::string text = ReadFile(c.path);
+        std::string text = ReadWholeFile(c.path.string());
         if (text.size() >= 2 && ((text[0] == '\xff' && text[1] == '\xfe') || (text[0] == '\xfe' && text[1] == '\xff'))) {
           throw std::runtime_error(c.path.string() + ": UTF-16 text (a Windows export?): convert it to UTF-8 first (iconv -f UTF-16 -t UTF-8)");
         }
@@ -191,12 +173,12 @@ int Run(const VerifyArgs& o) {
       session->Observe({report.adjacencies, report.warnings.empty()});
     };
     for (const std::string& file : o.ibnetdiscover) {
-      AdjacencyReport report = ParseIbnetdiscover(ReadFile(file), file);
+      AdjacencyReport report = ParseIbnetdiscover(ReadWholeFile(file), file);
       RequireRecords(report, file, "ibnetdiscover");
       observe_whole(report, file);
     }
     for (const std::string& file : o.iblinkinfo) {
-      IblinkinfoReport r = ParseIblinkinfo(ReadFile(file), file);
+      IblinkinfoReport r = ParseIblinkinfo(ReadWholeFile(file), file);
       RequireRecords(r.links, file, "iblinkinfo");
       observe_whole(r.links, file);
     }

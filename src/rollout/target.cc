@@ -1,16 +1,15 @@
 #include "rollout/target.h"
 
 #include <algorithm>
-#include <fstream>
 #include <regex>
 #include <set>
-#include <sstream>
 #include <stdexcept>
 
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
 #include "doctor/policy.h"
+#include "util/file.h"
 #include "util/yaml_strict.h"
 
 namespace railyard {
@@ -53,13 +52,6 @@ bool IsVersion(const std::string& v) {
   return std::regex_match(v, kVersion);
 }
 
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path + ": cannot read the file");
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 }  // namespace
 
@@ -148,7 +140,7 @@ RolloutTarget ParseRolloutTarget(const std::string& yaml, const std::string& fil
   return target;
 }
 
-RolloutTarget LoadRolloutTarget(const std::string& path) { return ParseRolloutTarget(ReadFile(path), path); }
+RolloutTarget LoadRolloutTarget(const std::string& path) { return ParseRolloutTarget(ReadWholeFile(path), path); }
 
 RolloutPolicy ParseRolloutPolicy(const std::string& yaml, const std::string& file) {
   RolloutPolicy policy;
@@ -179,6 +171,6 @@ RolloutPolicy ParseRolloutPolicy(const std::string& yaml, const std::string& fil
   return policy;
 }
 
-RolloutPolicy LoadRolloutPolicy(const std::string& path) { return ParseRolloutPolicy(ReadFile(path), path); }
+RolloutPolicy LoadRolloutPolicy(const std::string& path) { return ParseRolloutPolicy(ReadWholeFile(path), path); }
 
 }  // namespace railyard
