@@ -253,16 +253,14 @@ RolloutPlan PlanRollout(const PlannedFabric* plan, const std::vector<FleetHost>&
     sus_covered.insert(domain[host].su);
     canary.push_back(host);
   }
-  std::set<std::string> all_sus;
-  for (const auto& [su, n] : su_size) all_sus.insert(su);
   for (const std::string& h : test) sus_covered.insert(domain[h].su);
-  if (sus_covered.size() < all_sus.size()) {
+  if (sus_covered.size() < su_size.size()) {
     Finding f;
     f.rule = "rollout-canary-capped";
     f.severity = Severity::kInfo;
     f.object = "wave canary";
     f.message = fmt::format("the canary holds {} host(s) (canary_max) for {} scalable units: {} unit(s) first see the new "
-                            "firmware in a rolling wave", canary.size(), all_sus.size(), all_sus.size() - sus_covered.size());
+                            "firmware in a rolling wave", canary.size(), su_size.size(), su_size.size() - sus_covered.size());
     f.fix = "raise canary_max in the policy to cover every unit";
     out.findings.push_back(std::move(f));
   }
