@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "plan/planner.h"
+#include "rollout/switches.h"
 #include "rollout/target.h"
 #include "spec/spec.h"
 
@@ -21,6 +22,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   try {
     railyard::ParseRolloutPolicy(text, "rollout.yaml");
+  } catch (const std::runtime_error&) {
+  }
+  try {  // the rollout's switch inventory (CSV)
+    railyard::ParseSwitchInventory(text, "switches.csv");
   } catch (const std::runtime_error&) {
   }
   railyard::Spec spec;

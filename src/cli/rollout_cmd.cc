@@ -11,6 +11,7 @@
 #include "export/summary.h"
 #include "export/text.h"
 #include "ledger/authenticity.h"
+#include "ledger/ledger.h"
 #include "rollout/check.h"
 #include "rollout/state.h"
 
@@ -65,10 +66,19 @@ int RunCheck(const Args& c) {
     if (fs::is_directory(fs::path(c.state) / "facts-before")) {
       ForEachFacts({(fs::path(c.state) / "facts-before").string()}, [&](HostFacts&& f) { before.push_back(std::move(f)); });
     }
-    ForEachFacts(c.facts, [&](HostFacts&& f) { after.push_back(std::move(f)); });
+    if (!c.facts.empty()) ForEachFacts(c.facts, [&](HostFacts&& f) { after.push_back(std::move(f)); });
     std::shared_ptr<const HostPlan> plan;
     if (!c.plan.empty()) plan = std::make_shared<HostPlan>(LoadPlanNoting(c.plan));
-    WaveCheck check = CheckWave(rollout, c.wave, before, after, plan);
+    std::vector<SwitchFirmwareSeen> switches;
+    if (!c.switches.empty()) switches = LoadSwitchInventory(c.switches);
+    const nlohmann::json* wave = rollout.contains("waves") && c.wave < rollout["waves"].size() ? &rollout["waves"][c.wave] : nullptr;
+    if (c.facts.empty() && (!wave || wave->value("kind", "host") != "switch")) {
+      throw std::runtime_error(fmt::format("--facts: wave {} is a wave of hosts: give the facts collected after it", c.wave));
+    }
+    // Opened before the check so that a wrong --ledger stops here, before anything is recorded.
+    std::unique_ptr<LedgerStore> ledger;
+    if (!c.ledger.empty()) ledger = OpenSqliteLedger(c.ledger, LedgerAccess::kWrite);
+    WaveCheck check = CheckWave(rollout, c.wave, before, after, plan, c.switches.empty() ? nullptr : &switches);
     if (!check.pass) {
       OutputFile script((fs::path(c.state) / (check.wave + "-rollback.sh")).string());
       script.Append(check.rollback_script);
@@ -80,6 +90,12 @@ int RunCheck(const Args& c) {
                                  .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
                              "\n";
     RecordCheck(c.state, check.wave, json);  // `rollout status` reads it back
+    if (ledger) {
+      std::vector<AssetObservation> events = CheckObservations(check);
+      if (!events.empty()) ledger->Record(events, c.by.empty() ? "railyard" : c.by, "railyard rollout check " + check.wave);
+      std::cerr << fmt::format("railyard: recorded {} device result(s) in the ledger ({} without a serial)\n", events.size(),
+                               check.results.size() - events.size());
+    }
     if (c.format == "json") {
       std::cout << json;
     } else {
@@ -107,6 +123,7 @@ std::function<int()> AddRolloutCommand(CLI::App& app) {
     std::string format = "table";
     std::string by;
     std::string ledger;
+    std::string switches;
   };
   auto a = std::make_shared<Args>();
   CLI::App* verb = app.add_subcommand("rollout", "Plan firmware rollouts in waves across failure domains");
@@ -124,6 +141,8 @@ std::function<int()> AddRolloutCommand(CLI::App& app) {
   cmd->add_option("-o,--output", a->out, "state directory: rollout.json, per-wave scripts, nodesets, inventory.ini");
   cmd->add_option("--format", a->format, "table (default) or json")->check(CLI::IsMember({"table", "json"}));
   cmd->add_option("--ledger", a->ledger, "the asset ledger: cards with an authenticity finding are never flashed")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--switches", a->switches, "switch inventory CSV (switch,firmware[,address]): switch waves first, per target.yaml")
       ->check(CLI::ExistingFile);
   cmd->add_option("--by", a->by, "who plans it (default $USER): with two_person, someone else approves")->envname("USER");
   auto status_state = std::make_shared<std::string>();
@@ -151,13 +170,19 @@ std::function<int()> AddRolloutCommand(CLI::App& app) {
     std::vector<std::string> facts;
     std::string plan;
     std::string format = "table";
+    std::string switches, ledger, by;
   };
   auto c = std::make_shared<CheckArgs>();
   CLI::App* check_cmd = verb->add_subcommand("check", "After a wave: may the next start? (exit 0 go, 1 halt)");
   check_cmd->footer("Example:\n  railyard rollout check --state rollout/ --wave 1 --facts after/ --plan out/plan.json");
   check_cmd->add_option("--state", c->state, "the state directory of `rollout plan -o`")->required()->check(CLI::ExistingDirectory);
   check_cmd->add_option("--wave", c->wave, "the wave that just ran")->required();
-  check_cmd->add_option("--facts", c->facts, "HostFacts collected after the wave (at least its hosts)")->required();
+  check_cmd->add_option("--facts", c->facts, "HostFacts collected after the wave (at least its hosts; a switch wave: the drained ones)");
+  check_cmd->add_option("--switches", c->switches, "switch inventory CSV taken after a switch wave (switch,firmware)")
+      ->check(CLI::ExistingFile);
+  check_cmd->add_option("--ledger", c->ledger, "the asset ledger: each device's result is recorded on its serial")
+      ->check(CLI::ExistingFile);
+  check_cmd->add_option("--by", c->by, "who ran the check (default $USER), for the ledger")->envname("USER");
   check_cmd->add_option("--plan", c->plan, "plan.json: links checked against their planned speed and rail")->check(CLI::ExistingFile);
   check_cmd->add_option("--format", c->format, "table (default) or json")->check(CLI::IsMember({"table", "json"}));
   return [a, cmd, c, check_cmd, status_cmd, status_state, approve_cmd, ap, report_cmd, rp]() -> int {
@@ -173,9 +198,9 @@ std::function<int()> AddRolloutCommand(CLI::App& app) {
           std::cout << fmt::format("wave {} approved by {}\n", ap->wave, ap->by);
           return kExitOk;
         }
-        std::cout << fmt::format("{:<5} {:<12} {:<21} {}\n", "WAVE", "NAME", "STATE", "DETAIL");
+        std::cout << fmt::format("{:<5} {:<16} {:<21} {}\n", "WAVE", "NAME", "STATE", "DETAIL");
         for (const WaveStatus& s : RolloutStatus(*status_state)) {
-          std::cout << fmt::format("{:<5} {:<12} {:<21} {}\n", s.index, s.name, s.state, s.detail);
+          std::cout << fmt::format("{:<5} {:<16} {:<21} {}\n", s.index, s.name, s.state, s.detail);
         }
         return kExitOk;
       } catch (const std::exception& e) {
@@ -199,7 +224,9 @@ std::function<int()> AddRolloutCommand(CLI::App& app) {
           if (f.finding.severity >= Severity::kWarning) suspect.emplace(f.finding.host, f.finding.rule + ": " + f.finding.message);
         }
       }
-      RolloutPlan rollout = PlanRollout(plan.get(), fleet, target, policy, suspect);
+      std::vector<SwitchFirmwareSeen> switches;
+      if (!a->switches.empty()) switches = LoadSwitchInventory(a->switches);
+      RolloutPlan rollout = PlanRollout(plan.get(), fleet, target, policy, suspect, switches);
       if (!a->out.empty()) {
         WriteRolloutState(rollout, target, policy, a->out, a->by);
         KeepFactsBefore(a->facts, a->out);
@@ -212,12 +239,13 @@ std::function<int()> AddRolloutCommand(CLI::App& app) {
       for (const RolloutWave& w : rollout.waves) devices += w.devices.size();
       std::cout << fmt::format("{} hosts, {} devices to move in {} waves; {} devices held back\n\n", fleet.size(), devices,
                                rollout.waves.size(), rollout.skipped.size());
-      std::cout << fmt::format("{:<5} {:<12} {:>6} {:>8}  {}\n", "WAVE", "NAME", "HOSTS", "DEVICES", "FIRST HOSTS");
+      std::cout << fmt::format("{:<5} {:<15} {:>6} {:>8} {:>7}  {}\n", "WAVE", "NAME", "HOSTS", "DEVICES", "DRAINED", "FIRST HOSTS");
       for (const RolloutWave& w : rollout.waves) {
         std::string first;
         for (size_t i = 0; i < w.hosts.size() && i < 4; ++i) first += (i ? " " : "") + w.hosts[i];
         if (w.hosts.size() > 4) first += " ...";
-        std::cout << fmt::format("{:<5} {:<12} {:>6} {:>8}  {}\n", w.index, w.name, w.hosts.size(), w.devices.size(), first);
+        std::cout << fmt::format("{:<5} {:<15} {:>6} {:>8} {:>7}  {}\n", w.index, w.name, w.hosts.size(), w.devices.size(),
+                                 w.drain.size(), first);
       }
       std::map<std::string, size_t> rules;
       for (const RolloutSkip& s : rollout.skipped) ++rules[s.rule];

@@ -36,10 +36,76 @@ std::vector<Finding> DoctorFindings(const std::vector<HostFacts>& facts, const s
   return out;
 }
 
+// Doctor findings at warning or above on `hosts` after the wave that the facts before did not have.
+void AddNewFindings(WaveCheck& check, const std::set<std::string>& hosts, const std::vector<HostFacts>& before,
+                    const std::vector<HostFacts>& after, const std::shared_ptr<const HostPlan>& plan) {
+  std::set<std::string> reporting;
+  for (const HostFacts& f : after) reporting.insert(f.hostname);
+  std::set<std::tuple<std::string, std::string, std::string>> known;
+  for (const Finding& f : DoctorFindings(before, hosts, plan)) known.insert({f.host, f.rule, f.object});
+  for (Finding& f : DoctorFindings(after, hosts, plan)) {
+    // Firmware differing across the wave's hosts is what a rollout is in the middle of; the device
+    // check judges firmware.
+    if (f.rule == "fleet-firmware-drift") continue;
+    if (known.count({f.host, f.rule, f.object}) || !reporting.count(f.host)) continue;
+    Finding halt = Halt("rollout-new-finding", f.host,
+                        fmt::format("{}: {} appeared after {}: {}", f.host, f.rule, check.wave, f.message), f.fix);
+    halt.evidence = f.evidence;
+    check.findings.push_back(std::move(halt));
+  }
+}
+
+WaveCheck CheckSwitchWave(const nlohmann::json& w, const std::string& name, const std::vector<HostFacts>& before,
+                          const std::vector<HostFacts>& after, std::shared_ptr<const HostPlan> plan,
+                          const std::vector<SwitchFirmwareSeen>* switches_after) {
+  if (!switches_after) {
+    throw std::runtime_error(fmt::format("{} is a wave of switches: give --switches with what they run now", name));
+  }
+  WaveCheck check;
+  check.wave = name;
+  std::map<std::string, const SwitchFirmwareSeen*> now;
+  for (const SwitchFirmwareSeen& s : *switches_after) now[s.name] = &s;
+  std::string rollback = fmt::format(
+      "#!/usr/bin/env bash\n# railyard rollout {}: put back the switch firmware that ran before, from an admin host\n"
+      "# (NVOS: the same steps as the wave, with the previous image from $PREVIOUS).\n"
+      "set -uo pipefail\nPREVIOUS=${{PREVIOUS:-/opt/firmware/previous}}\nSSH_USER=${{SSH_USER:-admin}}\n",
+      name);
+  for (const auto& d : w.at("devices")) {
+    ++check.devices;
+    const std::string sw = d.at("host"), to = d.at("to"), from = d.at("from"), address = d.value("address", sw);
+    auto it = now.find(sw);
+    std::string serial = d.value("serial", "");
+    if (it != now.end() && !it->second->serial.empty()) serial = it->second->serial;
+    check.results.push_back({sw, "asic", serial, to, it == now.end() ? "" : it->second->firmware,
+                             it != now.end() && it->second->firmware == to});
+    if (check.results.back().at_target) {
+      ++check.at_target;
+      continue;
+    }
+    Finding f = Halt(it == now.end() ? "rollout-switch-not-reporting" : "rollout-device-not-at-target", sw,
+                     it == now.end() ? fmt::format("{} of {} is not in the switch inventory taken after the wave", sw, name)
+                                     : fmt::format("{} runs {}, not {}", sw, it->second->firmware, to),
+                     "look at the switch's console and `nv show platform firmware ASIC`; roll it back if it does not come up right");
+    f.object = "switch " + sw;
+    check.findings.push_back(std::move(f));
+    rollback += fmt::format(
+        "# {0}: back to {1}\nscp \"$PREVIOUS/asic-{1}.mfa\" \"$SSH_USER@{2}:/host/fw-images/asic/asic-{1}.mfa\" && "
+        "printf 'y\\n' | ssh \"$SSH_USER@{2}\" nv action install platform firmware ASIC files asic-{1}.mfa\n",
+        sw, from, address);
+  }
+  std::set<std::string> drained;
+  for (const auto& h : w.value("drain", nlohmann::json::array())) drained.insert(h.get<std::string>());
+  if (!after.empty()) AddNewFindings(check, drained, before, after, plan);
+  check.pass = check.findings.empty();
+  if (!check.pass) check.rollback_script = rollback;
+  return check;
+}
+
 }  // namespace
 
 WaveCheck CheckWave(const nlohmann::json& rollout, uint32_t wave, const std::vector<HostFacts>& before,
-                    const std::vector<HostFacts>& after, std::shared_ptr<const HostPlan> plan) {
+                    const std::vector<HostFacts>& after, std::shared_ptr<const HostPlan> plan,
+                    const std::vector<SwitchFirmwareSeen>* switches_after) {
   if (!rollout.is_object() || rollout.value("schema", "") != "railyard.rollout/1") {
     throw std::runtime_error("rollout.json: not railyard.rollout/1");
   }
@@ -48,6 +114,7 @@ WaveCheck CheckWave(const nlohmann::json& rollout, uint32_t wave, const std::vec
   const nlohmann::json& w = waves.at(wave);
   WaveCheck check;
   check.wave = fmt::format("wave-{:02}-{}", wave, w.at("name").get<std::string>());
+  if (w.value("kind", "host") == "switch") return CheckSwitchWave(w, check.wave, before, after, std::move(plan), switches_after);
   std::set<std::string> hosts;
   for (const auto& h : w.at("hosts")) hosts.insert(h.get<std::string>());
   std::map<std::string, FleetHost> now;
@@ -73,12 +140,18 @@ WaveCheck CheckWave(const nlohmann::json& rollout, uint32_t wave, const std::vec
     ++check.devices;
     const std::string host = d.at("host"), device = d.at("device"), to = d.at("to"), from = d.at("from");
     auto it = now.find(host);
-    if (it == now.end()) continue;
+    if (it == now.end()) {
+      check.results.push_back({host, device, d.value("serial", ""), to, "", false});
+      continue;
+    }
     const FleetDevice* seen = nullptr;
     for (const FleetDevice& x : it->second.devices) {
       if (x.pci == device) seen = &x;
     }
-    if (seen && seen->flashed == to && (seen->running.empty() || seen->running == to)) {
+    bool ok = seen && seen->flashed == to && (seen->running.empty() || seen->running == to);
+    check.results.push_back({host, device, seen && !seen->serial.empty() ? seen->serial : d.value("serial", ""), to,
+                             seen ? (seen->running.empty() ? seen->flashed : seen->running) : "", ok});
+    if (ok) {
       ++check.at_target;
       continue;
     }
@@ -94,18 +167,7 @@ WaveCheck CheckWave(const nlohmann::json& rollout, uint32_t wave, const std::vec
         device, d.at("psid").get<std::string>(), from);
   }
   // New doctor findings at warning or above on the wave's hosts.
-  std::set<std::tuple<std::string, std::string, std::string>> known;
-  for (const Finding& f : DoctorFindings(before, hosts, plan)) known.insert({f.host, f.rule, f.object});
-  for (Finding& f : DoctorFindings(after, hosts, plan)) {
-    // Firmware differing across the wave's hosts is what a rollout is in the middle of; the device
-    // check above judges firmware.
-    if (f.rule == "fleet-firmware-drift") continue;
-    if (known.count({f.host, f.rule, f.object}) || !now.count(f.host)) continue;
-    Finding halt = Halt("rollout-new-finding", f.host,
-                        fmt::format("{}: {} appeared after {}: {}", f.host, f.rule, check.wave, f.message), f.fix);
-    halt.evidence = f.evidence;
-    check.findings.push_back(std::move(halt));
-  }
+  AddNewFindings(check, hosts, before, after, plan);
   check.pass = check.findings.empty();
   if (!check.pass) {
     for (const auto& [host, lines] : rollback_by_host) rollback += fmt::format("  {})\n{}    ;;\n", host, lines);
@@ -113,6 +175,19 @@ WaveCheck CheckWave(const nlohmann::json& rollout, uint32_t wave, const std::vec
     check.rollback_script = rollback;
   }
   return check;
+}
+
+std::vector<AssetObservation> CheckObservations(const WaveCheck& check) {
+  std::vector<AssetObservation> out;
+  for (const DeviceCheck& d : check.results) {
+    if (d.serial.empty()) continue;
+    AssetObservation o;
+    o.serial = d.serial;
+    o.kind = d.device == "asic" ? "switch" : "nic";
+    o.fields["rollout." + check.wave] = fmt::format("{} {}", d.at_target ? "at-target" : "not-at-target", d.now.empty() ? "not-seen" : d.now);
+    out.push_back(std::move(o));
+  }
+  return out;
 }
 
 }  // namespace railyard

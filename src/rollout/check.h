@@ -12,9 +12,18 @@
 
 #include "doctor/plan_rules.h"
 #include "facts/host_facts.h"
+#include "ledger/ledger.h"
 #include "model/finding.h"
+#include "rollout/switches.h"
 
 namespace railyard {
+
+// One device of the wave as the check found it: the record the ledger gets.
+struct DeviceCheck {
+  std::string host, device, serial, to;
+  std::string now;     // the version it runs after the wave ("" = not seen)
+  bool at_target = false;
+};
 
 struct WaveCheck {
   bool pass = true;
@@ -23,12 +32,21 @@ struct WaveCheck {
   uint32_t at_target = 0;
   std::vector<Finding> findings;  // the reasons to halt (errors), and notes
   std::string rollback_script;    // set when it does not pass
+  std::vector<DeviceCheck> results;  // per device of the wave
 };
 
+// The check as ledger observations: per device with a serial, `rollout.<wave>` = "at-target <version>"
+// or "not-at-target <version or not-seen>" (the ledger keeps every value: the history of each card).
+std::vector<AssetObservation> CheckObservations(const WaveCheck& check);
+
 // `rollout` is rollout.json; `before` the facts the plan was made from (facts-before/ in the state
-// directory), `after` the facts collected once the wave ran. Throws std::runtime_error when the
-// wave does not exist or rollout.json is not railyard.rollout/1.
+// directory), `after` the facts collected once the wave ran. A switch wave is judged on
+// `switches_after` (the switch inventory taken after it: every switch of the wave at its target),
+// and, where facts are given, on the drained hosts behind it (their links back, nothing new wrong).
+// Throws std::runtime_error when the wave does not exist, rollout.json is not railyard.rollout/1, or
+// the wave is of switches and no inventory was given.
 WaveCheck CheckWave(const nlohmann::json& rollout, uint32_t wave, const std::vector<HostFacts>& before,
-                    const std::vector<HostFacts>& after, std::shared_ptr<const HostPlan> plan);
+                    const std::vector<HostFacts>& after, std::shared_ptr<const HostPlan> plan,
+                    const std::vector<SwitchFirmwareSeen>* switches_after = nullptr);
 
 }  // namespace railyard

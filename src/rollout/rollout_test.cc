@@ -165,7 +165,12 @@ TEST_F(RolloutPlanTest, BelowTheFloorMovesThroughTheIntermediateImage) {
 
 TEST_F(RolloutPlanTest, WavesKeepEveryBound) {
   RolloutTarget target = ParseRolloutTarget(TargetYaml(), "target.yaml");
-  for (RolloutPolicy policy : {RolloutPolicy{}, RolloutPolicy{2, 5, 6, 1, "slurm"}}) {
+  RolloutPolicy tight;
+  tight.canary_max = 2;
+  tight.max_unavailable_percent = 5;
+  tight.max_hosts_per_wave = 6;
+  tight.max_per_leaf = 1;
+  for (const RolloutPolicy& policy : {RolloutPolicy{}, tight}) {
     SCOPED_TRACE(policy.max_per_leaf);
     RolloutPlan r = PlanRollout(plan_, Fleet(), target, policy);
     ASSERT_GE(r.waves.size(), 3u);
@@ -233,6 +238,179 @@ TEST_F(RolloutPlanTest, StateHasAScriptNodesetAndGroupPerWave) {
   EXPECT_NE(script.find("mlxfwmanager -d \"$dev\" -i \"$image\" -u -y"), std::string::npos);
   EXPECT_NE(script.find("already at $have"), std::string::npos);  // idempotent
   EXPECT_NE(script.find("  " + r.waves[0].hosts[0] + ")"), std::string::npos);
+}
+
+// Every switch of the plan: the compute plane's (Quantum-2, 31.x) one version behind, the others
+// on a family target.yaml has no row for.
+std::vector<SwitchFirmwareSeen> Inventory(const PlannedFabric& plan, const std::string& quantum2 = "31.2012.1000") {
+  std::vector<SwitchFirmwareSeen> out;
+  for (const PlannedDevice& d : plan.devices) {
+    if (d.role == "switch") out.push_back({d.name, d.plane == "compute" ? quantum2 : "34.2012.1000", d.name, 0, ""});
+  }
+  return out;
+}
+
+std::string SwitchRow(bool image) {
+  return "switches:\n  - {family: Quantum-2, min: 31.2014.2084" +
+         (image ? ", image: fw-QM9700-31_2014_2084.mfa, version: 31.2014.2084, sha256: " + std::string(64, '4') : std::string()) + "}\n";
+}
+
+TEST_F(RolloutPlanTest, SwitchesMoveFirstSpinesBeforeLeavesAndNoHostIsCutOff) {
+  RolloutTarget target = ParseRolloutTarget(TargetYaml() + SwitchRow(true), "target.yaml");
+  std::vector<SwitchFirmwareSeen> inventory = Inventory(*plan_);
+  RolloutPolicy policy;
+  policy.max_switches_per_wave = 4;
+  RolloutPlan r = PlanRollout(plan_, Fleet(), target, policy, {}, inventory);
+  // Each switch in one wave or held back.
+  std::map<std::string, int> seen;
+  for (const RolloutWave& w : r.waves) {
+    for (const RolloutDevice& d : w.devices) {
+      if (d.is_switch) ++seen[d.host];
+    }
+  }
+  for (const RolloutSkip& s : r.skipped) {
+    if (s.device == "asic") {
+      ++seen[s.host];
+      EXPECT_EQ(s.rule, "no-image-for-family") << s.host;
+    }
+  }
+  for (const SwitchFirmwareSeen& s : inventory) EXPECT_EQ(seen[s.name], 1) << s.name;
+
+  NameResolver names(*plan_);
+  std::map<uint32_t, std::vector<uint32_t>> leaves_of;  // host -> its leaves
+  for (const PlannedLink& l : plan_->links) {
+    if (l.level == "endpoint-leaf") leaves_of[l.a_device].push_back(l.z_device);
+  }
+  bool hosts_started = false;
+  int last_rank = 0;
+  size_t switch_waves = 0;
+  for (const RolloutWave& w : r.waves) {
+    if (!w.switches) {
+      hosts_started = true;
+      continue;
+    }
+    ++switch_waves;
+    EXPECT_FALSE(hosts_started) << w.name << ": a switch wave after a host wave";
+    EXPECT_LE(w.devices.size(), policy.max_switches_per_wave) << w.name;
+    std::set<uint32_t> in_wave;
+    std::set<std::string> planes;
+    int rank = 0;
+    for (const RolloutDevice& d : w.devices) {
+      uint32_t node = *names.ResolveDevice(d.host);
+      in_wave.insert(node);
+      EXPECT_EQ(d.from, "31.2012.1000");
+      EXPECT_EQ(d.to, "31.2014.2084");
+      int r_tier = d.tier == "core" ? 0 : d.tier == "spine" ? 1 : 2;
+      rank = std::max(rank, r_tier);
+      if (r_tier < 2 && w.name != "switch-test") {
+        EXPECT_TRUE(planes.insert(d.plane).second) << w.name << ": two of plane " << d.plane;
+      }
+    }
+    if (w.name == "switch-test") {
+      EXPECT_EQ(w.devices.size(), 1u);  // one family
+      continue;
+    }
+    EXPECT_GE(rank, last_rank) << w.name << ": a higher tier after a lower one";
+    last_rank = rank;
+    // No host loses two leaves at once, and every host that loses one is drained.
+    std::set<std::string> drain(w.drain.begin(), w.drain.end());
+    for (const auto& [host, leaves] : leaves_of) {
+      size_t down = 0;
+      for (uint32_t leaf : leaves) down += in_wave.count(leaf);
+      EXPECT_LE(down, 1u) << w.name << " " << plan_->devices[host].name;
+      if (down) {
+        EXPECT_TRUE(drain.count(plan_->devices[host].name)) << w.name << " " << plan_->devices[host].name;
+      }
+    }
+    if (rank < 2) {
+      EXPECT_TRUE(w.drain.empty()) << w.name << ": a spine step drains no host when every leaf has another uplink";
+    }
+  }
+  EXPECT_GE(switch_waves, 3u);
+  // The scripts: the family is checked, the image's sha256, and the version after.
+  for (const RolloutWave& w : r.waves) {
+    if (!w.switches) continue;
+    std::string script = SwitchScript(w);
+    EXPECT_NE(script.find("refusing"), std::string::npos);
+    EXPECT_NE(script.find("sha256sum -c"), std::string::npos);
+    EXPECT_NE(script.find("nv action install platform firmware ASIC files"), std::string::npos);
+    EXPECT_NE(script.find("upgrade " + w.devices[0].host + " "), std::string::npos);
+    break;
+  }
+  const fs::path state = *dir_ / "switch-state";
+  WriteRolloutState(r, target, policy, state.string());
+  nlohmann::json j = nlohmann::json::parse(std::ifstream(state / "rollout.json"));
+  EXPECT_EQ(j["waves"][0]["kind"], "switch");
+  EXPECT_EQ(j["waves"][0]["devices"][0]["kind"], "switch");
+  EXPECT_EQ(j["waves"][r.waves.size() - 1]["kind"], "host");
+}
+
+TEST_F(RolloutPlanTest, HostsBehindASwitchBelowTheMinimumAreHeldBack) {
+  // No image for the switches: every compute host's path runs below 31.2014.2084.
+  RolloutTarget target = ParseRolloutTarget(TargetYaml() + SwitchRow(false), "target.yaml");
+  std::vector<SwitchFirmwareSeen> inventory = Inventory(*plan_);
+  RolloutPlan r = PlanRollout(plan_, Fleet(), target, RolloutPolicy{}, {}, inventory);
+  size_t held = 0;
+  for (const RolloutSkip& s : r.skipped) held += s.rule == "switch-firmware-too-old";
+  EXPECT_GT(held, 900u);
+  for (const RolloutWave& w : r.waves) EXPECT_TRUE(w.devices.empty()) << w.name;
+  // The same switches at the minimum: nothing held back for it.
+  r = PlanRollout(plan_, Fleet(), target, RolloutPolicy{}, {}, Inventory(*plan_, "31.2014.2084"));
+  for (const RolloutSkip& s : r.skipped) EXPECT_NE(s.rule, "switch-firmware-too-old");
+  // Without an inventory, the minima are not checked, and a finding says so.
+  r = PlanRollout(plan_, Fleet(), target, RolloutPolicy{});
+  bool said = false;
+  for (const Finding& f : r.findings) said = said || f.rule == "rollout-switch-firmware-unknown";
+  EXPECT_TRUE(said);
+}
+
+TEST_F(RolloutPlanTest, ProtectedPowerHoldsBackHostsInOtherRacks) {
+  RolloutTarget target = ParseRolloutTarget(TargetYaml(), "target.yaml");
+  NameResolver names(*plan_);
+  const std::string rack = plan_->devices[*names.ResolveDevice("dgx001")].rack;
+  RolloutPolicy policy = ParseRolloutPolicy("protected_power:\n  racks: [" + rack + "]\n", "rollout.yaml");
+  RolloutPlan r = PlanRollout(plan_, Fleet(), target, policy);
+  std::set<std::string> moved;
+  for (const RolloutWave& w : r.waves) {
+    for (const RolloutDevice& d : w.devices) {
+      moved.insert(d.host);
+      EXPECT_EQ(plan_->devices[*names.ResolveDevice(d.host)].rack, rack) << d.host;
+    }
+  }
+  EXPECT_TRUE(moved.count("dgx001"));
+  size_t held = 0;
+  for (const RolloutSkip& s : r.skipped) held += s.rule == "not-on-protected-power";
+  EXPECT_GT(held, 800u);
+  EXPECT_NE(ErrorOf("protected_power:\n  racks: []\n", true).find("protected_power.racks"), std::string::npos);
+  EXPECT_NE(ErrorOf("protected_power: yes\n", true).find("protected_power"), std::string::npos);
+}
+
+TEST(RolloutSwitches, InventoryAndTargetRowsRejectWhatCannotBeRight) {
+  auto error = [](const std::string& csv) {
+    try {
+      ParseSwitchInventory(csv, "switches.csv");
+    } catch (const std::runtime_error& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_EQ(ParseSwitchInventory("\xEF\xBB\xBFswitch,firmware\r\nspine-01,31.2014.2084\r\n", "switches.csv").size(), 1u);
+  EXPECT_EQ(ParseSwitchInventory("name,firmware,address\ns1,31.2014.2084,10.0.0.1\n", "x")[0].address, "10.0.0.1");
+  EXPECT_NE(error("host,version\ns1,1.2\n").find("switches.csv:1: the header"), std::string::npos);
+  EXPECT_NE(error("switch,firmware\ns1,31.2014.2084\ns1,31.2014.2084\n").find("switches.csv:3: switch: s1 is listed on line 2"), std::string::npos);
+  EXPECT_NE(error("switch,firmware\n$(reboot),31.2014.2084\n").find("switches.csv:2: switch:"), std::string::npos);
+  EXPECT_NE(error("switch,firmware\ns1,latest\n").find("switches.csv:2: firmware"), std::string::npos);
+  EXPECT_NE(error("switch,firmware,address\ns1,31.2014.2084,a;b\n").find("address"), std::string::npos);
+  const std::string base = TargetYaml();
+  EXPECT_NE(ErrorOf(base + "switches:\n  - {image: a.mfa}\n").find("switches[0].min: required"), std::string::npos);
+  EXPECT_NE(ErrorOf(base + "switches:\n  - {min: 31.2014.2084, image: a.mfa}\n").find("switches[0].version"), std::string::npos);
+  EXPECT_NE(ErrorOf(base + "switches:\n  - {min: 31.2014.2084, image: a.mfa, version: 27.2014.2084, sha256: " + kSha1 + "}\n")
+                .find("one row per family"), std::string::npos);
+  EXPECT_NE(ErrorOf(base + "switches:\n  - {min: 31.2014.2084, image: a.mfa, version: 31.2012.1000, sha256: " + kSha1 + "}\n")
+                .find("below min"), std::string::npos);
+  EXPECT_NE(ErrorOf(base + "switches:\n  - {min: 31.2014.2084}\n  - {min: 31.2016.1000}\n").find("has a row already"), std::string::npos);
+  EXPECT_NE(ErrorOf(base + "switches:\n  - {min: 31.2014.2084, image: dir/a.mfa, version: 31.2014.2084, sha256: " + kSha1 + "}\n")
+                .find("switches[0].image"), std::string::npos);
 }
 
 }  // namespace

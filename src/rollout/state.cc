@@ -84,6 +84,52 @@ std::string HostScript(const RolloutWave& wave) {
   return text;
 }
 
+std::string SwitchScript(const RolloutWave& wave) {
+  std::string name = WaveName(wave);
+  std::string text = fmt::format(R"SH(#!/usr/bin/env bash
+# railyard rollout {0}: switch firmware, run from an admin host with ssh to the switches (NVOS):
+# the NVOS user manual's "Upgrading System Firmware" steps: copy the .mfa to /host/fw-images/asic,
+# fw-source custom, config apply and save, install (the switch reboots), then read actual-firmware.
+# Run {0}-drain.sh first. Images are read from $IMAGES (default /opt/firmware). Idempotent: a switch
+# at target is left alone. One switch at a time; the next starts once the last one runs its target.
+set -uo pipefail
+IMAGES=${{IMAGES:-/opt/firmware}}
+SSH_USER=${{SSH_USER:-admin}}
+WAIT=${{WAIT:-1800}}
+status=0
+actual() {{ ssh -o BatchMode=yes -o ConnectTimeout=10 "$SSH_USER@$1" nv show platform firmware ASIC 2> /dev/null |
+  awk '$1 == "actual-firmware" {{ print $2; exit }}'; }}
+# upgrade SWITCH ADDRESS TARGET IMAGE SHA256: 0 done, 1 failed.
+upgrade() {{
+  local sw=$1 addr=$2 want=$3 image=$4 sha=$5 have waited=0
+  have=$(actual "$addr")
+  [ -n "$have" ] || {{ echo "$sw: cannot read its ASIC firmware over ssh ($addr)" >&2; return 1; }}
+  if [ "$have" = "$want" ]; then echo "$sw: already at $have"; return 0; fi
+  [ "${{have%%.*}}" = "${{want%%.*}}" ] || {{ echo "$sw: runs $have, the image is for family ${{want%%.*}}: refusing" >&2; return 1; }}
+  echo "$sha  $IMAGES/$image" | sha256sum -c --quiet - || {{ echo "$sw: $image fails its sha256" >&2; return 1; }}
+  scp -o BatchMode=yes "$IMAGES/$image" "$SSH_USER@$addr:/host/fw-images/asic/$image" || {{ echo "$sw: copy failed" >&2; return 1; }}
+  ssh -o BatchMode=yes "$SSH_USER@$addr" "nv set platform firmware ASIC fw-source custom && nv config apply -y && nv config save" ||
+    {{ echo "$sw: setting fw-source custom failed" >&2; return 1; }}
+  # install asks before it reboots the switch: answered yes
+  printf 'y\n' | ssh "$SSH_USER@$addr" nv action install platform firmware ASIC files "$image" ||
+    echo "$sw: the install session ended (the switch reboots): waiting for it"
+  sleep 60
+  until [ "$(actual "$addr")" = "$want" ]; do
+    waited=$((waited + 30))
+    [ $waited -lt "$WAIT" ] || {{ echo "$sw: not running $want after $WAIT s" >&2; return 1; }}
+    sleep 30
+  done
+  echo "$sw: now at $want"
+}}
+)SH", name);
+  for (const RolloutDevice& d : wave.devices) {
+    text += fmt::format("upgrade {} {} {} {} {} || {{ status=1; echo \"stopping {}: fix {} first\" >&2; exit 1; }}\n", d.host, d.address,
+                        d.to, d.image, d.sha256, name, d.host);
+  }
+  text += "exit $status\n";
+  return text;
+}
+
 std::string RolloutJsonText(const RolloutPlan& plan, const RolloutTarget& target, const RolloutPolicy& policy,
                             const std::string& planned_by) {
   fmt::memory_buffer b;
@@ -102,15 +148,28 @@ std::string RolloutJsonText(const RolloutPlan& plan, const RolloutTarget& target
   str(planned_by);
   fmt::format_to(std::back_inserter(b),
                  ",\n  \"policy\": {{\"canary_max\": {}, \"max_unavailable_percent\": {}, \"max_hosts_per_wave\": {}, "
-                 "\"max_per_leaf\": {}, \"drain\": \"{}\", \"two_person\": {}}},\n  \"waves\": [",
-                 policy.canary_max, policy.max_unavailable_percent, policy.max_hosts_per_wave, policy.max_per_leaf, policy.drain,
-                 policy.two_person);
+                 "\"max_per_leaf\": {}, \"max_switches_per_wave\": {}, \"drain\": \"{}\", \"two_person\": {}, \"protected_racks\": [",
+                 policy.canary_max, policy.max_unavailable_percent, policy.max_hosts_per_wave, policy.max_per_leaf,
+                 policy.max_switches_per_wave, policy.drain, policy.two_person);
+  for (size_t i = 0; i < policy.protected_racks.size(); ++i) {
+    if (i) b.push_back(',');
+    str(policy.protected_racks[i]);
+  }
+  b.append(std::string_view("]},\n  \"waves\": ["));
   for (size_t w = 0; w < plan.waves.size(); ++w) {
     const RolloutWave& wave = plan.waves[w];
-    fmt::format_to(std::back_inserter(b), "{}\n    {{\"index\": {}, \"name\": \"{}\", \"hosts\": [", w ? "," : "", wave.index, wave.name);
+    fmt::format_to(std::back_inserter(b), "{}\n    {{\"index\": {}, \"name\": \"{}\", \"kind\": \"{}\", \"hosts\": [",
+                   w ? "," : "", wave.index, wave.name, wave.switches ? "switch" : "host");
     for (size_t i = 0; i < wave.hosts.size(); ++i) {
       if (i) b.push_back(',');
       str(wave.hosts[i]);
+    }
+    if (wave.switches) {
+      b.append(std::string_view("], \"drain\": ["));
+      for (size_t i = 0; i < wave.drain.size(); ++i) {
+        if (i) b.push_back(',');
+        str(wave.drain[i]);
+      }
     }
     b.append(std::string_view("], \"devices\": ["));
     for (size_t i = 0; i < wave.devices.size(); ++i) {
@@ -123,6 +182,15 @@ std::string RolloutJsonText(const RolloutPlan& plan, const RolloutTarget& target
       field("to", d.to);
       field("image", d.image);
       field("sha256", d.sha256);
+      if (!d.serial.empty()) field("serial", d.serial);
+      if (d.is_switch) {
+        field("kind", "switch");
+        field("tier", d.tier);
+        field("plane", d.plane);
+        field("address", d.address);
+        b.append(std::string_view(", \"steps\": [\"drain-attached\", \"copy\", \"install\", \"reboot\", \"verify\", \"resume\"]}"));
+        continue;
+      }
       if (!d.via.empty()) {
         b.append(std::string_view(", \"via\": {"));
         field("version", d.via, true);
@@ -173,18 +241,23 @@ std::vector<std::string> WriteRolloutState(const RolloutPlan& plan, const Rollou
     const std::string name = WaveName(w);
     const std::string nodeset = CompressHostlist(w.hosts);
     file(name + ".nodeset").Append(nodeset + "\n");
-    file(name + ".sh").Append(HostScript(w));
+    file(name + ".sh").Append(w.switches ? SwitchScript(w) : HostScript(w));
     std::string reason = fmt::format("railyard rollout {} (firmware)", name);
+    const std::string drained = CompressHostlist(w.drain);
     std::string drain, resume;
-    if (policy.drain == "slurm") {
+    if (w.drain.empty()) {
+      drain = "# no server loses a link in this wave: nothing to drain\n";
+      resume = "# nothing was drained\n";
+    } else if (policy.drain == "slurm") {
       drain = fmt::format("scontrol update NodeName='{}' State=DRAIN Reason='{}'\n"
                           "# wait until every node is drained (no job left) before running {}.sh\n"
                           "until [ -z \"$(sinfo -h -n '{}' -t draining,mixed,allocated -o %N)\" ]; do sleep 30; done\n",
-                          nodeset, reason, name, nodeset);
-      resume = fmt::format("# hosts that flagged /run/railyard-reboot-needed: scontrol reboot ASAP nextstate=RESUME NODES\n"
-                           "scontrol update NodeName='{}' State=RESUME\n", nodeset);
+                          drained, reason, name, drained);
+      resume = fmt::format("{}scontrol update NodeName='{}' State=RESUME\n",
+                           w.switches ? "" : "# hosts that flagged /run/railyard-reboot-needed: scontrol reboot ASAP nextstate=RESUME NODES\n",
+                           drained);
     } else if (policy.drain == "kubernetes") {
-      for (const std::string& h : w.hosts) {
+      for (const std::string& h : w.drain) {
         drain += fmt::format("kubectl cordon {} && kubectl drain {} --ignore-daemonsets --delete-emptydir-data --timeout=30m\n", h, h);
         resume += fmt::format("kubectl uncordon {}\n", h);
       }

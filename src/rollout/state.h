@@ -46,4 +46,8 @@ std::vector<std::string> WriteRolloutState(const RolloutPlan& plan, const Rollou
 // flag a reboot), and check the running version. A device already at target is left alone.
 std::string HostScript(const RolloutWave& wave);
 
+// The script of a switch wave, run from an admin host over ssh (NVOS): one switch after another,
+// refusing an image of another family, checking the sha256, and waiting until the switch runs it.
+std::string SwitchScript(const RolloutWave& wave);
+
 }  // namespace railyard

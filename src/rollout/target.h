@@ -13,6 +13,12 @@
 //       allow_downgrade: false           # (default false)
 //   driver:
 //     min: 24.10-1.1.4                   # MLNX_OFED / DOCA-OFED the image needs (ofed_info -s), optional
+//   switches:                            # switch firmware, per family (the version's first number), optional
+//     - family: Quantum-2                # a label for people
+//       min: 31.2014.2084                # the lowest the host images need ("onwards" in a compat matrix)
+//       image: fw-QM9700-31_2014_2084.mfa   # optional, with version and sha256: switches below move first
+//       version: 31.2014.2084
+//       sha256: <64 hex digits>
 #pragma once
 
 #include <optional>
@@ -34,12 +40,32 @@ struct FirmwareTarget {
   int line = 0;               // in target.yaml
 };
 
+// Switch firmware of one family. The family is the version's first number (31 = Quantum-2, 27 =
+// Quantum, 35 = Quantum-3 / NVLink switch, 29/30/34 = Spectrum-2/3/4): a switch is only ever moved
+// to an image of its own family, as a card only to its own PSID's.
+struct SwitchFirmwareTarget {
+  std::string label;          // "Quantum-2", for people
+  std::string family;         // "31", from min
+  std::string min;            // the lowest version the host images need
+  std::string image, version, sha256, release_notes;  // "" = no image: switches below min hold their hosts back
+  int line = 0;
+};
+
 struct RolloutTarget {
   std::string file;
   std::vector<FirmwareTarget> firmware;
   std::string driver_min;     // "" = not checked
+  std::vector<SwitchFirmwareTarget> switches;
   const FirmwareTarget* ForPsid(const std::string& psid) const;
+  // The row of a switch running `firmware` (its family), or null.
+  const SwitchFirmwareTarget* ForSwitchFirmware(const std::string& firmware) const;
 };
+
+// A firmware or driver version: dotted or dashed numbers ("28.43.2026", "24.10-1.1.4").
+bool IsVersion(const std::string& v);
+
+// The first number of a firmware version: "31.2014.2084" -> "31".
+std::string FirmwareFamily(const std::string& version);
 
 struct RolloutPolicy {
   uint32_t canary_max = 16;             // hosts in the canary wave (one per scalable unit)
@@ -48,6 +74,11 @@ struct RolloutPolicy {
   uint32_t max_per_leaf = 4;            // hosts behind one leaf down at once
   std::string drain = "slurm";          // slurm | kubernetes | none
   bool two_person = false;              // a wave starts only once someone other than the planner approved it
+  uint32_t max_switches_per_wave = 16;  // switches upgraded at once (spines and cores: also one per plane)
+  // Racks on protected power (UPS). Empty with protected_power_required false: not checked. When
+  // required, a host or switch in any other rack (or of unknown rack) is held back.
+  bool protected_power_required = false;
+  std::vector<std::string> protected_racks;
 };
 
 // Throw std::runtime_error("<file>:<line>:<column>: <key>: <message>") on anything wrong: an unknown

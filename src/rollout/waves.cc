@@ -1,6 +1,8 @@
 #include "rollout/waves.h"
 
 #include <algorithm>
+#include <functional>
+#include <optional>
 #include <map>
 #include <regex>
 #include <set>
@@ -66,8 +68,45 @@ FleetHost FleetHostFromFacts(const HostFacts& facts) {
 }
 
 RolloutPlan PlanRollout(const PlannedFabric* plan, const std::vector<FleetHost>& fleet, const RolloutTarget& target,
-                        const RolloutPolicy& policy, const std::map<std::string, std::string>& suspect) {
+                        const RolloutPolicy& policy, const std::map<std::string, std::string>& suspect,
+                        const std::vector<SwitchFirmwareSeen>& switches) {
   RolloutPlan out;
+  // 0. Switches first: the host images may need them at a minimum, and a switch step drains hosts.
+  SwitchRollout switch_plan = PlanSwitchWaves(plan, switches, target, policy);
+  out.skipped = std::move(switch_plan.skipped);
+  out.findings = std::move(switch_plan.findings);
+  for (RolloutWave& w : switch_plan.waves) {
+    w.index = static_cast<uint32_t>(out.waves.size());
+    out.waves.push_back(std::move(w));
+  }
+  std::unique_ptr<NameResolver> names;
+  std::map<uint32_t, std::vector<uint32_t>> leaves_of;   // plan node -> leaves
+  std::map<uint32_t, std::vector<uint32_t>> uplinks_of;  // switch -> the switches above it
+  if (plan) {
+    names = std::make_unique<NameResolver>(*plan);
+    for (const PlannedLink& l : plan->links) {
+      if (l.level == "endpoint-leaf") leaves_of[l.a_device].push_back(l.z_device);
+      if (l.level == "leaf-spine" || l.level == "spine-core") uplinks_of[l.a_device].push_back(l.z_device);
+    }
+  }
+  // The first switch on a leaf's way up that will still be below its family's minimum once the
+  // switch waves ran (-1: none), memoised per switch.
+  std::map<uint32_t, int64_t> blocked_memo;
+  std::function<int64_t(uint32_t)> blocked_by = [&](uint32_t sw) -> int64_t {
+    if (auto it = blocked_memo.find(sw); it != blocked_memo.end()) return it->second;
+    blocked_memo[sw] = -1;  // a cycle in a damaged plan ends here
+    int64_t result = -1;
+    const std::string& fw = switch_plan.firmware_after[sw];
+    if (const SwitchFirmwareTarget* row = fw.empty() ? nullptr : target.ForSwitchFirmware(fw);
+        row && CompareVersions(fw, row->min) < 0) {
+      result = sw;
+    }
+    for (uint32_t up : uplinks_of[sw]) {
+      if (result < 0) result = blocked_by(up);
+    }
+    return blocked_memo[sw] = result;
+  };
+  std::set<std::string> protected_racks(policy.protected_racks.begin(), policy.protected_racks.end());
   // 1. Gates: each device moves, or is skipped with the rule that held it back.
   std::map<std::string, std::vector<RolloutDevice>> moving;  // by host
   std::vector<std::string> order;                           // hosts in fleet order
@@ -102,10 +141,35 @@ RolloutPlan PlanRollout(const PlannedFabric* plan, const std::vector<FleetHost>&
       out.findings.push_back(std::move(f));
       continue;
     }
+    std::optional<uint32_t> node;
+    if (names) {
+      node = names->ResolveDevice(host.name);
+      if (node && plan->devices[*node].role == "switch") node.reset();
+    }
+    // Held back as a whole host: off protected power, or behind a switch too old for the images.
+    std::string host_rule, host_reason;
+    if (policy.protected_power_required && (!node || !protected_racks.count(plan->devices[*node].rack))) {
+      host_rule = "not-on-protected-power";
+      host_reason = node ? fmt::format("rack {} is not among the policy's racks on protected power", plan->devices[*node].rack)
+                         : "the host is not in the plan, so its rack (and its power) is unknown";
+    } else if (node && !switch_plan.firmware_after.empty()) {
+      for (uint32_t leaf : leaves_of[*node]) {
+        if (int64_t sw = blocked_by(leaf); sw >= 0 && host_rule.empty()) {
+          const std::string& fw = switch_plan.firmware_after[static_cast<size_t>(sw)];
+          host_rule = "switch-firmware-too-old";
+          host_reason = fmt::format("{} on its path runs {}, below {} which the images need, and target.yaml has no image to "
+                                    "move it", plan->devices[static_cast<size_t>(sw)].name, fw, target.ForSwitchFirmware(fw)->min);
+        }
+      }
+    }
     for (const FleetDevice& d : host.devices) {
       auto skip = [&](const std::string& rule, const std::string& reason) {
         out.skipped.push_back({host.name, d.pci, d.psid, rule, reason});
       };
+      if (!host_rule.empty()) {
+        skip(host_rule, host_reason);
+        continue;
+      }
       if (!std::regex_match(d.pci, kSafeDevice) || !std::regex_match(d.psid, kSafePsid)) {
         skip("unsafe-name", "the device address or PSID in the facts is not one: never written into a script");
         continue;
@@ -151,7 +215,7 @@ RolloutPlan PlanRollout(const PlannedFabric* plan, const std::vector<FleetHost>&
         continue;
       }
       if (!moving.count(host.name)) order.push_back(host.name);
-      RolloutDevice move{host.name, d.pci, d.psid, d.flashed, t->version, t->image, t->sha256, "", "", ""};
+      RolloutDevice move{host.name, d.pci, d.psid, d.flashed, t->version, t->image, t->sha256, "", "", "", d.serial, false, "", "", ""};
       if (via) {
         move.via = t->via_version;
         move.via_image = t->via_image;
@@ -163,14 +227,6 @@ RolloutPlan PlanRollout(const PlannedFabric* plan, const std::vector<FleetHost>&
 
   // 2. Failure domains: a host's scalable unit and leaves, from the plan.
   std::map<std::string, Domain> domain;
-  std::unique_ptr<NameResolver> names;
-  std::map<uint32_t, std::vector<uint32_t>> leaves_of;  // plan node -> leaves
-  if (plan) {
-    names = std::make_unique<NameResolver>(*plan);
-    for (const PlannedLink& l : plan->links) {
-      if (l.level == "endpoint-leaf") leaves_of[l.a_device].push_back(l.z_device);
-    }
-  }
   std::vector<std::string> unplanned;
   for (const std::string& host : order) {
     Domain d{"unplanned", {}};
@@ -211,6 +267,7 @@ RolloutPlan PlanRollout(const PlannedFabric* plan, const std::vector<FleetHost>&
     w.name = std::move(name);
     w.hosts = hosts;
     std::sort(w.hosts.begin(), w.hosts.end());
+    w.drain = w.hosts;
     for (const std::string& h : w.hosts) {
       placed.insert(h);
       for (const RolloutDevice& d : moving[h]) w.devices.push_back(d);

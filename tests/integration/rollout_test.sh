@@ -109,6 +109,64 @@ run > "$WORK/fake/run3.txt" 2>&1
 check "host script: a wrong sha256 is refused, exit 1" test $? -eq 1
 check "host script: and nothing was burned" test -z "$(ls "$WORK/fake/st")"
 
+# Switch firmware first: the example's switch inventory (compute plane below Quantum-2's minimum),
+# spines before leaves, hosts behind a switch held back when there is no image for it.
+"$RAILYARD" rollout plan --facts "$WORK/fleet.ndjson" --target "$SRC/examples/rollout/target.yaml" --plan "$WORK/plan/plan.json" \
+  --switches "$SRC/examples/rollout/switches.csv" -o "$WORK/sw" > "$WORK/sw.txt" 2>&1
+check "switches: plan exits 0" test $? -eq 0
+SJ="$WORK/sw/rollout.json"
+check "switches: every switch wave before every host wave" jqtest '[.waves[].kind] | (index("host")) > (rindex("switch"))' "$SJ"
+check "switches: spines before leaves" jqtest '[.waves[] | select(.kind == "switch") | .devices[0].tier] | (rindex("spine")) < (index("leaf"))' "$SJ"
+check "switches: one spine per plane per wave" jqtest '[.waves[] | select(.kind == "switch") | [.devices[] | select(.tier != "leaf") | .plane] | (length == (unique | length))] | all' "$SJ"
+check "switches: a leaf wave drains the hosts behind it" jqtest '[.waves[] | select(.kind == "switch" and .devices[0].tier == "leaf") | (.drain | length) > 0] | all' "$SJ"
+check "switches: 48 compute switches move" jqtest '[.waves[].devices[] | select(.kind == "switch")] | length == 48' "$SJ"
+SW0=$(ls "$WORK"/sw/wave-00-*.sh | grep -v -e drain -e resume)
+check "switches: the switch script parses" bash -n "$SW0"
+check "switches: the switch script checks the family and the sha256" sh -c "grep -q refusing '$SW0' && grep -q 'sha256sum -c' '$SW0'"
+# rollout check of the first switch wave on the inventory taken after it.
+SW=$(jq -r '.waves[0].hosts[0]' "$SJ")
+sed "s/^$SW,31.2014.0946/$SW,31.2014.2084/" "$SRC/examples/rollout/switches.csv" > "$WORK/sw-after.csv"
+"$RAILYARD" ledger --db "$WORK/ledger.db" import "$WORK/fleet.ndjson" > /dev/null 2>&1
+"$RAILYARD" rollout check --state "$WORK/sw" --wave 0 --switches "$WORK/sw-after.csv" --ledger "$WORK/ledger.db" --by carol > "$WORK/swc.txt" 2>&1
+check "switches: check passes when the switch runs its target" test $? -eq 0
+"$RAILYARD" rollout check --state "$WORK/sw" --wave 0 --switches "$SRC/examples/rollout/switches.csv" --format json > "$WORK/swc-bad.json" 2> /dev/null
+check "switches: check halts when it does not" test $? -eq 1
+check "switches: names the switch" jqtest --arg s "$SW" '[.findings[] | select(.rule == "rollout-device-not-at-target" and .object == ("switch " + $s))] | length == 1' "$WORK/swc-bad.json"
+"$RAILYARD" rollout check --state "$WORK/sw" --wave 0 > /dev/null 2> "$WORK/swc-none.txt"
+check "switches: a switch wave without --switches is an input error (exit 2)" test $? -eq 2
+check "switches: and says to give --switches" grep -q 'give --switches' "$WORK/swc-none.txt"
+# A host wave's check is recorded on each card's serial in the ledger.
+HW=$(jq '[.waves[] | select(.kind == "host")][0].index' "$SJ")
+jq -c --argjson w "$(jq -c ".waves[$HW].hosts" "$SJ")" 'select(.host.hostname as $h | $w | index($h)) | .firmware["19:00.0"].fw_version = "28.43.2026"
+  | .firmware["3b:00.0"].fw_version = "26.43.2026"' "$WORK/fleet.ndjson" > "$WORK/sw-host-after.ndjson"
+"$RAILYARD" rollout check --state "$WORK/sw" --wave "$HW" --facts "$WORK/sw-host-after.ndjson" --ledger "$WORK/ledger.db" --by carol > /dev/null 2> "$WORK/swl.txt"
+check "ledger: the check is recorded" grep -q "recorded [1-9][0-9]* device result" "$WORK/swl.txt"
+"$RAILYARD" ledger --db "$WORK/ledger.db" history MT2347J0100T > "$WORK/hist.txt" 2>&1
+check "ledger: the card's history has the wave's result" grep -q "rollout.wave-$(printf %02d "$HW")-test.*at-target 28.43.2026" "$WORK/hist.txt"
+
+# Interrupted at any point (the process killed as it writes: SIGXFSZ past a file-size limit), the
+# state directory holds the whole rollout or none of it, and `rollout status` reads what is there.
+for kb in 1 2 4 8 16 32 64 128; do
+  rm -rf "$WORK/kill"
+  (ulimit -f "$kb"; exec "$RAILYARD" rollout plan --facts "$WORK/fleet.ndjson" --target "$SRC/examples/rollout/target.yaml" \
+    --plan "$WORK/plan/plan.json" --switches "$SRC/examples/rollout/switches.csv" -o "$WORK/kill") > /dev/null 2>&1
+  if [ -e "$WORK/kill/rollout.json" ]; then
+    check "killed at ${kb} KiB: a rollout.json is whole" jqtest '.schema == "railyard.rollout/1"' "$WORK/kill/rollout.json"
+    check "killed at ${kb} KiB: every wave has its script" test "$(ls "$WORK"/kill/wave-*[0-9a-z].sh | grep -cv -e drain -e resume -e rollback)" -eq "$(jq '.waves | length' "$WORK/kill/rollout.json")"
+    check "killed at ${kb} KiB: status reads it" "$RAILYARD" rollout status --state "$WORK/kill"
+  else
+    check "killed at ${kb} KiB: no rollout.json, no wave script" test -z "$(ls "$WORK/kill" 2> /dev/null | grep -v -e '^facts-before$' -e '\.tmp')"
+  fi
+done
+cp -r "$WORK/sw" "$WORK/kill2"
+"$RAILYARD" rollout status --state "$WORK/kill2" > "$WORK/kill2-before.txt" 2>&1
+(ulimit -f 0; exec "$RAILYARD" rollout check --state "$WORK/kill2" --wave 0 --switches "$WORK/sw-after.csv") > /dev/null 2>&1
+"$RAILYARD" rollout status --state "$WORK/kill2" > "$WORK/kill2.txt" 2>&1
+check "a check killed as it records: status reads the state as it was before" cmp -s "$WORK/kill2-before.txt" "$WORK/kill2.txt"
+"$RAILYARD" rollout check --state "$WORK/kill2" --wave 0 --switches "$WORK/sw-after.csv" > /dev/null 2>&1
+"$RAILYARD" rollout status --state "$WORK/kill2" > "$WORK/kill2.txt" 2>&1
+check "and the same check run again completes: the wave is done" grep -Eq '^0 +switch-test +done' "$WORK/kill2.txt"
+
 # The report: a row per device (moved or held back), CSV and one self-contained HTML page.
 "$RAILYARD" rollout report --state "$WORK/state" --format csv > "$WORK/report.csv"
 check "report csv: a row per device" test "$(($(wc -l < "$WORK/report.csv") - 1))" -eq 142
