@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "config/host_config.h"
 #include "parse/bonding.h"
 #include "parse/iproute.h"
 #include "parse/qos.h"
@@ -42,6 +43,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     // verify's own readers: plan.json and --names rows. They refuse bad input with runtime_error, nothing else.
     try {
       railyard::ParsePlannedFabric(text, "fuzz");
+    } catch (const std::runtime_error&) {
+    }
+    try {  // config hosts reads the same plan.json, and what it reads goes into files
+      railyard::HostConfigs configs = railyard::ParseHostConfigs(text, "fuzz");
+      for (const auto& [host, ports] : configs.ports) {
+        (void)railyard::NetplanYaml(host, ports, configs.plan_name);
+        (void)railyard::MultiRailSysctl(host, ports);
+      }
     } catch (const std::runtime_error&) {
     }
     // plan.index: refused with a reason (never thrown, never a link naming a row that is not there).

@@ -17,6 +17,7 @@ PACKAGES=(
   libsqlite3-dev sqlite3   # the inventory ledger (embedded, transactional, crash-safe)
   libsimdjson-dev      # LLDP JSON and plan.json at 100,000-GPU scale (GB/s parsing)
   time jq              # bench/: /usr/bin/time for peak RSS; jq as the verify baseline
+  netplan.io           # `netplan generate` checks the host files `railyard config hosts` writes
 )
 
 missing=()

@@ -51,5 +51,6 @@ std::function<int()> AddDoctorCommand(CLI::App& app);
 std::function<int()> AddLedgerCommand(CLI::App& app);
 std::function<int()> AddAcceptCommand(CLI::App& app);
 std::function<int()> AddRolloutCommand(CLI::App& app);
+std::function<int()> AddConfigCommand(CLI::App& app);
 
 }  // namespace railyard::cli

@@ -34,6 +34,7 @@ int main(int argc, char** argv) {
   auto ledger = railyard::cli::AddLedgerCommand(app);
   auto accept = railyard::cli::AddAcceptCommand(app);
   auto rollout = railyard::cli::AddRolloutCommand(app);
+  auto config = railyard::cli::AddConfigCommand(app);
   // A mistyped verb ("railyard plna") gets the verb it most likely meant, not CLI11's generic complaint.
   if (argc > 1 && argv[1][0] != '-') {
     std::vector<std::string> verbs;
@@ -68,5 +69,6 @@ int main(int argc, char** argv) {
   if (app.got_subcommand("ledger")) return ledger();
   if (app.got_subcommand("accept")) return accept();
   if (app.got_subcommand("rollout")) return rollout();
+  if (app.got_subcommand("config")) return config();
   return railyard::cli::kExitInput;
 }

@@ -1,0 +1,298 @@
+#include "config/host_config.h"
+
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <regex>
+#include <set>
+#include <stdexcept>
+
+#include <fmt/format.h>
+#include <simdjson.h>
+
+#include "export/text.h"
+#include "util/file.h"
+#include "util/terminal.h"
+
+namespace railyard {
+namespace {
+
+namespace od = simdjson::ondemand;
+
+struct PlaneInfo {
+  std::string kind, role, mode, prefix;
+  int vlan = 0;
+};
+
+// YAML scalars railyard writes come from the plan (names it made, addresses it formatted); quoted
+// anyway, so that a name a spec chose can never change the file's structure.
+std::string Quoted(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (static_cast<unsigned char>(c) < 0x20) continue;
+    out += c;
+  }
+  return out + "\"";
+}
+
+}  // namespace
+
+uint32_t DefaultMtu(const std::string& kind, const std::string& role) {
+  if (kind == "infiniband") return 2044;
+  if (role == "inband" || role == "management") return 1500;
+  return 9000;
+}
+
+HostConfigs ParseHostConfigs(std::string_view json, const std::string& source) {
+  simdjson::padded_string padded(json);
+  od::parser parser;
+  od::document doc;
+  auto fail = [&](const std::string& why) { throw std::runtime_error(fmt::format("{}: {}", source, why)); };
+  if (parser.iterate(padded).get(doc)) fail("not JSON");
+  auto text = [](od::value v) -> std::string {
+    std::string_view s;
+    return v.get_string().get(s) == simdjson::SUCCESS ? std::string(s) : std::string();
+  };
+  auto number = [](od::value v) -> int64_t {
+    int64_t n = 0;
+    return v.get_int64().get(n) == simdjson::SUCCESS ? n : 0;
+  };
+  HostConfigs out;
+  std::map<std::string, PlaneInfo> planes;
+  std::map<std::pair<std::string, std::string>, std::string> netdev;  // (plane, port) -> netdev
+  std::set<std::string> nodes;
+  std::set<std::string> planes_without_netdevs;
+  bool schema_ok = false;
+  try {
+    od::object root = doc.get_object();
+    for (auto field : root) {
+      std::string_view key = field.unescaped_key().value();
+      od::value value = field.value();
+      if (key == "schema") {
+        schema_ok = text(value) == "railyard.plan/1";
+        if (!schema_ok) break;
+      } else if (key == "name") {
+        out.plan_name = text(value);
+      } else if (key == "planes") {
+        for (auto item : value.get_array()) {
+          std::string name;
+          PlaneInfo p;
+          for (auto f : item.get_object()) {
+            std::string_view k = f.unescaped_key().value();
+            if (k == "name") name = text(f.value());
+            else if (k == "kind") p.kind = text(f.value());
+            else if (k == "role") p.role = text(f.value());
+            else if (k == "addressing") {
+              for (auto a : f.value().get_object()) {
+                std::string_view ak = a.unescaped_key().value();
+                if (ak == "mode") p.mode = text(a.value());
+                else if (ak == "vlan") p.vlan = static_cast<int>(number(a.value()));
+                else if (ak == "prefix") p.prefix = text(a.value());
+              }
+            }
+          }
+          planes[name] = p;
+        }
+      } else if (key == "host_ports") {
+        for (auto item : value.get_array()) {
+          std::string plane, port, dev;
+          for (auto f : item.get_object()) {
+            std::string_view k = f.unescaped_key().value();
+            if (k == "plane") plane = text(f.value());
+            else if (k == "port") port = text(f.value());
+            else if (k == "netdev") dev = text(f.value());
+          }
+          // A Linux interface name: at most 15 bytes (IFNAMSIZ - 1), no '/', ':' or whitespace. It goes
+          // into YAML keys and sysctl paths, so anything else is refused, not escaped.
+          static const std::regex kIfname("^[A-Za-z0-9_.-]{1,15}$");
+          if (!dev.empty() && !std::regex_match(dev, kIfname)) {
+            fail(fmt::format("host_ports: plane {} port {}: '{}' is not a Linux interface name (at most 15 letters, digits, . _ -)",
+                             plane, port, TerminalSafe(dev)));
+          }
+          if (!dev.empty()) netdev[{plane, port}] = dev;
+        }
+      } else if (key == "devices") {
+        for (auto item : value.get_array()) {
+          std::string name, role;
+          for (auto f : item.get_object()) {
+            std::string_view k = f.unescaped_key().value();
+            if (k == "name") name = text(f.value());
+            else if (k == "role") role = text(f.value());
+          }
+          if (role == "node") {
+            nodes.insert(name);
+            out.hosts.push_back(name);
+          }
+        }
+      } else if (key == "links") {
+        for (auto item : value.get_array()) {
+          HostPortConfig p;
+          std::string level, a_device;
+          for (auto f : item.get_object()) {
+            std::string_view k = f.unescaped_key().value();
+            if (k == "plane") p.plane = text(f.value());
+            else if (k == "level") level = text(f.value());
+            else if (k == "label") p.label = text(f.value());
+            else if (k == "rail") p.rail = static_cast<int>(number(f.value()));
+            else if (k == "a" || k == "z") {
+              std::string device, port, ip;
+              for (auto e : f.value().get_object()) {
+                std::string_view ek = e.unescaped_key().value();
+                if (ek == "device") device = text(e.value());
+                else if (ek == "port") port = text(e.value());
+                else if (ek == "ip") ip = text(e.value());
+              }
+              if (k == "a") {
+                a_device = device;
+                p.port = port;
+                p.address = ip;
+              } else {
+                p.peer_device = device;
+                p.peer_port = port;
+                p.peer_address = ip.substr(0, ip.find('/'));
+              }
+            }
+          }
+          // Links are in plan order, devices before links in plan.json: a node is known by now.
+          if (level != "endpoint-leaf" || p.address.empty() || !nodes.count(a_device)) continue;
+          const PlaneInfo& plane = planes[p.plane];
+          if (plane.role == "oob") continue;  // the BMC's port: set on the BMC, not in the host's OS
+          p.kind = plane.kind;
+          p.role = plane.role;
+          p.mode = plane.mode;
+          p.prefix = plane.prefix;
+          p.vlan = plane.vlan;
+          p.mtu = DefaultMtu(plane.kind, plane.role);
+          if (p.mode != "p2p31") p.peer_address.clear();
+          auto dev = netdev.find({p.plane, p.port});
+          if (dev == netdev.end()) {
+            planes_without_netdevs.insert(p.plane);
+            continue;
+          }
+          p.netdev = dev->second;
+          out.ports[a_device].push_back(std::move(p));
+        }
+      }
+    }
+  } catch (const simdjson::simdjson_error& e) {
+    fail(fmt::format("not a railyard plan: {}", e.what()));
+  }
+  if (!schema_ok) fail("not railyard.plan/1 (give the plan.json that `railyard plan -o` wrote)");
+  if (!planes_without_netdevs.empty()) {
+    std::string list;
+    for (const std::string& p : planes_without_netdevs) list += (list.empty() ? "" : ", ") + p;
+    fail(fmt::format("plane(s) {} give hosts addresses but the spec names no netdevs for their ports "
+                     "(planes[].netdevs: [ibp26s0, ...], one per port in NIC order): railyard does not guess interface names",
+                     list));
+  }
+  if (out.ports.empty()) {
+    fail("no host port has an address: give the spec an addressing: section for the planes hosts configure "
+         "(addressing: {storage: {prefix: 10.16.0.0/16}})");
+  }
+  for (const auto& [name, p] : planes) {
+    if (p.role == "oob") out.notes.push_back(fmt::format("plane {} (out-of-band): left out: it is the BMC's port", name));
+  }
+  return out;
+}
+
+HostConfigs ReadHostConfigs(const std::string& plan_json) { return ParseHostConfigs(ReadWholeFile(plan_json), plan_json); }
+
+namespace {
+
+// Ports of a plane where the host has more than one: each gets a routing table of its own.
+std::map<std::string, size_t> PortsPerPlane(const std::vector<HostPortConfig>& ports) {
+  std::map<std::string, size_t> n;
+  for (const HostPortConfig& p : ports) ++n[p.plane];
+  return n;
+}
+
+}  // namespace
+
+std::string NetplanYaml(const std::string& host, const std::vector<HostPortConfig>& ports, const std::string& plan_name) {
+  std::string y = fmt::format(
+      "# railyard config hosts: {} from plan {}. Every port from the plan: its address, its plane's MTU,\n"
+      "# and where a plane has several ports on this host, a routing table per port with a rule for its\n"
+      "# source address (replies leave by the NIC they came in on).\n"
+      "network:\n  version: 2\n  renderer: networkd\n  ethernets:\n",
+      host, plan_name);
+  std::map<std::string, size_t> per_plane = PortsPerPlane(ports);
+  uint32_t table = 100;
+  for (const HostPortConfig& p : ports) {
+    ++table;
+    y += fmt::format("    {}:\n", Quoted(p.netdev));
+    y += fmt::format("      # {} plane{}, {} -> {} {} (cable {})\n", p.plane, p.rail ? fmt::format(" rail {}", p.rail) : "", p.port,
+                     p.peer_device, p.peer_port, p.label);
+    y += fmt::format("      mtu: {}\n      dhcp4: false\n      dhcp6: false\n      link-local: []\n", p.mtu);
+    if (p.kind == "infiniband") y += "      infiniband-mode: datagram\n";
+    y += fmt::format("      addresses: [{}]\n", Quoted(p.address));
+    const bool multi = per_plane[p.plane] > 1 || p.mode == "p2p31";
+    if (!multi) continue;
+    const std::string self = p.address.substr(0, p.address.find('/'));
+    const std::string to = p.prefix.empty() ? p.address : p.prefix;
+    y += "      routes:\n";
+    if (!p.peer_address.empty()) {
+      y += fmt::format("        - to: {}\n          via: {}\n          table: {}\n", Quoted(to), Quoted(p.peer_address), table);
+    } else {
+      y += fmt::format("        - to: {}\n          scope: link\n          table: {}\n", Quoted(to), table);
+    }
+    y += fmt::format("      routing-policy:\n        - from: {}\n          table: {}\n          priority: {}\n", Quoted(self), table,
+                     1000 + table);
+  }
+  return y;
+}
+
+std::string MultiRailSysctl(const std::string& host, const std::vector<HostPortConfig>& ports) {
+  bool multi = false;
+  for (const auto& [plane, n] : PortsPerPlane(ports)) multi = multi || n > 1;
+  if (!multi) return "";
+  std::string s = fmt::format(
+      "# railyard config hosts: {}: several NICs in one subnet (multi-rail). Each NIC answers ARP only for\n"
+      "# its own address and announces the address of the interface it sends from, and reverse-path\n"
+      "# filtering is loose, so the source rules of 60-railyard.yaml decide the way out.\n",
+      host);
+  std::set<std::string> seen;
+  for (const HostPortConfig& p : ports) {
+    if (!seen.insert(p.netdev).second) continue;
+    s += fmt::format("net.ipv4.conf.{0}.arp_ignore = 1\nnet.ipv4.conf.{0}.arp_announce = 2\nnet.ipv4.conf.{0}.rp_filter = 2\n", p.netdev);
+  }
+  return s;
+}
+
+size_t WriteHostConfigs(const HostConfigs& configs, const std::string& host_glob, const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::vector<std::unique_ptr<OutputFile>> files;
+  size_t hosts = 0;
+  for (const std::string& host : configs.hosts) {
+    if (!host_glob.empty() && fnmatch(host_glob.c_str(), host.c_str(), 0) != 0) continue;
+    auto it = configs.ports.find(host);
+    if (it == configs.ports.end()) continue;
+    ++hosts;
+    const fs::path root = fs::path(dir) / host;
+    fs::create_directories(root / "etc" / "netplan");
+    files.push_back(std::make_unique<OutputFile>((root / "etc" / "netplan" / "60-railyard.yaml").string()));
+    files.back()->Append(NetplanYaml(host, it->second, configs.plan_name));
+    std::string sysctl = MultiRailSysctl(host, it->second);
+    if (!sysctl.empty()) {
+      fs::create_directories(root / "etc" / "sysctl.d");
+      files.push_back(std::make_unique<OutputFile>((root / "etc" / "sysctl.d" / "60-railyard-multirail.conf").string()));
+      files.back()->Append(sysctl);
+    }
+  }
+  if (!hosts) throw std::runtime_error(fmt::format("no host of the plan with addressed ports matches '{}'", host_glob));
+  std::vector<OutputFile*> set;
+  for (auto& f : files) set.push_back(f.get());
+  CommitAll(set);
+  for (const auto& f : files) {
+    if (f->path().ends_with(".yaml")) {
+      std::error_code ec;
+      fs::permissions(f->path(), fs::perms::owner_read | fs::perms::owner_write, fs::perm_options::replace, ec);
+    }
+  }
+  return hosts;
+}
+
+}  // namespace railyard

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# railyard config hosts from the README's example, checked by netplan itself (Debian netplan.io):
+# `netplan generate --root-dir` accepts each host's file, and the systemd-networkd files it writes
+# carry the plan's addresses, MTU, IPoIB mode, per-rail routing tables and source rules. Bad input
+# exits 2 and writes nothing. Usage: config_test.sh RAILYARD SOURCE_DIR
+set -u
+RAILYARD=$1
+SRC=$2
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+NETPLAN=$(command -v netplan || echo /usr/sbin/netplan)
+check "netplan is installed (scripts/install-deps.sh)" test -x "$NETPLAN"
+"$RAILYARD" plan "$SRC/examples/superpod-h100-4su.yaml" -o "$WORK/plan" > /dev/null 2>&1
+"$RAILYARD" config hosts --plan "$WORK/plan/plan.json" -o "$WORK/hosts" 2> "$WORK/err.txt"
+check "config hosts exits 0" test $? -eq 0
+check "one tree per host (127)" test "$(ls "$WORK/hosts" | wc -l)" -eq 127
+check "says the out-of-band plane is left out" grep -q "plane oob (out-of-band): left out" "$WORK/err.txt"
+check "netplan file is mode 600" test "$(stat -c %a "$WORK/hosts/dgx001/etc/netplan/60-railyard.yaml")" = 600
+for host in dgx001 dgx064 dgx127; do
+  "$NETPLAN" generate --root-dir "$WORK/hosts/$host" 2> "$WORK/np-$host.err"
+  check "$host: netplan generate accepts it" test $? -eq 0
+  check "$host: netplan says nothing" test ! -s "$WORK/np-$host.err"
+done
+N="$WORK/hosts/dgx001/run/systemd/network"
+check "dgx001: a network file per port (8 compute + 2 storage)" test "$(ls "$N"/*.network | wc -l)" -eq 10
+IB=$(cat "$N/10-netplan-ibp24s0.network")
+ADDR=$(awk -F, '$1 == "compute" && $3 == "dgx001" && $4 == "mlx5_0" { print $5 "/" $6 }' "$WORK/plan/ip-plan.csv")
+check "ibp24s0: the plan's address ($ADDR)" grep -q "^Address=$ADDR$" "$N/10-netplan-ibp24s0.network"
+check "ibp24s0: IPoIB datagram, MTU 2044" sh -c "echo '$IB' | grep -q '^Mode=datagram' && grep -q '^MTUBytes=2044' '$N/10-netplan-ibp24s0.network'"
+check "ibp24s0: its own routing table and source rule" sh -c "grep -q '^Table=101' '$N/10-netplan-ibp24s0.network' && grep -q '^From=${ADDR%/*}' '$N/10-netplan-ibp24s0.network'"
+check "rails have distinct tables" test "$(cat "$N"/10-netplan-ibp*.network | grep -c '^Table=1[0-9][0-9]$' )" -eq 16
+check "storage: MTU 9000" grep -q '^MTUBytes=9000' "$N/10-netplan-enp41s0f0np0.network"
+check "multi-rail sysctl for every port" test "$(grep -c arp_ignore "$WORK/hosts/dgx001/etc/sysctl.d/60-railyard-multirail.conf")" -eq 10
+"$RAILYARD" config hosts --plan "$WORK/plan/plan.json" --host 'dgx00[1-3]' -o "$WORK/some" 2> /dev/null
+check "--host: a glob picks hosts" test "$(ls "$WORK/some" | tr '\n' ' ')" = "dgx001 dgx002 dgx003 "
+
+# Bad input: a plan without netdevs, a plan without addresses, a glob that matches nothing.
+sed '/netdevs:/d' "$SRC/examples/superpod-h100-4su.yaml" > "$WORK/no-netdevs.yaml"
+"$RAILYARD" plan "$WORK/no-netdevs.yaml" -o "$WORK/plan-nn" > /dev/null 2>&1
+"$RAILYARD" config hosts --plan "$WORK/plan-nn/plan.json" -o "$WORK/nn" 2> "$WORK/nn.err"
+check "no netdevs: exit 2" test $? -eq 2
+check "no netdevs: names the planes and the spec key" grep -q "plane(s) compute, storage give hosts addresses but the spec names no netdevs" "$WORK/nn.err"
+check "no netdevs: nothing written" test ! -e "$WORK/nn"
+"$RAILYARD" plan "$SRC/examples/lab-8-node.yaml" -o "$WORK/plan-lab" > /dev/null 2>&1
+"$RAILYARD" config hosts --plan "$WORK/plan-lab/plan.json" -o "$WORK/lab" 2> "$WORK/lab.err"
+check "no addressing for host planes: exit 2, says what to add" sh -c "grep -q 'no host port has an address' '$WORK/lab.err' && test ! -e '$WORK/lab'"
+"$RAILYARD" config hosts --plan "$WORK/plan/plan.json" --host 'gpu*' -o "$WORK/none" 2> "$WORK/none.err"
+check "a glob matching no host: exit 2" test $? -eq 2
+finish
