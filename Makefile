@@ -51,6 +51,7 @@ bench: build
 	bench/doctor_bench.sh $(BUILD)
 	bench/ledger_bench.sh $(BUILD)
 	bench/rollout_bench.sh $(BUILD)
+	bench/config_bench.sh $(BUILD)
 	./$(BUILD)/parse_bench --benchmark_counters_tabular=true
 
 clean:

@@ -3,6 +3,8 @@
 #include <fnmatch.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -15,6 +17,7 @@
 
 #include "export/text.h"
 #include "util/file.h"
+#include "util/tar.h"
 #include "util/terminal.h"
 
 namespace railyard {
@@ -41,6 +44,10 @@ std::string Quoted(std::string_view s) {
 
 }  // namespace
 
+namespace {
+HostConfigs ParsePadded(const simdjson::padded_string& padded, const std::string& source);
+}  // namespace
+
 uint32_t DefaultMtu(const std::string& kind, const std::string& role) {
   if (kind == "infiniband") return 2044;
   if (role == "inband" || role == "management") return 1500;
@@ -48,7 +55,11 @@ uint32_t DefaultMtu(const std::string& kind, const std::string& role) {
 }
 
 HostConfigs ParseHostConfigs(std::string_view json, const std::string& source) {
-  simdjson::padded_string padded(json);
+  return ParsePadded(simdjson::padded_string(json), source);
+}
+
+namespace {
+HostConfigs ParsePadded(const simdjson::padded_string& padded, const std::string& source) {
   od::parser parser;
   od::document doc;
   auto fail = [&](const std::string& why) { throw std::runtime_error(fmt::format("{}: {}", source, why)); };
@@ -129,52 +140,61 @@ HostConfigs ParseHostConfigs(std::string_view json, const std::string& source) {
           }
         }
       } else if (key == "links") {
+        // 100,000 GPUs make a million links, most between switches: views into simdjson's string
+        // buffer (alive as long as the document) until a link turns out to be a node's.
+        auto view = [](od::value v) -> std::string_view {
+          std::string_view sv;
+          return v.get_string().get(sv) == simdjson::SUCCESS ? sv : std::string_view();
+        };
         for (auto item : value.get_array()) {
-          HostPortConfig p;
-          std::string level, a_device;
+          std::string_view plane, level, label, a_device, a_port, a_ip, z_device, z_port, z_ip;
+          int64_t rail = 0;
+          bool skip = false;
           for (auto f : item.get_object()) {
             std::string_view k = f.unescaped_key().value();
-            if (k == "plane") p.plane = text(f.value());
-            else if (k == "level") level = text(f.value());
-            else if (k == "label") p.label = text(f.value());
-            else if (k == "rail") p.rail = static_cast<int>(number(f.value()));
+            if (k == "plane") plane = view(f.value());
+            else if (k == "level") skip = (level = view(f.value())) != "endpoint-leaf";
+            else if (skip) continue;
+            else if (k == "label") label = view(f.value());
+            else if (k == "rail") rail = number(f.value());
             else if (k == "a" || k == "z") {
-              std::string device, port, ip;
+              const bool a = k == "a";
               for (auto e : f.value().get_object()) {
                 std::string_view ek = e.unescaped_key().value();
-                if (ek == "device") device = text(e.value());
-                else if (ek == "port") port = text(e.value());
-                else if (ek == "ip") ip = text(e.value());
-              }
-              if (k == "a") {
-                a_device = device;
-                p.port = port;
-                p.address = ip;
-              } else {
-                p.peer_device = device;
-                p.peer_port = port;
-                p.peer_address = ip.substr(0, ip.find('/'));
+                if (ek == "device") (a ? a_device : z_device) = view(e.value());
+                else if (ek == "port") (a ? a_port : z_port) = view(e.value());
+                else if (ek == "ip") (a ? a_ip : z_ip) = view(e.value());
               }
             }
           }
-          // Links are in plan order, devices before links in plan.json: a node is known by now.
-          if (level != "endpoint-leaf" || p.address.empty() || !nodes.count(a_device)) continue;
-          const PlaneInfo& plane = planes[p.plane];
-          if (plane.role == "oob") continue;  // the BMC's port: set on the BMC, not in the host's OS
-          p.kind = plane.kind;
-          p.role = plane.role;
-          p.mode = plane.mode;
-          p.prefix = plane.prefix;
-          p.vlan = plane.vlan;
-          p.mtu = DefaultMtu(plane.kind, plane.role);
-          if (p.mode != "p2p31") p.peer_address.clear();
+          // Devices come before links in plan.json: a node is known by now.
+          if (skip || a_ip.empty() || !nodes.count(std::string(a_device))) continue;
+          auto plane_it = planes.find(std::string(plane));
+          if (plane_it == planes.end()) fail(fmt::format("link {} names plane '{}', which the plan does not have", label, plane));
+          const PlaneInfo& info = plane_it->second;
+          if (info.role == "oob") continue;  // the BMC's port: set on the BMC, not in the host's OS
+          HostPortConfig p;
+          p.plane = plane_it->first;
+          p.kind = info.kind;
+          p.role = info.role;
+          p.mode = info.mode;
+          p.prefix = info.prefix;
+          p.vlan = info.vlan;
+          p.mtu = DefaultMtu(info.kind, info.role);
+          p.port = a_port;
+          p.address = a_ip;
+          p.label = label;
+          p.rail = static_cast<int>(rail);
+          p.peer_device = z_device;
+          p.peer_port = z_port;
+          if (info.mode == "p2p31") p.peer_address = z_ip.substr(0, z_ip.find('/'));
           auto dev = netdev.find({p.plane, p.port});
           if (dev == netdev.end()) {
             planes_without_netdevs.insert(p.plane);
             continue;
           }
           p.netdev = dev->second;
-          out.ports[a_device].push_back(std::move(p));
+          out.ports[std::string(a_device)].push_back(std::move(p));
         }
       }
     }
@@ -198,8 +218,16 @@ HostConfigs ParseHostConfigs(std::string_view json, const std::string& source) {
   }
   return out;
 }
+}  // namespace
 
-HostConfigs ReadHostConfigs(const std::string& plan_json) { return ParseHostConfigs(ReadWholeFile(plan_json), plan_json); }
+HostConfigs ReadHostConfigs(const std::string& plan_json) {
+  simdjson::padded_string padded;
+  if (simdjson::padded_string::load(plan_json).get(padded)) {
+    // The same message every reader gives for a file it cannot read.
+    return ParseHostConfigs(ReadWholeFile(plan_json), plan_json);
+  }
+  return ParsePadded(padded, plan_json);
+}
 
 namespace {
 
@@ -264,35 +292,78 @@ std::string MultiRailSysctl(const std::string& host, const std::vector<HostPortC
 
 size_t WriteHostConfigs(const HostConfigs& configs, const std::string& host_glob, const std::string& dir) {
   namespace fs = std::filesystem;
-  std::vector<std::unique_ptr<OutputFile>> files;
-  size_t hosts = 0;
+  std::vector<std::string> hosts;
   for (const std::string& host : configs.hosts) {
     if (!host_glob.empty() && fnmatch(host_glob.c_str(), host.c_str(), 0) != 0) continue;
-    auto it = configs.ports.find(host);
-    if (it == configs.ports.end()) continue;
-    ++hosts;
-    const fs::path root = fs::path(dir) / host;
-    fs::create_directories(root / "etc" / "netplan");
-    files.push_back(std::make_unique<OutputFile>((root / "etc" / "netplan" / "60-railyard.yaml").string()));
-    files.back()->Append(NetplanYaml(host, it->second, configs.plan_name));
-    std::string sysctl = MultiRailSysctl(host, it->second);
-    if (!sysctl.empty()) {
-      fs::create_directories(root / "etc" / "sysctl.d");
-      files.push_back(std::make_unique<OutputFile>((root / "etc" / "sysctl.d" / "60-railyard-multirail.conf").string()));
-      files.back()->Append(sysctl);
-    }
+    if (configs.ports.count(host)) hosts.push_back(host);
   }
-  if (!hosts) throw std::runtime_error(fmt::format("no host of the plan with addressed ports matches '{}'", host_glob));
-  std::vector<OutputFile*> set;
-  for (auto& f : files) set.push_back(f.get());
-  CommitAll(set);
+  if (hosts.empty()) throw std::runtime_error(fmt::format("no host of the plan with addressed ports matches '{}'", host_glob));
+  if (dir.ends_with(".tar")) {
+    // One archive: the same trees, extracted on each host with
+    // tar -xf hosts.tar --strip-components=1 -C / <host>/
+    OutputFile out(dir);
+    int64_t mtime = static_cast<int64_t>(std::time(nullptr));
+    if (const char* epoch = std::getenv("SOURCE_DATE_EPOCH")) mtime = std::strtoll(epoch, nullptr, 10);  // reproducible archives
+    TarWriter tar([&out](std::string_view bytes) { out.Append(bytes); }, mtime);
+    for (const std::string& host : hosts) {
+      const std::vector<HostPortConfig>& ports = configs.ports.at(host);
+      tar.Add(host + "/etc/netplan/60-railyard.yaml", 0600, NetplanYaml(host, ports, configs.plan_name));
+      std::string sysctl = MultiRailSysctl(host, ports);
+      if (!sysctl.empty()) tar.Add(host + "/etc/sysctl.d/60-railyard-multirail.conf", 0644, sysctl);
+    }
+    tar.Finish();
+    out.Close();
+    CommitAll({&out});
+    return hosts.size();
+  }
+  // The directories this run creates, removed again (deepest first) if it fails: nothing is left half.
+  std::vector<fs::path> created;
+  auto make_dir = [&](const fs::path& p) {
+    std::error_code ec;
+    if (fs::create_directory(p, ec)) created.push_back(p);
+    if (ec) throw std::runtime_error(fmt::format("{}: cannot create the directory: {}", p.string(), ec.message()));
+  };
+  std::vector<std::unique_ptr<OutputFile>> files;
+  try {
+    std::error_code ec;
+    if (!fs::is_directory(dir)) {
+      fs::path parent = fs::path(dir).parent_path();
+      if (!parent.empty() && !fs::is_directory(parent)) fs::create_directories(parent, ec);
+      make_dir(dir);
+    }
+    for (const std::string& host : hosts) {
+      const std::vector<HostPortConfig>& ports = configs.ports.at(host);
+      const fs::path root = fs::path(dir) / host;
+      for (const fs::path& p : {root, root / "etc", root / "etc" / "netplan"}) make_dir(p);
+      files.push_back(std::make_unique<OutputFile>((root / "etc" / "netplan" / "60-railyard.yaml").string()));
+      files.back()->Append(NetplanYaml(host, ports, configs.plan_name));
+      files.back()->Close();  // one descriptor at a time: 12,500 hosts would exceed the open-file limit
+      std::string sysctl = MultiRailSysctl(host, ports);
+      if (!sysctl.empty()) {
+        make_dir(root / "etc" / "sysctl.d");
+        files.push_back(std::make_unique<OutputFile>((root / "etc" / "sysctl.d" / "60-railyard-multirail.conf").string()));
+        files.back()->Append(sysctl);
+        files.back()->Close();
+      }
+    }
+    std::vector<OutputFile*> set;
+    for (auto& f : files) set.push_back(f.get());
+    CommitAll(set);
+  } catch (...) {
+    files.clear();  // removes the temporary files never committed
+    for (auto it = created.rbegin(); it != created.rend(); ++it) {
+      std::error_code ec;
+      fs::remove(*it, ec);  // only if empty: a directory someone else filled stays
+    }
+    throw;
+  }
   for (const auto& f : files) {
     if (f->path().ends_with(".yaml")) {
       std::error_code ec;
       fs::permissions(f->path(), fs::perms::owner_read | fs::perms::owner_write, fs::perm_options::replace, ec);
     }
   }
-  return hosts;
+  return hosts.size();
 }
 
 }  // namespace railyard

@@ -36,6 +36,16 @@ check "multi-rail sysctl for every port" test "$(grep -c arp_ignore "$WORK/hosts
 "$RAILYARD" config hosts --plan "$WORK/plan/plan.json" --host 'dgx00[1-3]' -o "$WORK/some" 2> /dev/null
 check "--host: a glob picks hosts" test "$(ls "$WORK/some" | tr '\n' ' ')" = "dgx001 dgx002 dgx003 "
 
+# One archive for the fleet: the same trees; extracted for one host, netplan accepts it.
+SOURCE_DATE_EPOCH=1700000000 "$RAILYARD" config hosts --plan "$WORK/plan/plan.json" -o "$WORK/hosts.tar" 2> /dev/null
+check "-o hosts.tar: exit 0" test $? -eq 0
+check "hosts.tar: tar lists 127 netplan files, mode 600" test "$(tar -tvf "$WORK/hosts.tar" | grep -c '^-rw------- root/root .* 2023-11-14 .*/etc/netplan/60-railyard.yaml$')" -eq 127
+mkdir -p "$WORK/x"
+tar -xf "$WORK/hosts.tar" --strip-components=1 -C "$WORK/x" dgx064/
+check "hosts.tar: one host's tree is the directory output's" cmp "$WORK/x/etc/netplan/60-railyard.yaml" "$WORK/hosts/dgx064/etc/netplan/60-railyard.yaml"
+"$NETPLAN" generate --root-dir "$WORK/x" 2> /dev/null
+check "hosts.tar: netplan accepts the extracted tree" test $? -eq 0
+
 # Bad input: a plan without netdevs, a plan without addresses, a glob that matches nothing.
 sed '/netdevs:/d' "$SRC/examples/superpod-h100-4su.yaml" > "$WORK/no-netdevs.yaml"
 "$RAILYARD" plan "$WORK/no-netdevs.yaml" -o "$WORK/plan-nn" > /dev/null 2>&1
