@@ -18,6 +18,7 @@ PACKAGES=(
   libsimdjson-dev      # LLDP JSON and plan.json at 100,000-GPU scale (GB/s parsing)
   time jq              # bench/: /usr/bin/time for peak RSS; jq as the verify baseline
   netplan.io           # `netplan generate` checks the host files `railyard config hosts` writes
+  network-manager      # `nmcli --offline` reads its keyfiles with NetworkManager's own reader (daemon masked, below)
 )
 
 missing=()
@@ -36,5 +37,11 @@ SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 echo "install-deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
+# The tests need nmcli, not the NetworkManager daemon: on a machine running systemd it is masked
+# before the package is installed, so it never starts and never takes over this machine's interfaces.
+if [[ " ${missing[*]} " == *" network-manager "* ]] && [ -d /run/systemd/system ]; then
+  echo "install-deps: masking NetworkManager.service (only nmcli --offline is used)"
+  $SUDO systemctl mask NetworkManager.service NetworkManager-wait-online.service NetworkManager-dispatcher.service
+fi
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

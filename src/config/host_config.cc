@@ -16,6 +16,7 @@
 #include <simdjson.h>
 
 #include "export/text.h"
+#include "util/content_hash.h"
 #include "util/file.h"
 #include "util/tar.h"
 #include "util/terminal.h"
@@ -290,8 +291,69 @@ std::string MultiRailSysctl(const std::string& host, const std::vector<HostPortC
   return s;
 }
 
-size_t WriteHostConfigs(const HostConfigs& configs, const std::string& host_glob, const std::string& dir) {
+std::string NmKeyfile(const std::string& host, const HostPortConfig& p, uint32_t table, bool multi, const std::string& plan_name) {
+  // A stable UUID per host and interface (NetworkManager wants one; the same plan gives the same file).
+  ContentHash h1, h2;
+  h1.Update(host);
+  h1.Update("/");
+  h1.Update(p.netdev);
+  h2.Update(p.netdev);
+  h2.Update("@");
+  h2.Update(host);
+  uint64_t a = h1.Digest(), b = h2.Digest();
+  std::string uuid = fmt::format("{:08x}-{:04x}-5{:03x}-{:04x}-{:012x}", a >> 32, (a >> 16) & 0xffff, a & 0xfff,
+                                 0x8000 | ((b >> 48) & 0x3fff), b & 0xffffffffffffull);
+  const bool ib = p.kind == "infiniband";
+  std::string k = fmt::format(
+      "# railyard config hosts: {} {} from plan {}: {} plane{}, {} -> {} {} (cable {})\n"
+      "[connection]\nid=railyard-{}\nuuid={}\ntype={}\ninterface-name={}\nautoconnect=true\n\n",
+      host, p.netdev, plan_name, p.plane, p.rail ? fmt::format(" rail {}", p.rail) : "", p.port, p.peer_device, p.peer_port,
+      p.label, p.netdev, uuid, ib ? "infiniband" : "ethernet", p.netdev);
+  if (ib) {
+    k += fmt::format("[infiniband]\nmtu={}\ntransport-mode=datagram\n\n", p.mtu);
+  } else {
+    k += fmt::format("[ethernet]\nmtu={}\n\n", p.mtu);
+  }
+  k += fmt::format("[ipv4]\nmethod=manual\naddress1={}\nmay-fail=false\n", p.address);
+  if (multi) {
+    // The port's routes in its own table, the plane's prefix also in main (254) for traffic that has
+    // not chosen a source yet, and the rule that sends its source address to its table.
+    const std::string self = p.address.substr(0, p.address.find('/'));
+    const std::string to = p.prefix.empty() ? p.address : p.prefix;
+    k += fmt::format("route-table={}\n", table);
+    if (!p.peer_address.empty()) {
+      k += fmt::format("route1={},{}\nroute2={},{}\nroute2_options=table=254\n", to, p.peer_address, to, p.peer_address);
+    } else {
+      k += fmt::format("route1={}\nroute2={}\nroute2_options=table=254\n", to, to);
+    }
+    k += fmt::format("routing-rule1=priority {} from {} table {}\n", 1000 + table, self, table);
+  }
+  k += "\n[ipv6]\nmethod=disabled\n";
+  return k;
+}
+
+std::vector<HostFile> HostFiles(const std::string& host, const std::vector<HostPortConfig>& ports, const std::string& format,
+                                const std::string& plan_name) {
+  std::vector<HostFile> files;
+  if (format == "nm") {
+    std::map<std::string, size_t> per_plane = PortsPerPlane(ports);
+    uint32_t table = 100;
+    for (const HostPortConfig& p : ports) {
+      ++table;
+      files.push_back({"etc/NetworkManager/system-connections/railyard-" + p.netdev + ".nmconnection", 0600,
+                       NmKeyfile(host, p, table, per_plane[p.plane] > 1 || p.mode == "p2p31", plan_name)});
+    }
+  } else {
+    files.push_back({"etc/netplan/60-railyard.yaml", 0600, NetplanYaml(host, ports, plan_name)});
+  }
+  std::string sysctl = MultiRailSysctl(host, ports);
+  if (!sysctl.empty()) files.push_back({"etc/sysctl.d/60-railyard-multirail.conf", 0644, std::move(sysctl)});
+  return files;
+}
+
+size_t WriteHostConfigs(const HostConfigs& configs, const std::string& host_glob, const std::string& dir, const std::string& format) {
   namespace fs = std::filesystem;
+  if (format != "netplan" && format != "nm") throw std::runtime_error(fmt::format("--format: '{}': netplan or nm", format));
   std::vector<std::string> hosts;
   for (const std::string& host : configs.hosts) {
     if (!host_glob.empty() && fnmatch(host_glob.c_str(), host.c_str(), 0) != 0) continue;
@@ -306,10 +368,9 @@ size_t WriteHostConfigs(const HostConfigs& configs, const std::string& host_glob
     if (const char* epoch = std::getenv("SOURCE_DATE_EPOCH")) mtime = std::strtoll(epoch, nullptr, 10);  // reproducible archives
     TarWriter tar([&out](std::string_view bytes) { out.Append(bytes); }, mtime);
     for (const std::string& host : hosts) {
-      const std::vector<HostPortConfig>& ports = configs.ports.at(host);
-      tar.Add(host + "/etc/netplan/60-railyard.yaml", 0600, NetplanYaml(host, ports, configs.plan_name));
-      std::string sysctl = MultiRailSysctl(host, ports);
-      if (!sysctl.empty()) tar.Add(host + "/etc/sysctl.d/60-railyard-multirail.conf", 0644, sysctl);
+      for (const HostFile& f : HostFiles(host, configs.ports.at(host), format, configs.plan_name)) {
+        tar.Add(host + "/" + f.path, f.mode, f.content);
+      }
     }
     tar.Finish();
     out.Close();
@@ -318,32 +379,26 @@ size_t WriteHostConfigs(const HostConfigs& configs, const std::string& host_glob
   }
   // The directories this run creates, removed again (deepest first) if it fails: nothing is left half.
   std::vector<fs::path> created;
-  auto make_dir = [&](const fs::path& p) {
-    std::error_code ec;
-    if (fs::create_directory(p, ec)) created.push_back(p);
-    if (ec) throw std::runtime_error(fmt::format("{}: cannot create the directory: {}", p.string(), ec.message()));
+  auto make_dirs = [&](const fs::path& p) {
+    std::vector<fs::path> missing;
+    for (fs::path at = p; !at.empty() && !fs::is_directory(at); at = at.parent_path()) missing.push_back(at);
+    for (auto it = missing.rbegin(); it != missing.rend(); ++it) {
+      std::error_code ec;
+      if (fs::create_directory(*it, ec)) created.push_back(*it);
+      if (ec) throw std::runtime_error(fmt::format("{}: cannot create the directory: {}", it->string(), ec.message()));
+    }
   };
   std::vector<std::unique_ptr<OutputFile>> files;
+  std::vector<uint32_t> modes;
   try {
-    std::error_code ec;
-    if (!fs::is_directory(dir)) {
-      fs::path parent = fs::path(dir).parent_path();
-      if (!parent.empty() && !fs::is_directory(parent)) fs::create_directories(parent, ec);
-      make_dir(dir);
-    }
     for (const std::string& host : hosts) {
-      const std::vector<HostPortConfig>& ports = configs.ports.at(host);
-      const fs::path root = fs::path(dir) / host;
-      for (const fs::path& p : {root, root / "etc", root / "etc" / "netplan"}) make_dir(p);
-      files.push_back(std::make_unique<OutputFile>((root / "etc" / "netplan" / "60-railyard.yaml").string()));
-      files.back()->Append(NetplanYaml(host, ports, configs.plan_name));
-      files.back()->Close();  // one descriptor at a time: 12,500 hosts would exceed the open-file limit
-      std::string sysctl = MultiRailSysctl(host, ports);
-      if (!sysctl.empty()) {
-        make_dir(root / "etc" / "sysctl.d");
-        files.push_back(std::make_unique<OutputFile>((root / "etc" / "sysctl.d" / "60-railyard-multirail.conf").string()));
-        files.back()->Append(sysctl);
-        files.back()->Close();
+      for (const HostFile& f : HostFiles(host, configs.ports.at(host), format, configs.plan_name)) {
+        const fs::path path = fs::path(dir) / host / f.path;
+        make_dirs(path.parent_path());
+        files.push_back(std::make_unique<OutputFile>(path.string()));
+        files.back()->Append(f.content);
+        files.back()->Close();  // one descriptor at a time: 12,500 hosts would exceed the open-file limit
+        modes.push_back(f.mode);
       }
     }
     std::vector<OutputFile*> set;
@@ -357,11 +412,9 @@ size_t WriteHostConfigs(const HostConfigs& configs, const std::string& host_glob
     }
     throw;
   }
-  for (const auto& f : files) {
-    if (f->path().ends_with(".yaml")) {
-      std::error_code ec;
-      fs::permissions(f->path(), fs::perms::owner_read | fs::perms::owner_write, fs::perm_options::replace, ec);
-    }
+  for (size_t i = 0; i < files.size(); ++i) {
+    std::error_code ec;
+    fs::permissions(files[i]->path(), static_cast<fs::perms>(modes[i]), fs::perm_options::replace, ec);
   }
   return hosts.size();
 }

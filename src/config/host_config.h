@@ -54,12 +54,29 @@ std::string NetplanYaml(const std::string& host, const std::vector<HostPortConfi
 // host has at most one port per plane.
 std::string MultiRailSysctl(const std::string& host, const std::vector<HostPortConfig>& ports);
 
+// One file of a host's configuration: its path under the host's root, mode and content.
+struct HostFile {
+  std::string path;  // etc/netplan/60-railyard.yaml
+  uint32_t mode = 0644;
+  std::string content;
+};
+
+// One NetworkManager keyfile (/etc/NetworkManager/system-connections/railyard-<netdev>.nmconnection):
+// a managed, autoconnecting connection bound to the interface, the address, the MTU, IPoIB datagram
+// mode, and for multi-rail the port's own route table, the prefix in main too, and the source rule.
+std::string NmKeyfile(const std::string& host, const HostPortConfig& port, uint32_t table, bool multi, const std::string& plan_name);
+
+// A host's files in `format` (netplan | nm), and the multi-rail sysctl file where it needs one.
+std::vector<HostFile> HostFiles(const std::string& host, const std::vector<HostPortConfig>& ports, const std::string& format,
+                                const std::string& plan_name);
+
 // Writes, per host matching `host_glob` ("" = all), DIR/<host>/etc/netplan/60-railyard.yaml (mode
 // 0600, as netplan wants) and, where needed, DIR/<host>/etc/sysctl.d/60-railyard-multirail.conf: a
 // tree to copy onto the host's root, or to check with `netplan generate --root-dir DIR/<host>`. All
 // files or none. `dir` ending in .tar: the same trees in one ustar archive instead (at fleet scale
 // the file system, not railyard, is the cost of 25,000 small files). Returns how many hosts were
 // written; throws when the glob matches none.
-size_t WriteHostConfigs(const HostConfigs& configs, const std::string& host_glob, const std::string& dir);
+size_t WriteHostConfigs(const HostConfigs& configs, const std::string& host_glob, const std::string& dir,
+                        const std::string& format = "netplan");
 
 }  // namespace railyard

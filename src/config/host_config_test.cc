@@ -47,6 +47,25 @@ TEST(HostConfig, PortsFromThePlanWithTheirNetdevsMtuAndRouting) {
   EXPECT_EQ(DefaultMtu("ethernet", "inband"), 1500u);
 }
 
+TEST(HostConfig, NetworkManagerKeyfilesPerPort) {
+  HostConfigs c = ParseHostConfigs(PlanJson(), "plan.json");
+  std::vector<HostFile> files = HostFiles("n1", c.ports["n1"], "nm", c.plan_name);
+  ASSERT_EQ(files.size(), 4u);  // three keyfiles and the multi-rail sysctl file
+  EXPECT_EQ(files[0].path, "etc/NetworkManager/system-connections/railyard-ibp24s0.nmconnection");
+  EXPECT_EQ(files[0].mode, 0600u);  // NetworkManager ignores a keyfile others can read
+  EXPECT_NE(files[0].content.find("type=infiniband\ninterface-name=ibp24s0\n"), std::string::npos);
+  EXPECT_NE(files[0].content.find("transport-mode=datagram"), std::string::npos);
+  EXPECT_NE(files[0].content.find("routing-rule1=priority 1101 from 10.0.0.2 table 101"), std::string::npos);
+  // The /31 port: its routes through the switch end, in its table and in main.
+  EXPECT_NE(files[2].content.find("route1=10.16.0.0/16,10.16.0.0\nroute2=10.16.0.0/16,10.16.0.0\nroute2_options=table=254"),
+            std::string::npos) << files[2].content;
+  // A UUID NetworkManager accepts (version 5 layout), the same for the same plan, distinct per port.
+  auto uuid = [](const std::string& k) { return k.substr(k.find("uuid=") + 5, 36); };
+  EXPECT_EQ(uuid(files[0].content)[14], '5');
+  EXPECT_NE(uuid(files[0].content), uuid(files[1].content));
+  EXPECT_EQ(uuid(files[0].content), uuid(HostFiles("n1", c.ports["n1"], "nm", c.plan_name)[0].content));
+}
+
 TEST(HostConfig, AnInterfaceNameThatCouldBreakAFileIsRefused) {
   EXPECT_NE(ErrorOf(PlanJson("x\\\":\\n  evil: [1]")).find("is not a Linux interface name"), std::string::npos);
   EXPECT_NE(ErrorOf(PlanJson("a-name-longer-than-15")).find("is not a Linux interface name"), std::string::npos);

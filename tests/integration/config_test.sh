@@ -46,6 +46,26 @@ check "hosts.tar: one host's tree is the directory output's" cmp "$WORK/x/etc/ne
 "$NETPLAN" generate --root-dir "$WORK/x" 2> /dev/null
 check "hosts.tar: netplan accepts the extracted tree" test $? -eq 0
 
+# NetworkManager keyfiles, read by NetworkManager's own keyfile reader: `nmcli --offline` takes a
+# keyfile on stdin, validates it and prints it normalized (NetworkManager 1.40 and later); every
+# setting railyard wrote must come back.
+"$RAILYARD" config hosts --plan "$WORK/plan/plan.json" --format nm --host 'dgx00[12]' -o "$WORK/nm" 2> /dev/null
+check "--format nm: exit 0" test $? -eq 0
+K="$WORK/nm/dgx001/etc/NetworkManager/system-connections"
+check "nm: a keyfile per port (10), mode 600" test "$(find "$K" -name '*.nmconnection' -perm 600 | wc -l)" -eq 10
+check "nmcli is installed (scripts/install-deps.sh)" command -v nmcli
+bad=0
+for f in "$K"/*.nmconnection "$WORK"/nm/dgx002/etc/NetworkManager/system-connections/*.nmconnection; do
+  nmcli --offline connection modify connection.autoconnect yes < "$f" > "$WORK/nm-out.txt" 2> "$WORK/nm-err.txt"
+  if [ $? -ne 0 ]; then bad=$((bad + 1)); echo "nmcli refuses $f:" >&2; cat "$WORK/nm-err.txt" >&2; continue; fi
+  lost=$(grep -v -e '^#' -e '^\[' -e '^$' -e '^autoconnect=true$' "$f" | grep -vxFf "$WORK/nm-out.txt")
+  if [ -n "$lost" ]; then bad=$((bad + 1)); echo "nmcli dropped from $f: $lost" >&2; fi
+done
+check "nmcli reads all 20 keyfiles of two hosts and keeps every setting" test "$bad" -eq 0
+check "nm: IPoIB datagram, MTU 2044, table 101 and its rule" sh -c "grep -q '^transport-mode=datagram' '$K/railyard-ibp24s0.nmconnection' && grep -q '^route-table=101' '$K/railyard-ibp24s0.nmconnection' && grep -q '^routing-rule1=priority 1101 from ' '$K/railyard-ibp24s0.nmconnection'"
+printf '[connection]\nid=x\nuuid=not-a-uuid\ntype=ethernet\n' | nmcli --offline connection modify connection.autoconnect yes > /dev/null 2>&1
+check "nmcli refuses a bad keyfile (the check can fail)" test $? -ne 0
+
 # Bad input: a plan without netdevs, a plan without addresses, a glob that matches nothing.
 sed '/netdevs:/d' "$SRC/examples/superpod-h100-4su.yaml" > "$WORK/no-netdevs.yaml"
 "$RAILYARD" plan "$WORK/no-netdevs.yaml" -o "$WORK/plan-nn" > /dev/null 2>&1
