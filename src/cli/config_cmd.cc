@@ -5,6 +5,7 @@
 
 #include "cli/commands.h"
 #include "config/host_config.h"
+#include "config/roce_config.h"
 
 namespace railyard::cli {
 
@@ -13,7 +14,7 @@ std::function<int()> AddConfigCommand(CLI::App& app) {
     std::string plan, host, format = "netplan", out;
   };
   auto a = std::make_shared<Args>();
-  CLI::App* verb = app.add_subcommand("config", "Write configuration from the plan: host network files");
+  CLI::App* verb = app.add_subcommand("config", "Write configuration from the plan: host network files, RoCE QoS");
   verb->require_subcommand(1);
   CLI::App* hosts = verb->add_subcommand("hosts", "Per host: addresses, MTU, multi-rail routing (netplan or NetworkManager), from the plan");
   hosts->footer(
@@ -26,9 +27,27 @@ std::function<int()> AddConfigCommand(CLI::App& app) {
   hosts->add_option("--host", a->host, "only the hosts matching this glob");
   hosts->add_option("--format", a->format, "netplan (default) or nm (NetworkManager keyfiles)")->check(CLI::IsMember({"netplan", "nm"}));
   hosts->add_option("-o,--output", a->out, "directory: a root tree per host (<host>/etc/...); FILE.tar: the trees in one archive")->required();
-  return [a, hosts]() -> int {
-    if (!hosts->parsed()) return kExitInput;
+  auto r = std::make_shared<Args>();
+  CLI::App* roce = verb->add_subcommand("roce", "Per host: the RoCE lossless class (trust DSCP, PFC, ECN, ToS), set at every boot");
+  roce->footer(
+      "Examples:\n"
+      "  railyard config roce --plan out/plan.json -o hosts/    # hosts/<host>/etc/railyard/roce-qos.sh + systemd unit\n"
+      "  railyard config roce --plan out/plan.json -o roce.tar\n"
+      "The values are the plane's spec `qos:` (priority 3, DSCP 26, CNP DSCP 48 / priority 6 by default). See docs/config.md.");
+  roce->add_option("--plan", r->plan, "plan.json from `railyard plan -o`")->required()->check(CLI::ExistingFile);
+  roce->add_option("--host", r->host, "only the hosts matching this glob");
+  roce->add_option("-o,--output", r->out, "directory: a root tree per host (<host>/etc/...); FILE.tar: the trees in one archive")->required();
+  return [a, hosts, r, roce]() -> int {
+    if (!hosts->parsed() && !roce->parsed()) return kExitInput;
     try {
+      if (roce->parsed()) {
+        HostConfigs configs = ReadHostConfigs(r->plan);
+        size_t n = WriteHostFiles(configs, r->host, r->out, [&](const std::string& host, const std::vector<HostPortConfig>& ports) {
+          return RoceFiles(host, ports, configs.plan_name);
+        });
+        std::cerr << fmt::format("railyard: wrote the RoCE QoS script and unit of {} host(s) to {}\n", n, r->out);
+        return kExitOk;
+      }
       HostConfigs configs = ReadHostConfigs(a->plan);
       size_t n = WriteHostConfigs(configs, a->host, a->out, a->format);
       for (const std::string& note : configs.notes) std::cerr << "railyard: " << note << "\n";

@@ -29,6 +29,8 @@ namespace od = simdjson::ondemand;
 struct PlaneInfo {
   std::string kind, role, mode, prefix;
   int vlan = 0;
+  uint32_t mtu = 0;  // plan.json's (0: a plan written before railyard put it there)
+  RoceQos qos;
 };
 
 // YAML scalars railyard writes come from the plan (names it made, addresses it formatted); quoted
@@ -98,7 +100,17 @@ HostConfigs ParsePadded(const simdjson::padded_string& padded, const std::string
             if (k == "name") name = text(f.value());
             else if (k == "kind") p.kind = text(f.value());
             else if (k == "role") p.role = text(f.value());
-            else if (k == "addressing") {
+            else if (k == "mtu") p.mtu = static_cast<uint32_t>(number(f.value()));
+            else if (k == "qos") {
+              for (auto q : f.value().get_object()) {
+                std::string_view qk = q.unescaped_key().value();
+                auto byte = [&](int64_t max) { return static_cast<uint8_t>(std::clamp<int64_t>(number(q.value()), 0, max)); };
+                if (qk == "priority") p.qos.priority = byte(7);
+                else if (qk == "dscp") p.qos.dscp = byte(63);
+                else if (qk == "cnp_dscp") p.qos.cnp_dscp = byte(63);
+                else if (qk == "cnp_priority") p.qos.cnp_priority = byte(7);
+              }
+            } else if (k == "addressing") {
               for (auto a : f.value().get_object()) {
                 std::string_view ak = a.unescaped_key().value();
                 if (ak == "mode") p.mode = text(a.value());
@@ -181,7 +193,8 @@ HostConfigs ParsePadded(const simdjson::padded_string& padded, const std::string
           p.mode = info.mode;
           p.prefix = info.prefix;
           p.vlan = info.vlan;
-          p.mtu = DefaultMtu(info.kind, info.role);
+          p.mtu = info.mtu >= 576 && info.mtu <= 65520 ? info.mtu : DefaultMtu(info.kind, info.role);
+          p.qos = info.qos;
           p.port = a_port;
           p.address = a_ip;
           p.label = label;
@@ -352,14 +365,23 @@ std::vector<HostFile> HostFiles(const std::string& host, const std::vector<HostP
 }
 
 size_t WriteHostConfigs(const HostConfigs& configs, const std::string& host_glob, const std::string& dir, const std::string& format) {
-  namespace fs = std::filesystem;
   if (format != "netplan" && format != "nm") throw std::runtime_error(fmt::format("--format: '{}': netplan or nm", format));
+  return WriteHostFiles(configs, host_glob, dir, [&](const std::string& host, const std::vector<HostPortConfig>& ports) {
+    return HostFiles(host, ports, format, configs.plan_name);
+  });
+}
+
+size_t WriteHostFiles(const HostConfigs& configs, const std::string& host_glob, const std::string& dir, const HostFileMaker& make) {
+  namespace fs = std::filesystem;
   std::vector<std::string> hosts;
   for (const std::string& host : configs.hosts) {
     if (!host_glob.empty() && fnmatch(host_glob.c_str(), host.c_str(), 0) != 0) continue;
     if (configs.ports.count(host)) hosts.push_back(host);
   }
   if (hosts.empty()) throw std::runtime_error(fmt::format("no host of the plan with addressed ports matches '{}'", host_glob));
+  // Hosts with nothing to write (no RoCE port for `config roce`) are left out.
+  std::erase_if(hosts, [&](const std::string& host) { return make(host, configs.ports.at(host)).empty(); });
+  if (hosts.empty()) throw std::runtime_error(fmt::format("no host matching '{}' has a port this configuration is for", host_glob));
   if (dir.ends_with(".tar")) {
     // One archive: the same trees, extracted on each host with
     // tar -xf hosts.tar --strip-components=1 -C / <host>/
@@ -368,9 +390,7 @@ size_t WriteHostConfigs(const HostConfigs& configs, const std::string& host_glob
     if (const char* epoch = std::getenv("SOURCE_DATE_EPOCH")) mtime = std::strtoll(epoch, nullptr, 10);  // reproducible archives
     TarWriter tar([&out](std::string_view bytes) { out.Append(bytes); }, mtime);
     for (const std::string& host : hosts) {
-      for (const HostFile& f : HostFiles(host, configs.ports.at(host), format, configs.plan_name)) {
-        tar.Add(host + "/" + f.path, f.mode, f.content);
-      }
+      for (const HostFile& f : make(host, configs.ports.at(host))) tar.Add(host + "/" + f.path, f.mode, f.content);
     }
     tar.Finish();
     out.Close();
@@ -392,7 +412,7 @@ size_t WriteHostConfigs(const HostConfigs& configs, const std::string& host_glob
   std::vector<uint32_t> modes;
   try {
     for (const std::string& host : hosts) {
-      for (const HostFile& f : HostFiles(host, configs.ports.at(host), format, configs.plan_name)) {
+      for (const HostFile& f : make(host, configs.ports.at(host))) {
         const fs::path path = fs::path(dir) / host / f.path;
         make_dirs(path.parent_path());
         files.push_back(std::make_unique<OutputFile>(path.string()));

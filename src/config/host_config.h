@@ -14,9 +14,12 @@
 // NIC answers ARP only for its own address.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <vector>
+
+#include "model/fabric.h"
 
 namespace railyard {
 
@@ -28,7 +31,8 @@ struct HostPortConfig {
   std::string prefix;                   // the plane's prefix (10.0.0.0/12)
   std::string peer_device, peer_port, label;
   int vlan = 0, rail = 0;
-  uint32_t mtu = 0;
+  uint32_t mtu = 0;  // the plane's (plan.json), else DefaultMtu
+  RoceQos qos;       // roce planes
 };
 
 struct HostConfigs {
@@ -43,7 +47,8 @@ struct HostConfigs {
 HostConfigs ReadHostConfigs(const std::string& plan_json);
 HostConfigs ParseHostConfigs(std::string_view json, const std::string& source);
 
-// The MTU railyard writes when the spec gives none: 9000 on Ethernet/RoCE data planes (compute,
+// The MTU railyard writes when plan.json gives none (a plan from before it did; the planner applies
+// the same defaults): 9000 on Ethernet/RoCE data planes (compute,
 // storage), 1500 on in-band management, 2044 for IPoIB in datagram mode (a 2048-byte IB MTU, minus
 // the 4-byte IPoIB header).
 uint32_t DefaultMtu(const std::string& kind, const std::string& role);
@@ -78,5 +83,10 @@ std::vector<HostFile> HostFiles(const std::string& host, const std::vector<HostP
 // written; throws when the glob matches none.
 size_t WriteHostConfigs(const HostConfigs& configs, const std::string& host_glob, const std::string& dir,
                         const std::string& format = "netplan");
+
+// The same for any per-host files (config roce): `make` gives a host's files; a host it gives none is
+// left out.
+using HostFileMaker = std::function<std::vector<HostFile>(const std::string& host, const std::vector<HostPortConfig>& ports)>;
+size_t WriteHostFiles(const HostConfigs& configs, const std::string& host_glob, const std::string& dir, const HostFileMaker& make);
 
 }  // namespace railyard

@@ -88,7 +88,13 @@ void WritePlanJson(const ExportContext& ctx, OutputFile& out) {
     if (pl.nic != kNoItem) out.Print(R"(,"nic":"{}")", ctx.catalog.nics()[pl.nic].opn);
     out.Print(R"(,"addressing":{{"mode":"{}","vlan":{})", ModeName(pl.addressing.mode), pl.addressing.vlan);
     if (pl.addressing.prefix) out.Print(R"(,"prefix":"{}")", FormatPrefix(*pl.addressing.prefix));
-    out.Print("}}}}");
+    out.Print("}}");
+    out.Print(R"(,"mtu":{})", pl.mtu);
+    if (pl.kind == FabricKind::kRoce) {
+      out.Print(R"(,"qos":{{"priority":{},"dscp":{},"tos":{},"cnp_dscp":{},"cnp_priority":{}}})", pl.qos.priority, pl.qos.dscp,
+                pl.qos.tos(), pl.qos.cnp_dscp, pl.qos.cnp_priority);
+    }
+    out.Print("}}");
   }
   out.Append(R"(],"host_ports":[)");
   // Names a uniform fleet gives its host ports (spec netdevs:/slots:), the same on every node.

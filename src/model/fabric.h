@@ -121,8 +121,22 @@ struct PlaneAddressing {
   uint32_t asn_base = 0;
 };
 
+// RoCE lossless class of a plane: hosts and switches are configured alike from it. Defaults: RDMA on
+// priority 3 with DSCP 26 (ToS 106 = 26 << 2 | ECT(0)), congestion notifications on DSCP 48 /
+// priority 6 (../shared/reference/host-tuning.md: NVIDIA mlnx_qos samples and Network Operator,
+// Spectrum-X defaults; CNP DSCP 48 medium confidence).
+struct RoceQos {
+  uint8_t priority = 3;
+  uint8_t dscp = 26;
+  uint8_t cnp_dscp = 48;
+  uint8_t cnp_priority = 6;
+  uint8_t tos() const { return static_cast<uint8_t>(dscp << 2 | 2); }  // ECT(0): the flow is ECN-capable
+};
+
 struct Plane {
   std::string name;
+  uint32_t mtu = 0;                  // host-side MTU (spec `mtu:`, else the kind's default: 9000, 1500 in-band, 2044 IPoIB)
+  RoceQos qos;                       // roce planes
   std::vector<std::string> netdevs;  // per node port of this plane, when the spec names them
   std::vector<std::string> slots;
   std::string label_prefix;  // cable label prefix, e.g. "CMP"

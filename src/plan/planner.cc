@@ -443,6 +443,11 @@ PlanResult Plan(const Spec& spec, const Catalog& catalog) {
     plane.rail_optimized = ps.rail_optimized;
     plane.netdevs = ps.netdevs;
     plane.slots = ps.slots;
+    plane.qos = ps.qos;
+    plane.mtu = ps.mtu ? ps.mtu
+                       : ps.kind == FabricKind::kInfiniband ? 2044  // IPoIB datagram: a 2048-byte IB MTU less 4
+                       : ps.role == PlaneRole::kInband || ps.role == PlaneRole::kOob ? 1500
+                                                                                     : 9000;
     plane.bmc = ps.role == PlaneRole::kOob;
     plane.node_port_offset = port_offset;
     port_offset += ps.ports_per_node;

@@ -261,7 +261,7 @@ PlaneSpec ParsePlane(const std::string& file, const YAML::Node& node, size_t ind
   problems.Check([&] {
     r.CheckKeys({"name", "kind", "role", "carries", "nic", "ports_per_node", "speed", "switch", "spine_switch",
                  "core_switch", "rail_optimized", "nodes_per_su", "oversubscription", "tiers", "extra_endpoints",
-                 "manage_switches", "redundancy", "peer_links", "netdevs", "slots"});
+                 "manage_switches", "redundancy", "peer_links", "netdevs", "slots", "mtu", "qos"});
   });
   problems.Check([&] {
     if (!ValidName(p.name)) {
@@ -393,6 +393,29 @@ PlaneSpec ParsePlane(const std::string& file, const YAML::Node& node, size_t ind
                                        : fmt::format("'{}': a slot is 1-24 letters, digits, spaces and _ . / : -", text));
         }
         out.push_back(text);
+      }
+    });
+  }
+  problems.Check([&] {
+    // IPoIB in datagram mode carries at most the IB MTU less 4 bytes (4092 with a 4096 IB MTU);
+    // Ethernet switches take at most 9216 bytes of frame on the ports railyard plans.
+    if (!r.Has("mtu")) return;
+    const bool ib = p.kind == FabricKind::kInfiniband;
+    p.mtu = static_cast<uint32_t>(r.Unsigned("mtu", false, 0, 1280, ib ? 4092 : 9216));
+  });
+  if (r.Has("qos")) {
+    problems.Check([&] {
+      MapReader q(file, r.Get("qos"), r.Key("qos"));
+      q.RequireMap();
+      q.CheckKeys({"priority", "dscp", "cnp_dscp", "cnp_priority"});
+      if (p.kind != FabricKind::kRoce) q.Fail(r.Get("qos"), r.Key("qos"), "qos (PFC/ECN classes) is for kind: roce planes");
+      p.qos.priority = static_cast<uint8_t>(q.Unsigned("priority", false, 3, 0, 7));
+      p.qos.dscp = static_cast<uint8_t>(q.Unsigned("dscp", false, 26, 0, 63));
+      p.qos.cnp_dscp = static_cast<uint8_t>(q.Unsigned("cnp_dscp", false, 48, 0, 63));
+      p.qos.cnp_priority = static_cast<uint8_t>(q.Unsigned("cnp_priority", false, 6, 0, 7));
+      if (p.qos.cnp_priority == p.qos.priority) {
+        q.Fail(q.Has("cnp_priority") ? q.Get("cnp_priority") : r.Get("qos"), q.Key("cnp_priority"),
+               "congestion notifications need a priority of their own, not the lossless one");
       }
     });
   }

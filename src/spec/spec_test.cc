@@ -111,6 +111,8 @@ TEST(Spec, BadValuesNameTheKey) {
       {"  oob: {prefix", "  obb: {prefix", "addressing.obb", "did you mean 'oob'"},
       {"name: lab", "name: \"a\\\"b\"", "name", "without quotes"},
       {"  - name: compute", "  - name: \"Compute Plane!\"", "planes[0].name", "plane names"},
+      {"    rail_optimized: true", "    mtu: 9000", "planes.compute.mtu", "out of range [1280, 4092]"},  // IPoIB datagram
+      {"    rail_optimized: true", "    qos: {priority: 3}", "planes.compute.qos", "for kind: roce planes"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.to);
@@ -119,6 +121,22 @@ TEST(Spec, BadValuesNameTheKey) {
     EXPECT_NE(e.message().find(c.says), std::string::npos) << e.what();
     EXPECT_GT(e.mark().line, 0) << e.what();
   }
+}
+
+TEST(Spec, RoceQosAndMtuPerPlane) {
+  const std::string roce = Replace(Replace(kValid, "kind: infiniband", "kind: roce"), "switch: QM9700", "switch: SN5600");
+  Spec spec = ParseSpec(Replace(roce, "    rail_optimized: true", "    rail_optimized: true\n    mtu: 4200\n    qos: {priority: 4, dscp: 34}"),
+                        "cluster.yaml");
+  EXPECT_EQ(spec.planes[0].mtu, 4200u);
+  EXPECT_EQ(spec.planes[0].qos.priority, 4);
+  EXPECT_EQ(spec.planes[0].qos.tos(), 34 * 4 + 2);  // DSCP << 2 | ECT(0)
+  EXPECT_EQ(spec.planes[0].qos.cnp_dscp, 48);      // the default
+  SpecError same = ErrorOf(Replace(roce, "    rail_optimized: true", "    qos: {priority: 6}"));
+  EXPECT_EQ(same.key(), "planes.compute.qos.cnp_priority") << same.what();
+  SpecError range = ErrorOf(Replace(roce, "    rail_optimized: true", "    qos: {dscp: 64}"));
+  EXPECT_EQ(range.key(), "planes.compute.qos.dscp") << range.what();
+  SpecError typo = ErrorOf(Replace(roce, "    rail_optimized: true", "    qos: {prio: 3}"));
+  EXPECT_NE(std::string(typo.what()).find("prio"), std::string::npos) << typo.what();
 }
 
 TEST(Spec, MissingRequiredKeys) {

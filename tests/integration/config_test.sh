@@ -66,6 +66,63 @@ check "nm: IPoIB datagram, MTU 2044, table 101 and its rule" sh -c "grep -q '^tr
 printf '[connection]\nid=x\nuuid=not-a-uuid\ntype=ethernet\n' | nmcli --offline connection modify connection.autoconnect yes > /dev/null 2>&1
 check "nmcli refuses a bad keyfile (the check can fail)" test $? -ne 0
 
+# config roce: the script against stand-ins for mlnx_qos (the real output format, tests/fixtures/
+# mlnx_qos) and cma_roce_tos, on a sysfs tree in a directory: the first run sets what differs and
+# names the port whose driver has no ECN sysfs (exit 1); once that port has it, a second run
+# changes nothing and exits 0.
+"$RAILYARD" config roce --plan "$WORK/plan/plan.json" --host dgx001 -o "$WORK/roce" 2> /dev/null
+check "config roce: exit 0" test $? -eq 0
+R="$WORK/roce/dgx001/etc"
+check "config roce: a script and a systemd unit" sh -c "test -x '$R/railyard/roce-qos.sh' && grep -q '^ExecStart=/etc/railyard/roce-qos.sh' '$R/systemd/system/railyard-roce-qos.service'"
+check "config roce: both storage ports, priority 3, DSCP 26, ToS 106, CNP 48/6" test "$(grep -c '^port enp[0-9a-z]* 3 26 106 48 6$' "$R/railyard/roce-qos.sh")" -eq 2
+F="$WORK/rocefake"
+mkdir -p "$F/bin" "$F/state"
+cat > "$F/bin/mlnx_qos" <<'FAKE'
+#!/usr/bin/env bash
+# mlnx_qos -i IF [--trust dscp] [--pfc LIST]: prints the state (a real output), changes it as asked.
+ifc=$2; st="$FAKE_STATE/qos-$ifc"; shift 2
+while [ $# -gt 0 ]; do
+  case $1 in
+    --trust) sed -i "s/^Priority trust state: .*/Priority trust state: $2/" "$st"; echo "set trust $2" >> "$FAKE_STATE/calls" ;;
+    --pfc) sed -i "s/^\( *enabled\) .*/\1     $(echo "$2" | sed 's/,/   /g')/" "$st"; echo "set pfc $2" >> "$FAKE_STATE/calls" ;;
+  esac
+  shift 2
+done
+cat "$st"
+FAKE
+cat > "$F/bin/cma_roce_tos" <<'FAKE'
+#!/usr/bin/env bash
+mkdir -p "$SYS/kernel/config/rdma_cm/$2/ports/1" && echo "$4" > "$SYS/kernel/config/rdma_cm/$2/ports/1/default_roce_tos"
+echo "set tos $2 $4" >> "$FAKE_STATE/calls"
+FAKE
+chmod +x "$F"/bin/*
+S="$F/sys"
+for pair in enp41s0f0np0:mlx5_8 enp170s0f0np0:mlx5_9; do
+  ifc=${pair%:*}; dev=${pair#*:}
+  mkdir -p "$S/class/net/$ifc/device/infiniband/$dev" "$S/class/infiniband/$dev/tc/1"
+  echo 0 > "$S/class/infiniband/$dev/tc/1/traffic_class"
+  sed -e 's/^Priority trust state: .*/Priority trust state: pcp/' -e 's/^\( *enabled\) .*/\1     0   0   0   0   0   0   0   0/' \
+    "$SRC/tests/fixtures/mlnx_qos/firmware-dcbx-dscp-pfc3-buffers-ets.txt" > "$F/state/qos-$ifc"
+done
+ecn() { for role in roce_np roce_rp; do mkdir -p "$S/class/net/$1/ecn/$role/enable"; echo 0 > "$S/class/net/$1/ecn/$role/enable/3"; done
+        echo 0 > "$S/class/net/$1/ecn/roce_np/cnp_dscp"; echo 0 > "$S/class/net/$1/ecn/roce_np/cnp_802p_prio"; }
+ecn enp41s0f0np0   # enp170s0f0np0: an inbox driver, no ecn directory
+runroce() { SYS="$S" FAKE_STATE="$F/state" PATH="$F/bin:$PATH" bash "$R/railyard/roce-qos.sh"; }
+runroce > "$F/run1.out" 2> "$F/run1.err"
+check "roce script, first run: exit 1 (one port has no ECN sysfs)" test $? -eq 1
+check "roce script: names that port" grep -q "enp170s0f0np0: no .*/ecn (an inbox driver" "$F/run1.err"
+check "roce script: trust dscp and PFC on 3 only, on both ports" test "$(grep -c -e '^set trust dscp' -e '^set pfc 0,0,0,1,0,0,0,0$' "$F/state/calls")" -eq 4
+check "roce script: ECN on priority 3, both roles" sh -c "test \"\$(cat '$S/class/net/enp41s0f0np0/ecn/roce_np/enable/3' '$S/class/net/enp41s0f0np0/ecn/roce_rp/enable/3')\" = '1
+1'"
+check "roce script: CNP DSCP 48, priority 6" sh -c "grep -qx 48 '$S/class/net/enp41s0f0np0/ecn/roce_np/cnp_dscp' && grep -qx 6 '$S/class/net/enp41s0f0np0/ecn/roce_np/cnp_802p_prio'"
+check "roce script: ToS 106 for rdma_cm and for verbs" sh -c "grep -qx 106 '$S/kernel/config/rdma_cm/mlx5_8/ports/1/default_roce_tos' && grep -qx 106 '$S/class/infiniband/mlx5_8/tc/1/traffic_class'"
+ecn enp170s0f0np0
+runroce > /dev/null 2>&1
+: > "$F/state/calls"
+runroce > "$F/run3.out" 2> "$F/run3.err"
+check "roce script, run again once all is set: exit 0" test $? -eq 0
+check "roce script: and changes nothing" sh -c "test ! -s '$F/state/calls' && ! grep -q ' = ' '$F/run3.out'"
+
 # Bad input: a plan without netdevs, a plan without addresses, a glob that matches nothing.
 sed '/netdevs:/d' "$SRC/examples/superpod-h100-4su.yaml" > "$WORK/no-netdevs.yaml"
 "$RAILYARD" plan "$WORK/no-netdevs.yaml" -o "$WORK/plan-nn" > /dev/null 2>&1

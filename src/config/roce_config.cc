@@ -1,0 +1,79 @@
+#include "config/roce_config.h"
+
+#include <fmt/format.h>
+
+namespace railyard {
+namespace {
+
+const char* kScriptHead = R"SH(#!/usr/bin/env bash
+# railyard config roce: {host} from plan {plan}. The RoCE lossless class on each RoCE port; run at
+# boot by railyard-roce-qos.service (mlnx_qos settings do not survive a reboot or a driver reload).
+# Idempotent: every setting is read first and written only where it differs. Exit 1 names what could
+# not be set. SYS (default /sys) is the sysfs root.
+set -uo pipefail
+SYS=${{SYS:-/sys}}
+status=0
+say() {{ echo "railyard-roce-qos: $*"; }}
+bad() {{ echo "railyard-roce-qos: $*" >&2; status=1; }}
+# set_file FILE VALUE: write VALUE where FILE holds another.
+set_file() {{
+  [ -e "$1" ] || return 2
+  [ "$(cat "$1" 2> /dev/null)" = "$2" ] && return 0
+  echo "$2" > "$1" 2> /dev/null || return 1
+  say "$1 = $2"
+}}
+# port IF PRIORITY DSCP TOS CNP_DSCP CNP_PRIORITY
+port() {{
+  local ifc=$1 prio=$2 dscp=$3 tos=$4 cnp_dscp=$5 cnp_prio=$6 q want dev i
+  [ -e "$SYS/class/net/$ifc" ] || {{ bad "$ifc: no such interface"; return; }}
+  q=$(mlnx_qos -i "$ifc" 2> /dev/null) || {{ bad "$ifc: mlnx_qos cannot read it (is mlnx-tools installed?)"; return; }}
+  if ! grep -q '^Priority trust state: dscp' <<< "$q"; then
+    mlnx_qos -i "$ifc" --trust dscp > /dev/null && say "$ifc: trust dscp" || bad "$ifc: mlnx_qos --trust dscp failed"
+  fi
+  want=""
+  for i in 0 1 2 3 4 5 6 7; do want+="$([ "$i" -eq "$prio" ] && echo 1 || echo 0),"; done
+  want=${{want%,}}
+  if [ "$(awk '$1 == "enabled" {{ out = $2; for (i = 3; i <= 9; i++) out = out "," $i; print out; exit }}' <<< "$q")" != "$want" ]; then
+    mlnx_qos -i "$ifc" --pfc "$want" > /dev/null && say "$ifc: PFC $want" || bad "$ifc: mlnx_qos --pfc $want failed"
+  fi
+  grep -q '^DCBX mode: Firmware controlled' <<< "$q" &&
+    say "$ifc: DCBX is firmware controlled: a willing NIC may take the switch's PFC settings instead"
+  for role in roce_np roce_rp; do
+    set_file "$SYS/class/net/$ifc/ecn/$role/enable/$prio" 1
+    case $? in 1) bad "$ifc: cannot enable ECN ($role) on priority $prio" ;;
+               2) bad "$ifc: no $SYS/class/net/$ifc/ecn (an inbox driver: set ECN with the vendor's tools or MLNX_OFED)" ;; esac
+  done
+  set_file "$SYS/class/net/$ifc/ecn/roce_np/cnp_dscp" "$cnp_dscp"; [ $? -eq 1 ] && bad "$ifc: cannot set the CNP DSCP"
+  set_file "$SYS/class/net/$ifc/ecn/roce_np/cnp_802p_prio" "$cnp_prio"; [ $? -eq 1 ] && bad "$ifc: cannot set the CNP priority"
+  dev=$(ls "$SYS/class/net/$ifc/device/infiniband" 2> /dev/null | head -1)
+  [ -n "$dev" ] || {{ bad "$ifc: no RDMA device behind it"; return; }}
+  if [ "$(cat "$SYS/kernel/config/rdma_cm/$dev/ports/1/default_roce_tos" 2> /dev/null)" != "$tos" ]; then
+    cma_roce_tos -d "$dev" -t "$tos" > /dev/null 2>&1 && say "$dev: rdma_cm ToS $tos" || bad "$dev: cma_roce_tos -d $dev -t $tos failed"
+  fi
+  set_file "$SYS/class/infiniband/$dev/tc/1/traffic_class" "$tos"
+  [ $? -eq 1 ] && bad "$dev: cannot set the verbs traffic class $tos"
+}}
+)SH";
+
+}  // namespace
+
+std::vector<HostFile> RoceFiles(const std::string& host, const std::vector<HostPortConfig>& ports, const std::string& plan_name) {
+  std::string body;
+  for (const HostPortConfig& p : ports) {
+    if (p.kind != "roce") continue;
+    body += fmt::format("# {} plane, {} -> {} {}: priority {}, DSCP {} (ToS {}), CNP DSCP {} priority {}\nport {} {} {} {} {} {}\n",
+                        p.plane, p.port, p.peer_device, p.peer_port, p.qos.priority, p.qos.dscp, p.qos.tos(), p.qos.cnp_dscp,
+                        p.qos.cnp_priority, p.netdev, p.qos.priority, p.qos.dscp, p.qos.tos(), p.qos.cnp_dscp, p.qos.cnp_priority);
+  }
+  if (body.empty()) return {};
+  std::string script = fmt::format(fmt::runtime(kScriptHead), fmt::arg("host", host), fmt::arg("plan", plan_name)) + body +
+                       "exit $status\n";
+  std::string unit = fmt::format(
+      "# railyard config roce: {} from plan {}\n[Unit]\nDescription=RoCE lossless class (railyard config roce)\n"
+      "After=network-pre.target openibd.service\nBefore=network.target\n\n[Service]\nType=oneshot\n"
+      "ExecStart=/etc/railyard/roce-qos.sh\nRemainAfterExit=yes\n\n[Install]\nWantedBy=multi-user.target\n",
+      host, plan_name);
+  return {{"etc/railyard/roce-qos.sh", 0755, std::move(script)}, {"etc/systemd/system/railyard-roce-qos.service", 0644, std::move(unit)}};
+}
+
+}  // namespace railyard
