@@ -771,6 +771,48 @@ TEST(Doctor, PlanRulesOnTheRealHostLldp) {
   EXPECT_TRUE(RunPlanRules(f, *plan, {}).empty());
 }
 
+// config-differs-from-plan on ifcfg files (netplan is covered end to end by tests/integration/
+// config_test.sh, through `config hosts`, `collect` and `doctor`).
+TEST(Doctor, ConfigDiffersFromPlanOnIfcfg) {
+  const fs::path dir = fs::temp_directory_path() / ("railyard-doctor-config-" + std::to_string(::getpid()));
+  WritePlanOutputs(Plan(ParseSpec(R"(name: cfg
+nodes: {count: 2, name_prefix: h}
+planes:
+  - {name: storage, kind: roce, nic: MCX75310AAS-NEAT, ports_per_node: 1, speed: 400G, switch: SN5600, netdevs: [ens1np0]}
+  - {name: oob, kind: ethernet, speed: 1G, switch: SN2201}
+addressing:
+  storage: {prefix: 10.16.0.0/16}
+  oob: {prefix: 192.168.0.0/24}
+)", "cfg.yaml")), Catalog::Builtin(), dir.string());
+  PlannedFabric fabric = LoadPlannedFabric((dir / "plan.json").string());
+  fs::remove_all(dir);
+  const std::string host = fabric.devices.at(0).name;  // the first node
+  HostPlan plan(std::move(fabric));
+  const std::vector<PlannedHostPort>* ports = plan.PortsOf(host);
+  ASSERT_NE(ports, nullptr);
+  std::string address;
+  for (const PlannedHostPort& p : *ports) {
+    if (p.plane == "storage") address = p.address;
+  }
+  ASSERT_FALSE(address.empty());
+  HostFacts f;
+  f.hostname = host;
+  EXPECT_TRUE(RunPlanRules(f, plan, {}).empty());  // no persistent config in the facts: not judged
+  const std::string ip = address.substr(0, address.find('/')), prefix = address.substr(address.find('/') + 1);
+  f.ifcfg["ifcfg-ens1np0"] = ParseIfcfg("DEVICE=ens1np0\nONBOOT=yes\nBOOTPROTO=none\nIPADDR=" + ip + "\nPREFIX=" + prefix + "\nMTU=9000\n");
+  EXPECT_EQ(Count(RunPlanRules(f, plan, {}), "config-differs-from-plan"), 0u);  // and the BMC's port is not the host's
+  f.ifcfg["ifcfg-ens1np0"] = ParseIfcfg("DEVICE=ens1np0\nIPADDR=" + ip + "\nPREFIX=" + prefix + "\n");
+  std::vector<Finding> found = RunPlanRules(f, plan, {});
+  ASSERT_EQ(Count(found, "config-differs-from-plan"), 1u);  // MTU left out: 1500, the plane's is 9000
+  EXPECT_NE(found[0].message.find("MTU 1500 (not set: the default)"), std::string::npos) << found[0].message;
+  f.ifcfg["ifcfg-ens1np0"] = ParseIfcfg("DEVICE=ens1np0\nIPADDR=10.16.9.9\nPREFIX=16\nMTU=9000\n");
+  found = RunPlanRules(f, plan, {});
+  ASSERT_EQ(Count(found, "config-differs-from-plan"), 1u);
+  bool names_it = false;
+  for (const auto& [key, value] : found[0].evidence) names_it = names_it || (key == "planned_address" && value == address);
+  EXPECT_TRUE(names_it) << found[0].message;
+}
+
 TEST(Doctor, OutputsAndInputs) {
   REQUIRE_SHARED("bonding/8023ad-partner-mac-zero-aggregator-mismatch.txt");
   HostFacts f = Capture("gpu007", {{"bonding-bond0.txt", "bonding/8023ad-partner-mac-zero-aggregator-mismatch.txt"}});

@@ -1,6 +1,11 @@
 #include "doctor/plan_rules.h"
 
+#include <algorithm>
+#include <charconv>
+#include <optional>
+
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "doctor/rules.h"
 
@@ -37,13 +42,26 @@ PortView ViewOf(const HostFacts& f, const std::string& port) {
 }  // namespace
 
 HostPlan::HostPlan(PlannedFabric plan) : plan_(std::move(plan)), names_(plan_) {
+  std::unordered_map<std::string, std::string> netdev_of;  // plan port -> netdev
+  for (const auto& [netdev, port] : plan_.host_netdevs) netdev_of[port] = netdev;
+  std::unordered_map<std::string_view, uint32_t> mtu_of;
+  std::unordered_map<std::string_view, bool> bmc_plane;
+  for (const PlannedPlane& pl : plan_.planes) {
+    mtu_of[pl.name] = pl.mtu;
+    bmc_plane[pl.name] = pl.role == "oob";
+  }
   for (const PlannedLink& l : plan_.links) {
     if (l.level != "endpoint-leaf") continue;
     bool a_is_host = plan_.devices[l.a_device].role != "switch";
     uint32_t host = a_is_host ? l.a_device : l.z_device;
     const PlannedDevice& leaf = plan_.devices[a_is_host ? l.z_device : l.a_device];
-    ports_[host].push_back({std::string(a_is_host ? l.a_port : l.z_port), std::string(l.label), std::string(l.plane),
-                            l.speed_gbps, l.rail, leaf.name, std::string(a_is_host ? l.z_port : l.a_port)});
+    std::string port(a_is_host ? l.a_port : l.z_port);
+    auto netdev = netdev_of.find(port);
+    ports_[host].push_back({port, std::string(l.label), std::string(l.plane), l.speed_gbps, l.rail, leaf.name,
+                            std::string(a_is_host ? l.z_port : l.a_port),
+                            // The out-of-band port is the BMC's: its address is set on the BMC, not by the host OS.
+                            bmc_plane[l.plane] ? std::string() : std::string(a_is_host ? l.a_ip : l.z_ip),
+                            mtu_of[l.plane], netdev == netdev_of.end() ? std::string() : netdev->second});
   }
 }
 
@@ -80,14 +98,85 @@ const std::vector<FleetRule>& PlanRules() {
   static const std::vector<FleetRule> rules = {
       {"rail-mismatch", Severity::kError, "(--plan) a NIC port's LLDP neighbour is a leaf of another rail than planned"},
       {"speed-below-plan", Severity::kWarning, "(--plan) a NIC port up at a lower speed than the plan's"},
+      {"config-differs-from-plan", Severity::kWarning,
+       "(--plan) the persistent network config (netplan, ifcfg) leaves out a planned port, or gives it another address or MTU"},
   };
   return rules;
 }
+
+namespace {
+
+// A planned port as the host's persistent configuration has it.
+struct ConfiguredPort {
+  std::string file;            // "netplan 60-railyard.yaml:12", "ifcfg-ens1f0np0"
+  std::vector<std::string> addresses;
+  std::optional<uint32_t> mtu;
+};
+
+std::optional<ConfiguredPort> ConfigOf(const HostFacts& f, const std::string& netdev) {
+  for (const auto& [file, config] : f.netplan) {
+    for (const NetplanInterface& i : config.interfaces) {
+      if (i.name != netdev && i.set_name != netdev) continue;
+      return ConfiguredPort{fmt::format("/etc/netplan/{}:{}", file, i.line), i.addresses, i.mtu};
+    }
+  }
+  for (const auto& [file, c] : f.ifcfg) {
+    if (c.Get("DEVICE") != netdev && file != "ifcfg-" + netdev) continue;
+    ConfiguredPort p{"/etc/sysconfig/network-scripts/" + file, {}, std::nullopt};
+    std::string ip = c.Get("IPADDR"), prefix = c.Get("PREFIX");
+    if (!ip.empty()) p.addresses.push_back(prefix.empty() ? ip : ip + "/" + prefix);
+    uint32_t mtu = 0;
+    if (std::string m = c.Get("MTU"); !m.empty() && std::from_chars(m.data(), m.data() + m.size(), mtu).ec == std::errc()) p.mtu = mtu;
+    return p;
+  }
+  return std::nullopt;
+}
+
+void ConfigDiffers(RuleContext& rule, const HostFacts& facts, const std::vector<PlannedHostPort>& ports) {
+  // Only where the facts hold the host's persistent configuration: a capture without it says
+  // nothing about it (collect's coverage lists what was read).
+  if (facts.netplan.empty() && facts.ifcfg.empty()) return;
+  for (const PlannedHostPort& p : ports) {
+    if (p.address.empty()) continue;
+    const std::string netdev = !p.netdev.empty() ? p.netdev : ViewOf(facts, p.port).netdev;
+    std::optional<ConfiguredPort> c = ConfigOf(facts, netdev);
+    if (!c) {
+      rule.Report(fmt::format("port {}", p.port),
+                  fmt::format("{} ({}, {} plane) is in no persistent network config: the plan gives it {}; after a reboot it "
+                              "comes up without an address", netdev, p.port, p.plane, p.address),
+                  "railyard config hosts --plan plan.json writes its configuration (docs/config.md)")
+          .evidence = {{"netdev", netdev}, {"planned_address", p.address}};
+      continue;
+    }
+    if (std::find(c->addresses.begin(), c->addresses.end(), p.address) == c->addresses.end()) {
+      rule.Report(fmt::format("port {}", p.port),
+                  fmt::format("{} is configured with {} ({}); the plan gives it {}", netdev,
+                              c->addresses.empty() ? std::string("no address") : fmt::format("{}", fmt::join(c->addresses, ", ")),
+                              c->file, p.address),
+                  "set the plan's address (railyard config hosts writes it), or change the plan")
+          .evidence = {{"netdev", netdev}, {"planned_address", p.address}, {"file", c->file}};
+    }
+    const uint32_t mtu = c->mtu.value_or(1500);  // an MTU left out is the kernel's 1500
+    if (p.mtu && mtu != p.mtu) {
+      rule.Report(fmt::format("port {}", p.port),
+                  fmt::format("{} has MTU {}{} ({}); the {} plane's is {}", netdev, mtu, c->mtu ? "" : " (not set: the default)",
+                              c->file, p.plane, p.mtu),
+                  fmt::format("set mtu: {} on {} (railyard config hosts writes it)", p.mtu, netdev))
+          .evidence = {{"netdev", netdev}, {"mtu", std::to_string(mtu)}, {"planned_mtu", std::to_string(p.mtu)}, {"file", c->file}};
+    }
+  }
+}
+
+}  // namespace
 
 std::vector<Finding> RunPlanRules(const HostFacts& facts, const HostPlan& plan, const DoctorPolicy& policy) {
   std::vector<Finding> out;
   const std::vector<PlannedHostPort>* ports = plan.PortsOf(facts.hostname);
   if (!ports) return out;
+  if (!policy.disabled_rules.count("config-differs-from-plan")) {
+    RuleContext config_rule(facts, policy, out, "config-differs-from-plan", Severity::kWarning);
+    ConfigDiffers(config_rule, facts, *ports);
+  }
   RuleContext speed_rule(facts, policy, out, "speed-below-plan", Severity::kWarning);
   RuleContext rail_rule(facts, policy, out, "rail-mismatch", Severity::kError);
   for (const PlannedHostPort& p : *ports) {

@@ -1,5 +1,6 @@
 // Rules that need the plan (`railyard doctor --plan plan.json`): is each host's NIC port on the
-// rail and at the speed the planner gave it? They read the host's own view (ibstat/ethtool
+// rail and at the speed the planner gave it, and does the host's persistent network configuration
+// (netplan, ifcfg) give it the plan's address and MTU? They read the host's own view (ibstat/ethtool
 // speeds, the host's LLDP neighbours); the whole fabric's cabling is `railyard verify`'s job.
 #pragma once
 
@@ -25,6 +26,9 @@ struct PlannedHostPort {
   int rail = 0;            // 1-based, 0 = not rail-optimized
   std::string leaf;        // the switch at the other end
   std::string leaf_port;
+  std::string address;     // the IP plan's ("10.0.0.2/12"; "" = none)
+  uint32_t mtu = 0;        // the plane's host MTU (0 = the plan does not say)
+  std::string netdev;      // the spec's netdevs: name of the port ("" = not named)
 };
 
 // The plan indexed for the doctor: host -> planned ports, switch -> rail. Names resolve as in

@@ -4,13 +4,13 @@
 // plan.json it was written with (size and content fingerprint): a reader uses the index only
 // when plan.json still has that content, and reads plan.json otherwise.
 //
-//   railyard.plan-index/2 <TAB> plan.json <TAB> <bytes> <TAB> <fingerprint, 16 hex digits>
+//   railyard.plan-index/3 <TAB> plan.json <TAB> <bytes> <TAB> <fingerprint, 16 hex digits>
 //   N <TAB> plan name
-//   P <TAB> name <TAB> kind                                              one per plane, in order
+//   P <TAB> name <TAB> kind <TAB> mtu <TAB> role                         one per plane, in order
 //   D <TAB> name role tier plane rack row position u rail group          one per device, in order
 //   Y <TAB> host port <TAB> netdev                                     the spec's netdevs:, one per node port
 //   T <TAB> port name                                                    one per distinct port name
-//   L <TAB> label plane# level rail speed_gbps cable xcvr_a xcvr_z length_m a# a_port# z# z_port#
+//   L <TAB> label plane# level rail speed_gbps cable xcvr_a xcvr_z length_m a# a_port# z# z_port# a_ip z_ip
 //
 // plane#, a#/z# and a_port#/z_port# are 0-based row numbers of the P, D and T rows; rail, row and position are
 // 1-based (0 = none), as in plan.json. Names are tab- and newline-free by the spec's rules.
@@ -25,14 +25,14 @@ namespace railyard {
 
 void WritePlanIndex(const ExportContext& ctx, const ContentHash& plan_json, OutputFile& out) {
   const Fabric& f = ctx.fabric();
-  out.Print("railyard.plan-index/2\tplan.json\t{}\t{}\n", plan_json.size(), HexDigest(plan_json.Digest()));
+  out.Print("railyard.plan-index/3\tplan.json\t{}\t{}\n", plan_json.size(), HexDigest(plan_json.Digest()));
   if (!ctx.not_for_ordering.empty()) out.Print("# NOT FOR ORDERING: {}\n", ctx.not_for_ordering);
   std::string name = f.name;  // free text in the spec: the one field that could hold a tab or newline
   for (char& c : name) {
     if (c == '\t' || c == '\n' || c == '\r') c = ' ';
   }
   out.Print("N\t{}\n", name);
-  for (const Plane& pl : f.planes) out.Print("P\t{}\t{}\n", pl.name, ToString(pl.kind));
+  for (const Plane& pl : f.planes) out.Print("P\t{}\t{}\t{}\t{}\n", pl.name, ToString(pl.kind), pl.mtu, ToString(pl.role));
   for (const Plane& pl : f.planes) {
     for (uint32_t p = 0; p < pl.netdevs.size() && f.node_count > 0; ++p) {
       out.Print("Y\t{}\t{}\n", ctx.ports(PortRef{0, static_cast<uint16_t>(pl.node_port_offset + p)}), pl.netdevs[p]);
@@ -61,9 +61,15 @@ void WritePlanIndex(const ExportContext& ctx, const ContentHash& plan_json, Outp
   auto opn = [&](uint32_t item) { return item == kNoItem ? std::string_view() : std::string_view(ctx.catalog.cables()[item].opn); };
   for (uint32_t i = 0; i < f.links.size(); ++i) {
     const Link& l = f.links[i];
-    out.Print(FMT_COMPILE("L\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n"), LabelParts(f, i), l.plane,
+    out.Print(FMT_COMPILE("L\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t"), LabelParts(f, i), l.plane,
               LevelName(l.level), l.rail >= 0 ? l.rail + 1 : 0, l.speed, opn(l.cable), opn(l.xcvr_a), opn(l.xcvr_z),
               l.length_m, l.a.device, link_ports[i].first, l.z.device, link_ports[i].second);
+    // The addresses as plan.json writes them ("10.0.0.2/12"), or nothing.
+    for (int end = 0; end < 2; ++end) {
+      Ipv4 ip = end == 0 ? l.ip_a : l.ip_z;
+      if (ip) out.Print(FMT_COMPILE("{}.{}.{}.{}/{}"), ip >> 24, (ip >> 16) & 255, (ip >> 8) & 255, ip & 255, l.ip_length);
+      out.Append(end == 0 ? "\t" : "\n");
+    }
   }
 }
 

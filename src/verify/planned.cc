@@ -95,6 +95,8 @@ PlannedFabric ParsePadded(const simdjson::padded_string& padded, const std::stri
           std::string_view k = f.unescaped_key().value_unsafe();
           if (k == "name") pl.name = std::string(text(f.value()));
           else if (k == "kind") pl.kind = std::string(text(f.value()));
+          else if (k == "mtu") pl.mtu = static_cast<uint32_t>(number(f.value()));
+          else if (k == "role") pl.role = std::string(text(f.value()));
         }
         plan.planes.push_back(std::move(pl));
       }
@@ -170,6 +172,7 @@ PlannedFabric ParsePadded(const simdjson::padded_string& padded, const std::stri
               std::string_view ek = e.unescaped_key().value_unsafe();
               if (ek == "device") ends[end][0] = intern(text(e.value()));
               else if (ek == "port") ends[end][1] = intern(text(e.value()));
+              else if (ek == "ip") (end == 0 ? l.a_ip : l.z_ip) = arena.Keep(text(e.value()));
             }
           }
         }
@@ -225,7 +228,7 @@ bool ParsePlanIndex(std::string owned, const std::string& source, PlannedFabric&
   std::string_view text = out.strings->Adopt(std::move(owned));
   out.links.reserve(static_cast<size_t>(std::count(text.begin(), text.end(), '\n')));
   size_t line_no = 0, pos = 0;
-  std::string_view fields[14];
+  std::string_view fields[16];
   std::vector<std::string_view> plane_names;  // views into the adopted text: valid in every copy of the plan
   auto fail = [&](std::string_view what) {
     why = fmt::format("{}:{}: {}", source, line_no, what);
@@ -244,17 +247,17 @@ bool ParsePlanIndex(std::string owned, const std::string& source, PlannedFabric&
     size_t n = 0, start = 0;
     for (;;) {
       size_t tab = line.find('\t', start);
-      if (n == 14) return fail("too many fields");
+      if (n == 16) return fail("too many fields");
       fields[n++] = line.substr(start, tab == std::string_view::npos ? std::string_view::npos : tab - start);
       if (tab == std::string_view::npos) break;
       start = tab + 1;
     }
     if (line_no == 1) {
-      if (fields[0] != "railyard.plan-index/2" || n != 4) return fail("not a railyard.plan-index/2 header");
+      if (fields[0] != "railyard.plan-index/3" || n != 4) return fail("not a railyard.plan-index/3 header");
       continue;
     }
     if (!line.empty() && line[0] == '#') continue;  // a stamp ("# NOT FOR ORDERING: ...")
-    if (fields[0] == "L" && n == 14) {
+    if (fields[0] == "L" && n == 16) {
       PlannedLink l;
       uint32_t plane = 0;
       if (!Number(fields[2], plane) || plane >= out.planes.size()) return fail("plane# out of range");
@@ -273,6 +276,8 @@ bool ParsePlanIndex(std::string owned, const std::string& source, PlannedFabric&
       }
       l.a_port = out.port_names[l.a_port_id];
       l.z_port = out.port_names[l.z_port_id];
+      l.a_ip = fields[14];
+      l.z_ip = fields[15];
       out.links.push_back(l);
     } else if (fields[0] == "D" && n == 11) {
       PlannedDevice d;
@@ -289,8 +294,10 @@ bool ParsePlanIndex(std::string owned, const std::string& source, PlannedFabric&
         return fail("device listed twice");
       }
       out.devices.push_back(std::move(d));
-    } else if (fields[0] == "P" && n == 3) {
-      out.planes.push_back({std::string(fields[1]), std::string(fields[2])});
+    } else if (fields[0] == "P" && n == 5) {
+      PlannedPlane pl{std::string(fields[1]), std::string(fields[2]), 0, std::string(fields[4])};
+      if (!Number(fields[3], pl.mtu)) return fail("a plane row with a bad MTU");
+      out.planes.push_back(std::move(pl));
       plane_names.push_back(fields[1]);
     } else if (fields[0] == "Y" && n == 3) {
       out.host_netdevs[std::string(fields[2])] = std::string(fields[1]);
@@ -323,8 +330,8 @@ std::optional<PlannedFabric> FromIndex(const std::string& path, std::string& not
   if (!std::getline(in, header)) return std::nullopt;
   std::vector<std::string_view> f = SplitTabs(header);
   uint64_t size = 0, digest = 0, want_size = 0;
-  if (f.size() != 4 || f[0] != "railyard.plan-index/2" || !Number(f[2], want_size)) {
-    note = fmt::format("{}: not a railyard.plan-index/2 file (written by another version?): reading {}", index.string(), path);
+  if (f.size() != 4 || f[0] != "railyard.plan-index/3" || !Number(f[2], want_size)) {
+    note = fmt::format("{}: not a railyard.plan-index/3 file (written by another version?): reading {}", index.string(), path);
     return std::nullopt;
   }
   // plan.json is fingerprinted on another thread while the index is read: the index is used only

@@ -53,11 +53,14 @@ struct PlannedLink {
   uint32_t z_device = 0;
   std::string_view z_port;
   uint32_t a_port_id = 0, z_port_id = 0;  // the ports' rows in PlannedFabric::port_names
+  std::string_view a_ip, z_ip;            // the IP plan's addresses ("10.0.0.2/12"; "" = none)
 };
 
 struct PlannedPlane {
   std::string name;
   std::string kind;  // infiniband | roce | ethernet
+  uint32_t mtu = 0;  // host-side MTU (0: a plan from before plan.json carried it)
+  std::string role;  // compute | storage | inband | oob (the BMC's port: not the host OS's)
 };
 
 struct PlannedFabric {

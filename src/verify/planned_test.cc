@@ -51,6 +51,9 @@ TEST_F(PlanIndexTest, IndexReadsExactlyWhatPlanJsonSays) {
   for (size_t i = 0; i < parsed.planes.size(); ++i) {
     EXPECT_EQ(indexed.planes[i].name, parsed.planes[i].name);
     EXPECT_EQ(indexed.planes[i].kind, parsed.planes[i].kind);
+    EXPECT_EQ(indexed.planes[i].mtu, parsed.planes[i].mtu);
+    EXPECT_EQ(indexed.planes[i].role, parsed.planes[i].role);
+    EXPECT_GT(parsed.planes[i].mtu, 0u);
   }
   ASSERT_EQ(indexed.devices.size(), parsed.devices.size());
   for (size_t i = 0; i < parsed.devices.size(); ++i) {
@@ -65,9 +68,9 @@ TEST_F(PlanIndexTest, IndexReadsExactlyWhatPlanJsonSays) {
     const PlannedLink &x = indexed.links[i], &y = parsed.links[i];
     SCOPED_TRACE(std::string(y.label));
     EXPECT_EQ(std::tie(x.label, x.plane, x.infiniband, x.level, x.rail, x.speed_gbps, x.cable, x.xcvr_a, x.xcvr_z,
-                       x.length_m, x.a_device, x.a_port, x.z_device, x.z_port),
+                       x.length_m, x.a_device, x.a_port, x.z_device, x.z_port, x.a_ip, x.z_ip),
               std::tie(y.label, y.plane, y.infiniband, y.level, y.rail, y.speed_gbps, y.cable, y.xcvr_a, y.xcvr_z,
-                       y.length_m, y.a_device, y.a_port, y.z_device, y.z_port));
+                       y.length_m, y.a_device, y.a_port, y.z_device, y.z_port, y.a_ip, y.z_ip));
     EXPECT_EQ(indexed.port_names[x.a_port_id], x.a_port);
     EXPECT_EQ(parsed.port_names[y.z_port_id], y.z_port);
   }
@@ -110,7 +113,7 @@ TEST_F(PlanIndexTest, ACutOrDamagedIndexIsNeverTrusted) {
     f.push_back(line.substr(s, t == std::string::npos ? std::string::npos : t - s));
     if (t == std::string::npos) break;
   }
-  ASSERT_EQ(f.size(), 14u);
+  ASSERT_EQ(f.size(), 16u);
   f[10] = "99999999";
   std::string bad;
   for (size_t i = 0; i < f.size(); ++i) bad += (i ? "\t" : "") + f[i];

@@ -123,6 +123,30 @@ runroce > "$F/run3.out" 2> "$F/run3.err"
 check "roce script, run again once all is set: exit 0" test $? -eq 0
 check "roce script: and changes nothing" sh -c "test ! -s '$F/state/calls' && ! grep -q ' = ' '$F/run3.out'"
 
+# Round trip: the generated netplan, read back by `collect --from` and judged by `doctor --plan`,
+# gives no config-differs-from-plan finding; with one fault put in, exactly the expected one.
+roundtrip() {  # NAME NETPLAN_FILE -> the rule's findings in $WORK/rt-NAME.json
+  mkdir -p "$WORK/rt-$1"
+  echo dgx001 > "$WORK/rt-$1/hostname.txt"
+  cp "$2" "$WORK/rt-$1/netplan-60-railyard.yaml"
+  "$RAILYARD" collect -q --from "$WORK/rt-$1" > "$WORK/rt-$1.facts" 2> /dev/null
+  "$RAILYARD" doctor "$WORK/rt-$1.facts" --plan "$WORK/plan/plan.json" --format json 2> /dev/null |
+    jq '[.findings[] | select(.rule == "config-differs-from-plan")]' > "$WORK/rt-$1.json"
+}
+NP="$WORK/hosts/dgx001/etc/netplan/60-railyard.yaml"
+roundtrip clean "$NP"
+check "round trip: the generated netplan gives no config-differs-from-plan" test "$(jq length "$WORK/rt-clean.json")" -eq 0
+awk '/"enp41s0f0np0":/ { f = 1 } f && /mtu: 9000/ { sub(/9000/, "1500"); f = 0 } { print }' "$NP" > "$WORK/mtu1500.yaml"
+roundtrip mtu "$WORK/mtu1500.yaml"
+check "round trip: MTU 1500 on one storage port: exactly one finding, naming it" \
+  jq -e 'length == 1 and (.[0].evidence.netdev == "enp41s0f0np0") and (.[0].evidence.mtu == "1500")' "$WORK/rt-mtu.json"
+sed 's|\["10.0.0.3/12"\]|["10.0.0.99/12"]|' "$NP" > "$WORK/addr.yaml"
+roundtrip addr "$WORK/addr.yaml"
+check "round trip: a wrong address on rail 2: exactly one finding" jq -e 'length == 1 and .[0].evidence.planned_address == "10.0.0.3/12"' "$WORK/rt-addr.json"
+awk '/^    "ibp220s0":/ { skip = 1; next } skip && /^    "/ { skip = 0 } !skip { print }' "$NP" > "$WORK/missing.yaml"
+roundtrip missing "$WORK/missing.yaml"
+check "round trip: a port left out of the file: exactly one finding" jq -e 'length == 1 and .[0].evidence.netdev == "ibp220s0"' "$WORK/rt-missing.json"
+
 # Bad input: a plan without netdevs, a plan without addresses, a glob that matches nothing.
 sed '/netdevs:/d' "$SRC/examples/superpod-h100-4su.yaml" > "$WORK/no-netdevs.yaml"
 "$RAILYARD" plan "$WORK/no-netdevs.yaml" -o "$WORK/plan-nn" > /dev/null 2>&1
