@@ -35,8 +35,8 @@ int RunPlan(const PlanOptions& options, bool check_only);
 
 // Reads a plan for verify, doctor and ledger; says on stderr when a stale or damaged plan.index was
 // passed over for plan.json (the run is slower, and plan.json changed after `railyard plan`).
-inline PlannedFabric LoadPlanNoting(const std::string& path) {
-  PlannedFabric plan = LoadPlannedFabric(path);
+inline PlannedFabric LoadPlanNoting(const std::string& path, bool with_addresses = false) {
+  PlannedFabric plan = LoadPlannedFabric(path, with_addresses);
   if (!plan.index_note.empty()) std::cerr << "railyard: note: " << plan.index_note << "\n";
   return plan;
 }

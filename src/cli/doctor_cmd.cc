@@ -78,7 +78,7 @@ std::function<int()> AddDoctorCommand(CLI::App& app) {
         return failed ? kExitFindings : kExitOk;
       }
       std::shared_ptr<HostPlan> plan;
-      if (!a->plan.empty()) plan = std::make_shared<HostPlan>(LoadPlanNoting(a->plan));
+      if (!a->plan.empty()) plan = std::make_shared<HostPlan>(LoadPlanNoting(a->plan, true));
       if (!a->names.empty()) {
         if (!plan) throw std::invalid_argument("--names needs --plan");
         plan->LoadNames(a->names);

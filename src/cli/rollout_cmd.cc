@@ -68,7 +68,7 @@ int RunCheck(const Args& c) {
     }
     if (!c.facts.empty()) ForEachFacts(c.facts, [&](HostFacts&& f) { after.push_back(std::move(f)); });
     std::shared_ptr<const HostPlan> plan;
-    if (!c.plan.empty()) plan = std::make_shared<HostPlan>(LoadPlanNoting(c.plan));
+    if (!c.plan.empty()) plan = std::make_shared<HostPlan>(LoadPlanNoting(c.plan, true));
     std::vector<SwitchFirmwareSeen> switches;
     if (!c.switches.empty()) switches = LoadSwitchInventory(c.switches);
     const nlohmann::json* wave = rollout.contains("waves") && c.wave < rollout["waves"].size() ? &rollout["waves"][c.wave] : nullptr;

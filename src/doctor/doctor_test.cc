@@ -784,7 +784,7 @@ addressing:
   storage: {prefix: 10.16.0.0/16}
   oob: {prefix: 192.168.0.0/24}
 )", "cfg.yaml")), Catalog::Builtin(), dir.string());
-  PlannedFabric fabric = LoadPlannedFabric((dir / "plan.json").string());
+  PlannedFabric fabric = LoadPlannedFabric((dir / "plan.json").string(), true);
   fs::remove_all(dir);
   const std::string host = fabric.devices.at(0).name;  // the first node
   HostPlan plan(std::move(fabric));

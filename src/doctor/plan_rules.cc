@@ -50,9 +50,12 @@ HostPlan::HostPlan(PlannedFabric plan) : plan_(std::move(plan)), names_(plan_) {
     mtu_of[pl.name] = pl.mtu;
     bmc_plane[pl.name] = pl.role == "oob";
   }
-  for (const PlannedLink& l : plan_.links) {
+  for (size_t i = 0; i < plan_.links.size(); ++i) {
+    const PlannedLink& l = plan_.links[i];
     if (l.level != "endpoint-leaf") continue;
     bool a_is_host = plan_.devices[l.a_device].role != "switch";
+    std::string_view address;
+    if (i < plan_.link_addresses.size()) address = plan_.link_addresses[i][a_is_host ? 0 : 1];
     uint32_t host = a_is_host ? l.a_device : l.z_device;
     const PlannedDevice& leaf = plan_.devices[a_is_host ? l.z_device : l.a_device];
     std::string port(a_is_host ? l.a_port : l.z_port);
@@ -60,7 +63,7 @@ HostPlan::HostPlan(PlannedFabric plan) : plan_(std::move(plan)), names_(plan_) {
     ports_[host].push_back({port, std::string(l.label), std::string(l.plane), l.speed_gbps, l.rail, leaf.name,
                             std::string(a_is_host ? l.z_port : l.a_port),
                             // The out-of-band port is the BMC's: its address is set on the BMC, not by the host OS.
-                            bmc_plane[l.plane] ? std::string() : std::string(a_is_host ? l.a_ip : l.z_ip),
+                            bmc_plane[l.plane] ? std::string() : std::string(address),
                             mtu_of[l.plane], netdev == netdev_of.end() ? std::string() : netdev->second});
   }
 }

@@ -35,6 +35,7 @@ struct PlannedHostPort {
 // `railyard verify` (exact, FQDN short name, case; a --names file maps the field's names).
 class HostPlan {
  public:
+  // Load the plan with its addresses (LoadPlannedFabric(path, true)) for config-differs-from-plan.
   explicit HostPlan(PlannedFabric plan);
   HostPlan(const HostPlan&) = delete;  // names_ refers to plan_
   HostPlan& operator=(const HostPlan&) = delete;

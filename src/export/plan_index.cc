@@ -10,7 +10,9 @@
 //   D <TAB> name role tier plane rack row position u rail group          one per device, in order
 //   Y <TAB> host port <TAB> netdev                                     the spec's netdevs:, one per node port
 //   T <TAB> port name                                                    one per distinct port name
-//   L <TAB> label plane# level rail speed_gbps cable xcvr_a xcvr_z length_m a# a_port# z# z_port# a_ip z_ip
+//   L <TAB> label plane# level rail speed_gbps cable xcvr_a xcvr_z length_m a# a_port# z# z_port#
+//   A <TAB> a_ip <TAB> z_ip          after every L row, one per link in link order, where the plan has
+//                                    addresses ("10.0.0.2/12" or empty): readers that need none stop here
 //
 // plane#, a#/z# and a_port#/z_port# are 0-based row numbers of the P, D and T rows; rail, row and position are
 // 1-based (0 = none), as in plan.json. Names are tab- and newline-free by the spec's rules.
@@ -61,10 +63,16 @@ void WritePlanIndex(const ExportContext& ctx, const ContentHash& plan_json, Outp
   auto opn = [&](uint32_t item) { return item == kNoItem ? std::string_view() : std::string_view(ctx.catalog.cables()[item].opn); };
   for (uint32_t i = 0; i < f.links.size(); ++i) {
     const Link& l = f.links[i];
-    out.Print(FMT_COMPILE("L\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t"), LabelParts(f, i), l.plane,
+    out.Print(FMT_COMPILE("L\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n"), LabelParts(f, i), l.plane,
               LevelName(l.level), l.rail >= 0 ? l.rail + 1 : 0, l.speed, opn(l.cable), opn(l.xcvr_a), opn(l.xcvr_z),
               l.length_m, l.a.device, link_ports[i].first, l.z.device, link_ports[i].second);
+  }
+  bool any_address = false;
+  for (const Link& l : f.links) any_address = any_address || l.ip_a || l.ip_z;
+  if (!any_address) return;
+  for (const Link& l : f.links) {
     // The addresses as plan.json writes them ("10.0.0.2/12"), or nothing.
+    out.Append("A\t");
     for (int end = 0; end < 2; ++end) {
       Ipv4 ip = end == 0 ? l.ip_a : l.ip_z;
       if (ip) out.Print(FMT_COMPILE("{}.{}.{}.{}/{}"), ip >> 24, (ip >> 16) & 255, (ip >> 8) & 255, ip & 255, l.ip_length);

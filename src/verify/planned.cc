@@ -40,7 +40,7 @@ namespace {
 
 // On Demand: plan.json is read once, front to back, without building a DOM (at 100,000 GPUs
 // the file is ~130 MB and a DOM would double the memory).
-PlannedFabric ParsePadded(const simdjson::padded_string& padded, const std::string& source) {
+PlannedFabric ParsePadded(const simdjson::padded_string& padded, const std::string& source, bool with_addresses) {
   namespace od = simdjson::ondemand;
   od::parser parser;
   od::document doc;
@@ -150,6 +150,7 @@ PlannedFabric ParsePadded(const simdjson::padded_string& padded, const std::stri
       for (auto item : value.get_array()) {
         PlannedLink l;
         std::string_view ends[2][2];
+        std::array<std::string_view, 2> ips;
         bool have[2] = {false, false};
         for (auto f : item.get_object()) {
           std::string_view k = f.unescaped_key().value_unsafe();
@@ -172,7 +173,7 @@ PlannedFabric ParsePadded(const simdjson::padded_string& padded, const std::stri
               std::string_view ek = e.unescaped_key().value_unsafe();
               if (ek == "device") ends[end][0] = intern(text(e.value()));
               else if (ek == "port") ends[end][1] = intern(text(e.value()));
-              else if (ek == "ip") (end == 0 ? l.a_ip : l.z_ip) = arena.Keep(text(e.value()));
+              else if (ek == "ip" && with_addresses) ips[end] = arena.Keep(text(e.value()));
             }
           }
         }
@@ -190,6 +191,7 @@ PlannedFabric ParsePadded(const simdjson::padded_string& padded, const std::stri
           (end == 0 ? l.a_port : l.z_port) = plan.port_names[id];
         }
         plan.links.push_back(std::move(l));
+        if (with_addresses) plan.link_addresses.push_back(ips);
       }
     }
   }
@@ -222,13 +224,13 @@ bool Number(std::string_view text, T& out) {
 
 }  // namespace
 
-bool ParsePlanIndex(std::string owned, const std::string& source, PlannedFabric& plan, std::string& why) {
+bool ParsePlanIndex(std::string owned, const std::string& source, PlannedFabric& plan, std::string& why, bool with_addresses) {
   PlannedFabric out;
   out.read_from = "plan.index";
   std::string_view text = out.strings->Adopt(std::move(owned));
   out.links.reserve(static_cast<size_t>(std::count(text.begin(), text.end(), '\n')));
   size_t line_no = 0, pos = 0;
-  std::string_view fields[16];
+  std::string_view fields[14];
   std::vector<std::string_view> plane_names;  // views into the adopted text: valid in every copy of the plan
   auto fail = [&](std::string_view what) {
     why = fmt::format("{}:{}: {}", source, line_no, what);
@@ -247,7 +249,7 @@ bool ParsePlanIndex(std::string owned, const std::string& source, PlannedFabric&
     size_t n = 0, start = 0;
     for (;;) {
       size_t tab = line.find('\t', start);
-      if (n == 16) return fail("too many fields");
+      if (n == 14) return fail("too many fields");
       fields[n++] = line.substr(start, tab == std::string_view::npos ? std::string_view::npos : tab - start);
       if (tab == std::string_view::npos) break;
       start = tab + 1;
@@ -257,7 +259,13 @@ bool ParsePlanIndex(std::string owned, const std::string& source, PlannedFabric&
       continue;
     }
     if (!line.empty() && line[0] == '#') continue;  // a stamp ("# NOT FOR ORDERING: ...")
-    if (fields[0] == "L" && n == 16) {
+    if (fields[0] == "A") {
+      // Addresses, one row per link in link order, after every L row: a reader that does not need
+      // them stops here.
+      if (!with_addresses) break;
+      if (n != 3 || out.link_addresses.size() >= out.links.size()) return fail("an address row without its link");
+      out.link_addresses.push_back({fields[1], fields[2]});
+    } else if (fields[0] == "L" && n == 14) {
       PlannedLink l;
       uint32_t plane = 0;
       if (!Number(fields[2], plane) || plane >= out.planes.size()) return fail("plane# out of range");
@@ -276,8 +284,6 @@ bool ParsePlanIndex(std::string owned, const std::string& source, PlannedFabric&
       }
       l.a_port = out.port_names[l.a_port_id];
       l.z_port = out.port_names[l.z_port_id];
-      l.a_ip = fields[14];
-      l.z_ip = fields[15];
       out.links.push_back(l);
     } else if (fields[0] == "D" && n == 11) {
       PlannedDevice d;
@@ -310,18 +316,21 @@ bool ParsePlanIndex(std::string owned, const std::string& source, PlannedFabric&
     }
   }
   if (line_no == 0) return fail("empty");
+  if (!out.link_addresses.empty() && out.link_addresses.size() != out.links.size()) return fail("address rows for only some links");
+  if (with_addresses) out.link_addresses.resize(out.links.size());  // a plan without addresses: every end ""
+
   plan = std::move(out);
   return true;
 }
 
-PlannedFabric ParsePlannedFabric(std::string_view json, const std::string& source) {
-  return ParsePadded(simdjson::padded_string(json), source);
+PlannedFabric ParsePlannedFabric(std::string_view json, const std::string& source, bool with_addresses) {
+  return ParsePadded(simdjson::padded_string(json), source, with_addresses);
 }
 
 namespace {
 
 // The plan.index beside `path`, when it was written with this plan.json; else nullopt and why.
-std::optional<PlannedFabric> FromIndex(const std::string& path, std::string& note) {
+std::optional<PlannedFabric> FromIndex(const std::string& path, std::string& note, bool with_addresses) {
   std::filesystem::path index = std::filesystem::path(path).parent_path() / "plan.index";
   std::error_code ec;
   if (!std::filesystem::is_regular_file(index, ec)) return std::nullopt;
@@ -346,7 +355,7 @@ std::optional<PlannedFabric> FromIndex(const std::string& path, std::string& not
   in.read(text.data(), static_cast<std::streamsize>(text.size()));
   PlannedFabric plan;
   std::string why;
-  bool parsed = in && ParsePlanIndex(std::move(text), index.string(), plan, why);
+  bool parsed = in && ParsePlanIndex(std::move(text), index.string(), plan, why, with_addresses);
   if (!same_plan.get()) {
     note = fmt::format("{} was not written with this {} (it changed after `railyard plan`): reading {} itself; "
                        "re-run `railyard plan` to refresh the index", index.string(), path, path);
@@ -361,14 +370,14 @@ std::optional<PlannedFabric> FromIndex(const std::string& path, std::string& not
 
 }  // namespace
 
-PlannedFabric LoadPlannedFabric(const std::string& path) {
+PlannedFabric LoadPlannedFabric(const std::string& path, bool with_addresses) {
   std::string note;
-  if (auto indexed = FromIndex(path, note)) return std::move(*indexed);
+  if (auto indexed = FromIndex(path, note, with_addresses)) return std::move(*indexed);
   simdjson::padded_string text;
   if (simdjson::padded_string::load(path).get(text) != simdjson::SUCCESS) {
     throw std::runtime_error(path + ": cannot read the file");
   }
-  PlannedFabric plan = ParsePadded(text, path);
+  PlannedFabric plan = ParsePadded(text, path, with_addresses);
   plan.index_note = note;
   return plan;
 }

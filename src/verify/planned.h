@@ -2,6 +2,7 @@
 // plan.index written beside it: devices with their location and every planned link by label.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -53,7 +54,6 @@ struct PlannedLink {
   uint32_t z_device = 0;
   std::string_view z_port;
   uint32_t a_port_id = 0, z_port_id = 0;  // the ports' rows in PlannedFabric::port_names
-  std::string_view a_ip, z_ip;            // the IP plan's addresses ("10.0.0.2/12"; "" = none)
 };
 
 struct PlannedPlane {
@@ -72,6 +72,9 @@ struct PlannedFabric {
   std::vector<std::string_view> port_names;  // each distinct port name once (swp1, mlx5_0 …): a few hundred
   // Host ports by the netdev every node gives them (spec `netdevs:`): netdev -> plan port ("ens1f0np0" -> "mlx5_0").
   std::unordered_map<std::string, std::string> host_netdevs;
+  // The IP plan's addresses of each link's ends ("10.0.0.2/12"; "" = none), by link index: read only
+  // when asked for (doctor's config rule needs them, verify does not), else empty.
+  std::vector<std::array<std::string_view, 2>> link_addresses;
   std::shared_ptr<StringArena> strings = std::make_shared<StringArena>();
   // Where it was read from: "plan.index" or "plan.json"; and why an index beside plan.json was not
   // used ("" when there was none, or it was): a stale index means plan.json changed after `plan`.
@@ -82,9 +85,10 @@ struct PlannedFabric {
 // Reads a plan: the plan.index beside `path` when it was written with this very plan.json (same
 // size and fingerprint), else plan.json itself. Throws std::runtime_error("<path>: ...") when the
 // file is not a railyard plan (bad JSON, wrong schema, a link naming an unknown device).
-PlannedFabric LoadPlannedFabric(const std::string& path);
-PlannedFabric ParsePlannedFabric(std::string_view json, const std::string& source);
+PlannedFabric LoadPlannedFabric(const std::string& path, bool with_addresses = false);
+PlannedFabric ParsePlannedFabric(std::string_view json, const std::string& source, bool with_addresses = false);
 // Reads plan.index text; returns false (with the reason) when it is not a usable index.
-bool ParsePlanIndex(std::string text, const std::string& source, PlannedFabric& plan, std::string& why);
+bool ParsePlanIndex(std::string text, const std::string& source, PlannedFabric& plan, std::string& why,
+                    bool with_addresses = false);
 
 }  // namespace railyard
