@@ -41,3 +41,12 @@ NR > 1 && $2 == "host" && $1 != "oob" {
 AWK
 time_best sh -c "mkdir -p '$WORK/out' && awk -v out='$WORK/out' -f '$WORK/baseline.awk' '$WORK/plan/ip-plan.csv'"
 echo "  awk over ip-plan.csv, one file per host (no routing, no checks): ${best} s"
+# Switch configuration (issue target: 2,000 switches <= 1 s): every Ethernet switch of the bench plan.
+time_best "./$BUILD/railyard" config switches --plan "$WORK/plan/plan.json" -o "$WORK/out.tar"
+switches=$(tar -tf "$WORK/out.tar" | wc -l)
+verdict=met
+awk "BEGIN{exit !($best * 2000 / $switches <= 1)}" || verdict=MISSED
+echo "railyard config switches -o switches.tar: ${best} s, peak RSS $((best_rss / 1024)) MiB; $switches switches"
+echo "  target 2,000 switches <= 1 s: $verdict ($(awk "BEGIN{printf \"%.2f\", $best * 2000 / $switches}") s per 2,000)"
+time_best "./$BUILD/railyard" config switches --plan "$WORK/plan/plan.json" -o "$WORK/out"
+echo "  as one file per switch (-o DIR): ${best} s"

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "config/host_config.h"
+#include "config/switch_config.h"
 #include "parse/bonding.h"
 #include "parse/iproute.h"
 #include "parse/qos.h"
@@ -51,6 +52,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         (void)railyard::NetplanYaml(host, ports, configs.plan_name);
         (void)railyard::MultiRailSysctl(host, ports);
       }
+    } catch (const std::runtime_error&) {
+    }
+    try {  // and config switches
+      railyard::SwitchConfigs configs = railyard::ParseSwitchConfigs(text, "fuzz");
+      for (const railyard::SwitchConfig& sw : configs.switches) (void)railyard::NvueYaml(sw, configs.plan_name);
     } catch (const std::runtime_error&) {
     }
     // plan.index: refused with a reason (never thrown, never a link naming a row that is not there).

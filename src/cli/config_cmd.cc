@@ -6,6 +6,7 @@
 #include "cli/commands.h"
 #include "config/host_config.h"
 #include "config/roce_config.h"
+#include "config/switch_config.h"
 
 namespace railyard::cli {
 
@@ -14,7 +15,7 @@ std::function<int()> AddConfigCommand(CLI::App& app) {
     std::string plan, host, format = "netplan", out;
   };
   auto a = std::make_shared<Args>();
-  CLI::App* verb = app.add_subcommand("config", "Write configuration from the plan: host network files, RoCE QoS");
+  CLI::App* verb = app.add_subcommand("config", "Write configuration from the plan: host network files, RoCE QoS, switch configuration");
   verb->require_subcommand(1);
   CLI::App* hosts = verb->add_subcommand("hosts", "Per host: addresses, MTU, multi-rail routing (netplan or NetworkManager), from the plan");
   hosts->footer(
@@ -37,9 +38,29 @@ std::function<int()> AddConfigCommand(CLI::App& app) {
   roce->add_option("--plan", r->plan, "plan.json from `railyard plan -o`")->required()->check(CLI::ExistingFile);
   roce->add_option("--host", r->host, "only the hosts matching this glob");
   roce->add_option("-o,--output", r->out, "directory: a root tree per host (<host>/etc/...); FILE.tar: the trees in one archive")->required();
-  return [a, hosts, r, roce]() -> int {
-    if (!hosts->parsed() && !roce->parsed()) return kExitInput;
+  struct SwitchArgs {
+    std::string plan, glob, os = "nvue", out;
+  };
+  auto sa = std::make_shared<SwitchArgs>();
+  CLI::App* switches = verb->add_subcommand("switches", "Per Ethernet switch: ports, addressing, BGP or VLANs, RoCE QoS (NVUE)");
+  switches->footer(
+      "Examples:\n"
+      "  railyard config switches --plan out/plan.json -o switches/          # switches/<switch>.yaml\n"
+      "  railyard config switches --plan out/plan.json --switch 'storage-*' -o storage.tar\n"
+      "On the switch: nv config replace <switch>.yaml && nv config apply -y. See docs/config.md.");
+  switches->add_option("--plan", sa->plan, "plan.json from `railyard plan -o`")->required()->check(CLI::ExistingFile);
+  switches->add_option("--os", sa->os, "nvue (Cumulus Linux 5.x; the only one so far)")->check(CLI::IsMember({"nvue"}));
+  switches->add_option("--switch", sa->glob, "only the switches matching this glob");
+  switches->add_option("-o,--output", sa->out, "directory (one file per switch) or FILE.tar")->required();
+  return [a, hosts, r, roce, sa, switches]() -> int {
+    if (!hosts->parsed() && !roce->parsed() && !switches->parsed()) return kExitInput;
     try {
+      if (switches->parsed()) {
+        SwitchConfigs configs = ReadSwitchConfigs(sa->plan);
+        size_t n = WriteSwitchConfigs(configs, sa->glob, sa->out);
+        std::cerr << fmt::format("railyard: wrote the NVUE configuration of {} switch(es) to {}\n", n, sa->out);
+        return kExitOk;
+      }
       if (roce->parsed()) {
         HostConfigs configs = ReadHostConfigs(r->plan);
         size_t n = WriteHostFiles(configs, r->host, r->out, [&](const std::string& host, const std::vector<HostPortConfig>& ports) {

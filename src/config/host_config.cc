@@ -372,30 +372,38 @@ size_t WriteHostConfigs(const HostConfigs& configs, const std::string& host_glob
 }
 
 size_t WriteHostFiles(const HostConfigs& configs, const std::string& host_glob, const std::string& dir, const HostFileMaker& make) {
-  namespace fs = std::filesystem;
   std::vector<std::string> hosts;
   for (const std::string& host : configs.hosts) {
     if (!host_glob.empty() && fnmatch(host_glob.c_str(), host.c_str(), 0) != 0) continue;
     if (configs.ports.count(host)) hosts.push_back(host);
   }
   if (hosts.empty()) throw std::runtime_error(fmt::format("no host of the plan with addressed ports matches '{}'", host_glob));
-  // Hosts with nothing to write (no RoCE port for `config roce`) are left out.
-  std::erase_if(hosts, [&](const std::string& host) { return make(host, configs.ports.at(host)).empty(); });
-  if (hosts.empty()) throw std::runtime_error(fmt::format("no host matching '{}' has a port this configuration is for", host_glob));
+  std::vector<HostFile> files;
+  size_t written = 0;
+  for (const std::string& host : hosts) {
+    std::vector<HostFile> mine = make(host, configs.ports.at(host));
+    written += !mine.empty();  // hosts with nothing to write (no RoCE port for `config roce`) are left out
+    for (HostFile& f : mine) files.push_back({host + "/" + f.path, f.mode, std::move(f.content)});
+  }
+  if (!written) throw std::runtime_error(fmt::format("no host matching '{}' has a port this configuration is for", host_glob));
+  WriteFileTree(files, dir);
+  return written;
+}
+
+void WriteFileTree(const std::vector<HostFile>& files, const std::string& dir) {
+  namespace fs = std::filesystem;
   if (dir.ends_with(".tar")) {
-    // One archive: the same trees, extracted on each host with
+    // One archive of the same tree; a host extracts its own part with
     // tar -xf hosts.tar --strip-components=1 -C / <host>/
     OutputFile out(dir);
     int64_t mtime = static_cast<int64_t>(std::time(nullptr));
     if (const char* epoch = std::getenv("SOURCE_DATE_EPOCH")) mtime = std::strtoll(epoch, nullptr, 10);  // reproducible archives
     TarWriter tar([&out](std::string_view bytes) { out.Append(bytes); }, mtime);
-    for (const std::string& host : hosts) {
-      for (const HostFile& f : make(host, configs.ports.at(host))) tar.Add(host + "/" + f.path, f.mode, f.content);
-    }
+    for (const HostFile& f : files) tar.Add(f.path, f.mode, f.content);
     tar.Finish();
     out.Close();
     CommitAll({&out});
-    return hosts.size();
+    return;
   }
   // The directories this run creates, removed again (deepest first) if it fails: nothing is left half.
   std::vector<fs::path> created;
@@ -408,24 +416,20 @@ size_t WriteHostFiles(const HostConfigs& configs, const std::string& host_glob, 
       if (ec) throw std::runtime_error(fmt::format("{}: cannot create the directory: {}", it->string(), ec.message()));
     }
   };
-  std::vector<std::unique_ptr<OutputFile>> files;
-  std::vector<uint32_t> modes;
+  std::vector<std::unique_ptr<OutputFile>> outputs;
   try {
-    for (const std::string& host : hosts) {
-      for (const HostFile& f : make(host, configs.ports.at(host))) {
-        const fs::path path = fs::path(dir) / host / f.path;
-        make_dirs(path.parent_path());
-        files.push_back(std::make_unique<OutputFile>(path.string()));
-        files.back()->Append(f.content);
-        files.back()->Close();  // one descriptor at a time: 12,500 hosts would exceed the open-file limit
-        modes.push_back(f.mode);
-      }
+    for (const HostFile& f : files) {
+      const fs::path path = fs::path(dir) / f.path;
+      make_dirs(path.parent_path());
+      outputs.push_back(std::make_unique<OutputFile>(path.string()));
+      outputs.back()->Append(f.content);
+      outputs.back()->Close();  // one descriptor at a time: 12,500 hosts would exceed the open-file limit
     }
     std::vector<OutputFile*> set;
-    for (auto& f : files) set.push_back(f.get());
+    for (auto& o : outputs) set.push_back(o.get());
     CommitAll(set);
   } catch (...) {
-    files.clear();  // removes the temporary files never committed
+    outputs.clear();  // removes the temporary files never committed
     for (auto it = created.rbegin(); it != created.rend(); ++it) {
       std::error_code ec;
       fs::remove(*it, ec);  // only if empty: a directory someone else filled stays
@@ -434,9 +438,8 @@ size_t WriteHostFiles(const HostConfigs& configs, const std::string& host_glob, 
   }
   for (size_t i = 0; i < files.size(); ++i) {
     std::error_code ec;
-    fs::permissions(files[i]->path(), static_cast<fs::perms>(modes[i]), fs::perm_options::replace, ec);
+    fs::permissions(outputs[i]->path(), static_cast<fs::perms>(files[i].mode), fs::perm_options::replace, ec);
   }
-  return hosts.size();
 }
 
 }  // namespace railyard

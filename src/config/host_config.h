@@ -89,4 +89,8 @@ size_t WriteHostConfigs(const HostConfigs& configs, const std::string& host_glob
 using HostFileMaker = std::function<std::vector<HostFile>(const std::string& host, const std::vector<HostPortConfig>& ports)>;
 size_t WriteHostFiles(const HostConfigs& configs, const std::string& host_glob, const std::string& dir, const HostFileMaker& make);
 
+// Writes files (paths relative to `dir`) all or none: into `dir`, creating directories (removed
+// again on failure), each file at its mode; or, `dir` ending in .tar, into one ustar archive.
+void WriteFileTree(const std::vector<HostFile>& files, const std::string& dir);
+
 }  // namespace railyard

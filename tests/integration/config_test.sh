@@ -147,6 +147,21 @@ awk '/^    "ibp220s0":/ { skip = 1; next } skip && /^    "/ { skip = 0 } !skip {
 roundtrip missing "$WORK/missing.yaml"
 check "round trip: a port left out of the file: exactly one finding" jq -e 'length == 1 and .[0].evidence.netdev == "ibp220s0"' "$WORK/rt-missing.json"
 
+# config switches --os nvue: one NVUE file per Ethernet switch of the example (storage and
+# out-of-band; the InfiniBand compute switches are the subnet manager's), all or by glob.
+"$RAILYARD" config switches --plan "$WORK/plan/plan.json" -o "$WORK/sw" 2> "$WORK/sw.err"
+check "config switches: exit 0" test $? -eq 0
+N_ETH=$(jq '[.devices[] | select(.role == "switch" and (.plane == "storage" or .plane == "oob"))] | length' "$WORK/plan/plan.json")
+check "config switches: one file per Ethernet switch ($N_ETH)" test "$(ls "$WORK/sw" | wc -l)" -eq "$N_ETH"
+check "config switches: no InfiniBand switch" sh -c "! ls '$WORK/sw' | grep -q '^compute-'"
+check "config switches: RoCE lossless on the storage leaves" grep -q "mode: lossless" "$WORK/sw/storage-leaf-001.yaml"
+check "config switches: a host port's description is its cable label and far end" grep -q 'description: "STOR-000001 dgx001 mlx5_8"' "$WORK/sw/storage-leaf-001.yaml"
+"$RAILYARD" config switches --plan "$WORK/plan/plan.json" --switch 'oob-*' -o "$WORK/oob.tar" 2> /dev/null
+check "config switches --switch 'oob-*' -o oob.tar: only the out-of-band switches" sh -c "tar -tf '$WORK/oob.tar' | grep -qv '^oob-' && exit 1; tar -tf '$WORK/oob.tar' | grep -q '^oob-leaf-001.yaml$'"
+"$RAILYARD" config switches --plan "$WORK/plan/plan.json" --switch 'nothing*' -o "$WORK/none-sw" 2> /dev/null
+check "config switches: a glob matching no switch: exit 2" test $? -eq 2
+check "config switches: and nothing written" test ! -e "$WORK/none-sw"
+
 # Bad input: a plan without netdevs, a plan without addresses, a glob that matches nothing.
 sed '/netdevs:/d' "$SRC/examples/superpod-h100-4su.yaml" > "$WORK/no-netdevs.yaml"
 "$RAILYARD" plan "$WORK/no-netdevs.yaml" -o "$WORK/plan-nn" > /dev/null 2>&1

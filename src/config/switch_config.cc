@@ -1,0 +1,294 @@
+#include "config/switch_config.h"
+
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <regex>
+#include <set>
+#include <stdexcept>
+#include <unordered_map>
+
+#include <fmt/format.h>
+#include <simdjson.h>
+
+#include "util/file.h"
+
+namespace railyard {
+namespace {
+
+namespace od = simdjson::ondemand;
+
+struct PlaneInfo {
+  std::string kind, role, mode;
+  int vlan = 0;
+  RoceQos qos;
+  bool qos_default = true;
+};
+
+// FEC for a port speed: the PAM4 rates (200/400/800G) have RS(544) as their only FEC (IEEE 802.3bs/cd/ck),
+// so it is written; below, which FEC a link needs depends on the cable (a short DAC runs without,
+// a long one needs RS(528)), which the switch reads from the module: `auto`, as the Cumulus Linux
+// documentation advises.
+std::string_view FecFor(uint32_t gbps) { return gbps >= 200 ? "rs" : "auto"; }
+
+// Switch and port names come from the plan; they become YAML keys, so only what NVUE names are.
+const std::regex& SafeKey() {
+  static const std::regex kSafe("^[A-Za-z0-9][A-Za-z0-9_.:/-]{0,63}$");
+  return kSafe;
+}
+
+// swp2 before swp10, swp33s0 before swp33s1: the order of the front panel.
+bool NaturalLess(std::string_view a, std::string_view b) {
+  size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (std::isdigit(static_cast<unsigned char>(a[i])) && std::isdigit(static_cast<unsigned char>(b[j]))) {
+      size_t i2 = i, j2 = j;
+      while (i2 < a.size() && std::isdigit(static_cast<unsigned char>(a[i2]))) ++i2;
+      while (j2 < b.size() && std::isdigit(static_cast<unsigned char>(b[j2]))) ++j2;
+      uint64_t x = std::stoull(std::string(a.substr(i, std::min<size_t>(i2 - i, 18))));
+      uint64_t y = std::stoull(std::string(b.substr(j, std::min<size_t>(j2 - j, 18))));
+      if (x != y) return x < y;
+      i = i2;
+      j = j2;
+    } else {
+      if (a[i] != b[j]) return a[i] < b[j];
+      ++i;
+      ++j;
+    }
+  }
+  return a.size() - i < b.size() - j;
+}
+
+std::string Quoted(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (static_cast<unsigned char>(c) < 0x20) continue;
+    out += c;
+  }
+  return out + "\"";
+}
+
+}  // namespace
+
+namespace {
+SwitchConfigs ParsePadded(const simdjson::padded_string& padded, const std::string& source);
+}  // namespace
+
+SwitchConfigs ParseSwitchConfigs(std::string_view json, const std::string& source) {
+  return ParsePadded(simdjson::padded_string(json), source);
+}
+
+namespace {
+SwitchConfigs ParsePadded(const simdjson::padded_string& padded, const std::string& source) {
+  od::parser parser;
+  od::document doc;
+  auto fail = [&](const std::string& why) { throw std::runtime_error(fmt::format("{}: {}", source, why)); };
+  if (parser.iterate(padded).get(doc)) fail("not JSON");
+  auto text = [](od::value v) -> std::string_view {
+    std::string_view s;
+    return v.get_string().get(s) == simdjson::SUCCESS ? s : std::string_view();
+  };
+  auto number = [](od::value v) -> uint64_t {
+    uint64_t n = 0;
+    return v.get_uint64().get(n) == simdjson::SUCCESS ? n : 0;
+  };
+  SwitchConfigs out;
+  std::unordered_map<std::string, PlaneInfo> planes;
+  std::unordered_map<std::string, size_t> index;  // switch name -> out.switches
+  bool schema_ok = false;
+  try {
+    for (auto field : doc.get_object()) {
+      std::string_view key = field.unescaped_key().value();
+      od::value value = field.value();
+      if (key == "schema") {
+        schema_ok = text(value) == "railyard.plan/1";
+        if (!schema_ok) break;
+      } else if (key == "name") {
+        out.plan_name = std::string(text(value));
+      } else if (key == "planes") {
+        for (auto item : value.get_array()) {
+          std::string name;
+          PlaneInfo p;
+          for (auto f : item.get_object()) {
+            std::string_view k = f.unescaped_key().value();
+            if (k == "name") name = text(f.value());
+            else if (k == "kind") p.kind = text(f.value());
+            else if (k == "role") p.role = text(f.value());
+            else if (k == "addressing") {
+              for (auto a : f.value().get_object()) {
+                std::string_view ak = a.unescaped_key().value();
+                if (ak == "mode") p.mode = text(a.value());
+                else if (ak == "vlan") p.vlan = static_cast<int>(number(a.value()));
+              }
+            } else if (k == "qos") {
+              for (auto q : f.value().get_object()) {
+                std::string_view qk = q.unescaped_key().value();
+                uint8_t v = static_cast<uint8_t>(std::min<uint64_t>(number(q.value()), 63));
+                if (qk == "priority") p.qos.priority = v;
+                else if (qk == "dscp") p.qos.dscp = v;
+                else if (qk == "cnp_dscp") p.qos.cnp_dscp = v;
+                else if (qk == "cnp_priority") p.qos.cnp_priority = v;
+              }
+              RoceQos d;
+              p.qos_default = p.qos.priority == d.priority && p.qos.dscp == d.dscp && p.qos.cnp_dscp == d.cnp_dscp &&
+                              p.qos.cnp_priority == d.cnp_priority;
+            }
+          }
+          planes[name] = p;
+        }
+      } else if (key == "devices") {
+        for (auto item : value.get_array()) {
+          SwitchConfig s;
+          std::string_view role;
+          for (auto f : item.get_object()) {
+            std::string_view k = f.unescaped_key().value();
+            if (k == "name") s.name = text(f.value());
+            else if (k == "role") role = text(f.value());
+            else if (k == "plane") s.plane = text(f.value());
+            else if (k == "tier") s.tier = text(f.value());
+            else if (k == "model") s.model = text(f.value());
+            else if (k == "asn") s.asn = number(f.value());
+            else if (k == "loopback") s.loopback = text(f.value());
+          }
+          if (role != "switch") continue;
+          auto plane = planes.find(s.plane);
+          if (plane == planes.end() || plane->second.kind == "infiniband") continue;  // NVUE is for Ethernet switches
+          if (!std::regex_match(s.name, SafeKey())) fail(fmt::format("switch '{}': not a name NVUE takes", s.name));
+          s.kind = plane->second.kind;
+          s.mode = plane->second.mode;
+          s.vlan = plane->second.vlan;
+          s.qos = plane->second.qos;
+          s.qos_default = plane->second.qos_default;
+          index[s.name] = out.switches.size();
+          out.switches.push_back(std::move(s));
+        }
+      } else if (key == "links") {
+        for (auto item : value.get_array()) {
+          std::string_view label, level, plane, ends[2][3];
+          uint64_t speed = 0;
+          for (auto f : item.get_object()) {
+            std::string_view k = f.unescaped_key().value();
+            if (k == "label") label = text(f.value());
+            else if (k == "plane") plane = text(f.value());
+            else if (k == "level") level = text(f.value());
+            else if (k == "speed_gbps") speed = number(f.value());
+            else if (k == "a" || k == "z") {
+              const int end = k == "a" ? 0 : 1;
+              for (auto e : f.value().get_object()) {
+                std::string_view ek = e.unescaped_key().value();
+                if (ek == "device") ends[end][0] = text(e.value());
+                else if (ek == "port") ends[end][1] = text(e.value());
+                else if (ek == "ip") ends[end][2] = text(e.value());
+              }
+            }
+          }
+          for (int end = 0; end < 2; ++end) {
+            auto it = index.find(std::string(ends[end][0]));
+            // A switch's own plane's links: its management port (eth0, cabled on the out-of-band plane)
+            // keeps the switch's management configuration.
+            if (it == index.end() || out.switches[it->second].plane != plane) continue;
+            SwitchPortConfig p;
+            p.port = ends[end][1];
+            p.address = ends[end][2];
+            p.peer_device = ends[1 - end][0];
+            p.peer_port = ends[1 - end][1];
+            p.label = label;
+            p.speed_gbps = static_cast<uint32_t>(speed);
+            p.to_host = level == "endpoint-leaf";
+            if (!std::regex_match(p.port, SafeKey())) fail(fmt::format("link {}: port '{}' is not a name NVUE takes", label, p.port));
+            out.switches[it->second].ports.push_back(std::move(p));
+          }
+        }
+      }
+    }
+  } catch (const simdjson::simdjson_error& e) {
+    fail(fmt::format("not a railyard plan: {}", e.what()));
+  }
+  if (!schema_ok) fail("not railyard.plan/1 (give the plan.json that `railyard plan -o` wrote)");
+  if (out.switches.empty()) fail("no Ethernet or RoCE switch in the plan (InfiniBand switches are configured by the subnet manager)");
+  return out;
+}
+}  // namespace
+
+SwitchConfigs ReadSwitchConfigs(const std::string& plan_json) {
+  simdjson::padded_string padded;
+  if (simdjson::padded_string::load(plan_json).get(padded)) return ParseSwitchConfigs(ReadWholeFile(plan_json), plan_json);
+  return ParsePadded(padded, plan_json);
+}
+
+std::string NvueYaml(const SwitchConfig& sw, const std::string& plan_name) {
+  if (sw.kind == "roce" && !sw.qos_default) {
+    throw std::runtime_error(fmt::format(
+        "{}: plane {} sets qos: {{priority: {}, dscp: {}, cnp_dscp: {}, cnp_priority: {}}}; NVUE's `qos roce` profile is priority "
+        "3, DSCP 26, CNP 48/6, and railyard does not yet write its explicit PFC/ECN maps", sw.name, sw.plane, sw.qos.priority,
+        sw.qos.dscp, sw.qos.cnp_dscp, sw.qos.cnp_priority));
+  }
+  const bool routed = sw.mode == "p2p31";
+  std::string y = fmt::format(
+      "# railyard config switches: {} ({} plane, {}{}) from plan {}.\n"
+      "# Apply on the switch: nv config replace {}.yaml && nv config apply -y (NVUE, Cumulus Linux 5.x).\n"
+      "- set:\n    system:\n      hostname: {}\n    interface:\n",
+      sw.name, sw.plane, sw.tier, sw.model.empty() ? "" : ", " + sw.model, plan_name, sw.name, Quoted(sw.name));
+  if (routed && !sw.loopback.empty()) {
+    y += fmt::format("      lo:\n        type: loopback\n        ip:\n          address:\n            {}/32: {{}}\n", sw.loopback);
+  }
+  // Breakouts: sub-ports swpNsM need their parent split; the highest sub-port seen gives the count.
+  std::map<std::string, int, bool (*)(std::string_view, std::string_view)> breakout(NaturalLess);
+  static const std::regex kSub("^(swp[0-9]+)s([0-9]+)$");
+  for (const SwitchPortConfig& p : sw.ports) {
+    std::smatch m;
+    if (std::regex_match(p.port, m, kSub)) breakout[m[1]] = std::max(breakout[m[1]], std::stoi(m[2]) + 1);
+  }
+  for (const auto& [parent, n] : breakout) {
+    int lanes = n <= 2 ? 2 : n <= 4 ? 4 : 8;
+    y += fmt::format("      {}:\n        type: swp\n        link:\n          breakout:\n            {}x: {{}}\n", parent, lanes);
+  }
+  std::vector<const SwitchPortConfig*> ports;
+  for (const SwitchPortConfig& p : sw.ports) ports.push_back(&p);
+  std::sort(ports.begin(), ports.end(), [](const SwitchPortConfig* a, const SwitchPortConfig* b) { return NaturalLess(a->port, b->port); });
+  bool any_l2 = false;
+  for (const SwitchPortConfig* p : ports) {
+    y += fmt::format("      {}:\n        type: swp\n        description: {}\n        link:\n          state: up\n"
+                     "          speed: {}G\n          mtu: 9216\n          fec: {}\n",
+                     p->port, Quoted(fmt::format("{} {} {}", p->label, p->peer_device, p->peer_port)), p->speed_gbps,
+                     FecFor(p->speed_gbps));
+    if (routed) {
+      if (!p->address.empty()) y += fmt::format("        ip:\n          address:\n            {}: {{}}\n", p->address);
+    } else if (sw.vlan > 0) {
+      any_l2 = true;
+      y += p->to_host ? fmt::format("        bridge:\n          domain:\n            br_default:\n              access: {}\n", sw.vlan)
+                      : fmt::format("        bridge:\n          domain:\n            br_default:\n              vlan:\n"
+                                    "                '{}': {{}}\n", sw.vlan);
+    }
+  }
+  if (any_l2) y += fmt::format("    bridge:\n      domain:\n        br_default:\n          vlan:\n            '{}': {{}}\n", sw.vlan);
+  if (routed && sw.asn) {
+    y += fmt::format("    router:\n      bgp:\n        enable: on\n        autonomous-system: {}\n{}", sw.asn,
+                     sw.loopback.empty() ? "" : fmt::format("        router-id: {}\n", sw.loopback));
+    y += "    vrf:\n      default:\n        router:\n          bgp:\n            enable: on\n            neighbor:\n";
+    for (const SwitchPortConfig* p : ports) {
+      if (p->to_host) continue;  // hosts are reached by the connected /31s
+      y += fmt::format("              {}:\n                type: unnumbered\n                remote-as: external\n", p->port);
+    }
+    y += "            address-family:\n              ipv4-unicast:\n                enable: on\n                redistribute:\n"
+         "                  connected:\n                    enable: on\n";
+  }
+  if (sw.kind == "roce") y += "    qos:\n      roce:\n        enable: on\n        mode: lossless\n";
+  return y;
+}
+
+size_t WriteSwitchConfigs(const SwitchConfigs& configs, const std::string& glob, const std::string& dir) {
+  std::vector<HostFile> files;
+  for (const SwitchConfig& sw : configs.switches) {
+    if (!glob.empty() && fnmatch(glob.c_str(), sw.name.c_str(), 0) != 0) continue;
+    files.push_back({sw.name + ".yaml", 0644, NvueYaml(sw, configs.plan_name)});
+  }
+  if (files.empty()) throw std::runtime_error(fmt::format("no Ethernet switch of the plan matches '{}'", glob));
+  WriteFileTree(files, dir);
+  return files.size();
+}
+
+}  // namespace railyard
