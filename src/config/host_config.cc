@@ -31,6 +31,7 @@ struct PlaneInfo {
   int vlan = 0;
   uint32_t mtu = 0;  // plan.json's (0: a plan written before railyard put it there)
   RoceQos qos;
+  std::string bond;  // "bond0" ... for a bonded plane
 };
 
 // YAML scalars railyard writes come from the plan (names it made, addresses it formatted); quoted
@@ -80,6 +81,7 @@ HostConfigs ParsePadded(const simdjson::padded_string& padded, const std::string
   std::map<std::pair<std::string, std::string>, std::string> netdev;  // (plane, port) -> netdev
   std::set<std::string> nodes;
   std::set<std::string> planes_without_netdevs;
+  int bonds = 0;
   bool schema_ok = false;
   try {
     od::object root = doc.get_object();
@@ -101,6 +103,7 @@ HostConfigs ParsePadded(const simdjson::padded_string& padded, const std::string
             else if (k == "kind") p.kind = text(f.value());
             else if (k == "role") p.role = text(f.value());
             else if (k == "mtu") p.mtu = static_cast<uint32_t>(number(f.value()));
+            else if (k == "bond") p.bond = text(f.value()) == "802.3ad" ? "bond" : "";
             else if (k == "qos") {
               for (auto q : f.value().get_object()) {
                 std::string_view qk = q.unescaped_key().value();
@@ -119,6 +122,7 @@ HostConfigs ParsePadded(const simdjson::padded_string& padded, const std::string
               }
             }
           }
+          if (!p.bond.empty()) p.bond += std::to_string(bonds++);
           planes[name] = p;
         }
       } else if (key == "host_ports") {
@@ -181,10 +185,11 @@ HostConfigs ParsePadded(const simdjson::padded_string& padded, const std::string
             }
           }
           // Devices come before links in plan.json: a node is known by now.
-          if (skip || a_ip.empty() || !nodes.count(std::string(a_device))) continue;
+          if (skip || !nodes.count(std::string(a_device))) continue;
           auto plane_it = planes.find(std::string(plane));
           if (plane_it == planes.end()) fail(fmt::format("link {} names plane '{}', which the plan does not have", label, plane));
           const PlaneInfo& info = plane_it->second;
+          if (a_ip.empty() && info.bond.empty()) continue;  // a bond's other members carry no address
           if (info.role == "oob") continue;  // the BMC's port: set on the BMC, not in the host's OS
           HostPortConfig p;
           p.plane = plane_it->first;
@@ -195,6 +200,7 @@ HostConfigs ParsePadded(const simdjson::padded_string& padded, const std::string
           p.vlan = info.vlan;
           p.mtu = info.mtu >= 576 && info.mtu <= 65520 ? info.mtu : DefaultMtu(info.kind, info.role);
           p.qos = info.qos;
+          p.bond = info.bond;
           p.port = a_port;
           p.address = a_ip;
           p.label = label;
@@ -248,8 +254,27 @@ namespace {
 // Ports of a plane where the host has more than one: each gets a routing table of its own.
 std::map<std::string, size_t> PortsPerPlane(const std::vector<HostPortConfig>& ports) {
   std::map<std::string, size_t> n;
-  for (const HostPortConfig& p : ports) ++n[p.plane];
+  for (const HostPortConfig& p : ports) n[p.plane] += p.bond.empty() || !p.address.empty();  // a bond counts once
   return n;
+}
+
+// The interfaces that carry addresses: each unbonded port, and each bond (as its first member, renamed).
+std::vector<HostPortConfig> AddressedInterfaces(const std::vector<HostPortConfig>& ports) {
+  std::vector<HostPortConfig> out;
+  for (const HostPortConfig& p : ports) {
+    if (!p.bond.empty() && p.address.empty()) continue;
+    out.push_back(p);
+    if (!p.bond.empty()) out.back().netdev = p.bond;
+  }
+  return out;
+}
+
+std::vector<std::string> BondMembers(const std::vector<HostPortConfig>& ports, const std::string& bond) {
+  std::vector<std::string> out;
+  for (const HostPortConfig& p : ports) {
+    if (p.bond == bond) out.push_back(p.netdev);
+  }
+  return out;
 }
 
 }  // namespace
@@ -262,28 +287,50 @@ std::string NetplanYaml(const std::string& host, const std::vector<HostPortConfi
       "network:\n  version: 2\n  renderer: networkd\n  ethernets:\n",
       host, plan_name);
   std::map<std::string, size_t> per_plane = PortsPerPlane(ports);
-  uint32_t table = 100;
-  for (const HostPortConfig& p : ports) {
-    ++table;
-    y += fmt::format("    {}:\n", Quoted(p.netdev));
-    y += fmt::format("      # {} plane{}, {} -> {} {} (cable {})\n", p.plane, p.rail ? fmt::format(" rail {}", p.rail) : "", p.port,
-                     p.peer_device, p.peer_port, p.label);
-    y += fmt::format("      mtu: {}\n      dhcp4: false\n      dhcp6: false\n      link-local: []\n", p.mtu);
-    if (p.kind == "infiniband") y += "      infiniband-mode: datagram\n";
-    y += fmt::format("      addresses: [{}]\n", Quoted(p.address));
-    const bool multi = per_plane[p.plane] > 1 || p.mode == "p2p31";
-    if (!multi) continue;
+  // The address, and for multi-rail its routing table and source rule, of an addressed interface.
+  auto addressing = [&](const HostPortConfig& p, uint32_t table) {
+    std::string a = fmt::format("      addresses: [{}]\n", Quoted(p.address));
+    if (per_plane[p.plane] <= 1 && p.mode != "p2p31") return a;
     const std::string self = p.address.substr(0, p.address.find('/'));
     const std::string to = p.prefix.empty() ? p.address : p.prefix;
-    y += "      routes:\n";
+    a += "      routes:\n";
     if (!p.peer_address.empty()) {
-      y += fmt::format("        - to: {}\n          via: {}\n          table: {}\n", Quoted(to), Quoted(p.peer_address), table);
+      a += fmt::format("        - to: {}\n          via: {}\n          table: {}\n", Quoted(to), Quoted(p.peer_address), table);
     } else {
-      y += fmt::format("        - to: {}\n          scope: link\n          table: {}\n", Quoted(to), table);
+      a += fmt::format("        - to: {}\n          scope: link\n          table: {}\n", Quoted(to), table);
     }
-    y += fmt::format("      routing-policy:\n        - from: {}\n          table: {}\n          priority: {}\n", Quoted(self), table,
+    a += fmt::format("      routing-policy:\n        - from: {}\n          table: {}\n          priority: {}\n", Quoted(self), table,
                      1000 + table);
+    return a;
+  };
+  std::map<const HostPortConfig*, uint32_t> tables;  // per addressed interface, in port order
+  uint32_t table = 100;
+  for (const HostPortConfig& p : ports) {
+    if (p.bond.empty() || !p.address.empty()) tables[&p] = ++table;
   }
+  std::string bonds;
+  for (const HostPortConfig& p : ports) {
+    y += fmt::format("    {}:\n", Quoted(p.netdev));
+    y += fmt::format("      # {} plane{}, {} -> {} {} (cable {}){}\n", p.plane, p.rail ? fmt::format(" rail {}", p.rail) : "", p.port,
+                     p.peer_device, p.peer_port, p.label, p.bond.empty() ? "" : ", a member of " + p.bond);
+    y += fmt::format("      mtu: {}\n      dhcp4: false\n      dhcp6: false\n      link-local: []\n", p.mtu);
+    if (p.kind == "infiniband") y += "      infiniband-mode: datagram\n";
+    if (p.bond.empty()) {
+      y += addressing(p, tables[&p]);
+      continue;
+    }
+    if (p.address.empty()) continue;  // a member: the bond has the address
+    std::string members;
+    for (const std::string& m : BondMembers(ports, p.bond)) members += (members.empty() ? "" : ", ") + Quoted(m);
+    // LACP with fast LACPDUs, link monitoring every 100 ms, and flows spread by L3/L4 headers
+    // (the doctor's bond-hash-layer2 and bond-lacp-not-negotiated rules check the same on the host).
+    bonds += fmt::format("    {}:\n      # {} plane: an 802.3ad bond over both switches of the leaf pair\n      interfaces: [{}]\n"
+                         "      mtu: {}\n      dhcp4: false\n      dhcp6: false\n      link-local: []\n{}"
+                         "      parameters:\n        mode: 802.3ad\n        lacp-rate: fast\n        mii-monitor-interval: 100\n"
+                         "        transmit-hash-policy: layer3+4\n",
+                         Quoted(p.bond), p.plane, members, p.mtu, addressing(p, tables[&p]));
+  }
+  if (!bonds.empty()) y += "  bonds:\n" + bonds;
   return y;
 }
 
@@ -297,7 +344,7 @@ std::string MultiRailSysctl(const std::string& host, const std::vector<HostPortC
       "# filtering is loose, so the source rules of 60-railyard.yaml decide the way out.\n",
       host);
   std::set<std::string> seen;
-  for (const HostPortConfig& p : ports) {
+  for (const HostPortConfig& p : AddressedInterfaces(ports)) {
     if (!seen.insert(p.netdev).second) continue;
     s += fmt::format("net.ipv4.conf.{0}.arp_ignore = 1\nnet.ipv4.conf.{0}.arp_announce = 2\nnet.ipv4.conf.{0}.rp_filter = 2\n", p.netdev);
   }
@@ -305,6 +352,10 @@ std::string MultiRailSysctl(const std::string& host, const std::vector<HostPortC
 }
 
 std::string NmKeyfile(const std::string& host, const HostPortConfig& p, uint32_t table, bool multi, const std::string& plan_name) {
+  // What the keyfile is for: a port with its address, a bond member (no address: the bond has it),
+  // or, with `p.netdev` the bond's name, the bond itself.
+  const bool is_bond = !p.bond.empty() && p.netdev == p.bond;
+  const bool member = !p.bond.empty() && !is_bond;
   // A stable UUID per host and interface (NetworkManager wants one; the same plan gives the same file).
   ContentHash h1, h2;
   h1.Update(host);
@@ -318,11 +369,23 @@ std::string NmKeyfile(const std::string& host, const HostPortConfig& p, uint32_t
                                  0x8000 | ((b >> 48) & 0x3fff), b & 0xffffffffffffull);
   const bool ib = p.kind == "infiniband";
   std::string k = fmt::format(
-      "# railyard config hosts: {} {} from plan {}: {} plane{}, {} -> {} {} (cable {})\n"
-      "[connection]\nid=railyard-{}\nuuid={}\ntype={}\ninterface-name={}\nautoconnect=true\n\n",
-      host, p.netdev, plan_name, p.plane, p.rail ? fmt::format(" rail {}", p.rail) : "", p.port, p.peer_device, p.peer_port,
-      p.label, p.netdev, uuid, ib ? "infiniband" : "ethernet", p.netdev);
-  if (ib) {
+      "# railyard config hosts: {} {} from plan {}: {} plane{}, {}\n"
+      "[connection]\nid=railyard-{}\nuuid={}\ntype={}\ninterface-name={}\nautoconnect=true\n",
+      host, p.netdev, plan_name, p.plane, p.rail ? fmt::format(" rail {}", p.rail) : "",
+      is_bond ? "an 802.3ad bond over both switches of the leaf pair"
+              : fmt::format("{} -> {} {} (cable {}){}", p.port, p.peer_device, p.peer_port, p.label,
+                            member ? ", a member of " + p.bond : ""),
+      p.netdev, uuid, is_bond ? "bond" : ib ? "infiniband" : "ethernet", p.netdev);
+  if (member) {
+    // A port of a bond: NetworkManager brings it up with the bond; it carries no IP settings.
+    return k + fmt::format("master={}\nslave-type=bond\n\n[ethernet]\nmtu={}\n", p.bond, p.mtu);
+  }
+  k += "\n";
+  if (is_bond) {
+    // LACP with fast LACPDUs, link monitoring every 100 ms, flows spread by L3/L4 headers.
+    k += "[bond]\nmode=802.3ad\nmiimon=100\nlacp_rate=fast\nxmit_hash_policy=layer3+4\n\n";
+    k += fmt::format("[ethernet]\nmtu={}\n\n", p.mtu);
+  } else if (ib) {
     k += fmt::format("[infiniband]\nmtu={}\ntransport-mode=datagram\n\n", p.mtu);
   } else {
     k += fmt::format("[ethernet]\nmtu={}\n\n", p.mtu);
@@ -351,10 +414,22 @@ std::vector<HostFile> HostFiles(const std::string& host, const std::vector<HostP
   if (format == "nm") {
     std::map<std::string, size_t> per_plane = PortsPerPlane(ports);
     uint32_t table = 100;
-    for (const HostPortConfig& p : ports) {
-      ++table;
+    auto keyfile = [&](const HostPortConfig& p, uint32_t t) {
       files.push_back({"etc/NetworkManager/system-connections/railyard-" + p.netdev + ".nmconnection", 0600,
-                       NmKeyfile(host, p, table, per_plane[p.plane] > 1 || p.mode == "p2p31", plan_name)});
+                       NmKeyfile(host, p, t, per_plane[p.plane] > 1 || p.mode == "p2p31", plan_name)});
+    };
+    for (const HostPortConfig& p : ports) {
+      if (p.bond.empty()) {
+        keyfile(p, ++table);
+        continue;
+      }
+      HostPortConfig member = p;
+      member.address.clear();
+      keyfile(member, 0);
+      if (p.address.empty()) continue;
+      HostPortConfig bond = p;  // the bond: the first member's link gave it its address
+      bond.netdev = p.bond;
+      keyfile(bond, ++table);
     }
   } else {
     files.push_back({"etc/netplan/60-railyard.yaml", 0600, NetplanYaml(host, ports, plan_name)});

@@ -33,6 +33,8 @@ struct HostPortConfig {
   int vlan = 0, rail = 0;
   uint32_t mtu = 0;  // the plane's (plan.json), else DefaultMtu
   RoceQos qos;       // roce planes
+  std::string bond;  // the 802.3ad bond it is a member of ("bond0", per bonded plane in plan order); "" = none.
+                     // The bond takes the address of its first member's link; the other members have none.
 };
 
 struct HostConfigs {

@@ -90,6 +90,7 @@ void WritePlanJson(const ExportContext& ctx, OutputFile& out) {
     if (pl.addressing.prefix) out.Print(R"(,"prefix":"{}")", FormatPrefix(*pl.addressing.prefix));
     out.Print("}}");
     out.Print(R"(,"mtu":{})", pl.mtu);
+    if (pl.bond) out.Append(R"(,"bond":"802.3ad")");
     if (pl.kind == FabricKind::kRoce) {
       out.Print(R"(,"qos":{{"priority":{},"dscp":{},"tos":{},"cnp_dscp":{},"cnp_priority":{}}})", pl.qos.priority, pl.qos.dscp,
                 pl.qos.tos(), pl.qos.cnp_dscp, pl.qos.cnp_priority);

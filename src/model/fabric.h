@@ -137,6 +137,7 @@ struct Plane {
   std::string name;
   uint32_t mtu = 0;                  // host-side MTU (spec `mtu:`, else the kind's default: 9000, 1500 in-band, 2044 IPoIB)
   RoceQos qos;                       // roce planes
+  bool bond = false;                 // each node's ports on this plane are one 802.3ad bond with one address
   std::vector<std::string> netdevs;  // per node port of this plane, when the spec names them
   std::vector<std::string> slots;
   std::string label_prefix;  // cable label prefix, e.g. "CMP"

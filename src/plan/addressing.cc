@@ -75,8 +75,13 @@ std::vector<Finding> AssignAddresses(Fabric& fabric) {
       continue;
     }
     Ipv4 next = prefix.network + 2;  // .1 is the gateway
+    uint32_t last_endpoint = UINT32_MAX;
     for (uint32_t i = first_link; i < first_link + plane.links_per_level[0]; ++i) {
       Link& link = fabric.links[i];
+      // A bonded plane: one address per endpoint, on its first port's link (the bond's); the other
+      // members carry none.
+      if (plane.bond && link.a.device == last_endpoint) continue;
+      last_endpoint = link.a.device;
       link.ip_a = next++;
       link.ip_length = prefix.length;
       if (oob) fabric.devices[link.a.device].mgmt_ip = link.ip_a;

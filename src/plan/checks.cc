@@ -282,6 +282,31 @@ void CheckTopology(const Spec& spec, const Catalog& catalog, const PlaneSpec& ps
   }
 }
 
+// A bond's members: on one card, a card failure takes the bond down; on two, RDMA loses RoCE LAG,
+// which ConnectX offers only between the ports of one adapter.
+void CheckBond(const Spec& spec, const Catalog& catalog, const PlaneSpec& ps, std::vector<Finding>& out) {
+  if (!ps.bond || ps.nic_index == kNoItem) return;
+  const NicModel& nic = catalog.nics()[ps.nic_index];
+  const uint32_t cards = (ps.ports_per_node + nic.ports - 1) / std::max<uint32_t>(1, nic.ports);
+  if (cards == 1) {
+    Finding f = Make("bond-members-one-card", Severity::kWarning, ps, spec.file);
+    f.evidence.insert(f.evidence.end(), {{"nic", nic.opn}, {"ports_per_card", std::to_string(nic.ports)},
+                                         {"ports_per_node", std::to_string(ps.ports_per_node)}});
+    f.message = fmt::format("the bond's {} members are the ports of one {}: the bond survives a cable or a switch, not "
+                            "the card", ps.ports_per_node, nic.opn);
+    f.fix = "use two single-port cards (or one port of each of two cards) for the bond's members";
+    out.push_back(std::move(f));
+  } else if (ps.kind == FabricKind::kRoce) {
+    Finding f = Make("bond-rdma-across-cards", Severity::kInfo, ps, spec.file);
+    f.evidence.insert(f.evidence.end(), {{"nic", nic.opn}, {"cards", std::to_string(cards)}});
+    f.message = fmt::format("the bond spans {} cards: TCP traffic (NFS, S3) uses it, but RDMA does not — RoCE LAG "
+                            "bonds only the ports of one ConnectX adapter — so RDMA clients use each port on its own",
+                            cards);
+    f.fix = "for RDMA storage use the ports unbonded (multi-rail), or a dual-port card per bond and accept the card as one failure domain";
+    out.push_back(std::move(f));
+  }
+}
+
 }  // namespace
 
 const std::vector<DesignRule>& DesignRules() {
@@ -303,6 +328,8 @@ const std::vector<DesignRule>& DesignRules() {
       {"tier-underused", Severity::kInfo, "a spine or core tier uses under 3/4 of its down ports"},
       {"uplinks-beyond-need", Severity::kInfo, "a leaf or spine has more uplink bandwidth than 1:1 needs"},
       {"airflow-unavailable", Severity::kWarning, "no OPN of a switch model has the hall's airflow (layout.airflow)"},
+      {"bond-members-one-card", Severity::kWarning, "an 802.3ad bond whose members are the ports of one card"},
+      {"bond-rdma-across-cards", Severity::kInfo, "a RoCE plane's bond spans two cards: RDMA does not use it (RoCE LAG is per adapter)"},
       {"spec-name-resolved", Severity::kInfo, "a NIC family or short switch model was resolved to a catalog part"},
       {"switch-facts-missing", Severity::kInfo, "a switch's height is not in the catalog"},
       {"catalog-low-confidence", Severity::kInfo, "a planned part's catalog facts are weakly sourced"},
@@ -318,6 +345,7 @@ std::vector<Finding> RunDesignChecks(const Spec& spec, const Catalog& catalog, c
     CheckNic(spec, catalog, ps, out);
     CheckFabricKinds(spec, catalog, ps, out);
     CheckMixedTraffic(spec, ps, out);
+    CheckBond(spec, catalog, ps, out);
     if (plane.tiers == 0) continue;  // the plane could not be built; already reported
     CheckOversubscription(spec, ps, plane, out);
     CheckLinks(spec, catalog, ps, plane, fabric, out);

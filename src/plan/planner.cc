@@ -444,6 +444,7 @@ PlanResult Plan(const Spec& spec, const Catalog& catalog) {
     plane.netdevs = ps.netdevs;
     plane.slots = ps.slots;
     plane.qos = ps.qos;
+    plane.bond = ps.bond;
     plane.mtu = ps.mtu ? ps.mtu
                        : ps.kind == FabricKind::kInfiniband ? 2044  // IPoIB datagram: a 2048-byte IB MTU less 4
                        : ps.role == PlaneRole::kInband || ps.role == PlaneRole::kOob ? 1500

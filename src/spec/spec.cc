@@ -261,7 +261,7 @@ PlaneSpec ParsePlane(const std::string& file, const YAML::Node& node, size_t ind
   problems.Check([&] {
     r.CheckKeys({"name", "kind", "role", "carries", "nic", "ports_per_node", "speed", "switch", "spine_switch",
                  "core_switch", "rail_optimized", "nodes_per_su", "oversubscription", "tiers", "extra_endpoints",
-                 "manage_switches", "redundancy", "peer_links", "netdevs", "slots", "mtu", "qos"});
+                 "manage_switches", "redundancy", "peer_links", "netdevs", "slots", "mtu", "qos", "bond"});
   });
   problems.Check([&] {
     if (!ValidName(p.name)) {
@@ -402,6 +402,21 @@ PlaneSpec ParsePlane(const std::string& file, const YAML::Node& node, size_t ind
     if (!r.Has("mtu")) return;
     const bool ib = p.kind == FabricKind::kInfiniband;
     p.mtu = static_cast<uint32_t>(r.Unsigned("mtu", false, 0, 1280, ib ? 4092 : 9216));
+  });
+  problems.Check([&] {
+    // An LACP bond: the node's ports on this plane as one interface with one address. Its members go
+    // to two switches only if they act as one (MLAG, EVPN multihoming): the leaf pair.
+    if (!r.Has("bond")) return;
+    std::string bond = r.String("bond", false, "");
+    if (bond != "802.3ad") r.Fail(r.Get("bond"), r.Key("bond"), fmt::format("expected 802.3ad (LACP), got '{}'", bond));
+    if (!p.leaf_pair) {
+      r.Fail(r.Get("bond"), r.Key("bond"), "an 802.3ad bond over two switches needs them to act as one (MLAG or EVPN "
+                                           "multihoming): add redundancy: leaf-pair");
+    }
+    if (p.kind == FabricKind::kInfiniband) {
+      r.Fail(r.Get("bond"), r.Key("bond"), "802.3ad is Ethernet's: IPoIB bonds only active-backup (use the ports as rails instead)");
+    }
+    p.bond = true;
   });
   if (r.Has("qos")) {
     problems.Check([&] {

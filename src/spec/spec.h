@@ -88,6 +88,7 @@ struct PlaneSpec {
   bool manage_switches = false;     // oob: also cable every switch's management port
   std::vector<std::string> netdevs;  // per node port in NIC order: the OS interface names (ens1f0np0 ...)
   uint32_t mtu = 0;                  // host-side MTU; 0 = the kind's default
+  bool bond = false;                 // `bond: 802.3ad`: each node's ports are one LACP bond (on a leaf pair)
   RoceQos qos;                       // roce planes: `qos: {priority, dscp, cnp_dscp, cnp_priority}`
   std::vector<std::string> slots;    // per node port: the chassis slot a technician finds it by ("PCIe 3")
   bool leaf_pair = false;           // redundancy: leaf-pair: two leaves, no spines, ports alternate

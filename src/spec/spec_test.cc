@@ -139,6 +139,20 @@ TEST(Spec, RoceQosAndMtuPerPlane) {
   EXPECT_NE(std::string(typo.what()).find("prio"), std::string::npos) << typo.what();
 }
 
+TEST(Spec, BondsNeedALeafPairAndEthernet) {
+  const std::string pair = Replace(Replace(Replace(kValid, "kind: infiniband", "kind: roce"), "switch: QM9700", "switch: SN5600"),
+                                   "    rail_optimized: true", "    redundancy: leaf-pair");
+  Spec spec = ParseSpec(Replace(pair, "    redundancy: leaf-pair", "    redundancy: leaf-pair\n    bond: 802.3ad"), "cluster.yaml");
+  EXPECT_TRUE(spec.planes[0].bond);
+  SpecError alone = ErrorOf(Replace(pair, "    redundancy: leaf-pair", "    bond: 802.3ad"));
+  EXPECT_EQ(alone.key(), "planes.compute.bond") << alone.what();
+  EXPECT_NE(alone.message().find("redundancy: leaf-pair"), std::string::npos) << alone.what();
+  SpecError mode = ErrorOf(Replace(pair, "    redundancy: leaf-pair", "    redundancy: leaf-pair\n    bond: active-backup"));
+  EXPECT_NE(mode.message().find("802.3ad"), std::string::npos) << mode.what();
+  SpecError ib = ErrorOf(Replace(kValid, "    rail_optimized: true", "    redundancy: leaf-pair\n    bond: 802.3ad"));
+  EXPECT_NE(std::string(ib.what()).find("IPoIB"), std::string::npos) << ib.what();
+}
+
 TEST(Spec, MissingRequiredKeys) {
   EXPECT_EQ(ErrorOf("name: x\nplanes: []\n").key(), "nodes");
   EXPECT_EQ(ErrorOf("name: x\nnodes: {count: 2}\n").key(), "planes");

@@ -162,6 +162,31 @@ check "config switches --switch 'oob-*' -o oob.tar: only the out-of-band switche
 check "config switches: a glob matching no switch: exit 2" test $? -eq 2
 check "config switches: and nothing written" test ! -e "$WORK/none-sw"
 
+# 802.3ad bonds (tests/integration/bond-storage.yaml: two single-port cards per node, bonded over a
+# leaf pair): one address per node on the bond; netplan and NetworkManager accept what is written.
+"$RAILYARD" plan "$SRC/tests/integration/bond-storage.yaml" -o "$WORK/bplan" > "$WORK/bplan.txt" 2>&1
+check "bond: the plan says RDMA does not use a bond across two cards" grep -q "bond-rdma-across-cards" "$WORK/bplan.txt"
+check "bond: one address per node (8), not per port" test "$(grep -c '^storage,host,' "$WORK/bplan/ip-plan.csv")" -eq 8
+"$RAILYARD" config hosts --plan "$WORK/bplan/plan.json" --host gpu001 -o "$WORK/bond" 2> /dev/null
+"$NETPLAN" generate --root-dir "$WORK/bond/gpu001" 2> "$WORK/bond-np.err"
+check "bond: netplan generate accepts it, silently" sh -c "test -s '$WORK/bond/gpu001/run/systemd/network/10-netplan-bond0.netdev' && test ! -s '$WORK/bond-np.err'"
+BN="$WORK/bond/gpu001/run/systemd/network"
+check "bond: networkd gets 802.3ad, fast LACP, layer3+4, MTU 9000" sh -c "grep -q '^Mode=802.3ad' '$BN/10-netplan-bond0.netdev' && grep -q '^LACPTransmitRate=fast' '$BN/10-netplan-bond0.netdev' && grep -q '^TransmitHashPolicy=layer3+4' '$BN/10-netplan-bond0.netdev' && grep -q '^MTUBytes=9000' '$BN/10-netplan-bond0.netdev'"
+check "bond: the address is the bond's, the members have none" sh -c "grep -q '^Address=10.32.0.2/24' '$BN/10-netplan-bond0.network' && ! grep -q '^Address=' '$BN/10-netplan-enp41s0np0.network' && grep -q '^Bond=bond0' '$BN/10-netplan-enp170s0np0.network'"
+"$RAILYARD" config hosts --plan "$WORK/bplan/plan.json" --host gpu001 --format nm -o "$WORK/bondnm" 2> /dev/null
+bad=0
+for f in "$WORK"/bondnm/gpu001/etc/NetworkManager/system-connections/*.nmconnection; do
+  nmcli --offline connection modify connection.autoconnect yes < "$f" > "$WORK/nm-out.txt" 2> /dev/null || { bad=$((bad + 1)); continue; }
+  [ -z "$(grep -v -e '^#' -e '^\[' -e '^$' -e '^autoconnect=true$' "$f" | grep -vxFf "$WORK/nm-out.txt")" ] || bad=$((bad + 1))
+done
+check "bond: nmcli reads the bond and its two members and keeps every setting" sh -c "test $bad -eq 0 && test \$(ls '$WORK/bondnm/gpu001/etc/NetworkManager/system-connections' | wc -l) -eq 3"
+sed -e 's/nic: MCX75310AAS-NEAT/nic: MCX755106AS-HEAT/' -e 's/speed: 400G/speed: 200G/' "$SRC/tests/integration/bond-storage.yaml" > "$WORK/bond-one-card.yaml"
+"$RAILYARD" plan "$WORK/bond-one-card.yaml" > "$WORK/one-card.txt" 2>&1
+check "bond: both members on one dual-port card is a warning" grep -q "^warning *bond-members-one-card" "$WORK/one-card.txt"
+grep -v 'redundancy: leaf-pair' "$SRC/tests/integration/bond-storage.yaml" > "$WORK/bond-no-pair.yaml"
+"$RAILYARD" plan "$WORK/bond-no-pair.yaml" > /dev/null 2> "$WORK/no-pair.err"
+check "bond: without a leaf pair: exit 2, naming the key and why" sh -c "grep -q 'planes.storage.bond' '$WORK/no-pair.err' && grep -q 'redundancy: leaf-pair' '$WORK/no-pair.err'"
+
 # Bad input: a plan without netdevs, a plan without addresses, a glob that matches nothing.
 sed '/netdevs:/d' "$SRC/examples/superpod-h100-4su.yaml" > "$WORK/no-netdevs.yaml"
 "$RAILYARD" plan "$WORK/no-netdevs.yaml" -o "$WORK/plan-nn" > /dev/null 2>&1
