@@ -408,6 +408,54 @@ std::string NmKeyfile(const std::string& host, const HostPortConfig& p, uint32_t
   return k;
 }
 
+// RHEL-family files (/etc/sysconfig/network-scripts), read by NetworkManager's ifcfg-rh plugin and
+// by the legacy network service: ifcfg-<dev> with the address and MTU, and for multi-rail route-<dev>
+// and rule-<dev> in `ip route` / `ip rule` argument form.
+void IfcfgFiles(const std::string& host, const std::vector<HostPortConfig>& ports, const std::string& plan_name,
+                std::vector<HostFile>& files) {
+  std::map<std::string, size_t> per_plane = PortsPerPlane(ports);
+  const std::string dir = "etc/sysconfig/network-scripts/";
+  uint32_t table = 100;
+  auto header = [&](const HostPortConfig& p, const std::string& dev, const std::string& what) {
+    return fmt::format("# railyard config hosts: {} {} from plan {}: {} plane{}, {}\n", host, dev, plan_name, p.plane,
+                       p.rail ? fmt::format(" rail {}", p.rail) : "", what);
+  };
+  auto addressed = [&](const HostPortConfig& p, const std::string& dev, std::string& text) {
+    const std::string ip = p.address.substr(0, p.address.find('/')), length = p.address.substr(p.address.find('/') + 1);
+    text += fmt::format("BOOTPROTO=none\nIPADDR={}\nPREFIX={}\nIPV6INIT=no\n", ip, length);
+    if (per_plane[p.plane] <= 1 && p.mode != "p2p31") return;
+    ++table;
+    const std::string to = p.prefix.empty() ? p.address : p.prefix;
+    std::string routes = !p.peer_address.empty() ? fmt::format("{} via {} dev {} table {}\n{} via {} dev {}\n", to, p.peer_address, dev,
+                                                               table, to, p.peer_address, dev)
+                                                 : fmt::format("{} dev {} table {}\n", to, dev, table);
+    files.push_back({dir + "route-" + dev, 0644, header(p, dev, "its routing table") + routes});
+    files.push_back({dir + "rule-" + dev, 0644, header(p, dev, "its source rule") + fmt::format("from {} table {} priority {}\n", ip, table, 1000 + table)});
+  };
+  for (const HostPortConfig& p : ports) {
+    const bool ib = p.kind == "infiniband";
+    std::string text = header(p, p.netdev, fmt::format("{} -> {} {} (cable {}){}", p.port, p.peer_device, p.peer_port, p.label,
+                                             p.bond.empty() ? "" : ", a member of " + p.bond));
+    text += fmt::format("DEVICE={}\nNAME=railyard-{}\nTYPE={}\nONBOOT=yes\nNM_CONTROLLED=yes\nMTU={}\n", p.netdev, p.netdev,
+                        ib ? "InfiniBand" : "Ethernet", p.mtu);
+    if (ib) text += "CONNECTED_MODE=no\n";  // IPoIB datagram mode
+    if (!p.bond.empty()) {
+      text += fmt::format("MASTER={}\nSLAVE=yes\nBOOTPROTO=none\n", p.bond);
+      files.push_back({dir + "ifcfg-" + p.netdev, 0644, std::move(text)});
+      if (p.address.empty()) continue;
+      std::string bond = header(p, p.bond, "an 802.3ad bond over both switches of the leaf pair");
+      bond += fmt::format("DEVICE={}\nNAME=railyard-{}\nTYPE=Bond\nBONDING_MASTER=yes\n"
+                          "BONDING_OPTS=\"mode=802.3ad miimon=100 lacp_rate=fast xmit_hash_policy=layer3+4\"\n"
+                          "ONBOOT=yes\nNM_CONTROLLED=yes\nMTU={}\n", p.bond, p.bond, p.mtu);
+      addressed(p, p.bond, bond);
+      files.push_back({dir + "ifcfg-" + p.bond, 0644, std::move(bond)});
+      continue;
+    }
+    addressed(p, p.netdev, text);
+    files.push_back({dir + "ifcfg-" + p.netdev, 0644, std::move(text)});
+  }
+}
+
 std::vector<HostFile> HostFiles(const std::string& host, const std::vector<HostPortConfig>& ports, const std::string& format,
                                 const std::string& plan_name) {
   std::vector<HostFile> files;
@@ -431,6 +479,8 @@ std::vector<HostFile> HostFiles(const std::string& host, const std::vector<HostP
       bond.netdev = p.bond;
       keyfile(bond, ++table);
     }
+  } else if (format == "ifcfg") {
+    IfcfgFiles(host, ports, plan_name, files);
   } else {
     files.push_back({"etc/netplan/60-railyard.yaml", 0600, NetplanYaml(host, ports, plan_name)});
   }
@@ -440,7 +490,9 @@ std::vector<HostFile> HostFiles(const std::string& host, const std::vector<HostP
 }
 
 size_t WriteHostConfigs(const HostConfigs& configs, const std::string& host_glob, const std::string& dir, const std::string& format) {
-  if (format != "netplan" && format != "nm") throw std::runtime_error(fmt::format("--format: '{}': netplan or nm", format));
+  if (format != "netplan" && format != "nm" && format != "ifcfg") {
+    throw std::runtime_error(fmt::format("--format: '{}': netplan, nm or ifcfg", format));
+  }
   return WriteHostFiles(configs, host_glob, dir, [&](const std::string& host, const std::vector<HostPortConfig>& ports) {
     return HostFiles(host, ports, format, configs.plan_name);
   });

@@ -45,10 +45,11 @@ HostPlan::HostPlan(PlannedFabric plan) : plan_(std::move(plan)), names_(plan_) {
   std::unordered_map<std::string, std::string> netdev_of;  // plan port -> netdev
   for (const auto& [netdev, port] : plan_.host_netdevs) netdev_of[port] = netdev;
   std::unordered_map<std::string_view, uint32_t> mtu_of;
-  std::unordered_map<std::string_view, bool> bmc_plane;
+  std::unordered_map<std::string_view, bool> bmc_plane, bond_plane;
   for (const PlannedPlane& pl : plan_.planes) {
     mtu_of[pl.name] = pl.mtu;
     bmc_plane[pl.name] = pl.role == "oob";
+    bond_plane[pl.name] = pl.bond;
   }
   for (size_t i = 0; i < plan_.links.size(); ++i) {
     const PlannedLink& l = plan_.links[i];
@@ -64,7 +65,7 @@ HostPlan::HostPlan(PlannedFabric plan) : plan_(std::move(plan)), names_(plan_) {
                             std::string(a_is_host ? l.z_port : l.a_port),
                             // The out-of-band port is the BMC's: its address is set on the BMC, not by the host OS.
                             bmc_plane[l.plane] ? std::string() : std::string(address),
-                            mtu_of[l.plane], netdev == netdev_of.end() ? std::string() : netdev->second});
+                            mtu_of[l.plane], netdev == netdev_of.end() ? std::string() : netdev->second, bond_plane[l.plane]});
   }
 }
 
@@ -109,30 +110,54 @@ const std::vector<FleetRule>& PlanRules() {
 
 namespace {
 
-// A planned port as the host's persistent configuration has it.
+// A planned port as the host's persistent configuration has it; for a bond member, the bond's
+// address and MTU.
 struct ConfiguredPort {
-  std::string file;            // "netplan 60-railyard.yaml:12", "ifcfg-ens1f0np0"
+  std::string file;            // "/etc/netplan/60-railyard.yaml:12", "/etc/sysconfig/network-scripts/ifcfg-ens1f0np0"
   std::vector<std::string> addresses;
   std::optional<uint32_t> mtu;
+  std::string bond, bond_mode; // the bond it is a member of, and the bond's mode as written ("" = not a member)
 };
 
 std::optional<ConfiguredPort> ConfigOf(const HostFacts& f, const std::string& netdev) {
   for (const auto& [file, config] : f.netplan) {
     for (const NetplanInterface& i : config.interfaces) {
       if (i.name != netdev && i.set_name != netdev) continue;
-      return ConfiguredPort{fmt::format("/etc/netplan/{}:{}", file, i.line), i.addresses, i.mtu};
+      ConfiguredPort p{fmt::format("/etc/netplan/{}:{}", file, i.line), i.addresses, i.mtu, "", ""};
+      for (const NetplanInterface& b : config.interfaces) {
+        if (b.section != "bonds" || std::find(b.members.begin(), b.members.end(), i.name) == b.members.end()) continue;
+        auto mode = b.parameters.find("mode");
+        p = {fmt::format("/etc/netplan/{}:{}", file, b.line), b.addresses, b.mtu, b.name,
+             mode == b.parameters.end() ? std::string("balance-rr") : mode->second};  // netplan's default mode
+      }
+      return p;
     }
   }
-  for (const auto& [file, c] : f.ifcfg) {
-    if (c.Get("DEVICE") != netdev && file != "ifcfg-" + netdev) continue;
-    ConfiguredPort p{"/etc/sysconfig/network-scripts/" + file, {}, std::nullopt};
-    std::string ip = c.Get("IPADDR"), prefix = c.Get("PREFIX");
+  auto ifcfg = [&](const std::string& dev) -> const std::pair<const std::string, IfcfgFile>* {
+    for (const auto& entry : f.ifcfg) {
+      if (entry.second.Get("DEVICE") == dev || entry.first == "ifcfg-" + dev) return &entry;
+    }
+    return nullptr;
+  };
+  auto read = [](const std::pair<const std::string, IfcfgFile>& e) {
+    ConfiguredPort p{"/etc/sysconfig/network-scripts/" + e.first, {}, std::nullopt, "", ""};
+    std::string ip = e.second.Get("IPADDR"), prefix = e.second.Get("PREFIX");
     if (!ip.empty()) p.addresses.push_back(prefix.empty() ? ip : ip + "/" + prefix);
     uint32_t mtu = 0;
-    if (std::string m = c.Get("MTU"); !m.empty() && std::from_chars(m.data(), m.data() + m.size(), mtu).ec == std::errc()) p.mtu = mtu;
+    if (std::string m = e.second.Get("MTU"); !m.empty() && std::from_chars(m.data(), m.data() + m.size(), mtu).ec == std::errc()) p.mtu = mtu;
+    return p;
+  };
+  const auto* own = ifcfg(netdev);
+  if (!own) return std::nullopt;
+  if (std::string master = own->second.Get("MASTER"); !master.empty()) {
+    const auto* bond = ifcfg(master);
+    ConfiguredPort p = bond ? read(*bond) : ConfiguredPort{"/etc/sysconfig/network-scripts/" + own->first, {}, std::nullopt, "", ""};
+    p.bond = master;
+    auto mode = bond ? bond->second.bonding_opts.find("mode") : std::map<std::string, std::string>::const_iterator();
+    p.bond_mode = bond && mode != bond->second.bonding_opts.end() ? mode->second : "balance-rr";  // the kernel's default
     return p;
   }
-  return std::nullopt;
+  return read(*own);
 }
 
 void ConfigDiffers(RuleContext& rule, const HostFacts& facts, const std::vector<PlannedHostPort>& ports) {
@@ -140,20 +165,37 @@ void ConfigDiffers(RuleContext& rule, const HostFacts& facts, const std::vector<
   // nothing about it (collect's coverage lists what was read).
   if (facts.netplan.empty() && facts.ifcfg.empty()) return;
   for (const PlannedHostPort& p : ports) {
-    if (p.address.empty()) continue;
+    if (p.address.empty() && !p.bond) continue;
     const std::string netdev = !p.netdev.empty() ? p.netdev : ViewOf(facts, p.port).netdev;
     std::optional<ConfiguredPort> c = ConfigOf(facts, netdev);
     if (!c) {
       rule.Report(fmt::format("port {}", p.port),
-                  fmt::format("{} ({}, {} plane) is in no persistent network config: the plan gives it {}; after a reboot it "
-                              "comes up without an address", netdev, p.port, p.plane, p.address),
+                  fmt::format("{} ({}, {} plane) is in no persistent network config: {}; after a reboot it comes up "
+                              "unconfigured", netdev, p.port, p.plane,
+                              p.bond ? "the plan bonds it (802.3ad)" : "the plan gives it " + p.address),
                   "railyard config hosts --plan plan.json writes its configuration (docs/config.md)")
           .evidence = {{"netdev", netdev}, {"planned_address", p.address}};
       continue;
     }
+    if (p.bond) {
+      // 802.3ad is mode 4; netplan and ifcfg name it either way.
+      if (c->bond.empty() || (c->bond_mode != "802.3ad" && c->bond_mode != "4")) {
+        rule.Report(fmt::format("port {}", p.port),
+                    c->bond.empty() ? fmt::format("{} is configured on its own ({}); the plan bonds the {} plane's ports (802.3ad)",
+                                                  netdev, c->file, p.plane)
+                                    : fmt::format("{} is in {} with mode {} ({}); the plan's bond is 802.3ad (LACP): {}", netdev, c->bond,
+                                                  c->bond_mode, c->file,
+                                                  c->bond_mode == "active-backup" || c->bond_mode == "1"
+                                                      ? "active-backup uses one port at a time, half the planned bandwidth"
+                                                      : "the switches' LACP will not form"),
+                    "write the bond as planned (railyard config hosts), mode 802.3ad")
+            .evidence = {{"netdev", netdev}, {"bond", c->bond}, {"bond_mode", c->bond_mode}, {"file", c->file}};
+      }
+      if (p.address.empty()) continue;  // the bond's address is checked once, on its first member
+    }
     if (std::find(c->addresses.begin(), c->addresses.end(), p.address) == c->addresses.end()) {
       rule.Report(fmt::format("port {}", p.port),
-                  fmt::format("{} is configured with {} ({}); the plan gives it {}", netdev,
+                  fmt::format("{} is configured with {} ({}); the plan gives it {}", c->bond.empty() ? netdev : c->bond,
                               c->addresses.empty() ? std::string("no address") : fmt::format("{}", fmt::join(c->addresses, ", ")),
                               c->file, p.address),
                   "set the plan's address (railyard config hosts writes it), or change the plan")
@@ -162,9 +204,9 @@ void ConfigDiffers(RuleContext& rule, const HostFacts& facts, const std::vector<
     const uint32_t mtu = c->mtu.value_or(1500);  // an MTU left out is the kernel's 1500
     if (p.mtu && mtu != p.mtu) {
       rule.Report(fmt::format("port {}", p.port),
-                  fmt::format("{} has MTU {}{} ({}); the {} plane's is {}", netdev, mtu, c->mtu ? "" : " (not set: the default)",
-                              c->file, p.plane, p.mtu),
-                  fmt::format("set mtu: {} on {} (railyard config hosts writes it)", p.mtu, netdev))
+                  fmt::format("{} has MTU {}{} ({}); the {} plane's is {}", c->bond.empty() ? netdev : c->bond, mtu,
+                              c->mtu ? "" : " (not set: the default)", c->file, p.plane, p.mtu),
+                  fmt::format("set mtu: {} on {} (railyard config hosts writes it)", p.mtu, c->bond.empty() ? netdev : c->bond))
           .evidence = {{"netdev", netdev}, {"mtu", std::to_string(mtu)}, {"planned_mtu", std::to_string(p.mtu)}, {"file", c->file}};
     }
   }

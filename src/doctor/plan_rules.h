@@ -29,6 +29,7 @@ struct PlannedHostPort {
   std::string address;     // the IP plan's ("10.0.0.2/12"; "" = none)
   uint32_t mtu = 0;        // the plane's host MTU (0 = the plan does not say)
   std::string netdev;      // the spec's netdevs: name of the port ("" = not named)
+  bool bond = false;       // the plane bonds each node's ports (802.3ad); the address is the bond's
 };
 
 // The plan indexed for the doctor: host -> planned ports, switch -> rail. Names resolve as in

@@ -6,7 +6,7 @@
 //
 //   railyard.plan-index/3 <TAB> plan.json <TAB> <bytes> <TAB> <fingerprint, 16 hex digits>
 //   N <TAB> plan name
-//   P <TAB> name <TAB> kind <TAB> mtu <TAB> role                         one per plane, in order
+//   P <TAB> name <TAB> kind <TAB> mtu <TAB> role <TAB> bond ("802.3ad" or "")     one per plane, in order
 //   D <TAB> name role tier plane rack row position u rail group          one per device, in order
 //   Y <TAB> host port <TAB> netdev                                     the spec's netdevs:, one per node port
 //   T <TAB> port name                                                    one per distinct port name
@@ -34,7 +34,9 @@ void WritePlanIndex(const ExportContext& ctx, const ContentHash& plan_json, Outp
     if (c == '\t' || c == '\n' || c == '\r') c = ' ';
   }
   out.Print("N\t{}\n", name);
-  for (const Plane& pl : f.planes) out.Print("P\t{}\t{}\t{}\t{}\n", pl.name, ToString(pl.kind), pl.mtu, ToString(pl.role));
+  for (const Plane& pl : f.planes) {
+    out.Print("P\t{}\t{}\t{}\t{}\t{}\n", pl.name, ToString(pl.kind), pl.mtu, ToString(pl.role), pl.bond ? "802.3ad" : "");
+  }
   for (const Plane& pl : f.planes) {
     for (uint32_t p = 0; p < pl.netdevs.size() && f.node_count > 0; ++p) {
       out.Print("Y\t{}\t{}\n", ctx.ports(PortRef{0, static_cast<uint16_t>(pl.node_port_offset + p)}), pl.netdevs[p]);

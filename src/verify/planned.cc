@@ -97,6 +97,7 @@ PlannedFabric ParsePadded(const simdjson::padded_string& padded, const std::stri
           else if (k == "kind") pl.kind = std::string(text(f.value()));
           else if (k == "mtu") pl.mtu = static_cast<uint32_t>(number(f.value()));
           else if (k == "role") pl.role = std::string(text(f.value()));
+          else if (k == "bond") pl.bond = text(f.value()) == "802.3ad";
         }
         plan.planes.push_back(std::move(pl));
       }
@@ -300,8 +301,8 @@ bool ParsePlanIndex(std::string owned, const std::string& source, PlannedFabric&
         return fail("device listed twice");
       }
       out.devices.push_back(std::move(d));
-    } else if (fields[0] == "P" && n == 5) {
-      PlannedPlane pl{std::string(fields[1]), std::string(fields[2]), 0, std::string(fields[4])};
+    } else if (fields[0] == "P" && n == 6) {
+      PlannedPlane pl{std::string(fields[1]), std::string(fields[2]), 0, std::string(fields[4]), fields[5] == "802.3ad"};
       if (!Number(fields[3], pl.mtu)) return fail("a plane row with a bad MTU");
       out.planes.push_back(std::move(pl));
       plane_names.push_back(fields[1]);

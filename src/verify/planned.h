@@ -61,6 +61,7 @@ struct PlannedPlane {
   std::string kind;  // infiniband | roce | ethernet
   uint32_t mtu = 0;  // host-side MTU (0: a plan from before plan.json carried it)
   std::string role;  // compute | storage | inband | oob (the BMC's port: not the host OS's)
+  bool bond = false; // each node's ports on it are one 802.3ad bond
 };
 
 struct PlannedFabric {

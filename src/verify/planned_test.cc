@@ -53,6 +53,7 @@ TEST_F(PlanIndexTest, IndexReadsExactlyWhatPlanJsonSays) {
     EXPECT_EQ(indexed.planes[i].kind, parsed.planes[i].kind);
     EXPECT_EQ(indexed.planes[i].mtu, parsed.planes[i].mtu);
     EXPECT_EQ(indexed.planes[i].role, parsed.planes[i].role);
+    EXPECT_EQ(indexed.planes[i].bond, parsed.planes[i].bond);
     EXPECT_GT(parsed.planes[i].mtu, 0u);
   }
   ASSERT_EQ(indexed.devices.size(), parsed.devices.size());

@@ -187,6 +187,33 @@ grep -v 'redundancy: leaf-pair' "$SRC/tests/integration/bond-storage.yaml" > "$W
 "$RAILYARD" plan "$WORK/bond-no-pair.yaml" > /dev/null 2> "$WORK/no-pair.err"
 check "bond: without a leaf pair: exit 2, naming the key and why" sh -c "grep -q 'planes.storage.bond' '$WORK/no-pair.err' && grep -q 'redundancy: leaf-pair' '$WORK/no-pair.err'"
 
+# The bond round trip: as written, no finding; active-backup in the file: one per member; and the
+# ifcfg form, read back the same way: no finding, and ONBOOT=no on the bond: exactly ifcfg-onboot-no.
+bondtrip() {  # NAME FILE... (copied into a capture) -> the plan rules' and ONBOOT findings in $WORK/bt-NAME.json
+  local name=$1; shift
+  mkdir -p "$WORK/bt-$name"
+  echo gpu001 > "$WORK/bt-$name/hostname.txt"
+  for f in "$@"; do cp "$f" "$WORK/bt-$name/$(basename "$f" | sed 's/^60-railyard.yaml$/netplan-60-railyard.yaml/')"; done
+  "$RAILYARD" collect -q --from "$WORK/bt-$name" > "$WORK/bt-$name.facts" 2> /dev/null
+  "$RAILYARD" doctor "$WORK/bt-$name.facts" --plan "$WORK/bplan/plan.json" --format json 2> /dev/null |
+    jq '[.findings[] | select(.rule == "config-differs-from-plan" or .rule == "ifcfg-onboot-no")]' > "$WORK/bt-$name.json"
+}
+BNP="$WORK/bond/gpu001/etc/netplan/60-railyard.yaml"
+bondtrip clean "$BNP"
+check "bond round trip: the generated bond gives no finding" test "$(jq length "$WORK/bt-clean.json")" -eq 0
+sed 's/mode: 802.3ad/mode: active-backup/' "$BNP" > "$WORK/60-railyard.yaml"
+bondtrip ab "$WORK/60-railyard.yaml"
+check "bond round trip: active-backup gives one finding per member, naming the mode" \
+  jq -e 'length == 2 and all(.[]; .rule == "config-differs-from-plan" and .evidence.bond_mode == "active-backup")' "$WORK/bt-ab.json"
+"$RAILYARD" config hosts --plan "$WORK/bplan/plan.json" --host gpu001 --format ifcfg -o "$WORK/bifcfg" 2> /dev/null
+IFC="$WORK/bifcfg/gpu001/etc/sysconfig/network-scripts"
+check "ifcfg: the bond, two members, and nothing else for one bonded plane" test "$(ls "$IFC" | tr '\n' ' ')" = "ifcfg-bond0 ifcfg-enp170s0np0 ifcfg-enp41s0np0 "
+bondtrip ifcfg "$IFC"/ifcfg-*
+check "ifcfg round trip: no finding" test "$(jq length "$WORK/bt-ifcfg.json")" -eq 0
+mkdir -p "$WORK/onboot" && cp "$IFC"/ifcfg-* "$WORK/onboot/" && sed -i 's/^ONBOOT=yes/ONBOOT=no/' "$WORK/onboot/ifcfg-bond0"
+bondtrip onboot "$WORK/onboot"/ifcfg-*
+check "ifcfg round trip: ONBOOT=no on the bond gives exactly ifcfg-onboot-no" jq -e 'length == 1 and .[0].rule == "ifcfg-onboot-no"' "$WORK/bt-onboot.json"
+
 # Bad input: a plan without netdevs, a plan without addresses, a glob that matches nothing.
 sed '/netdevs:/d' "$SRC/examples/superpod-h100-4su.yaml" > "$WORK/no-netdevs.yaml"
 "$RAILYARD" plan "$WORK/no-netdevs.yaml" -o "$WORK/plan-nn" > /dev/null 2>&1
