@@ -20,6 +20,7 @@
 #include "util/file.h"
 #include "util/tar.h"
 #include "util/terminal.h"
+#include "util/yaml_emit.h"
 
 namespace railyard {
 namespace {
@@ -36,15 +37,7 @@ struct PlaneInfo {
 
 // YAML scalars railyard writes come from the plan (names it made, addresses it formatted); quoted
 // anyway, so that a name a spec chose can never change the file's structure.
-std::string Quoted(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (static_cast<unsigned char>(c) < 0x20) continue;
-    out += c;
-  }
-  return out + "\"";
-}
+std::string Quoted(std::string_view s) { return YamlQuoted(s); }
 
 }  // namespace
 

@@ -14,6 +14,8 @@
 #include <simdjson.h>
 
 #include "util/file.h"
+#include "util/natural_order.h"
+#include "util/yaml_emit.h"
 
 namespace railyard {
 namespace {
@@ -39,37 +41,7 @@ const std::regex& SafeKey() {
   return kSafe;
 }
 
-// swp2 before swp10, swp33s0 before swp33s1: the order of the front panel.
-bool NaturalLess(std::string_view a, std::string_view b) {
-  size_t i = 0, j = 0;
-  while (i < a.size() && j < b.size()) {
-    if (std::isdigit(static_cast<unsigned char>(a[i])) && std::isdigit(static_cast<unsigned char>(b[j]))) {
-      size_t i2 = i, j2 = j;
-      while (i2 < a.size() && std::isdigit(static_cast<unsigned char>(a[i2]))) ++i2;
-      while (j2 < b.size() && std::isdigit(static_cast<unsigned char>(b[j2]))) ++j2;
-      uint64_t x = std::stoull(std::string(a.substr(i, std::min<size_t>(i2 - i, 18))));
-      uint64_t y = std::stoull(std::string(b.substr(j, std::min<size_t>(j2 - j, 18))));
-      if (x != y) return x < y;
-      i = i2;
-      j = j2;
-    } else {
-      if (a[i] != b[j]) return a[i] < b[j];
-      ++i;
-      ++j;
-    }
-  }
-  return a.size() - i < b.size() - j;
-}
-
-std::string Quoted(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (static_cast<unsigned char>(c) < 0x20) continue;
-    out += c;
-  }
-  return out + "\"";
-}
+std::string Quoted(std::string_view s) { return YamlQuoted(s); }
 
 }  // namespace
 

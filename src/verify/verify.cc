@@ -15,6 +15,7 @@
 #include <fmt/ranges.h>
 
 #include "catalog/csv.h"
+#include "util/natural_order.h"
 
 namespace railyard {
 
@@ -584,28 +585,7 @@ VerifyResult VerifySession::Finish(const std::set<std::string>& reporting_device
     findings.push_back(std::move(f));
   }
   // Ports in the order a technician counts them: swp5 before swp16 (digit runs compare as numbers).
-  auto natural_less = [](const std::string& x, const std::string& y) {
-    size_t i = 0, j = 0;
-    while (i < x.size() && j < y.size()) {
-      if (std::isdigit(static_cast<unsigned char>(x[i])) && std::isdigit(static_cast<unsigned char>(y[j]))) {
-        size_t ie = i, je = j;
-        while (ie < x.size() && std::isdigit(static_cast<unsigned char>(x[ie]))) ++ie;
-        while (je < y.size() && std::isdigit(static_cast<unsigned char>(y[je]))) ++je;
-        std::string_view dx = std::string_view(x).substr(i, ie - i), dy = std::string_view(y).substr(j, je - j);
-        while (dx.size() > 1 && dx.front() == '0') dx.remove_prefix(1);
-        while (dy.size() > 1 && dy.front() == '0') dy.remove_prefix(1);
-        if (dx.size() != dy.size()) return dx.size() < dy.size();
-        if (dx != dy) return dx < dy;
-        i = ie;
-        j = je;
-      } else {
-        if (x[i] != y[j]) return x[i] < y[j];
-        ++i;
-        ++j;
-      }
-    }
-    return x.size() - i < y.size() - j;
-  };
+  auto natural_less = [](const std::string& x, const std::string& y) { return NaturalLess(x, y); };
   std::stable_sort(findings.begin(), findings.end(), [&](const VerifyFinding& a, const VerifyFinding& b) {
     if (std::tie(a.plane, a.row, a.position, a.u) != std::tie(b.plane, b.row, b.position, b.u)) {
       return std::tie(a.plane, a.row, a.position, a.u) < std::tie(b.plane, b.row, b.position, b.u);

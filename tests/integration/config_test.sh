@@ -54,13 +54,19 @@ check "--format nm: exit 0" test $? -eq 0
 K="$WORK/nm/dgx001/etc/NetworkManager/system-connections"
 check "nm: a keyfile per port (10), mode 600" test "$(find "$K" -name '*.nmconnection' -perm 600 | wc -l)" -eq 10
 check "nmcli is installed (scripts/install-deps.sh)" command -v nmcli
-bad=0
-for f in "$K"/*.nmconnection "$WORK"/nm/dgx002/etc/NetworkManager/system-connections/*.nmconnection; do
-  nmcli --offline connection modify connection.autoconnect yes < "$f" > "$WORK/nm-out.txt" 2> "$WORK/nm-err.txt"
-  if [ $? -ne 0 ]; then bad=$((bad + 1)); echo "nmcli refuses $f:" >&2; cat "$WORK/nm-err.txt" >&2; continue; fi
-  lost=$(grep -v -e '^#' -e '^\[' -e '^$' -e '^autoconnect=true$' "$f" | grep -vxFf "$WORK/nm-out.txt")
-  if [ -n "$lost" ]; then bad=$((bad + 1)); echo "nmcli dropped from $f: $lost" >&2; fi
-done
+# nm_check FILE...: how many keyfiles nmcli refuses, or returns without a setting railyard wrote.
+nm_check() {
+  local bad=0 f
+  for f in "$@"; do
+    if ! nmcli --offline connection modify connection.autoconnect yes < "$f" > "$WORK/nm-out.txt" 2> "$WORK/nm-err.txt"; then
+      bad=$((bad + 1)); echo "nmcli refuses $f:" >&2; cat "$WORK/nm-err.txt" >&2; continue
+    fi
+    lost=$(grep -v -e '^#' -e '^\[' -e '^$' -e '^autoconnect=true$' "$f" | grep -vxFf "$WORK/nm-out.txt")
+    if [ -n "$lost" ]; then bad=$((bad + 1)); echo "nmcli dropped from $f: $lost" >&2; fi
+  done
+  echo "$bad"
+}
+bad=$(nm_check "$K"/*.nmconnection "$WORK"/nm/dgx002/etc/NetworkManager/system-connections/*.nmconnection)
 check "nmcli reads all 20 keyfiles of two hosts and keeps every setting" test "$bad" -eq 0
 check "nm: IPoIB datagram, MTU 2044, table 101 and its rule" sh -c "grep -q '^transport-mode=datagram' '$K/railyard-ibp24s0.nmconnection' && grep -q '^route-table=101' '$K/railyard-ibp24s0.nmconnection' && grep -q '^routing-rule1=priority 1101 from ' '$K/railyard-ibp24s0.nmconnection'"
 printf '[connection]\nid=x\nuuid=not-a-uuid\ntype=ethernet\n' | nmcli --offline connection modify connection.autoconnect yes > /dev/null 2>&1
@@ -125,26 +131,31 @@ check "roce script: and changes nothing" sh -c "test ! -s '$F/state/calls' && ! 
 
 # Round trip: the generated netplan, read back by `collect --from` and judged by `doctor --plan`,
 # gives no config-differs-from-plan finding; with one fault put in, exactly the expected one.
-roundtrip() {  # NAME NETPLAN_FILE -> the rule's findings in $WORK/rt-NAME.json
-  mkdir -p "$WORK/rt-$1"
-  echo dgx001 > "$WORK/rt-$1/hostname.txt"
-  cp "$2" "$WORK/rt-$1/netplan-60-railyard.yaml"
-  "$RAILYARD" collect -q --from "$WORK/rt-$1" > "$WORK/rt-$1.facts" 2> /dev/null
-  "$RAILYARD" doctor "$WORK/rt-$1.facts" --plan "$WORK/plan/plan.json" --format json 2> /dev/null |
-    jq '[.findings[] | select(.rule == "config-differs-from-plan")]' > "$WORK/rt-$1.json"
+# roundtrip PLAN HOST NAME FILE...: the files (netplan or ifcfg) in a capture of HOST, collected and
+# judged by doctor --plan PLAN -> its config findings (config-differs-from-plan, ifcfg-onboot-no) in
+# $WORK/rt-NAME.json
+roundtrip() {
+  local plan=$1 host=$2 name=$3; shift 3
+  mkdir -p "$WORK/rt-$name"
+  echo "$host" > "$WORK/rt-$name/hostname.txt"
+  for f in "$@"; do cp "$f" "$WORK/rt-$name/$(basename "$f" | sed 's/^60-railyard.yaml$/netplan-60-railyard.yaml/')"; done
+  "$RAILYARD" collect -q --from "$WORK/rt-$name" > "$WORK/rt-$name.facts" 2> /dev/null
+  "$RAILYARD" doctor "$WORK/rt-$name.facts" --plan "$plan" --format json 2> /dev/null |
+    jq '[.findings[] | select(.rule == "config-differs-from-plan" or .rule == "ifcfg-onboot-no")]' > "$WORK/rt-$name.json"
 }
 NP="$WORK/hosts/dgx001/etc/netplan/60-railyard.yaml"
-roundtrip clean "$NP"
+roundtrip "$WORK/plan/plan.json" dgx001 clean "$NP"
 check "round trip: the generated netplan gives no config-differs-from-plan" test "$(jq length "$WORK/rt-clean.json")" -eq 0
 awk '/"enp41s0f0np0":/ { f = 1 } f && /mtu: 9000/ { sub(/9000/, "1500"); f = 0 } { print }' "$NP" > "$WORK/mtu1500.yaml"
-roundtrip mtu "$WORK/mtu1500.yaml"
+mv "$WORK/mtu1500.yaml" "$WORK/60-railyard.yaml"
+roundtrip "$WORK/plan/plan.json" dgx001 mtu "$WORK/60-railyard.yaml"
 check "round trip: MTU 1500 on one storage port: exactly one finding, naming it" \
   jq -e 'length == 1 and (.[0].evidence.netdev == "enp41s0f0np0") and (.[0].evidence.mtu == "1500")' "$WORK/rt-mtu.json"
-sed 's|\["10.0.0.3/12"\]|["10.0.0.99/12"]|' "$NP" > "$WORK/addr.yaml"
-roundtrip addr "$WORK/addr.yaml"
+sed 's|\["10.0.0.3/12"\]|["10.0.0.99/12"]|' "$NP" > "$WORK/60-railyard.yaml"
+roundtrip "$WORK/plan/plan.json" dgx001 addr "$WORK/60-railyard.yaml"
 check "round trip: a wrong address on rail 2: exactly one finding" jq -e 'length == 1 and .[0].evidence.planned_address == "10.0.0.3/12"' "$WORK/rt-addr.json"
-awk '/^    "ibp220s0":/ { skip = 1; next } skip && /^    "/ { skip = 0 } !skip { print }' "$NP" > "$WORK/missing.yaml"
-roundtrip missing "$WORK/missing.yaml"
+awk '/^    "ibp220s0":/ { skip = 1; next } skip && /^    "/ { skip = 0 } !skip { print }' "$NP" > "$WORK/60-railyard.yaml"
+roundtrip "$WORK/plan/plan.json" dgx001 missing "$WORK/60-railyard.yaml"
 check "round trip: a port left out of the file: exactly one finding" jq -e 'length == 1 and .[0].evidence.netdev == "ibp220s0"' "$WORK/rt-missing.json"
 
 # config switches --os nvue: one NVUE file per Ethernet switch of the example (storage and
@@ -174,11 +185,7 @@ BN="$WORK/bond/gpu001/run/systemd/network"
 check "bond: networkd gets 802.3ad, fast LACP, layer3+4, MTU 9000" sh -c "grep -q '^Mode=802.3ad' '$BN/10-netplan-bond0.netdev' && grep -q '^LACPTransmitRate=fast' '$BN/10-netplan-bond0.netdev' && grep -q '^TransmitHashPolicy=layer3+4' '$BN/10-netplan-bond0.netdev' && grep -q '^MTUBytes=9000' '$BN/10-netplan-bond0.netdev'"
 check "bond: the address is the bond's, the members have none" sh -c "grep -q '^Address=10.32.0.2/24' '$BN/10-netplan-bond0.network' && ! grep -q '^Address=' '$BN/10-netplan-enp41s0np0.network' && grep -q '^Bond=bond0' '$BN/10-netplan-enp170s0np0.network'"
 "$RAILYARD" config hosts --plan "$WORK/bplan/plan.json" --host gpu001 --format nm -o "$WORK/bondnm" 2> /dev/null
-bad=0
-for f in "$WORK"/bondnm/gpu001/etc/NetworkManager/system-connections/*.nmconnection; do
-  nmcli --offline connection modify connection.autoconnect yes < "$f" > "$WORK/nm-out.txt" 2> /dev/null || { bad=$((bad + 1)); continue; }
-  [ -z "$(grep -v -e '^#' -e '^\[' -e '^$' -e '^autoconnect=true$' "$f" | grep -vxFf "$WORK/nm-out.txt")" ] || bad=$((bad + 1))
-done
+bad=$(nm_check "$WORK"/bondnm/gpu001/etc/NetworkManager/system-connections/*.nmconnection)
 check "bond: nmcli reads the bond and its two members and keeps every setting" sh -c "test $bad -eq 0 && test \$(ls '$WORK/bondnm/gpu001/etc/NetworkManager/system-connections' | wc -l) -eq 3"
 sed -e 's/nic: MCX75310AAS-NEAT/nic: MCX755106AS-HEAT/' -e 's/speed: 400G/speed: 200G/' "$SRC/tests/integration/bond-storage.yaml" > "$WORK/bond-one-card.yaml"
 "$RAILYARD" plan "$WORK/bond-one-card.yaml" > "$WORK/one-card.txt" 2>&1
@@ -189,30 +196,21 @@ check "bond: without a leaf pair: exit 2, naming the key and why" sh -c "grep -q
 
 # The bond round trip: as written, no finding; active-backup in the file: one per member; and the
 # ifcfg form, read back the same way: no finding, and ONBOOT=no on the bond: exactly ifcfg-onboot-no.
-bondtrip() {  # NAME FILE... (copied into a capture) -> the plan rules' and ONBOOT findings in $WORK/bt-NAME.json
-  local name=$1; shift
-  mkdir -p "$WORK/bt-$name"
-  echo gpu001 > "$WORK/bt-$name/hostname.txt"
-  for f in "$@"; do cp "$f" "$WORK/bt-$name/$(basename "$f" | sed 's/^60-railyard.yaml$/netplan-60-railyard.yaml/')"; done
-  "$RAILYARD" collect -q --from "$WORK/bt-$name" > "$WORK/bt-$name.facts" 2> /dev/null
-  "$RAILYARD" doctor "$WORK/bt-$name.facts" --plan "$WORK/bplan/plan.json" --format json 2> /dev/null |
-    jq '[.findings[] | select(.rule == "config-differs-from-plan" or .rule == "ifcfg-onboot-no")]' > "$WORK/bt-$name.json"
-}
 BNP="$WORK/bond/gpu001/etc/netplan/60-railyard.yaml"
-bondtrip clean "$BNP"
-check "bond round trip: the generated bond gives no finding" test "$(jq length "$WORK/bt-clean.json")" -eq 0
+roundtrip "$WORK/bplan/plan.json" gpu001 bclean "$BNP"
+check "bond round trip: the generated bond gives no finding" test "$(jq length "$WORK/rt-bclean.json")" -eq 0
 sed 's/mode: 802.3ad/mode: active-backup/' "$BNP" > "$WORK/60-railyard.yaml"
-bondtrip ab "$WORK/60-railyard.yaml"
+roundtrip "$WORK/bplan/plan.json" gpu001 ab "$WORK/60-railyard.yaml"
 check "bond round trip: active-backup gives one finding per member, naming the mode" \
-  jq -e 'length == 2 and all(.[]; .rule == "config-differs-from-plan" and .evidence.bond_mode == "active-backup")' "$WORK/bt-ab.json"
+  jq -e 'length == 2 and all(.[]; .rule == "config-differs-from-plan" and .evidence.bond_mode == "active-backup")' "$WORK/rt-ab.json"
 "$RAILYARD" config hosts --plan "$WORK/bplan/plan.json" --host gpu001 --format ifcfg -o "$WORK/bifcfg" 2> /dev/null
 IFC="$WORK/bifcfg/gpu001/etc/sysconfig/network-scripts"
 check "ifcfg: the bond, two members, and nothing else for one bonded plane" test "$(ls "$IFC" | tr '\n' ' ')" = "ifcfg-bond0 ifcfg-enp170s0np0 ifcfg-enp41s0np0 "
-bondtrip ifcfg "$IFC"/ifcfg-*
-check "ifcfg round trip: no finding" test "$(jq length "$WORK/bt-ifcfg.json")" -eq 0
+roundtrip "$WORK/bplan/plan.json" gpu001 ifcfg "$IFC"/ifcfg-*
+check "ifcfg round trip: no finding" test "$(jq length "$WORK/rt-ifcfg.json")" -eq 0
 mkdir -p "$WORK/onboot" && cp "$IFC"/ifcfg-* "$WORK/onboot/" && sed -i 's/^ONBOOT=yes/ONBOOT=no/' "$WORK/onboot/ifcfg-bond0"
-bondtrip onboot "$WORK/onboot"/ifcfg-*
-check "ifcfg round trip: ONBOOT=no on the bond gives exactly ifcfg-onboot-no" jq -e 'length == 1 and .[0].rule == "ifcfg-onboot-no"' "$WORK/bt-onboot.json"
+roundtrip "$WORK/bplan/plan.json" gpu001 onboot "$WORK/onboot"/ifcfg-*
+check "ifcfg round trip: ONBOOT=no on the bond gives exactly ifcfg-onboot-no" jq -e 'length == 1 and .[0].rule == "ifcfg-onboot-no"' "$WORK/rt-onboot.json"
 
 # Bad input: a plan without netdevs, a plan without addresses, a glob that matches nothing.
 sed '/netdevs:/d' "$SRC/examples/superpod-h100-4su.yaml" > "$WORK/no-netdevs.yaml"
