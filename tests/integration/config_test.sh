@@ -128,6 +128,25 @@ runroce > /dev/null 2>&1
 runroce > "$F/run3.out" 2> "$F/run3.err"
 check "roce script, run again once all is set: exit 0" test $? -eq 0
 check "roce script: and changes nothing" sh -c "test ! -s '$F/state/calls' && ! grep -q ' = ' '$F/run3.out'"
+# The RoCE round trip: the state the script left, captured as `collect` takes it (mlnx_qos -i IF; the
+# grep of the ecn enable files) and judged by the doctor: no RoCE finding; PFC turned off again (a
+# driver reload): exactly roce-pfc-off on that port.
+qostrip() {  # NAME -> the doctor's roce-* findings in $WORK/qt-NAME.json
+  mkdir -p "$WORK/qt-$1"
+  echo dgx001 > "$WORK/qt-$1/hostname.txt"
+  for ifc in enp41s0f0np0 enp170s0f0np0; do
+    cp "$F/state/qos-$ifc" "$WORK/qt-$1/mlnx_qos-$ifc.txt"
+    grep . "$S"/class/net/$ifc/ecn/roce_*/enable/* > "$WORK/qt-$1/ecn-$ifc.txt"
+  done
+  "$RAILYARD" collect -q --from "$WORK/qt-$1" > "$WORK/qt-$1.facts" 2> /dev/null
+  "$RAILYARD" doctor "$WORK/qt-$1.facts" --format json 2> /dev/null | jq '[.findings[] | select(.rule | startswith("roce-"))]' > "$WORK/qt-$1.json"
+}
+qostrip set
+check "roce round trip: what the script set gives no roce-* finding" test "$(jq length "$WORK/qt-set.json")" -eq 0
+sed -i 's/^\( *enabled\) .*/\1     0   0   0   0   0   0   0   0/' "$F/state/qos-enp170s0f0np0"
+qostrip pfcoff
+check "roce round trip: PFC off on one port gives exactly roce-pfc-off there" \
+  jq -e 'length == 1 and .[0].rule == "roce-pfc-off" and .[0].object == "netdev enp170s0f0np0"' "$WORK/qt-pfcoff.json"
 
 # Round trip: the generated netplan, read back by `collect --from` and judged by `doctor --plan`,
 # gives no config-differs-from-plan finding; with one fault put in, exactly the expected one.
