@@ -11,12 +11,16 @@ nlohmann::json FindingsJson(const std::vector<Finding>& findings) {
   for (const Finding& f : findings) {
     nlohmann::json evidence = nlohmann::json::object();
     for (const auto& [k, v] : f.evidence) evidence[k] = v;
-    list.push_back({{"rule", f.rule},
-                    {"severity", ToString(f.severity)},
-                    {"object", f.object},
-                    {"evidence", evidence},
-                    {"message", f.message},
-                    {"fix", f.fix}});
+    nlohmann::json item = {{"rule", f.rule},
+                           {"severity", ToString(f.severity)},
+                           {"object", f.object},
+                           {"evidence", evidence},
+                           {"message", f.message},
+                           {"fix", f.fix}};
+    // A finding about one host (rollout, rollout check) names it, as the doctor's findings do;
+    // design findings have none.
+    if (!f.host.empty()) item["host"] = f.host;
+    list.push_back(std::move(item));
   }
   return list;
 }

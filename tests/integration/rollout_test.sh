@@ -45,7 +45,7 @@ jq -c --argjson w "$CANARY" --arg f "$FIRST" --arg s "$SECOND" 'select(.host.hos
   | if .host.hostname == $s then .pci[0].link_status.width = 8 else . end' "$WORK/fleet.ndjson" > "$WORK/after-bad.ndjson"
 "$RAILYARD" rollout check --state "$WORK/state" --wave 1 --facts "$WORK/after-bad.ndjson" --format json > "$WORK/check-bad.json" 2>&1
 check "check: a device behind and a new fault: exit 1" test $? -eq 1
-check "check: names the device left behind" jqtest --arg f "$FIRST" '[.findings[] | select(.rule == "rollout-device-not-at-target" and .object == ("host " + $f))] | length == 1' "$WORK/check-bad.json"
+check "check: names the device left behind, and its host" jqtest --arg f "$FIRST" '[.findings[] | select(.rule == "rollout-device-not-at-target" and .object == ("host " + $f) and .host == $f)] | length == 1' "$WORK/check-bad.json"
 check "check: names the new finding" jqtest --arg s "$SECOND" '[.findings[] | select(.rule == "rollout-new-finding" and .object == ("host " + $s))] | length == 1' "$WORK/check-bad.json"
 check "check: writes a rollback script" bash -n "$WORK/state/wave-01-canary-rollback.sh"
 
