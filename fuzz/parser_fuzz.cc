@@ -56,7 +56,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     try {  // and config switches
       railyard::SwitchConfigs configs = railyard::ParseSwitchConfigs(text, "fuzz");
-      for (const railyard::SwitchConfig& sw : configs.switches) (void)railyard::NvueYaml(sw, configs.plan_name);
+      for (const railyard::SwitchConfig& sw : configs.switches) {
+        (void)railyard::NvueYaml(sw, configs.plan_name);
+        try {
+          (void)railyard::SonicConfigDb(sw, configs.plan_name);
+        } catch (const std::runtime_error&) {
+        }
+      }
     } catch (const std::runtime_error&) {
     }
     // plan.index: refused with a reason (never thrown, never a link naming a row that is not there).

@@ -43,14 +43,14 @@ std::function<int()> AddConfigCommand(CLI::App& app) {
     std::string plan, glob, os = "nvue", out;
   };
   auto sa = std::make_shared<SwitchArgs>();
-  CLI::App* switches = verb->add_subcommand("switches", "Per Ethernet switch: ports, addressing, BGP or VLANs, RoCE QoS (NVUE)");
+  CLI::App* switches = verb->add_subcommand("switches", "Per Ethernet switch: ports, addressing, BGP or VLANs, RoCE QoS (NVUE or SONiC)");
   switches->footer(
       "Examples:\n"
       "  railyard config switches --plan out/plan.json -o switches/          # switches/<switch>.yaml\n"
       "  railyard config switches --plan out/plan.json --switch 'storage-*' -o storage.tar\n"
       "On the switch: nv config replace <switch>.yaml && nv config apply -y. See docs/config.md.");
   switches->add_option("--plan", sa->plan, "plan.json from `railyard plan -o`")->required()->check(CLI::ExistingFile);
-  switches->add_option("--os", sa->os, "nvue (Cumulus Linux 5.x; the only one so far)")->check(CLI::IsMember({"nvue"}));
+  switches->add_option("--os", sa->os, "nvue (Cumulus Linux 5.x, default) or sonic (CONFIG_DB JSON)")->check(CLI::IsMember({"nvue", "sonic"}));
   switches->add_option("--switch", sa->glob, "only the switches matching this glob");
   switches->add_option("-o,--output", sa->out, "directory (one file per switch) or FILE.tar")->required();
   return [a, hosts, r, roce, sa, switches]() -> int {
@@ -58,8 +58,9 @@ std::function<int()> AddConfigCommand(CLI::App& app) {
     try {
       if (switches->parsed()) {
         SwitchConfigs configs = ReadSwitchConfigs(sa->plan);
-        size_t n = WriteSwitchConfigs(configs, sa->glob, sa->out);
-        std::cerr << fmt::format("railyard: wrote the NVUE configuration of {} switch(es) to {}\n", n, sa->out);
+        size_t n = WriteSwitchConfigs(configs, sa->glob, sa->out, sa->os);
+        std::cerr << fmt::format("railyard: wrote the {} configuration of {} switch(es) to {}\n", sa->os == "sonic" ? "SONiC" : "NVUE", n,
+                                 sa->out);
         return kExitOk;
       }
       if (roce->parsed()) {

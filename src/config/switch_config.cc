@@ -11,8 +11,10 @@
 #include <unordered_map>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 #include <simdjson.h>
 
+#include "catalog/csv.h"
 #include "util/file.h"
 #include "util/natural_order.h"
 #include "util/yaml_emit.h"
@@ -70,6 +72,7 @@ SwitchConfigs ParsePadded(const simdjson::padded_string& padded, const std::stri
   SwitchConfigs out;
   std::unordered_map<std::string, PlaneInfo> planes;
   std::unordered_map<std::string, size_t> index;  // switch name -> out.switches
+  std::unordered_map<std::string, uint64_t> asn_of;  // every switch with an ASN (routed planes)
   bool schema_ok = false;
   try {
     for (auto field : doc.get_object()) {
@@ -126,6 +129,7 @@ SwitchConfigs ParsePadded(const simdjson::padded_string& padded, const std::stri
             else if (k == "loopback") s.loopback = text(f.value());
           }
           if (role != "switch") continue;
+          if (s.asn) asn_of[s.name] = s.asn;
           auto plane = planes.find(s.plane);
           if (plane == planes.end() || plane->second.kind == "infiniband") continue;  // NVUE is for Ethernet switches
           if (!std::regex_match(s.name, SafeKey())) fail(fmt::format("switch '{}': not a name NVUE takes", s.name));
@@ -167,6 +171,8 @@ SwitchConfigs ParsePadded(const simdjson::padded_string& padded, const std::stri
             p.address = ends[end][2];
             p.peer_device = ends[1 - end][0];
             p.peer_port = ends[1 - end][1];
+            p.peer_address = ends[1 - end][2].substr(0, ends[1 - end][2].find('/'));
+            if (auto asn = asn_of.find(p.peer_device); asn != asn_of.end()) p.peer_asn = asn->second;
             p.label = label;
             p.speed_gbps = static_cast<uint32_t>(speed);
             p.to_host = level == "endpoint-leaf";
@@ -252,11 +258,176 @@ std::string NvueYaml(const SwitchConfig& sw, const std::string& plan_name) {
   return y;
 }
 
-size_t WriteSwitchConfigs(const SwitchConfigs& configs, const std::string& glob, const std::string& dir) {
+namespace {
+
+// A panel port of a model's default SONiC hwsku (data/catalog/sonic_ports.csv).
+struct SonicPanelPort {
+  uint32_t index = 0;                // N of EthernetN
+  std::vector<std::string> lanes;
+  std::string alias;
+};
+
+const std::map<std::string, std::map<uint32_t, SonicPanelPort>>& SonicPorts() {
+  static const auto* table = [] {
+    auto* out = new std::map<std::string, std::map<uint32_t, SonicPanelPort>>;
+    CsvTable csv = ParseCsv(EmbeddedFile("sonic_ports.csv"), "sonic_ports.csv");
+    const int model = csv.Column("model"), front = csv.Column("front_port"), name = csv.Column("name"), lanes = csv.Column("lanes"),
+              alias = csv.Column("alias");
+    for (const CsvRow& row : csv.rows) {
+      SonicPanelPort p;
+      const std::string& n = row.fields[static_cast<size_t>(name)];
+      p.index = static_cast<uint32_t>(std::stoul(n.substr(std::string("Ethernet").size())));
+      for (size_t start = 0; start <= row.fields[static_cast<size_t>(lanes)].size();) {
+        const std::string& l = row.fields[static_cast<size_t>(lanes)];
+        size_t comma = l.find(',', start);
+        p.lanes.push_back(l.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+      }
+      p.alias = row.fields[static_cast<size_t>(alias)];
+      // A panel port the default hwsku already splits (SN4410) keeps its first row: breakouts are computed.
+      (*out)[row.fields[static_cast<size_t>(model)]].emplace(static_cast<uint32_t>(std::stoul(row.fields[static_cast<size_t>(front)])), p);
+    }
+    return out;
+  }();
+  return *table;
+}
+
+// The sub-port counts a model's platform.json publishes for its panel ports (data/catalog/sonic_breakout.csv).
+bool SonicBreakoutPublished(const std::string& model, uint32_t subports) {
+  static const auto* table = [] {
+    auto* out = new std::set<std::pair<std::string, uint32_t>>;
+    CsvTable csv = ParseCsv(EmbeddedFile("sonic_breakout.csv"), "sonic_breakout.csv");
+    const int model_col = csv.Column("model"), n = csv.Column("subports");
+    for (const CsvRow& row : csv.rows) {
+      out->insert({row.fields[static_cast<size_t>(model_col)], static_cast<uint32_t>(std::stoul(row.fields[static_cast<size_t>(n)]))});
+    }
+    return out;
+  }();
+  return table->count({model, subports}) > 0;
+}
+
+struct SonicPortName {
+  std::string name, alias, lanes;
+};
+
+}  // namespace
+
+std::string SonicConfigDb(const SwitchConfig& sw, const std::string& plan_name) {
+  auto model = SonicPorts().find(sw.model);
+  if (model == SonicPorts().end()) {
+    throw std::runtime_error(fmt::format("{}: no SONiC port map for model {} (data/catalog/sonic_ports.csv has {})", sw.name,
+                                         sw.model.empty() ? "(none)" : sw.model, [] {
+                                           std::string list;
+                                           for (const auto& [m, ports] : SonicPorts()) list += (list.empty() ? "" : ", ") + m;
+                                           return list;
+                                         }()));
+  }
+  // Sub-ports per broken-out panel port, as the NVUE output counts them.
+  static const std::regex kPort("^swp([0-9]+)(s([0-9]+))?$");
+  std::map<uint32_t, uint32_t> subports;
+  for (const SwitchPortConfig& p : sw.ports) {
+    std::smatch m;
+    if (std::regex_match(p.port, m, kPort) && m[2].matched) {
+      uint32_t n = static_cast<uint32_t>(std::stoul(m[3])) + 1;
+      subports[static_cast<uint32_t>(std::stoul(m[1]))] = std::max(subports[static_cast<uint32_t>(std::stoul(m[1]))], n);
+    }
+  }
+  for (auto& [panel, n] : subports) n = n <= 2 ? 2 : n <= 4 ? 4 : 8;
+  auto sonic_name = [&](const std::string& port) -> SonicPortName {
+    std::smatch m;
+    if (!std::regex_match(port, m, kPort)) throw std::runtime_error(fmt::format("{}: port {} is not swpN or swpNsM", sw.name, port));
+    const uint32_t panel = static_cast<uint32_t>(std::stoul(m[1]));
+    auto it = model->second.find(panel);
+    if (it == model->second.end()) throw std::runtime_error(fmt::format("{}: {} has no panel port {}", sw.name, sw.model, panel));
+    const SonicPanelPort& pp = it->second;
+    auto join = [](auto begin, auto end) {
+      std::string out;
+      for (auto i = begin; i != end; ++i) out += (out.empty() ? "" : ",") + *i;
+      return out;
+    };
+    if (!m[2].matched) return {fmt::format("Ethernet{}", pp.index), pp.alias, join(pp.lanes.begin(), pp.lanes.end())};
+    const uint32_t n = subports[panel], sub = static_cast<uint32_t>(std::stoul(m[3]));
+    const uint32_t step = static_cast<uint32_t>(pp.lanes.size()) / n;
+    if (step == 0 || !SonicBreakoutPublished(sw.model, n)) {
+      throw std::runtime_error(fmt::format("{}: {} port {} in {} sub-ports: not a breakout SONiC publishes for it", sw.name, sw.model, panel, n));
+    }
+    // BreakoutCfg (sonic-config-engine portconfig.py): sub-port i of EthernetB is Ethernet(B + i*lanes/n),
+    // its alias the i-th of etpNa, etpNb ...
+    return {fmt::format("Ethernet{}", pp.index + sub * step), pp.alias + static_cast<char>('a' + sub),
+            join(pp.lanes.begin() + sub * step, pp.lanes.begin() + (sub + 1) * step)};
+  };
+  const bool routed = sw.mode == "p2p31";
+  nlohmann::ordered_json db;
+  db["DEVICE_METADATA"]["localhost"]["hostname"] = sw.name;
+  db["DEVICE_METADATA"]["localhost"]["type"] = sw.tier == "leaf" ? "ToRRouter" : sw.tier == "spine" ? "LeafRouter" : "SpineRouter";
+  if (routed && sw.asn) db["DEVICE_METADATA"]["localhost"]["bgp_asn"] = std::to_string(sw.asn);
+  if (routed && !sw.loopback.empty()) {
+    db["LOOPBACK_INTERFACE"]["Loopback0"] = nlohmann::ordered_json::object();
+    db["LOOPBACK_INTERFACE"]["Loopback0|" + sw.loopback + "/32"] = nlohmann::ordered_json::object();
+  }
+  std::vector<const SwitchPortConfig*> ports;
+  for (const SwitchPortConfig& p : sw.ports) ports.push_back(&p);
+  std::sort(ports.begin(), ports.end(), [](const SwitchPortConfig* a, const SwitchPortConfig* b) { return NaturalLess(a->port, b->port); });
+  const bool roce = sw.kind == "roce";
+  for (const SwitchPortConfig* p : ports) {
+    SonicPortName n = sonic_name(p->port);
+    auto& port = db["PORT"][n.name];
+    port["admin_status"] = "up";
+    port["alias"] = n.alias;
+    port["description"] = fmt::format("{} {} {}", p->label, p->peer_device, p->peer_port);
+    port["fec"] = std::string(FecFor(p->speed_gbps));
+    port["lanes"] = n.lanes;
+    port["mtu"] = "9216";
+    port["speed"] = std::to_string(p->speed_gbps * 1000);
+    if (routed && !p->address.empty()) {
+      db["INTERFACE"][n.name] = nlohmann::ordered_json::object();
+      db["INTERFACE"][n.name + "|" + p->address] = nlohmann::ordered_json::object();
+      if (!p->to_host && p->peer_asn && !p->peer_address.empty()) {
+        auto& nb = db["BGP_NEIGHBOR"][p->peer_address];
+        nb["admin_status"] = "up";
+        nb["asn"] = std::to_string(p->peer_asn);
+        nb["local_addr"] = p->address.substr(0, p->address.find('/'));
+        nb["name"] = p->peer_device;
+      }
+    } else if (!routed && sw.vlan > 0) {
+      db["VLAN_MEMBER"][fmt::format("Vlan{}|{}", sw.vlan, n.name)]["tagging_mode"] = p->to_host ? "untagged" : "tagged";
+    }
+    if (roce) {
+      auto& q = db["PORT_QOS_MAP"][n.name];
+      q["dscp_to_tc_map"] = "RAILYARD_ROCE";
+      q["pfc_enable"] = std::to_string(sw.qos.priority);
+      q["tc_to_pg_map"] = "RAILYARD_ROCE";
+      q["tc_to_queue_map"] = "RAILYARD_ROCE";
+    }
+  }
+  if (!routed && sw.vlan > 0) db["VLAN"][fmt::format("Vlan{}", sw.vlan)]["vlanid"] = std::to_string(sw.vlan);
+  if (roce) {
+    // The plane's class: its DSCP to its priority, the CNP's DSCP to the CNP priority, the rest best
+    // effort; traffic class i in queue i; the lossless class in its own priority group.
+    for (int d = 0; d < 64; ++d) {
+      int tc = d == sw.qos.dscp ? sw.qos.priority : d == sw.qos.cnp_dscp ? sw.qos.cnp_priority : 0;
+      db["DSCP_TO_TC_MAP"]["RAILYARD_ROCE"][std::to_string(d)] = std::to_string(tc);
+    }
+    for (int tc = 0; tc < 8; ++tc) {
+      db["TC_TO_QUEUE_MAP"]["RAILYARD_ROCE"][std::to_string(tc)] = std::to_string(tc);
+      db["TC_TO_PRIORITY_GROUP_MAP"]["RAILYARD_ROCE"][std::to_string(tc)] = tc == sw.qos.priority ? std::to_string(tc) : "0";
+    }
+  }
+  (void)plan_name;
+  return db.dump(2) + "\n";
+}
+
+size_t WriteSwitchConfigs(const SwitchConfigs& configs, const std::string& glob, const std::string& dir, const std::string& os) {
+  if (os != "nvue" && os != "sonic") throw std::runtime_error(fmt::format("--os: '{}': nvue or sonic", os));
   std::vector<HostFile> files;
   for (const SwitchConfig& sw : configs.switches) {
     if (!glob.empty() && fnmatch(glob.c_str(), sw.name.c_str(), 0) != 0) continue;
-    files.push_back({sw.name + ".yaml", 0644, NvueYaml(sw, configs.plan_name)});
+    if (os == "sonic") {
+      files.push_back({sw.name + ".json", 0644, SonicConfigDb(sw, configs.plan_name)});
+    } else {
+      files.push_back({sw.name + ".yaml", 0644, NvueYaml(sw, configs.plan_name)});
+    }
   }
   if (files.empty()) throw std::runtime_error(fmt::format("no Ethernet switch of the plan matches '{}'", glob));
   WriteFileTree(files, dir);

@@ -24,6 +24,8 @@ namespace railyard {
 
 struct SwitchPortConfig {
   std::string port, label, peer_device, peer_port, address;  // address: "10.3.13.65/31" or ""
+  std::string peer_address;  // the far end's address on a routed link ("10.3.13.64", no length)
+  uint64_t peer_asn = 0;     // the far switch's ASN (0: a host, or not routed)
   uint32_t speed_gbps = 0;
   bool to_host = false;  // an endpoint's port (else fabric: leaf-spine, spine-core, leaf-peer)
 };
@@ -49,7 +51,18 @@ SwitchConfigs ParseSwitchConfigs(std::string_view json, const std::string& sourc
 // One switch's NVUE YAML. Throws std::runtime_error for what NVUE's roce profile cannot say.
 std::string NvueYaml(const SwitchConfig& sw, const std::string& plan_name);
 
-// Writes DIR/<switch>.yaml per switch matching `glob` ("" = all), or one archive (DIR ending .tar).
-size_t WriteSwitchConfigs(const SwitchConfigs& configs, const std::string& glob, const std::string& dir);
+// One switch's SONiC CONFIG_DB fragment (`sonic-cfggen -j FILE --write-to-db`): DEVICE_METADATA, PORT
+// (SONiC names, lanes and aliases of the model's default hwsku, data/catalog/sonic_ports.csv; a
+// Cumulus sub-port swpNsI is the I-th sub-port of the panel port's breakout), INTERFACE and
+// LOOPBACK_INTERFACE with the /31s and loopback, numbered eBGP neighbours (BGP_NEIGHBOR with the far
+// switch's ASN), VLAN/VLAN_MEMBER for host-mode planes, and on RoCE planes the plane's class as
+// DSCP_TO_TC_MAP, TC_TO_QUEUE_MAP, TC_TO_PRIORITY_GROUP_MAP and PORT_QOS_MAP (pfc_enable). Throws
+// std::runtime_error for a model or breakout the SONiC data does not have.
+std::string SonicConfigDb(const SwitchConfig& sw, const std::string& plan_name);
+
+// Writes DIR/<switch>.yaml (nvue) or .json (sonic) per switch matching `glob` ("" = all), or one
+// archive (DIR ending .tar).
+size_t WriteSwitchConfigs(const SwitchConfigs& configs, const std::string& glob, const std::string& dir,
+                          const std::string& os = "nvue");
 
 }  // namespace railyard

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -5,6 +6,7 @@
 #include <set>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
 
 #include "config/switch_config.h"
@@ -177,6 +179,188 @@ TEST(NvueConfig, WhatNvueCannotSayIsRefused) {
   EXPECT_TRUE(refused);
   EXPECT_THROW(ParseSwitchConfigs(R"({"schema":"railyard.plan/1","planes":[],"devices":[],"links":[]})", "plan.json"),
                std::runtime_error);
+}
+
+}  // namespace
+}  // namespace railyard
+
+namespace railyard {
+namespace {
+
+// The SONiC YANG models' CONFIG_DB tables, key forms and fields (tests/fixtures/sonic/
+// config-db-yang-fields.txt, from sonic-buildimage; sources in its SOURCES.md).
+struct YangField {
+  std::string key_form, field, allowed;
+};
+std::multimap<std::string, YangField> SonicYang() {
+  std::ifstream in(fs::path(RAILYARD_SOURCE_DIR) / "tests/fixtures/sonic/config-db-yang-fields.txt");
+  EXPECT_TRUE(in) << "tests/fixtures/sonic/config-db-yang-fields.txt";
+  std::multimap<std::string, YangField> out;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    std::vector<std::string> f;
+    for (size_t s = 0, t;; s = t + 1) {
+      t = line.find('\t', s);
+      f.push_back(line.substr(s, t == std::string::npos ? std::string::npos : t - s));
+      if (t == std::string::npos) break;
+    }
+    if (f.size() == 4) out.insert({f[0], {f[1], f[2], f[3]}});
+  }
+  return out;
+}
+
+size_t Parts(const std::string& key) { return static_cast<size_t>(std::count(key.begin(), key.end(), '|')) + 1; }
+
+// Does `value` satisfy a YANG constraint as the fixture writes it? `db` resolves leafrefs.
+bool Satisfies(const std::string& value, std::string allowed, const nlohmann::json& db) {
+  if (allowed.starts_with("union(") && allowed.ends_with(")")) {
+    std::string inner = allowed.substr(6, allowed.size() - 7);
+    for (size_t s = 0; s <= inner.size();) {
+      size_t t = inner.find("; ", s);
+      if (Satisfies(value, inner.substr(s, t == std::string::npos ? std::string::npos : t - s), db)) return true;
+      if (t == std::string::npos) break;
+      s = t + 2;
+    }
+    return false;
+  }
+  static const std::regex kRange("^([0-9]+)-([0-9]+)$"), kLen("^string len ([0-9]+)-([0-9]+)$"), kIp("^([0-9]{1,3}\\.){3}[0-9]{1,3}$");
+  std::smatch m;
+  auto number = [&](uint64_t lo, uint64_t hi) {
+    return !value.empty() && value.size() < 12 && value.find_first_not_of("0123456789") == std::string::npos &&
+           std::stoull(value) >= lo && std::stoull(value) <= hi;
+  };
+  if (std::regex_match(allowed, m, kRange)) return number(std::stoull(m[1]), std::stoull(m[2]));
+  if (std::regex_match(allowed, m, kLen)) return value.size() >= std::stoul(m[1]) && value.size() <= std::stoul(m[2]);
+  if (allowed == "string") return true;
+  if (allowed == "inet:ip-address") return std::regex_match(value, kIp);
+  if (allowed == "stypes:sonic-ip4-prefix") {
+    size_t slash = value.find('/');
+    return slash != std::string::npos && std::regex_match(value.substr(0, slash), kIp) &&
+           std::regex_match(value.substr(slash + 1), std::regex("^([0-9]|[12][0-9]|3[0-2])$"));
+  }
+  if (allowed == "stypes:sonic-ip6-prefix") return value.find(':') != std::string::npos && value.find('/') != std::string::npos;
+  if (allowed == "inet:as-number") return number(0, 4294967295ull);
+  if (allowed.starts_with("pattern:")) {
+    std::string pattern = allowed.substr(8);
+    size_t len = pattern.find(" len ");
+    if (len != std::string::npos) pattern = pattern.substr(0, len);
+    return std::regex_match(value, std::regex("^(?:" + pattern + ")$"));
+  }
+  if (allowed.starts_with("leafref:")) {
+    std::string table = allowed.substr(8, allowed.find('/') - 8);
+    return db.contains(table) && db[table].contains(value);
+  }
+  if (allowed == "global") return value == "global";
+  // An enumeration: a|b|c.
+  for (size_t s = 0; s <= allowed.size();) {
+    size_t t = allowed.find('|', s);
+    if (allowed.substr(s, t == std::string::npos ? std::string::npos : t - s) == value) return true;
+    if (t == std::string::npos) break;
+    s = t + 1;
+  }
+  return false;
+}
+
+TEST(SonicConfig, EveryTableKeyFieldAndValueIsOneTheYangModelsAllow) {
+  SwitchConfigs configs = Configs();
+  std::multimap<std::string, YangField> yang = SonicYang();
+  ASSERT_GT(yang.size(), 100u);
+  std::set<std::string> tables;
+  size_t values = 0;
+  for (const SwitchConfig& sw : configs.switches) {
+    SCOPED_TRACE(sw.name);
+    nlohmann::json db = nlohmann::json::parse(SonicConfigDb(sw, configs.plan_name));
+    for (const auto& [table, entries] : db.items()) {
+      tables.insert(table);
+      auto [first, last] = yang.equal_range(table);
+      ASSERT_NE(first, last) << "not a table of the YANG models: " << table;
+      for (const auto& [key, fields] : entries.items()) {
+        // The key form of this key's shape whose literal parts (localhost, Loopback0 ...) it has.
+        auto matches = [&](const std::string& key_form) {
+          if (Parts(key_form) != Parts(table + "|" + key)) return false;
+          std::string full = table + "|" + key;
+          for (size_t a = 0, b = 0;;) {
+            size_t ae = key_form.find('|', a), be = full.find('|', b);
+            std::string lit = key_form.substr(a, ae == std::string::npos ? std::string::npos : ae - a);
+            std::string got = full.substr(b, be == std::string::npos ? std::string::npos : be - b);
+            if (lit.find('<') == std::string::npos && lit != got) return false;
+            if (lit.find('<') != std::string::npos && lit.find('<') > 0 && !got.starts_with(lit.substr(0, lit.find('<')))) return false;
+            if (ae == std::string::npos) return true;
+            a = ae + 1;
+            b = be + 1;
+          }
+        };
+        std::string form;
+        for (auto it = first; it != last; ++it) {
+          if (form.empty() && matches(it->second.key_form)) form = it->second.key_form;
+        }
+        ASSERT_FALSE(form.empty()) << table << "|" << key << ": no key form of that shape";
+        // Key parts: each checked against its @key leaf (leafrefs must name an entry that exists).
+        std::vector<std::string> parts;
+        for (size_t s = 0;;) {
+          size_t t = key.find('|', s);
+          parts.push_back(key.substr(s, t == std::string::npos ? std::string::npos : t - s));
+          if (t == std::string::npos) break;
+          s = t + 1;
+        }
+        size_t part = 0;
+        for (auto it = first; it != last; ++it) {
+          if (it->second.key_form != form || !it->second.field.starts_with("@key:")) continue;
+          if (part < parts.size()) {
+            EXPECT_TRUE(Satisfies(parts[part], it->second.allowed, db)) << table << "|" << key << ": " << it->second.field << " "
+                                                                       << it->second.allowed;
+          }
+          ++part;
+        }
+        for (const auto& [field, value] : fields.items()) {
+          ++values;
+          const std::string v = value.get<std::string>();
+          const YangField* spec = nullptr;
+          const YangField* name_rule = nullptr;
+          for (auto it = first; it != last; ++it) {
+            if (it->second.key_form != form) continue;
+            if (it->second.field == field) spec = &it->second;
+            if (it->second.field.starts_with("@fieldname:")) name_rule = &it->second;
+            if (it->second.field.starts_with("<") && name_rule == nullptr) spec = spec ? spec : &it->second;
+          }
+          if (name_rule) {  // a QoS map: the field's name is a value too
+            EXPECT_TRUE(Satisfies(field, name_rule->allowed, db)) << table << "|" << key << " field " << field;
+            for (auto it = first; it != last; ++it) {
+              if (it->second.key_form == form && it->second.field.starts_with("<")) spec = &it->second;
+            }
+          }
+          ASSERT_NE(spec, nullptr) << table << "|" << key << ": no field " << field << " in the YANG models";
+          EXPECT_TRUE(Satisfies(v, spec->allowed, db)) << table << "|" << key << " " << field << " = " << v << " (" << spec->allowed << ")";
+        }
+      }
+    }
+  }
+  EXPECT_GT(values, 1000u);
+  for (const char* t : {"DEVICE_METADATA", "PORT", "INTERFACE", "LOOPBACK_INTERFACE", "BGP_NEIGHBOR", "VLAN", "VLAN_MEMBER",
+                        "PORT_QOS_MAP", "DSCP_TO_TC_MAP", "TC_TO_QUEUE_MAP", "TC_TO_PRIORITY_GROUP_MAP"}) {
+    EXPECT_TRUE(tables.count(t)) << t;
+  }
+}
+
+TEST(SonicConfig, PanelPortsAndBreakoutsAreTheModelsOwn) {
+  SwitchConfigs configs = Configs();
+  for (const SwitchConfig& sw : configs.switches) {
+    if (sw.plane != "compute" || sw.tier != "leaf") continue;
+    nlohmann::json db = nlohmann::json::parse(SonicConfigDb(sw, configs.plan_name));
+    // SN5600 (ACS-SN5600): panel port p is Ethernet<8(p-1)> on 8 lanes; its 2x400G sub-ports are
+    // Ethernet<8(p-1)> and +4 on 4 lanes each, aliases etp<p>a and etp<p>b.
+    ASSERT_TRUE(db["PORT"].contains("Ethernet4")) << db["PORT"].dump();
+    EXPECT_EQ(db["PORT"]["Ethernet4"]["alias"], "etp1b");
+    EXPECT_EQ(db["PORT"]["Ethernet4"]["lanes"], "4,5,6,7");
+    EXPECT_EQ(db["PORT"]["Ethernet4"]["speed"], "400000");
+    EXPECT_EQ(db["DEVICE_METADATA"]["localhost"]["bgp_asn"], std::to_string(sw.asn));
+    EXPECT_EQ(db["DSCP_TO_TC_MAP"]["RAILYARD_ROCE"]["26"], "3");
+    EXPECT_EQ(db["DSCP_TO_TC_MAP"]["RAILYARD_ROCE"]["48"], "6");
+    break;
+  }
+  SwitchConfig unknown = configs.switches.front();
+  unknown.model = "SN9999";
+  EXPECT_THROW(SonicConfigDb(unknown, configs.plan_name), std::runtime_error);
 }
 
 }  // namespace

@@ -188,6 +188,12 @@ check "config switches: RoCE lossless on the storage leaves" grep -q "mode: loss
 check "config switches: a host port's description is its cable label and far end" grep -q 'description: "STOR-000001 dgx001 mlx5_8"' "$WORK/sw/storage-leaf-001.yaml"
 "$RAILYARD" config switches --plan "$WORK/plan/plan.json" --switch 'oob-*' -o "$WORK/oob.tar" 2> /dev/null
 check "config switches --switch 'oob-*' -o oob.tar: only the out-of-band switches" sh -c "tar -tf '$WORK/oob.tar' | grep -qv '^oob-' && exit 1; tar -tf '$WORK/oob.tar' | grep -q '^oob-leaf-001.yaml$'"
+"$RAILYARD" config switches --plan "$WORK/plan/plan.json" --os sonic -o "$WORK/sonic" 2> /dev/null
+check "config switches --os sonic: one CONFIG_DB file per Ethernet switch" test "$(ls "$WORK/sonic"/*.json | wc -l)" -eq "$N_ETH"
+check "config switches --os sonic: SN4600C panel port 1 is Ethernet0 on lanes 0-3, the cable in its description" \
+  jq -e '.PORT.Ethernet0.lanes == "0,1,2,3" and .PORT.Ethernet0.alias == "etp1" and .PORT.Ethernet0.description == "STOR-000001 dgx001 mlx5_8"' "$WORK/sonic/storage-leaf-001.json"
+check "config switches --os sonic: host ports untagged in the plane's VLAN, PFC on 3" \
+  jq -e '.VLAN_MEMBER["Vlan200|Ethernet0"].tagging_mode == "untagged" and .PORT_QOS_MAP.Ethernet0.pfc_enable == "3"' "$WORK/sonic/storage-leaf-001.json"
 "$RAILYARD" config switches --plan "$WORK/plan/plan.json" --switch 'nothing*' -o "$WORK/none-sw" 2> /dev/null
 check "config switches: a glob matching no switch: exit 2" test $? -eq 2
 check "config switches: and nothing written" test ! -e "$WORK/none-sw"
