@@ -215,7 +215,7 @@ std::string NvueYaml(const SwitchConfig& sw, const std::string& plan_name) {
   }
   // Breakouts: sub-ports swpNsM need their parent split; the highest sub-port seen gives the count.
   std::map<std::string, int, bool (*)(std::string_view, std::string_view)> breakout(NaturalLess);
-  static const std::regex kSub("^(swp[0-9]+)s([0-9]+)$");
+  static const std::regex kSub("^(swp[0-9]{1,4})s([0-9]{1,2})$");  // bounded: the numbers are parsed
   for (const SwitchPortConfig& p : sw.ports) {
     std::smatch m;
     if (std::regex_match(p.port, m, kSub)) breakout[m[1]] = std::max(breakout[m[1]], std::stoi(m[2]) + 1);
@@ -324,7 +324,7 @@ std::string SonicConfigDb(const SwitchConfig& sw, const std::string& plan_name) 
                                          }()));
   }
   // Sub-ports per broken-out panel port, as the NVUE output counts them.
-  static const std::regex kPort("^swp([0-9]+)(s([0-9]+))?$");
+  static const std::regex kPort("^swp([0-9]{1,4})(s([0-9]{1,2}))?$");  // bounded: the numbers are parsed
   std::map<uint32_t, uint32_t> subports;
   for (const SwitchPortConfig& p : sw.ports) {
     std::smatch m;
