@@ -50,7 +50,7 @@ void TarWriter::Add(std::string_view path, uint32_t mode, std::string_view conte
   std::memcpy(h + 263, "00", 2);
   std::memcpy(h + 265, "root", 4);
   std::memcpy(h + 297, "root", 4);
-  std::memcpy(h + 345, prefix.data(), prefix.size());
+  if (!prefix.empty()) std::memcpy(h + 345, prefix.data(), prefix.size());  // memcpy from an empty view's null is undefined
   uint32_t sum = 0;
   for (unsigned char c : h) sum += c;
   std::string check = fmt::format("{:06o}", sum);
