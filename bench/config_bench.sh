@@ -50,3 +50,5 @@ echo "railyard config switches -o switches.tar: ${best} s, peak RSS $((best_rss 
 echo "  target 2,000 switches <= 1 s: $verdict ($(awk "BEGIN{printf \"%.2f\", $best * 2000 / $switches}") s per 2,000)"
 time_best "./$BUILD/railyard" config switches --plan "$WORK/plan/plan.json" -o "$WORK/out"
 echo "  as one file per switch (-o DIR): ${best} s"
+time_best "./$BUILD/railyard" config switches --plan "$WORK/plan/plan.json" --os sonic -o "$WORK/out.tar"
+echo "railyard config switches --os sonic -o switches.tar: ${best} s, peak RSS $((best_rss / 1024)) MiB; $switches switches ($(awk "BEGIN{printf \"%.2f\", $best * 2000 / $switches}") s per 2,000)"

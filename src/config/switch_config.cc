@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <optional>
 #include <regex>
 #include <set>
 #include <stdexcept>
@@ -311,6 +312,22 @@ struct SonicPortName {
   std::string name, alias, lanes;
 };
 
+// "swp33" -> {33, -1}, "swp33s1" -> {33, 1}; nullopt for anything else (at most 4 and 2 digits: the
+// numbers are used as indexes).
+std::optional<std::pair<uint32_t, int>> ParseSwp(std::string_view port) {
+  if (!port.starts_with("swp")) return std::nullopt;
+  size_t i = 3, panel_end = i;
+  while (panel_end < port.size() && std::isdigit(static_cast<unsigned char>(port[panel_end]))) ++panel_end;
+  if (panel_end == i || panel_end - i > 4) return std::nullopt;
+  const uint32_t panel = static_cast<uint32_t>(std::stoul(std::string(port.substr(i, panel_end - i))));
+  if (panel_end == port.size()) return std::pair<uint32_t, int>{panel, -1};
+  if (port[panel_end] != 's') return std::nullopt;
+  size_t sub_end = panel_end + 1;
+  while (sub_end < port.size() && std::isdigit(static_cast<unsigned char>(port[sub_end]))) ++sub_end;
+  if (sub_end == panel_end + 1 || sub_end - panel_end - 1 > 2 || sub_end != port.size()) return std::nullopt;
+  return std::pair<uint32_t, int>{panel, std::stoi(std::string(port.substr(panel_end + 1)))};
+}
+
 }  // namespace
 
 std::string SonicConfigDb(const SwitchConfig& sw, const std::string& plan_name) {
@@ -324,20 +341,17 @@ std::string SonicConfigDb(const SwitchConfig& sw, const std::string& plan_name) 
                                          }()));
   }
   // Sub-ports per broken-out panel port, as the NVUE output counts them.
-  static const std::regex kPort("^swp([0-9]{1,4})(s([0-9]{1,2}))?$");  // bounded: the numbers are parsed
   std::map<uint32_t, uint32_t> subports;
   for (const SwitchPortConfig& p : sw.ports) {
-    std::smatch m;
-    if (std::regex_match(p.port, m, kPort) && m[2].matched) {
-      uint32_t n = static_cast<uint32_t>(std::stoul(m[3])) + 1;
-      subports[static_cast<uint32_t>(std::stoul(m[1]))] = std::max(subports[static_cast<uint32_t>(std::stoul(m[1]))], n);
+    if (auto swp = ParseSwp(p.port); swp && swp->second >= 0) {
+      subports[swp->first] = std::max(subports[swp->first], static_cast<uint32_t>(swp->second) + 1);
     }
   }
   for (auto& [panel, n] : subports) n = n <= 2 ? 2 : n <= 4 ? 4 : 8;
   auto sonic_name = [&](const std::string& port) -> SonicPortName {
-    std::smatch m;
-    if (!std::regex_match(port, m, kPort)) throw std::runtime_error(fmt::format("{}: port {} is not swpN or swpNsM", sw.name, port));
-    const uint32_t panel = static_cast<uint32_t>(std::stoul(m[1]));
+    auto swp = ParseSwp(port);
+    if (!swp) throw std::runtime_error(fmt::format("{}: port {} is not swpN or swpNsM", sw.name, port));
+    const uint32_t panel = swp->first;
     auto it = model->second.find(panel);
     if (it == model->second.end()) throw std::runtime_error(fmt::format("{}: {} has no panel port {}", sw.name, sw.model, panel));
     const SonicPanelPort& pp = it->second;
@@ -346,8 +360,8 @@ std::string SonicConfigDb(const SwitchConfig& sw, const std::string& plan_name) 
       for (auto i = begin; i != end; ++i) out += (out.empty() ? "" : ",") + *i;
       return out;
     };
-    if (!m[2].matched) return {fmt::format("Ethernet{}", pp.index), pp.alias, join(pp.lanes.begin(), pp.lanes.end())};
-    const uint32_t n = subports[panel], sub = static_cast<uint32_t>(std::stoul(m[3]));
+    if (swp->second < 0) return {fmt::format("Ethernet{}", pp.index), pp.alias, join(pp.lanes.begin(), pp.lanes.end())};
+    const uint32_t n = subports[panel], sub = static_cast<uint32_t>(swp->second);
     const uint32_t step = static_cast<uint32_t>(pp.lanes.size()) / n;
     if (step == 0 || !SonicBreakoutPublished(sw.model, n)) {
       throw std::runtime_error(fmt::format("{}: {} port {} in {} sub-ports: not a breakout SONiC publishes for it", sw.name, sw.model, panel, n));
@@ -358,13 +372,13 @@ std::string SonicConfigDb(const SwitchConfig& sw, const std::string& plan_name) 
             join(pp.lanes.begin() + sub * step, pp.lanes.begin() + (sub + 1) * step)};
   };
   const bool routed = sw.mode == "p2p31";
-  nlohmann::ordered_json db;
+  nlohmann::json db;
   db["DEVICE_METADATA"]["localhost"]["hostname"] = sw.name;
   db["DEVICE_METADATA"]["localhost"]["type"] = sw.tier == "leaf" ? "ToRRouter" : sw.tier == "spine" ? "LeafRouter" : "SpineRouter";
   if (routed && sw.asn) db["DEVICE_METADATA"]["localhost"]["bgp_asn"] = std::to_string(sw.asn);
   if (routed && !sw.loopback.empty()) {
-    db["LOOPBACK_INTERFACE"]["Loopback0"] = nlohmann::ordered_json::object();
-    db["LOOPBACK_INTERFACE"]["Loopback0|" + sw.loopback + "/32"] = nlohmann::ordered_json::object();
+    db["LOOPBACK_INTERFACE"]["Loopback0"] = nlohmann::json::object();
+    db["LOOPBACK_INTERFACE"]["Loopback0|" + sw.loopback + "/32"] = nlohmann::json::object();
   }
   std::vector<const SwitchPortConfig*> ports;
   for (const SwitchPortConfig& p : sw.ports) ports.push_back(&p);
@@ -381,8 +395,8 @@ std::string SonicConfigDb(const SwitchConfig& sw, const std::string& plan_name) 
     port["mtu"] = "9216";
     port["speed"] = std::to_string(p->speed_gbps * 1000);
     if (routed && !p->address.empty()) {
-      db["INTERFACE"][n.name] = nlohmann::ordered_json::object();
-      db["INTERFACE"][n.name + "|" + p->address] = nlohmann::ordered_json::object();
+      db["INTERFACE"][n.name] = nlohmann::json::object();
+      db["INTERFACE"][n.name + "|" + p->address] = nlohmann::json::object();
       if (!p->to_host && p->peer_asn && !p->peer_address.empty()) {
         auto& nb = db["BGP_NEIGHBOR"][p->peer_address];
         nb["admin_status"] = "up";
