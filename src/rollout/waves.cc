@@ -110,6 +110,7 @@ RolloutPlan PlanRollout(const PlannedFabric* plan, const std::vector<FleetHost>&
   // 1. Gates: each device moves, or is skipped with the rule that held it back.
   std::map<std::string, std::vector<RolloutDevice>> moving;  // by host
   std::vector<std::string> order;                           // hosts in fleet order
+  std::map<std::string, uint32_t> node_of;                  // moving host -> its plan node, resolved once
   // Host and device names go into shell scripts, nodesets and inventories: only what a hostname and a
   // PCI address (or /dev/mst path) can be. Facts are collected from the hosts themselves; a name with
   // anything else is never written into a script.
@@ -214,7 +215,10 @@ RolloutPlan PlanRollout(const PlannedFabric* plan, const std::vector<FleetHost>&
                                    : fmt::format("driver {} is older than {}, which {} needs", host.driver, target.driver_min, t->version));
         continue;
       }
-      if (!moving.count(host.name)) order.push_back(host.name);
+      if (!moving.count(host.name)) {
+        order.push_back(host.name);
+        if (node) node_of[host.name] = *node;
+      }
       RolloutDevice move{host.name, d.pci, d.psid, d.flashed, t->version, t->image, t->sha256, "", "", "", d.serial, false, "", "", ""};
       if (via) {
         move.via = t->via_version;
@@ -230,15 +234,13 @@ RolloutPlan PlanRollout(const PlannedFabric* plan, const std::vector<FleetHost>&
   std::vector<std::string> unplanned;
   for (const std::string& host : order) {
     Domain d{"unplanned", {}};
-    if (names) {
-      if (auto node = names->ResolveDevice(host); node && plan->devices[*node].role != "switch") {
-        d.leaves = leaves_of[*node];
-        std::sort(d.leaves.begin(), d.leaves.end());
-        d.leaves.erase(std::unique(d.leaves.begin(), d.leaves.end()), d.leaves.end());
-        int group = 0;
-        for (uint32_t leaf : d.leaves) group = group ? group : plan->devices[leaf].group;
-        d.su = group ? fmt::format("su{}", group) : d.leaves.empty() ? "unplanned" : "no-su";
-      }
+    if (auto node = node_of.find(host); node != node_of.end()) {
+      d.leaves = leaves_of[node->second];
+      std::sort(d.leaves.begin(), d.leaves.end());
+      d.leaves.erase(std::unique(d.leaves.begin(), d.leaves.end()), d.leaves.end());
+      int group = 0;
+      for (uint32_t leaf : d.leaves) group = group ? group : plan->devices[leaf].group;
+      d.su = group ? fmt::format("su{}", group) : d.leaves.empty() ? "unplanned" : "no-su";
     }
     if (d.su == "unplanned") unplanned.push_back(host);
     domain[host] = d;
