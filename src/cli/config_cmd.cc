@@ -26,8 +26,8 @@ std::function<int()> AddConfigCommand(CLI::App& app) {
       "See docs/config.md.");
   hosts->add_option("--plan", a->plan, "plan.json from `railyard plan -o` (its spec names the netdevs)")->required()->check(CLI::ExistingFile);
   hosts->add_option("--host", a->host, "only the hosts matching this glob");
-  hosts->add_option("--format", a->format, "netplan (default), nm (NetworkManager keyfiles) or ifcfg (RHEL network-scripts)")
-      ->check(CLI::IsMember({"netplan", "nm", "ifcfg"}));
+  hosts->add_option("--format", a->format, "netplan (default), nm (NetworkManager keyfiles), ifcfg (RHEL network-scripts) or networkd (systemd-networkd)")
+      ->check(CLI::IsMember({"netplan", "nm", "ifcfg", "networkd"}));
   hosts->add_option("-o,--output", a->out, "directory: a root tree per host (<host>/etc/...); FILE.tar: the trees in one archive")->required();
   auto r = std::make_shared<Args>();
   CLI::App* roce = verb->add_subcommand("roce", "Per host: the RoCE lossless class (trust DSCP, PFC, ECN, ToS), set at every boot");

@@ -449,6 +449,53 @@ void IfcfgFiles(const std::string& host, const std::vector<HostPortConfig>& port
   }
 }
 
+// systemd-networkd files (/etc/systemd/network), written as netplan itself renders its own form of
+// the same host (the test compares them with `netplan generate`'s output): per interface a .network
+// with the MTU, the address, no link-local addressing, and for multi-rail its table and source rule;
+// per bond a .netdev with the 802.3ad parameters, its members' .network naming it.
+void NetworkdFiles(const std::string& host, const std::vector<HostPortConfig>& ports, const std::string& plan_name,
+                   std::vector<HostFile>& files) {
+  std::map<std::string, size_t> per_plane = PortsPerPlane(ports);
+  const std::string dir = "etc/systemd/network/60-railyard-";
+  uint32_t table = 100;
+  auto header = [&](const HostPortConfig& p, const std::string& dev, const std::string& what) {
+    return fmt::format("# railyard config hosts: {} {} from plan {}: {} plane{}, {}\n", host, dev, plan_name, p.plane,
+                       p.rail ? fmt::format(" rail {}", p.rail) : "", what);
+  };
+  auto network = [&](const HostPortConfig& p, const std::string& dev, const std::string& what, bool addressed) {
+    std::string n = header(p, dev, what);
+    n += fmt::format("[Match]\nName={}\n\n[Link]\nMTUBytes={}\n\n[Network]\nLinkLocalAddressing=no\n", dev, p.mtu);
+    if (!addressed) return n + fmt::format("Bond={}\n", p.bond);
+    n += fmt::format("Address={}\n", p.address);
+    if (dev == p.bond) n += "ConfigureWithoutCarrier=yes\n";
+    if (per_plane[p.plane] > 1 || p.mode == "p2p31") {
+      ++table;
+      const std::string self = p.address.substr(0, p.address.find('/'));
+      const std::string to = p.prefix.empty() ? p.address : p.prefix;
+      n += fmt::format("\n[Route]\nDestination={}\n", to);
+      n += p.peer_address.empty() ? "Scope=link\n" : fmt::format("Gateway={}\n", p.peer_address);
+      n += fmt::format("Table={}\n\n[RoutingPolicyRule]\nFrom={}\nTable={}\nPriority={}\n", table, self, table, 1000 + table);
+    }
+    if (p.kind == "infiniband") n += "\n[IPoIB]\nMode=datagram\n";
+    return n;
+  };
+  for (const HostPortConfig& p : ports) {
+    const std::string link = fmt::format("{} -> {} {} (cable {}){}", p.port, p.peer_device, p.peer_port, p.label,
+                                         p.bond.empty() ? "" : ", a member of " + p.bond);
+    files.push_back({dir + p.netdev + ".network", 0644, network(p, p.netdev, link, p.bond.empty())});
+    if (p.bond.empty() || p.address.empty()) continue;
+    // The bond, once (its first member's link gave it its address): LACP with fast LACPDUs, link
+    // monitoring every 100 ms, flows spread by L3/L4 headers.
+    const std::string what = "an 802.3ad bond over both switches of the leaf pair";
+    files.push_back({dir + p.bond + ".netdev", 0644,
+                     header(p, p.bond, what) +
+                         fmt::format("[NetDev]\nName={}\nMTUBytes={}\nKind=bond\n\n[Bond]\nMode=802.3ad\nLACPTransmitRate=fast\n"
+                                     "MIIMonitorSec=100ms\nTransmitHashPolicy=layer3+4\n",
+                                     p.bond, p.mtu)});
+    files.push_back({dir + p.bond + ".network", 0644, network(p, p.bond, what, true)});
+  }
+}
+
 std::vector<HostFile> HostFiles(const std::string& host, const std::vector<HostPortConfig>& ports, const std::string& format,
                                 const std::string& plan_name) {
   std::vector<HostFile> files;
@@ -474,6 +521,8 @@ std::vector<HostFile> HostFiles(const std::string& host, const std::vector<HostP
     }
   } else if (format == "ifcfg") {
     IfcfgFiles(host, ports, plan_name, files);
+  } else if (format == "networkd") {
+    NetworkdFiles(host, ports, plan_name, files);
   } else {
     files.push_back({"etc/netplan/60-railyard.yaml", 0600, NetplanYaml(host, ports, plan_name)});
   }
@@ -483,8 +532,8 @@ std::vector<HostFile> HostFiles(const std::string& host, const std::vector<HostP
 }
 
 size_t WriteHostConfigs(const HostConfigs& configs, const std::string& host_glob, const std::string& dir, const std::string& format) {
-  if (format != "netplan" && format != "nm" && format != "ifcfg") {
-    throw std::runtime_error(fmt::format("--format: '{}': netplan, nm or ifcfg", format));
+  if (format != "netplan" && format != "nm" && format != "ifcfg" && format != "networkd") {
+    throw std::runtime_error(fmt::format("--format: '{}': netplan, nm, ifcfg or networkd", format));
   }
   return WriteHostFiles(configs, host_glob, dir, [&](const std::string& host, const std::vector<HostPortConfig>& ports) {
     return HostFiles(host, ports, format, configs.plan_name);

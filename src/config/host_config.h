@@ -73,7 +73,7 @@ struct HostFile {
 // mode, and for multi-rail the port's own route table, the prefix in main too, and the source rule.
 std::string NmKeyfile(const std::string& host, const HostPortConfig& port, uint32_t table, bool multi, const std::string& plan_name);
 
-// A host's files in `format` (netplan | nm | ifcfg), and the multi-rail sysctl file where it needs one.
+// A host's files in `format` (netplan | nm | ifcfg | networkd), and the multi-rail sysctl file where it needs one.
 std::vector<HostFile> HostFiles(const std::string& host, const std::vector<HostPortConfig>& ports, const std::string& format,
                                 const std::string& plan_name);
 

@@ -219,6 +219,28 @@ grep -v 'redundancy: leaf-pair' "$SRC/tests/integration/bond-storage.yaml" > "$W
 "$RAILYARD" plan "$WORK/bond-no-pair.yaml" > /dev/null 2> "$WORK/no-pair.err"
 check "bond: without a leaf pair: exit 2, naming the key and why" sh -c "grep -q 'planes.storage.bond' '$WORK/no-pair.err' && grep -q 'redundancy: leaf-pair' '$WORK/no-pair.err'"
 
+# systemd-networkd files: what netplan itself renders from railyard's netplan form of the same host,
+# file for file (comments aside): multi-rail tables and rules, IPoIB, and the bond's .netdev.
+# same_as_netplan OURS_DIR NETPLAN_DIR: how many of our files differ from netplan's or are missing.
+same_as_netplan() {
+  local bad=0 f n
+  for f in "$1"/*; do
+    n="$2/10-netplan-$(basename "$f" | sed 's/^60-railyard-//')"
+    grep -v '^#' "$f" | cmp -s - "$n" || { bad=$((bad + 1)); echo "differs from netplan's: $f" >&2; }
+  done
+  for n in "$2"/*.network "$2"/*.netdev; do
+    [ -e "$n" ] && [ ! -e "$1/60-railyard-$(basename "$n" | sed 's/^10-netplan-//')" ] && bad=$((bad + 1))
+  done
+  echo "$bad"
+}
+"$RAILYARD" config hosts --plan "$WORK/plan/plan.json" --format networkd --host dgx001 -o "$WORK/nwd" 2> /dev/null
+check "--format networkd: exit 0, a .network per port (10)" test "$(ls "$WORK/nwd/dgx001/etc/systemd/network"/*.network | wc -l)" -eq 10
+check "--format networkd: the files netplan generate writes for the same host" test "$(same_as_netplan "$WORK/nwd/dgx001/etc/systemd/network" "$N")" -eq 0
+"$RAILYARD" config hosts --plan "$WORK/bplan/plan.json" --format networkd --host gpu001 -o "$WORK/bnwd" 2> /dev/null
+check "--format networkd: the bond's .netdev and .network and its members', as netplan writes them" \
+  sh -c "test -s '$WORK/bnwd/gpu001/etc/systemd/network/60-railyard-bond0.netdev' && test \$(ls '$WORK/bnwd/gpu001/etc/systemd/network' | wc -l) -eq 4"
+check "--format networkd: bond files equal netplan's" test "$(same_as_netplan "$WORK/bnwd/gpu001/etc/systemd/network" "$BN")" -eq 0
+
 # The bond round trip: as written, no finding; active-backup in the file: one per member; and the
 # ifcfg form, read back the same way: no finding, and ONBOOT=no on the bond: exactly ifcfg-onboot-no.
 BNP="$WORK/bond/gpu001/etc/netplan/60-railyard.yaml"
