@@ -363,5 +363,27 @@ TEST(SonicConfig, PanelPortsAndBreakoutsAreTheModelsOwn) {
   EXPECT_THROW(SonicConfigDb(unknown, configs.plan_name), std::runtime_error);
 }
 
+// The CONFIG_DB text is written directly, not dumped from a JSON tree: it must be valid JSON in the
+// form nlohmann::json's dump(2) gives (keys in byte order at every level), for every switch of the
+// example, and for descriptions with quotes, backslashes, control characters and UTF-8.
+TEST(SonicConfig, TextIsTheCanonicalJsonOfItsContent) {
+  SwitchConfigs configs = Configs();
+  for (const SwitchConfig& sw : configs.switches) {
+    const std::string text = SonicConfigDb(sw, configs.plan_name);
+    EXPECT_EQ(nlohmann::json::parse(text).dump(2) + "\n", text) << sw.name;
+  }
+  SwitchConfig hostile = configs.switches.front();
+  ASSERT_FALSE(hostile.ports.empty());
+  hostile.ports.front().label = "A\"B\\C\tD\x01 \xc3\xa9";
+  const std::string text = SonicConfigDb(hostile, configs.plan_name);
+  nlohmann::json db = nlohmann::json::parse(text);
+  EXPECT_EQ(db.dump(2) + "\n", text);
+  bool found = false;
+  for (const auto& [name, port] : db["PORT"].items()) found = found || port["description"].get<std::string>().starts_with("A\"B\\C\tD\x01 \xc3\xa9 ");
+  EXPECT_TRUE(found);
+  hostile.ports.front().label = "\xff\xfe";  // not UTF-8: refused, not written
+  EXPECT_ANY_THROW(SonicConfigDb(hostile, configs.plan_name));
+}
+
 }  // namespace
 }  // namespace railyard
