@@ -50,7 +50,8 @@ std::function<int()> AddConfigCommand(CLI::App& app) {
       "  railyard config switches --plan out/plan.json --switch 'storage-*' -o storage.tar\n"
       "On the switch: nv config replace <switch>.yaml && nv config apply -y. See docs/config.md.");
   switches->add_option("--plan", sa->plan, "plan.json from `railyard plan -o`")->required()->check(CLI::ExistingFile);
-  switches->add_option("--os", sa->os, "nvue (Cumulus Linux 5.x, default) or sonic (CONFIG_DB JSON)")->check(CLI::IsMember({"nvue", "sonic"}));
+  switches->add_option("--os", sa->os, "nvue (Cumulus Linux 5.x, default), sonic (CONFIG_DB JSON) or eos (Arista EOS)")
+      ->check(CLI::IsMember({"nvue", "sonic", "eos"}));
   switches->add_option("--switch", sa->glob, "only the switches matching this glob");
   switches->add_option("-o,--output", sa->out, "directory (one file per switch) or FILE.tar")->required();
   return [a, hosts, r, roce, sa, switches]() -> int {
@@ -59,7 +60,7 @@ std::function<int()> AddConfigCommand(CLI::App& app) {
       if (switches->parsed()) {
         SwitchConfigs configs = ReadSwitchConfigs(sa->plan);
         size_t n = WriteSwitchConfigs(configs, sa->glob, sa->out, sa->os);
-        std::cerr << fmt::format("railyard: wrote the {} configuration of {} switch(es) to {}\n", sa->os == "sonic" ? "SONiC" : "NVUE", n,
+        std::cerr << fmt::format("railyard: wrote the {} configuration of {} switch(es) to {}\n", sa->os == "sonic" ? "SONiC" : sa->os == "eos" ? "EOS" : "NVUE", n,
                                  sa->out);
         return kExitOk;
       }

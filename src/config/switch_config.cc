@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 #include <simdjson.h>
 
+#include "catalog/catalog.h"
 #include "catalog/csv.h"
 #include "util/file.h"
 #include "util/natural_order.h"
@@ -204,6 +205,10 @@ std::string NvueYaml(const SwitchConfig& sw, const std::string& plan_name) {
         "{}: plane {} sets qos: {{priority: {}, dscp: {}, cnp_dscp: {}, cnp_priority: {}}}; NVUE's `qos roce` profile is priority "
         "3, DSCP 26, CNP 48/6, and railyard does not yet write its explicit PFC/ECN maps", sw.name, sw.plane, sw.qos.priority,
         sw.qos.dscp, sw.qos.cnp_dscp, sw.qos.cnp_priority));
+  }
+  if (auto m = Catalog::Builtin().FindSwitch(sw.model); m && Catalog::Builtin().switches()[*m].naming != PortNaming::kCumulus) {
+    throw std::runtime_error(fmt::format("{}: a {} {} does not run Cumulus Linux (NVUE)", sw.name, Catalog::Builtin().switches()[*m].vendor,
+                                         sw.model));
   }
   const bool routed = sw.mode == "p2p31";
   std::string y = fmt::format(
@@ -497,13 +502,130 @@ std::string SonicConfigDb(const SwitchConfig& sw, const std::string& plan_name) 
   return db.Text();
 }
 
+namespace {
+
+// "Ethernet33/5" -> {33, 5}; nullopt for anything else (bounded digit runs: the numbers are used).
+std::optional<std::pair<uint32_t, uint32_t>> ParseEosPort(std::string_view port) {
+  if (!port.starts_with("Ethernet")) return std::nullopt;
+  auto number = [&](size_t& i, uint32_t& out) {
+    size_t start = i;
+    while (i < port.size() && i - start < 4 && std::isdigit(static_cast<unsigned char>(port[i]))) ++i;
+    if (i == start) return false;
+    out = static_cast<uint32_t>(std::stoul(std::string(port.substr(start, i - start))));
+    return true;
+  };
+  size_t i = std::string_view("Ethernet").size();
+  uint32_t cage = 0, lane = 0;
+  if (!number(i, cage) || i >= port.size() || port[i] != '/') return std::nullopt;
+  ++i;
+  if (!number(i, lane) || i != port.size()) return std::nullopt;
+  return std::pair<uint32_t, uint32_t>{cage, lane};
+}
+
+// EOS takes a description as the rest of its line: a line break or any byte it would not show would
+// change the configuration, so such text is refused rather than written.
+std::string EosText(const std::string& text, const SwitchConfig& sw, const std::string& what) {
+  for (char c : text) {
+    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) > 0x7e) {
+      throw std::runtime_error(fmt::format("{}: {} has a character EOS cannot take in a description", sw.name, what));
+    }
+  }
+  return text;
+}
+
+}  // namespace
+
+std::string EosConfig(const SwitchConfig& sw, const std::string& plan_name) {
+  // The speed line of a broken-out port needs the model's cage: lanes per cage and native speed.
+  const SwitchModel* model = nullptr;
+  if (auto m = Catalog::Builtin().FindSwitch(sw.model)) model = &Catalog::Builtin().switches()[*m];
+  Gbps native = 0;
+  if (model) {
+    for (const SpeedCount& sc : model->ports) native = std::max(native, sc.speed);
+  }
+  if (model && model->naming != PortNaming::kEos) {
+    throw std::runtime_error(fmt::format("{}: a {} {} does not run Arista EOS (--os nvue or sonic for it)", sw.name, model->vendor, sw.model));
+  }
+  const uint32_t cage_lanes = model ? CageLanes(model->cage) : 0;
+  const bool routed = sw.mode == "p2p31", roce = sw.kind == "roce";
+  std::string c = fmt::format(
+      "! railyard config switches: {} ({} plane, {}{}) from plan {}.\n"
+      "! Apply on the switch (Arista EOS): copy it to flash:{}.cfg, then `configure replace flash:{}.cfg`.\n"
+      "hostname {}\n!\nservice routing protocols model multi-agent\n!\n",
+      sw.name, sw.plane, sw.tier, sw.model.empty() ? "" : ", " + sw.model, plan_name, sw.name, sw.name, sw.name);
+  if (!model) c += fmt::format("! {} is not in railyard's catalog: broken-out ports are written without a speed line.\n!\n", sw.model);
+  if (!routed && sw.vlan > 0) c += fmt::format("vlan {}\n   name {}\n!\n", sw.vlan, EosText(sw.plane, sw, "the plane name"));
+  if (roce) {
+    // The plane's class: its DSCP to its traffic class, the CNP's DSCP to the CNP's; then one QoS
+    // profile every port takes: DSCP trusted, PFC no-drop on the class, ECN marking on its queue
+    // from 150 KB to 1,500 KB of queue, at most every packet (NVIDIA's roce profile values by
+    // default, so Arista and NVIDIA switches of one fabric treat RoCE alike; docs/config.md).
+    c += fmt::format("qos map dscp {} to traffic-class {}\nqos map dscp {} to traffic-class {}\n!\n", sw.qos.dscp, sw.qos.priority,
+                     sw.qos.cnp_dscp, sw.qos.cnp_priority);
+    c += fmt::format(
+        "qos profile RAILYARD-ROCE\n   qos trust dscp\n   !\n   tx-queue {0}\n"
+        "      random-detect ecn minimum-threshold 150 kbytes maximum-threshold 1500 kbytes max-mark-probability 100\n   !\n"
+        "   priority-flow-control on\n   priority-flow-control priority {0} no-drop\n!\n",
+        sw.qos.priority);
+  }
+  std::vector<const SwitchPortConfig*> ports;
+  for (const SwitchPortConfig& p : sw.ports) ports.push_back(&p);
+  std::sort(ports.begin(), ports.end(), [](const SwitchPortConfig* a, const SwitchPortConfig* b) { return NaturalLess(a->port, b->port); });
+  size_t fabric = 0;
+  for (const SwitchPortConfig* p : ports) {
+    if (!ParseEosPort(p->port)) throw std::runtime_error(fmt::format("{}: port {} is not an EOS EthernetN/M name", sw.name, p->port));
+    c += fmt::format("interface {}\n   description {}\n   mtu 9214\n", p->port,
+                     EosText(fmt::format("{} {} {}", p->label, p->peer_device, p->peer_port), sw, "port " + p->port));
+    // A port below the cage's native speed is a breakout: EOS wants its rate and lane count,
+    // <rate>g-<lanes> on PAM4 lanes (50G and up: 400g-4 is 2x400G of an 800G OSFP, 200g-2, 100g-1),
+    // the older forced <rate>gfull below (EOS manual "Octal Port Renumber"; docs/config.md).
+    if (model && native > p->speed_gbps && p->speed_gbps > 0 && cage_lanes > 1) {
+      const uint32_t per_cage = static_cast<uint32_t>(native / p->speed_gbps);
+      const uint32_t lanes = std::max<uint32_t>(1, cage_lanes / std::max<uint32_t>(1, per_cage));
+      c += p->speed_gbps / lanes >= 50 ? fmt::format("   speed {}g-{}\n", p->speed_gbps, lanes)
+                                       : fmt::format("   speed forced {}gfull\n", p->speed_gbps);
+    }
+    // RS-FEC where IEEE 802.3 makes it the only FEC (the PAM4 rates); below, the module decides.
+    if (p->speed_gbps >= 200) c += "   error-correction encoding reed-solomon\n";
+    if (routed) {
+      c += "   no switchport\n";
+      if (!p->address.empty()) c += fmt::format("   ip address {}\n", p->address);
+    } else if (sw.vlan > 0) {
+      c += p->to_host ? fmt::format("   switchport access vlan {}\n", sw.vlan)
+                      : fmt::format("   switchport mode trunk\n   switchport trunk allowed vlan {}\n", sw.vlan);
+    }
+    if (roce) c += "   service-profile RAILYARD-ROCE\n";
+    c += "   no shutdown\n!\n";
+    fabric += !p->to_host && p->peer_asn && !p->peer_address.empty();
+  }
+  if (routed && !sw.loopback.empty()) c += fmt::format("interface Loopback0\n   ip address {}/32\n!\nip routing\n!\n", sw.loopback);
+  else if (routed) c += "ip routing\n!\n";
+  if (routed && sw.asn) {
+    // Numbered eBGP to each fabric neighbour (the /31s of the IP plan), hosts reached by the connected
+    // routes, which are announced; ECMP over every uplink.
+    c += fmt::format("router bgp {}\n", sw.asn);
+    if (!sw.loopback.empty()) c += fmt::format("   router-id {}\n", sw.loopback);
+    const size_t paths = std::clamp<size_t>(fabric, 1, 128);
+    c += fmt::format("   no bgp default ipv4-unicast\n   maximum-paths {} ecmp {}\n   neighbor FABRIC peer group\n", paths, paths);
+    for (const SwitchPortConfig* p : ports) {
+      if (p->to_host || !p->peer_asn || p->peer_address.empty()) continue;
+      c += fmt::format("   neighbor {0} peer group FABRIC\n   neighbor {0} remote-as {1}\n   neighbor {0} description {2}\n", p->peer_address,
+                       p->peer_asn, EosText(fmt::format("{}_{}", p->peer_device, p->peer_port), sw, "port " + p->port + "'s peer"));
+    }
+    c += "   redistribute connected\n   !\n   address-family ipv4\n      neighbor FABRIC activate\n!\n";
+  }
+  return c + "end\n";
+}
+
 size_t WriteSwitchConfigs(const SwitchConfigs& configs, const std::string& glob, const std::string& dir, const std::string& os) {
-  if (os != "nvue" && os != "sonic") throw std::runtime_error(fmt::format("--os: '{}': nvue or sonic", os));
+  if (os != "nvue" && os != "sonic" && os != "eos") throw std::runtime_error(fmt::format("--os: '{}': nvue, sonic or eos", os));
   std::vector<HostFile> files;
   for (const SwitchConfig& sw : configs.switches) {
     if (!glob.empty() && fnmatch(glob.c_str(), sw.name.c_str(), 0) != 0) continue;
     if (os == "sonic") {
       files.push_back({sw.name + ".json", 0644, SonicConfigDb(sw, configs.plan_name)});
+    } else if (os == "eos") {
+      files.push_back({sw.name + ".cfg", 0644, EosConfig(sw, configs.plan_name)});
     } else {
       files.push_back({sw.name + ".yaml", 0644, NvueYaml(sw, configs.plan_name)});
     }

@@ -60,7 +60,13 @@ std::string NvueYaml(const SwitchConfig& sw, const std::string& plan_name);
 // std::runtime_error for a model or breakout the SONiC data does not have.
 std::string SonicConfigDb(const SwitchConfig& sw, const std::string& plan_name);
 
-// Writes DIR/<switch>.yaml (nvue) or .json (sonic) per switch matching `glob` ("" = all), or one
+// One switch's Arista EOS configuration (`configure replace`): per port a description with the
+// cable, MTU 9214, the breakout speed (<rate>g-<lanes>), RS-FEC at the PAM4 rates, /31 routed
+// ports or the plane's VLAN, and on RoCE planes DSCP trust, PFC no-drop and ECN on the plane's
+// priority; numbered eBGP to the fabric neighbours. Every line's form is one Arista's own generator
+// (AVD) writes (tests/fixtures/eos). Throws for a port that is not EthernetN/M or text EOS cannot take.
+std::string EosConfig(const SwitchConfig& sw, const std::string& plan_name);
+// Writes DIR/<switch>.yaml (nvue) , .json (sonic) or .cfg (eos) per switch matching `glob` ("" = all), or one
 // archive (DIR ending .tar).
 size_t WriteSwitchConfigs(const SwitchConfigs& configs, const std::string& glob, const std::string& dir,
                           const std::string& os = "nvue");

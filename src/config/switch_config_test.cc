@@ -4,7 +4,9 @@
 #include <map>
 #include <regex>
 #include <set>
+#include <sstream>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
@@ -383,6 +385,122 @@ TEST(SonicConfig, TextIsTheCanonicalJsonOfItsContent) {
   EXPECT_TRUE(found);
   hostile.ports.front().label = "\xff\xfe";  // not UTF-8: refused, not written
   EXPECT_ANY_THROW(SonicConfigDb(hostile, configs.plan_name));
+}
+
+// An Arista pod: 7060X6-64PE (64 x 800G OSFP) leaves and spines, a routed RoCE compute plane at
+// 400G (2x400G per cage) and a host-mode storage plane at 200G (4x200G).
+const char* kAristaSpec = R"(name: arista
+nodes: {count: 32, gpus: 8, pcie: gen5, per_rack: 4}
+planes:
+  - {name: compute, kind: roce, nic: MCX75310AAS-NEAT, ports_per_node: 8, speed: 400G, switch: 7060X6-64PE,
+     rail_optimized: true, nodes_per_su: 32}
+  - {name: storage, kind: roce, nic: MCX755106AS-HEAT, ports_per_node: 2, speed: 200G, switch: 7060X6-64PE, tiers: 2}
+addressing:
+  compute: {prefix: 10.0.0.0/16, mode: p2p31, loopbacks: 10.255.0.0/24, asn_base: 4200000000}
+  storage: {prefix: 10.16.0.0/16, vlan: 200}
+)";
+
+// An EOS line's form: addresses, numbers, free text and names abstracted, so a line railyard writes
+// can be compared with the lines Arista's generator writes.
+std::string EosForm(std::string line) {
+  static const std::regex kText("^( *(description|hostname|name|service-profile|qos profile)) .*$");
+  static const std::regex kNeighborText("^( *neighbor [^ ]+ description) .*$");
+  static const std::regex kIp("[0-9]+\\.[0-9]+\\.[0-9]+\\.[0-9]+(/[0-9]+)?");
+  static const std::regex kGroup("^( *(no )?neighbor) [A-Za-z][A-Za-z0-9_-]*");
+  static const std::regex kGroupRef("peer group [A-Za-z][A-Za-z0-9_-]*");
+  static const std::regex kEthernet("Ethernet[0-9/]+");
+  static const std::regex kNumber("[0-9]+");
+  line = line.substr(std::min(line.size(), line.find_first_not_of(' ')));  // the depth is in the parents
+  line = std::regex_replace(line, kText, "$1 TEXT");
+  line = std::regex_replace(line, kNeighborText, "$1 TEXT");
+  line = std::regex_replace(line, kGroup, "$1 GROUP");  // before addresses: "neighbor IP" stays that
+  line = std::regex_replace(line, kIp, "IP");
+  line = std::regex_replace(line, kGroupRef, "peer group GROUP");
+  line = std::regex_replace(line, kEthernet, "EthernetX");
+  return std::regex_replace(line, kNumber, "N");
+}
+
+// Every configuration line as "parent form > ... > line form", by indentation (EOS indents by 3).
+std::set<std::string> EosForms(std::istream& in) {
+  std::set<std::string> out;
+  std::vector<std::string> parents;
+  for (std::string line; std::getline(in, line);) {
+    const size_t indent = line.find_first_not_of(' ');
+    if (indent == std::string::npos || line[indent] == '!' || line == "end") continue;
+    parents.resize(std::min(parents.size(), indent / 3));
+    std::string key;
+    for (const std::string& p : parents) key += p + " > ";
+    out.insert(key + EosForm(line));
+    parents.push_back(EosForm(line));
+  }
+  return out;
+}
+
+TEST(EosConfig, EveryLineIsAFormAristasGeneratorWrites) {
+  std::ifstream avd(fs::path(RAILYARD_SOURCE_DIR) / "tests/fixtures/eos/avd-intended-configs.cfg");
+  ASSERT_TRUE(avd) << "tests/fixtures/eos/avd-intended-configs.cfg";
+  const std::set<std::string> published = EosForms(avd);
+  ASSERT_GT(published.size(), 300u);
+  SwitchConfigs configs = Configs(kAristaSpec);
+  ASSERT_GE(configs.switches.size(), 14u);  // 8 rail leaves, 4 spines, storage leaves and spines
+  std::set<std::string> written;
+  for (const SwitchConfig& sw : configs.switches) {
+    std::istringstream text(EosConfig(sw, configs.plan_name));
+    for (const std::string& form : EosForms(text)) {
+      EXPECT_TRUE(published.count(form)) << sw.name << ": no line of this form in Arista's generated configs: " << form;
+      written.insert(form);
+    }
+  }
+  // And the forms that matter were written at all.
+  for (const char* want : {"interface EthernetX > speed Ng-N", "qos profile TEXT > priority-flow-control priority N no-drop",
+                           "qos profile TEXT > tx-queue N > random-detect ecn minimum-threshold N kbytes maximum-threshold N kbytes "
+                           "max-mark-probability N",
+                           "interface EthernetX > service-profile TEXT",
+                           "router bgp N > neighbor IP remote-as N", "interface EthernetX > switchport access vlan N",
+                           "interface EthernetX > switchport trunk allowed vlan N", "qos map dscp N to traffic-class N"}) {
+    EXPECT_TRUE(written.count(want)) << want;
+  }
+}
+
+TEST(EosConfig, PortsSpeedsAndAddressesFromThePlan) {
+  SwitchConfigs configs = Configs(kAristaSpec);
+  bool leaf = false, storage = false;
+  for (const SwitchConfig& sw : configs.switches) {
+    const std::string c = EosConfig(sw, configs.plan_name);
+    if (sw.name == "compute-leaf-su01-r1") {
+      leaf = true;
+      // 2x400G per 800G OSFP: the interfaces of lanes 1 and 5, each on 4 lanes, RS-FEC, /31 routed.
+      EXPECT_NE(c.find("interface Ethernet1/1\n   description COMP-000001 node001 mlx5_0\n   mtu 9214\n   speed 400g-4\n"
+                       "   error-correction encoding reed-solomon\n   no switchport\n   ip address 10.0.0.0/31\n"),
+                std::string::npos) << c;
+      EXPECT_NE(c.find("interface Ethernet1/5\n"), std::string::npos);
+      EXPECT_EQ(c.find("interface Ethernet1/2\n"), std::string::npos);
+      EXPECT_NE(c.find(fmt::format("router bgp {}\n", sw.asn)), std::string::npos);
+      EXPECT_NE(c.find("   priority-flow-control priority 3 no-drop\n"), std::string::npos);
+      EXPECT_NE(c.find("qos map dscp 26 to traffic-class 3\n"), std::string::npos);
+    }
+    if (sw.name == "storage-leaf-001") {
+      storage = true;
+      // 4x200G: lanes 1, 3, 5, 7 on 2 lanes each; host ports untagged in the plane's VLAN.
+      EXPECT_NE(c.find("interface Ethernet1/3\n"), std::string::npos) << c;
+      EXPECT_NE(c.find("   speed 200g-2\n"), std::string::npos);
+      EXPECT_NE(c.find("vlan 200\n   name storage\n"), std::string::npos);
+      EXPECT_NE(c.find("   switchport access vlan 200\n"), std::string::npos);
+      EXPECT_EQ(c.find("router bgp"), std::string::npos);
+    }
+  }
+  EXPECT_TRUE(leaf && storage);
+  // A description EOS would read as two lines is refused, not written.
+  SwitchConfig hostile = configs.switches.front();
+  hostile.ports.front().peer_device = "node001\ninterface Ethernet9/1\n   shutdown";
+  EXPECT_THROW(EosConfig(hostile, configs.plan_name), std::runtime_error);
+  hostile = configs.switches.front();
+  hostile.ports.front().port = "swp1";
+  EXPECT_THROW(EosConfig(hostile, configs.plan_name), std::runtime_error);
+  // EOS runs on Arista's switches only, NVUE on NVIDIA's.
+  EXPECT_THROW(NvueYaml(configs.switches.front(), configs.plan_name), std::runtime_error);
+  SwitchConfig spectrum = Configs().switches.front();
+  EXPECT_THROW(EosConfig(spectrum, "nvue"), std::runtime_error);
 }
 
 }  // namespace

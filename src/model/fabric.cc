@@ -64,6 +64,12 @@ std::optional<PlaneRole> ParsePlaneRole(std::string_view text) {
   return std::nullopt;
 }
 
+uint8_t CageLanes(std::string_view cage) {
+  if (cage.starts_with("osfp") || cage.starts_with("qsfp-dd")) return 8;
+  if (cage.starts_with("qsfp")) return 4;
+  return 1;
+}
+
 std::optional<PortNaming> ParsePortNaming(std::string_view text) {
   if (text == "ib") return PortNaming::kIb;
   if (text == "cumulus") return PortNaming::kCumulus;
@@ -91,12 +97,13 @@ std::string SwitchPortName(const PortLayout& layout, uint16_t port) {
   uint32_t index = port - 1u;
   uint32_t cage = 0;
   uint32_t sub = 0;
-  uint32_t per_cage = layout.a_per_cage;
+  uint32_t per_cage = layout.a_per_cage, lanes = layout.a_lanes;
   if (index < layout.a_ports) {
     cage = index / per_cage + 1;
     sub = index % per_cage;
   } else {
     per_cage = layout.b_per_cage;
+    lanes = layout.b_lanes;
     uint32_t b = index - layout.a_ports;
     cage = layout.a_cages + b / per_cage + 1;
     sub = b % per_cage;
@@ -105,10 +112,12 @@ std::string SwitchPortName(const PortLayout& layout, uint16_t port) {
     case PortNaming::kCumulus:
       return per_cage == 1 ? fmt::format("swp{}", cage) : fmt::format("swp{}s{}", cage, sub);
     case PortNaming::kEos:
-      return per_cage == 1 ? fmt::format("Ethernet{}/1", cage) : fmt::format("Ethernet{}/{}", cage, sub + 1);
+      // EOS names an interface by its cage and first lane: a 2x400G OSFP is EthernetN/1 and
+      // EthernetN/5 (Arista EOS manual, "Octal Port Renumber"; docs/config.md).
+      return fmt::format("Ethernet{}/{}", cage, sub * std::max<uint32_t>(1, lanes / per_cage) + 1);
     case PortNaming::kSonic:
-      // SONiC names ports by their first SerDes lane; cages here carry 8 lanes.
-      return fmt::format("Ethernet{}", (cage - 1) * 8 + sub * (8 / per_cage));
+      // SONiC names ports by their first SerDes lane.
+      return fmt::format("Ethernet{}", (cage - 1) * lanes + sub * std::max<uint32_t>(1, lanes / per_cage));
     case PortNaming::kNxos:
       return per_cage == 1 ? fmt::format("Ethernet1/{}", cage) : fmt::format("Ethernet1/{}/{}", cage, sub + 1);
     case PortNaming::kIb:

@@ -99,7 +99,15 @@ struct PortLayout {
   uint16_t a_cages = 0;
   uint8_t a_per_cage = 1;    // logical ports per cage in group A (2 = twin-port / 2x breakout)
   uint8_t b_per_cage = 1;
+  // Electrical lanes per cage (CageLanes): names that count lanes (EOS EthernetN/5, SONiC
+  // Ethernet<first lane>) depend on them.
+  uint8_t a_lanes = 8;
+  uint8_t b_lanes = 4;
 };
+
+// Electrical lanes of a pluggable cage, by its form factor as the catalog names it (the MSAs:
+// OSFP and QSFP-DD 8, QSFP28/56/112 4, SFP 1); 1 for RJ45 and unknown forms.
+uint8_t CageLanes(std::string_view cage);
 
 // The shape of one switching tier of a plane.
 struct TierShape {

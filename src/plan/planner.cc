@@ -42,6 +42,8 @@ PortLayout LayoutFor(const SwitchModel& m, Gbps down_speed, bool split_uplinks) 
   layout.a_cages = m.cages;
   layout.a_per_cage = static_cast<uint8_t>(std::max<uint32_t>(1, layout.a_ports / std::max<uint32_t>(1, m.cages)));
   layout.b_per_cage = 1;
+  layout.a_lanes = CageLanes(m.cage);
+  layout.b_lanes = CageLanes(m.uplink_cage);
   (void)split_uplinks;
   return layout;
 }

@@ -68,7 +68,7 @@ TEST(Spec, ParsesTheContractShape) {
 }
 
 TEST(Spec, BundledExamplesParse) {
-  for (const char* file : {"superpod-h100-4su.yaml", "ib-10k-gpu.yaml", "roce-16k-gpu.yaml", "lab-8-node.yaml"}) {
+  for (const char* file : {"superpod-h100-4su.yaml", "ib-10k-gpu.yaml", "roce-16k-gpu.yaml", "lab-8-node.yaml", "superpod-b300-xdr-4su.yaml", "arista-roce-pod.yaml"}) {
     SCOPED_TRACE(file);
     EXPECT_NO_THROW(LoadSpec(std::string(RAILYARD_SOURCE_DIR) + "/examples/" + file));
   }

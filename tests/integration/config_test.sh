@@ -194,6 +194,17 @@ check "config switches --os sonic: SN4600C panel port 1 is Ethernet0 on lanes 0-
   jq -e '.PORT.Ethernet0.lanes == "0,1,2,3" and .PORT.Ethernet0.alias == "etp1" and .PORT.Ethernet0.description == "STOR-000001 dgx001 mlx5_8"' "$WORK/sonic/storage-leaf-001.json"
 check "config switches --os sonic: host ports untagged in the plane's VLAN, PFC on 3" \
   jq -e '.VLAN_MEMBER["Vlan200|Ethernet0"].tagging_mode == "untagged" and .PORT_QOS_MAP.Ethernet0.pfc_enable == "3"' "$WORK/sonic/storage-leaf-001.json"
+# Arista EOS, for the Arista example; and not for NVIDIA switches (EOS does not run on them).
+"$RAILYARD" plan "$SRC/examples/arista-roce-pod.yaml" -o "$WORK/aplan" > /dev/null 2>&1
+"$RAILYARD" config switches --plan "$WORK/aplan/plan.json" --os eos -o "$WORK/eos" 2> /dev/null
+check "config switches --os eos: one configuration per switch (16)" test "$(ls "$WORK/eos"/*.cfg | wc -l)" -eq 16
+check "config switches --os eos: 2x400G cages as lanes 1 and 5, with their speed and the cable" \
+  sh -c "grep -A3 '^interface Ethernet1/5$' '$WORK/eos/compute-leaf-su01-r1.cfg' | grep -q '^   speed 400g-4$' && grep -q '^   description COMP-000001 node001 mlx5_0$' '$WORK/eos/compute-leaf-su01-r1.cfg'"
+check "config switches --os eos: a BGP neighbour per uplink (64)" test "$(grep -c ' remote-as ' "$WORK/eos/compute-leaf-su01-r1.cfg")" -eq 64
+"$RAILYARD" config switches --plan "$WORK/plan/plan.json" --os eos -o "$WORK/eos-nv" 2> "$WORK/eos-nv.err"
+check "config switches --os eos on NVIDIA switches: exit 2, naming the model" sh -c "test $? -eq 2 && grep -q 'does not run Arista EOS' '$WORK/eos-nv.err' && test ! -e '$WORK/eos-nv'"
+"$RAILYARD" config switches --plan "$WORK/aplan/plan.json" --os nvue -o "$WORK/nv-eos" 2> /dev/null
+check "config switches --os nvue on Arista switches: exit 2, nothing written" sh -c "test $? -eq 2 && test ! -e '$WORK/nv-eos'"
 "$RAILYARD" config switches --plan "$WORK/plan/plan.json" --switch 'nothing*' -o "$WORK/none-sw" 2> /dev/null
 check "config switches: a glob matching no switch: exit 2" test $? -eq 2
 check "config switches: and nothing written" test ! -e "$WORK/none-sw"
