@@ -23,6 +23,9 @@
 #include "parse/lldpctl.h"
 #include "parse/lspci.h"
 #include "parse/mellanox_tools.h"
+#include "parse/nccl_tests.h"
+#include "parse/perftest.h"
+#include "burnin/burnin_plan.h"
 #include "parse/switch_lldp.h"
 #include "verify/names.h"
 #include "verify/planned.h"
@@ -100,6 +103,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   else if (parser == "switch_lldp") railyard::ParseSwitchLldpTable(text, "switch", "fuzz");
   else if (parser == "mlxlink") railyard::ParseMlxlink(text);
+  else if (parser == "burnin") {
+    railyard::ParsePerftest(text);
+    railyard::ParsePerftestJson(text, true);
+    railyard::ParseNcclTests(text);
+    railyard::ParseNcclTestsJson(text);
+    try {  // burnin check reads the plan it wrote: refused with runtime_error, nothing else
+      railyard::ParseBurninPlan(text, "fuzz");
+    } catch (const std::runtime_error&) {
+    }
+  }
   else if (parser == "ibstat") {
     railyard::ParseIbstat(text);
     railyard::ParseIbdev2netdev(text);

@@ -27,6 +27,7 @@ seed module "$SHARED/ethtool"
 mkdir -p "$BUILD/corpus/vpd" && printf '\x82\x03\x00abc\x90\x06\x00RV\x03\x00\x00\x00\x78' > "$BUILD/corpus/vpd/seed" && cp "$SHARED"/mstvpd/* "$BUILD/corpus/vpd/"
 seed qos "$SRC/tests/fixtures/mlnx_qos"
 seed iproute "$SHARED/ip-link" "$SRC/tests/fixtures/iproute2"
+seed burnin "$SRC/tests/fixtures/burnin/perftest" "$SRC/tests/fixtures/burnin/nccl-tests"
 seed mellanox_tools "$SHARED/mlxfwmanager" "$SHARED/mst" "$SHARED/ibstatus" "$SHARED/iblinkinfo" "$SHARED/flint" "$SHARED/devlink"
 # The doctor over hostile facts: seeded with facts collected from a capture of real samples.
 mkdir -p "$BUILD/corpus/facts" "$BUILD/facts-capture"
@@ -51,7 +52,7 @@ printf '\x01firmware_baseline: {ConnectX-7: 28.42.1000, MT_0000000838: 28.43.101
   > "$BUILD/corpus/ledger/policy"
 echo "fuzz: ledger (receiving lists, acceptance policy) for ${SECONDS_EACH}s"
 "$BUILD/ledger_fuzz" -max_total_time="$SECONDS_EACH" -max_len=16384 -timeout=10 "$BUILD/corpus/ledger" 2>&1 | tail -n 2
-for parser in lspci flint ethtool bonding ibnetdiscover lldpctl switch_lldp mlxlink ibstat dmesg netconfig module vpd mellanox_tools qos iproute; do
+for parser in lspci flint ethtool bonding ibnetdiscover lldpctl switch_lldp mlxlink ibstat dmesg netconfig module vpd mellanox_tools qos iproute burnin; do
   echo "fuzz: $parser for ${SECONDS_EACH}s"
   "$BUILD/${parser}_fuzz" -max_total_time="$SECONDS_EACH" -max_len=16384 -timeout=10 \
     "$BUILD/corpus/$parser" 2>&1 | tail -n 2

@@ -52,5 +52,6 @@ std::function<int()> AddLedgerCommand(CLI::App& app);
 std::function<int()> AddAcceptCommand(CLI::App& app);
 std::function<int()> AddRolloutCommand(CLI::App& app);
 std::function<int()> AddConfigCommand(CLI::App& app);
+std::function<int()> AddBurninCommand(CLI::App& app);
 
 }  // namespace railyard::cli

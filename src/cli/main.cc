@@ -35,6 +35,7 @@ int main(int argc, char** argv) {
   auto accept = railyard::cli::AddAcceptCommand(app);
   auto rollout = railyard::cli::AddRolloutCommand(app);
   auto config = railyard::cli::AddConfigCommand(app);
+  auto burnin = railyard::cli::AddBurninCommand(app);
   // A mistyped verb ("railyard plna") gets the verb it most likely meant, not CLI11's generic complaint.
   if (argc > 1 && argv[1][0] != '-') {
     std::vector<std::string> verbs;
@@ -70,5 +71,6 @@ int main(int argc, char** argv) {
   if (app.got_subcommand("accept")) return accept();
   if (app.got_subcommand("rollout")) return rollout();
   if (app.got_subcommand("config")) return config();
+  if (app.got_subcommand("burnin")) return burnin();
   return railyard::cli::kExitInput;
 }

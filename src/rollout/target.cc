@@ -16,37 +16,14 @@ namespace railyard {
 namespace {
 
 [[noreturn]] void Fail(const std::string& file, const YAML::Node& at, const std::string& key, const std::string& message) {
-  YAML::Mark m = at.Mark();
-  throw std::runtime_error(fmt::format("{}:{}:{}: {}: {}", file, m.is_null() ? 0 : m.line + 1, m.is_null() ? 0 : m.column + 1,
-                                       key, message));
+  YamlFail(file, at, key, message);
 }
 
-YAML::Node LoadStrict(const std::string& yaml, const std::string& file) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(yaml);
-  } catch (const YAML::ParserException& e) {
-    throw std::runtime_error(fmt::format("{}:{}:{}: (syntax): {}", file, e.mark.line + 1, e.mark.column + 1, e.msg));
-  }
-  if (auto d = FindDuplicateKey(root)) {
-    throw std::runtime_error(fmt::format("{}:{}:{}: {}: appears twice in one mapping (first at line {})", file, d->line,
-                                         d->column, d->key, d->first_line));
-  }
-  if (!root.IsMap()) Fail(file, root, "(top level)", "expected a mapping");
-  return root;
-}
+YAML::Node LoadStrict(const std::string& yaml, const std::string& file) { return LoadStrictYaml(yaml, file); }
 
 void CheckKeys(const std::string& file, const YAML::Node& map, const std::string& where, const std::set<std::string>& known) {
-  for (auto it = map.begin(); it != map.end(); ++it) {
-    if (!known.count(it->first.Scalar())) {
-      std::string list;
-      for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
-      Fail(file, it->first, where + it->first.Scalar(), fmt::format("unknown key (known: {})", list));
-    }
-  }
+  CheckYamlKeys(file, map, where, known);
 }
-
-
 
 }  // namespace
 

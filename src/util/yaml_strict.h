@@ -5,6 +5,7 @@
 #pragma once
 
 #include <optional>
+#include <set>
 #include <string>
 
 #include <yaml-cpp/yaml.h>
@@ -22,5 +23,13 @@ std::optional<DuplicateKey> FindDuplicateKey(const YAML::Node& root);
 
 // A scalar that is a finite number (not .nan, .inf, or text); nullopt otherwise.
 std::optional<double> FiniteNumber(const YAML::Node& node);
+
+// Throws std::runtime_error("FILE:LINE:COLUMN: KEY: MESSAGE") at `at`'s place in the file.
+[[noreturn]] void YamlFail(const std::string& file, const YAML::Node& at, const std::string& key, const std::string& message);
+// Loads a YAML file railyard reads as a mapping: syntax errors, a key given twice and a top level
+// that is not a mapping are errors naming the file, line and column.
+YAML::Node LoadStrictYaml(const std::string& yaml, const std::string& file);
+// Every key of `map` must be one of `known` (`where` prefixes the key in the error: "switches[2].").
+void CheckYamlKeys(const std::string& file, const YAML::Node& map, const std::string& where, const std::set<std::string>& known);
 
 }  // namespace railyard

@@ -1,0 +1,327 @@
+#include "burnin/burnin_check.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "parse/nccl_tests.h"
+#include "parse/perftest.h"
+#include "util/terminal.h"
+#include "util/yaml_strict.h"
+
+namespace railyard {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string Key(const BurninEndpoint& e) { return e.device.empty() ? e.host : e.host + " " + e.device; }
+
+// A result file's text, or nullopt when there is none.
+std::optional<std::string> ReadResult(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// What one result file says about its pair.
+struct Verdict {
+  bool usable = false;  // a measurement (or a tool error) to judge by; else the pair is "missing"
+  bool failed = false;
+  double measured = 0;
+  std::string why;
+  std::vector<std::string> warnings;  // "LINE: message"
+};
+
+Verdict JudgePerftest(const PerftestResult& r, double threshold, const BurninPolicy& policy) {
+  Verdict v;
+  for (const ParseWarning& w : r.warnings) v.warnings.push_back(fmt::format("{}: {}", w.line, w.message));
+  if (!r.errors.empty()) {
+    v.usable = v.failed = true;
+    v.why = fmt::format("line {}: {}", r.errors.front().line, r.errors.front().text);
+  }
+  double worst = std::numeric_limits<double>::infinity();
+  int worst_line = 0;
+  for (const PerftestBwRow& row : r.bw) {
+    if (row.bytes < policy.perftest_min_bytes) continue;
+    if (row.average_gbps < worst) {
+      worst = row.average_gbps;
+      worst_line = row.line;
+    }
+  }
+  const double need = r.bidirectional ? 2 * threshold : threshold;
+  if (worst_line == 0) {
+    if (!v.usable) v.why = r.bw.empty() ? "no bandwidth row" : fmt::format("no row of {} bytes or more", policy.perftest_min_bytes);
+    return v;
+  }
+  v.usable = true;
+  v.measured = worst;
+  if (worst < need) {
+    v.failed = true;
+    if (v.why.empty()) v.why = fmt::format("line {}: {:.2f} Gb/s, below {:.0f}", worst_line, worst, need);
+  } else if (!r.complete && r.errors.empty()) {
+    v.warnings.push_back("the table was not closed: the run may have been cut short");
+  }
+  return v;
+}
+
+Verdict JudgeNccl(const NcclResult& r, double threshold, const BurninPolicy& policy) {
+  Verdict v;
+  for (const ParseWarning& w : r.warnings) v.warnings.push_back(fmt::format("{}: {}", w.line, w.message));
+  if (!r.errors.empty()) {
+    v.usable = v.failed = true;
+    v.why = fmt::format("line {}: {}", r.errors.front().line, r.errors.front().text);
+  }
+  // The gated rows: 1 GiB and up; a run that stopped below that is judged on its largest row.
+  uint64_t largest = 0;
+  for (const NcclRow& row : r.rows) largest = std::max(largest, row.bytes);
+  const uint64_t gate = std::min(policy.nccl_min_bytes, largest);
+  double worst = std::numeric_limits<double>::infinity();
+  int worst_line = 0;
+  double wrong = 0;
+  int wrong_line = 0;
+  for (const NcclRow& row : r.rows) {
+    if (row.bytes < gate || row.bytes == 0) continue;
+    for (const NcclHalf* h : {&row.out_of_place, &row.in_place}) {
+      if (!h->present) continue;
+      if (h->busbw_gbs < worst) {
+        worst = h->busbw_gbs;
+        worst_line = row.line;
+      }
+      if (h->wrong && *h->wrong > 0 && wrong_line == 0) {
+        wrong = *h->wrong;
+        wrong_line = row.line;
+      }
+    }
+  }
+  if (worst_line == 0) {
+    if (!v.usable) v.why = "no result row";
+    return v;
+  }
+  v.usable = true;
+  v.measured = worst;
+  if (wrong_line) {
+    v.failed = true;
+    if (v.why.empty()) v.why = fmt::format("line {}: {:g} wrong element(s): the data was corrupted", wrong_line, wrong);
+  }
+  if (r.out_of_bounds && *r.out_of_bounds > 0) {
+    v.failed = true;
+    if (v.why.empty()) v.why = fmt::format("{} out-of-bounds value(s)", *r.out_of_bounds);
+  }
+  if (worst < threshold) {
+    v.failed = true;
+    if (v.why.empty()) v.why = fmt::format("line {}: {:.2f} GB/s bus bandwidth, below {:.1f}", worst_line, worst, threshold);
+  }
+  if (!r.complete && !v.failed) v.warnings.push_back("no footer: the run may have been cut short");
+  return v;
+}
+
+}  // namespace
+
+BurninPolicy ParseBurninPolicy(const std::string& yaml, const std::string& file) {
+  YAML::Node root = LoadStrictYaml(yaml, file);
+  CheckYamlKeys(file, root, "", {"perftest", "nccl"});
+  BurninPolicy p;
+  auto number = [&](const YAML::Node& map, const std::string& where, const char* key, double lo, double hi) -> std::optional<double> {
+    if (!map[key]) return std::nullopt;
+    std::optional<double> v = FiniteNumber(map[key]);
+    if (!v || *v < lo || *v > hi) YamlFail(file, map[key], where + key, fmt::format("a number from {:g} to {:g}", lo, hi));
+    return v;
+  };
+  if (YAML::Node t = root["perftest"]) {
+    if (!t.IsMap()) YamlFail(file, t, "perftest", "expected a mapping");
+    CheckYamlKeys(file, t, "perftest.", {"min_fraction", "min_gbps", "min_bytes"});
+    if (auto v = number(t, "perftest.", "min_fraction", 0.01, 2)) p.perftest_min_fraction = *v;
+    p.perftest_min_gbps = number(t, "perftest.", "min_gbps", 0.001, 100000);
+    if (auto v = number(t, "perftest.", "min_bytes", 1, 1e12)) p.perftest_min_bytes = static_cast<uint64_t>(*v);
+  }
+  if (YAML::Node n = root["nccl"]) {
+    if (!n.IsMap()) YamlFail(file, n, "nccl", "expected a mapping");
+    CheckYamlKeys(file, n, "nccl.", {"busbw_per_400g", "min_fraction", "min_busbw", "min_bytes"});
+    if (auto v = number(n, "nccl.", "busbw_per_400g", 0.001, 10000)) p.nccl_busbw_per_400g = *v;
+    if (auto v = number(n, "nccl.", "min_fraction", 0.01, 2)) p.nccl_min_fraction = *v;
+    p.nccl_min_busbw = number(n, "nccl.", "min_busbw", 0.001, 100000);
+    if (auto v = number(n, "nccl.", "min_bytes", 1, 1e13)) p.nccl_min_bytes = static_cast<uint64_t>(*v);
+  }
+  return p;
+}
+
+BurninCheck CheckBurnin(const BurninPlan& plan, const PlannedFabric* fabric, const std::string& results_dir, const BurninPolicy& policy) {
+  BurninCheck c;
+  c.plan = plan;
+  const bool nccl = plan.test == "nccl";
+  if (nccl) {
+    c.unit = "GB/s";
+    c.expected = policy.nccl_busbw_per_400g * plan.speed_gbps / 400.0;
+    c.threshold = policy.nccl_min_busbw.value_or(policy.nccl_min_fraction * c.expected);
+  } else {
+    c.unit = "Gb/s";
+    c.expected = plan.speed_gbps;
+    c.threshold = policy.perftest_min_gbps.value_or(policy.perftest_min_fraction * c.expected);
+  }
+  // Where each NIC sits, from the plan.
+  std::map<std::string, NicPlace> places;
+  if (fabric) {
+    for (const PlannedLink& l : fabric->links) {
+      if (l.plane != plan.plane || l.level != "endpoint-leaf") continue;
+      const bool a_host = fabric->devices[l.a_device].role != "switch";
+      const PlannedDevice& host = fabric->devices[a_host ? l.a_device : l.z_device];
+      const PlannedDevice& leaf = fabric->devices[a_host ? l.z_device : l.a_device];
+      NicPlace p{leaf.name, std::string(a_host ? l.z_port : l.a_port), std::string(l.label), l.rail};
+      places[host.name + " " + std::string(a_host ? l.a_port : l.z_port)] = p;
+      if (nccl) places.emplace(host.name, NicPlace{leaf.name, "", "", 0});  // host-level pairs: the first NIC's leaf
+    }
+  }
+  size_t noisy_files = 0;
+  std::string first_noise;
+  const fs::path dir(results_dir);
+  for (const BurninRound& round : plan.rounds) {
+    for (size_t i = 0; i < round.pairs.size(); ++i) {
+      const BurninPair& pair = round.pairs[i];
+      PairOutcome o;
+      o.round = round.index;
+      o.pair = i;
+      o.server = pair.server;
+      o.client = pair.client;
+      o.loopback = Key(pair.server) == Key(pair.client);
+          const fs::path txt = dir / (pair.result + ".txt"), json = dir / (pair.result + ".json");
+      std::optional<std::string> text = ReadResult(txt);
+      const bool is_json = !text;
+      if (!text) text = ReadResult(json);
+      const std::string file = (is_json ? json : txt).string();
+      if (!text) {
+        o.why = fmt::format("no result file ({}.txt)", pair.result);
+        c.missing.push_back(std::move(o));
+        continue;
+      }
+      Verdict v = nccl ? JudgeNccl(is_json ? ParseNcclTestsJson(*text) : ParseNcclTests(*text), c.threshold, policy)
+                       : JudgePerftest(is_json ? ParsePerftestJson(*text, true) : ParsePerftest(*text), c.threshold, policy);
+      if (!v.warnings.empty()) {
+        if (noisy_files++ == 0) first_noise = fmt::format("{}:{}", file, v.warnings.front());
+      }
+      o.measured = v.measured;
+      o.failed = v.failed;
+      o.why = v.why;
+      if (!v.usable) {
+        o.why = fmt::format("{}: {}", file, v.why);
+        for (const std::string& w : v.warnings) c.warnings.push_back(fmt::format("{}:{}", file, w));
+        c.missing.push_back(std::move(o));
+        continue;
+      }
+      (o.failed ? c.failed : c.passed) += 1;
+      c.outcomes.push_back(std::move(o));
+    }
+  }
+  if (noisy_files > 0) {
+    c.warnings.push_back(fmt::format("{} result file(s) with lines railyard does not read or a run that may be cut short; the first: {}",
+                                     noisy_files, first_noise));
+  }
+  c.localization = Localize(c.outcomes, places);
+  const int next = plan.rounds.empty() ? 0 : plan.rounds.back().index + 1;
+  c.next_round = NextRound(c.localization, c.outcomes, places, next);
+  return c;
+}
+
+namespace {
+
+nlohmann::ordered_json PairJson(const BurninPair& p) {
+  return {{"server", {{"host", p.server.host}, {"device", p.server.device}}},
+          {"client", {{"host", p.client.host}, {"device", p.client.device}}},
+          {"hops", p.hops},
+          {"rail", p.rail},
+          {"result", p.result}};
+}
+
+}  // namespace
+
+std::string BurninCheckJson(const BurninCheck& c) {
+  nlohmann::ordered_json j;
+  j["schema"] = "railyard.burnin/1";
+  size_t pairs = 0;
+  for (const BurninRound& r : c.plan.rounds) pairs += r.pairs.size();
+  j["summary"] = {{"plan", c.plan.plan_name}, {"plane", c.plan.plane}, {"pattern", c.plan.pattern}, {"test", c.plan.test},
+                  {"rounds", c.plan.rounds.size()}, {"pairs", pairs}, {"measured", c.outcomes.size()}, {"passed", c.passed},
+                  {"failed", c.failed}, {"missing", c.missing.size()}, {"unit", c.unit}, {"expected", c.expected},
+                  {"threshold", c.threshold}, {"suspects", c.localization.suspects.size()}};
+  j["suspects"] = nlohmann::ordered_json::array();
+  for (const Suspect& s : c.localization.suspects) {
+    nlohmann::ordered_json x = {{"kind", s.kind}, {"name", s.name}, {"confidence", s.confidence}, {"reason", s.reason}};
+    if (!s.host.empty()) x["host"] = s.host;
+    if (!s.device.empty()) x["device"] = s.device;
+    if (!s.leaf.empty()) x["leaf"] = s.leaf;
+    if (!s.leaf_port.empty()) x["leaf_port"] = s.leaf_port;
+    if (!s.cable.empty()) x["cable"] = s.cable;
+    x["evidence"] = nlohmann::ordered_json::array();
+    for (const SuspectEvidence& e : s.evidence) {
+      nlohmann::ordered_json ev = {{"round", e.round}, {"pair", e.pair}, {"partner", e.partner}, {"measured", e.measured},
+                                   {"expected", e.expected}, {"failed", e.failed}};
+      if (!e.why.empty()) ev["why"] = e.why;
+      x["evidence"].push_back(std::move(ev));
+    }
+    j["suspects"].push_back(std::move(x));
+  }
+  j["missing"] = nlohmann::ordered_json::array();
+  for (const PairOutcome& o : c.missing) {
+    j["missing"].push_back({{"round", o.round}, {"pair", o.pair}, {"server", Key(o.server)}, {"client", Key(o.client)}, {"why", o.why}});
+  }
+  nlohmann::ordered_json next = {{"index", c.next_round.index}, {"pairs", nlohmann::ordered_json::array()}};
+  for (const BurninPair& p : c.next_round.pairs) next["pairs"].push_back(PairJson(p));
+  j["next_round"] = std::move(next);
+  j["warnings"] = c.warnings;
+  return j.dump(2) + "\n";
+}
+
+std::string BurninCheckTable(const BurninCheck& c) {
+  size_t pairs = 0;
+  for (const BurninRound& r : c.plan.rounds) pairs += r.pairs.size();
+  std::string out = fmt::format(
+      "{}: burn-in of plane {} ({} pattern, {}), {} round(s), {} pair(s)\n"
+      "  passed {}, failed {}, missing {}: each pair must carry {:.1f} {} ({:.0f}% of {:.1f} {} expected on a {} Gb/s link)\n",
+      TerminalSafe(c.plan.plan_name), TerminalSafe(c.plan.plane), TerminalSafe(c.plan.pattern), c.plan.test, c.plan.rounds.size(), pairs,
+      c.passed, c.failed, c.missing.size(), c.threshold, c.unit, c.expected > 0 ? 100 * c.threshold / c.expected : 0, c.expected,
+      c.unit, c.plan.speed_gbps);
+  if (!c.localization.suspects.empty()) {
+    out += fmt::format("\n{:<8} {:<10} {:<32} {}\n", "KIND", "CONFIDENCE", "NAME", "WHY");
+    for (const Suspect& s : c.localization.suspects) {
+      out += fmt::format("{:<8} {:<10} {:<32} {}\n", s.kind, s.confidence, TerminalSafe(s.name), TerminalSafe(s.reason));
+      size_t shown = 0;
+      for (const SuspectEvidence& e : s.evidence) {
+        if (!e.failed || shown++ >= 4) continue;
+        out += fmt::format("{:<8} {:<10}   round {} pair {} with {}: {:.2f} {} ({})\n", "", "", e.round, e.pair, TerminalSafe(e.partner),
+                           e.measured, c.unit, TerminalSafe(e.why));
+      }
+    }
+  } else if (c.outcomes.empty()) {
+    out += "\nnothing was measured: no result to judge\n";
+  } else if (c.failed == 0) {
+    out += fmt::format("\nno suspect: every measured pair reached the threshold{}\n",
+                       c.missing.empty() ? "" : " (the pairs without a result were not checked)");
+  }
+  if (!c.missing.empty()) {
+    out += fmt::format("\n{} pair(s) have no usable result (not counted as passed); the first: {} <- {}: {}\n", c.missing.size(),
+                       TerminalSafe(Key(c.missing.front().server)), TerminalSafe(Key(c.missing.front().client)),
+                       TerminalSafe(c.missing.front().why));
+  }
+  if (!c.next_round.pairs.empty()) {
+    out += fmt::format("\nnext round ({} pair(s)): `railyard burnin bisect` writes it; the first: {} <- {}\n", c.next_round.pairs.size(),
+                       TerminalSafe(Key(c.next_round.pairs.front().server)), TerminalSafe(Key(c.next_round.pairs.front().client)));
+  }
+  for (const std::string& w : c.warnings) out += "warning: " + TerminalSafe(w) + "\n";
+  return out;
+}
+
+BurninPlan BisectPlan(const BurninCheck& c) {
+  BurninPlan p = c.plan;
+  p.notes.push_back(fmt::format("round {}: the suspects of the rounds before against known-good partners, and loopbacks",
+                                c.next_round.index));
+  p.rounds.push_back(c.next_round);  // after the campaign's: checked together, the history counts
+  return p;
+}
+
+}  // namespace railyard

@@ -1,0 +1,451 @@
+#include "burnin/burnin_plan.h"
+
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <regex>
+#include <set>
+#include <stdexcept>
+#include <unordered_map>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "util/hostlist.h"
+#include "util/natural_order.h"
+
+namespace railyard {
+namespace {
+
+constexpr size_t kMaxPairs = 20'000'000;
+
+// A host NIC on the plane: its leaf, the leaf's pod (leaves joined by spines), and its rail.
+struct HostNic {
+  std::string device;
+  uint32_t leaf = 0;
+  int rail = 0;
+};
+
+struct Topology {
+  std::vector<uint32_t> hosts;                          // plan device indexes, plan order
+  std::unordered_map<uint32_t, std::vector<HostNic>> nics;  // per host, in device (natural) order
+  std::unordered_map<uint32_t, uint32_t> pod;           // leaf -> pod id
+  bool has_core = false;
+};
+
+uint32_t Find(std::unordered_map<uint32_t, uint32_t>& parent, uint32_t x) {
+  while (parent[x] != x) x = parent[x] = parent[parent[x]];
+  return x;
+}
+
+Topology ReadTopology(const PlannedFabric& fabric, const std::string& plane) {
+  Topology t;
+  std::unordered_map<uint32_t, uint32_t> parent;  // union-find over leaves and spines
+  auto add = [&](uint32_t x) { parent.emplace(x, x); };
+  for (const PlannedLink& l : fabric.links) {
+    if (l.plane != plane) continue;
+    if (l.level == "endpoint-leaf") {
+      const bool a_host = fabric.devices[l.a_device].role != "switch";
+      const uint32_t host = a_host ? l.a_device : l.z_device, leaf = a_host ? l.z_device : l.a_device;
+      add(leaf);
+      if (fabric.devices[host].role != "node") continue;  // appliances (UFM) run no burn-in
+      auto [it, fresh] = t.nics.try_emplace(host);
+      if (fresh) t.hosts.push_back(host);
+      it->second.push_back({std::string(a_host ? l.a_port : l.z_port), leaf, l.rail});
+    } else if (l.level == "leaf-spine") {
+      add(l.a_device);
+      add(l.z_device);
+      parent[Find(parent, l.a_device)] = Find(parent, l.z_device);
+    } else if (l.level == "spine-core") {
+      t.has_core = true;  // cores join pods into one fabric: the pod stays the leaf-spine component
+    }
+  }
+  for (auto& [leaf, root] : parent) {
+    if (fabric.devices[leaf].role == "switch" && fabric.devices[leaf].tier == "leaf") t.pod[leaf] = Find(parent, leaf);
+  }
+  std::sort(t.hosts.begin(), t.hosts.end());
+  for (auto& [host, list] : t.nics) {
+    std::stable_sort(list.begin(), list.end(), [](const HostNic& a, const HostNic& b) { return NaturalLess(a.device, b.device); });
+  }
+  return t;
+}
+
+int Hops(const Topology& t, uint32_t leaf_a, uint32_t leaf_b) {
+  if (leaf_a == leaf_b) return 2;
+  auto a = t.pod.find(leaf_a), b = t.pod.find(leaf_b);
+  if (a != t.pod.end() && b != t.pod.end() && a->second == b->second) return 4;
+  return 6;
+}
+
+// Circle method: round r of n (even) players as index pairs.
+std::vector<std::pair<size_t, size_t>> CircleRound(size_t n, size_t r) {
+  std::vector<std::pair<size_t, size_t>> out;
+  const size_t m = n - 1;
+  out.push_back(r % 2 == 0 ? std::pair{m, r % m} : std::pair{r % m, m});  // the fixed player alternates roles
+  for (size_t k = 1; k < n / 2; ++k) out.push_back({(r + k) % m, (r + m - k) % m});
+  return out;
+}
+
+// 'text' for sh: single quotes, each ' inside written as '\''.
+std::string ShellQuoted(const std::string& text) {
+  std::string out = "'";
+  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+std::string Stem(int round, size_t pair, const BurninEndpoint& s, const BurninEndpoint& c) {
+  std::string stem = fmt::format("round-{:03}/pair-{:05}.{}", round, pair, s.host);
+  if (!s.device.empty()) stem += "." + s.device;
+  stem += "." + c.host;
+  if (!c.device.empty()) stem += "." + c.device;
+  return stem;
+}
+
+}  // namespace
+
+BurninPlan PlanBurnin(const PlannedFabric& fabric, const BurninOptions& o) {
+  static const std::set<std::string> kPatterns = {"pairwise", "rail", "topo", "loopback"};
+  if (!kPatterns.count(o.pattern)) throw std::runtime_error(fmt::format("--pattern '{}': pairwise, rail, topo or loopback", o.pattern));
+  if (o.test != "perftest" && o.test != "nccl") throw std::runtime_error(fmt::format("--test '{}': perftest or nccl", o.test));
+  if (o.test == "nccl" && o.pattern == "loopback") throw std::runtime_error("--test nccl: a loopback is a perftest pattern (one NIC)");
+  BurninPlan plan;
+  plan.plan_name = fabric.name;
+  plan.pattern = o.pattern;
+  plan.test = o.test;
+  plan.duration_s = o.duration_s;
+  plan.gpus_per_node = o.gpus_per_node;
+  // The plane: the one named, else compute, else the first with host links.
+  const PlannedPlane* plane = nullptr;
+  for (const PlannedPlane& p : fabric.planes) {
+    if (!o.plane.empty() ? p.name == o.plane : p.role == "compute") {
+      plane = &p;
+      break;
+    }
+  }
+  if (!plane && o.plane.empty()) {
+    for (const PlannedPlane& p : fabric.planes) {
+      if (p.role != "oob") {
+        plane = &p;
+        break;
+      }
+    }
+  }
+  if (!plane) {
+    std::string names;
+    for (const PlannedPlane& p : fabric.planes) names += (names.empty() ? "" : ", ") + p.name;
+    throw std::runtime_error(fmt::format("--plane '{}': the plan's planes are {}", o.plane, names));
+  }
+  plan.plane = plane->name;
+  plan.kind = plane->kind;
+  Topology t = ReadTopology(fabric, plane->name);
+  for (const PlannedLink& l : fabric.links) {
+    if (l.plane == plane->name && l.level == "endpoint-leaf") {
+      plan.speed_gbps = std::max(plan.speed_gbps, l.speed_gbps);
+    }
+  }
+  // Hosts: a Slurm host list, or a glob.
+  std::vector<uint32_t> hosts;
+  if (o.hosts.empty()) {
+    hosts = t.hosts;
+  } else if (o.hosts.find_first_of("*?") != std::string::npos) {
+    for (uint32_t h : t.hosts) {
+      if (fnmatch(o.hosts.c_str(), fabric.devices[h].name.c_str(), 0) == 0) hosts.push_back(h);
+    }
+  } else {
+    std::unordered_map<std::string_view, uint32_t> by_name;
+    for (uint32_t h : t.hosts) by_name[fabric.devices[h].name] = h;
+    std::vector<std::string> unknown;
+    std::set<uint32_t> picked;
+    for (const std::string& name : ExpandHostlist(o.hosts)) {
+      auto it = by_name.find(name);
+      if (it == by_name.end()) {
+        unknown.push_back(name);
+      } else if (picked.insert(it->second).second) {
+        hosts.push_back(it->second);
+      }
+    }
+    if (!unknown.empty()) {
+      throw std::runtime_error(fmt::format("--hosts: {} host(s) with no link on plane {}: {}{}", unknown.size(), plane->name, unknown.front(),
+                                           unknown.size() > 1 ? fmt::format(" and {} more", unknown.size() - 1) : ""));
+    }
+    std::sort(hosts.begin(), hosts.end());
+  }
+  plan.hosts = hosts.size();
+  // Names go into shell scripts: only what a hostname and an RDMA device name can be.
+  static const std::regex kSafe("^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$");
+  for (uint32_t h : hosts) {
+    if (!std::regex_match(fabric.devices[h].name, kSafe)) {
+      throw std::runtime_error(fmt::format("host '{}': not a hostname railyard writes into a script", fabric.devices[h].name));
+    }
+    for (const HostNic& n : t.nics[h]) {
+      if (!std::regex_match(n.device, kSafe)) throw std::runtime_error(fmt::format("{}: device '{}': not a device name", fabric.devices[h].name, n.device));
+    }
+  }
+  if (o.pattern != "loopback" && hosts.size() < 2) {
+    throw std::runtime_error(fmt::format("--pattern {}: {} host(s) on plane {}; a pair needs two", o.pattern, hosts.size(), plane->name));
+  }
+  if (hosts.empty()) throw std::runtime_error(fmt::format("no host on plane {}", plane->name));
+  const bool nccl = o.test == "nccl";
+  size_t total = 0;
+  // One host pair in a round: NIC i with NIC i (perftest), or the two hosts (NCCL).
+  auto add_host_pair = [&](BurninRound& round, uint32_t server, uint32_t client, int only_rail_index) {
+    const auto& sn = t.nics[server];
+    const auto& cn = t.nics[client];
+    if (nccl) {
+      BurninPair p;
+      p.server = {fabric.devices[server].name, ""};
+      p.client = {fabric.devices[client].name, ""};
+      p.hops = Hops(t, sn.front().leaf, cn.front().leaf);
+      p.result = Stem(round.index, round.pairs.size(), p.server, p.client);
+      round.pairs.push_back(std::move(p));
+      return;
+    }
+    for (size_t i = 0; i < std::min(sn.size(), cn.size()); ++i) {
+      if (only_rail_index >= 0 && static_cast<size_t>(only_rail_index) != i) continue;
+      BurninPair p;
+      p.server = {fabric.devices[server].name, sn[i].device};
+      p.client = {fabric.devices[client].name, cn[i].device};
+      p.hops = Hops(t, sn[i].leaf, cn[i].leaf);
+      p.rail = sn[i].rail == cn[i].rail ? sn[i].rail : 0;
+      p.result = Stem(round.index, round.pairs.size(), p.server, p.client);
+      round.pairs.push_back(std::move(p));
+    }
+  };
+  auto check_size = [&](size_t more) {
+    total += more;
+    if (total > kMaxPairs) {
+      throw std::runtime_error(fmt::format("--pattern {} over {} hosts is more than {} pairs: give --rounds to run fewer rounds", o.pattern,
+                                           hosts.size(), kMaxPairs));
+    }
+  };
+  const size_t n = hosts.size() + hosts.size() % 2;  // the circle needs an even count: a "bye" player
+  auto host_at = [&](size_t i) -> int64_t { return i < hosts.size() ? static_cast<int64_t>(hosts[i]) : -1; };
+  if (o.pattern == "pairwise") {
+    size_t count = n - 1;
+    if (o.rounds > 0 && static_cast<size_t>(o.rounds) < count) {
+      plan.notes.push_back(fmt::format("{} of the {} pairwise rounds (--rounds): not every pair of hosts meets", o.rounds, count));
+      count = static_cast<size_t>(o.rounds);
+    }
+    for (size_t r = 0; r < count; ++r) {
+      BurninRound round;
+      round.index = static_cast<int>(r);
+      for (auto [a, b] : CircleRound(n, r)) {
+        if (host_at(a) < 0 || host_at(b) < 0) continue;
+        add_host_pair(round, static_cast<uint32_t>(host_at(a)), static_cast<uint32_t>(host_at(b)), -1);
+      }
+      check_size(round.pairs.size());
+      plan.rounds.push_back(std::move(round));
+    }
+  } else if (o.pattern == "rail") {
+    if (nccl) throw std::runtime_error("--pattern rail with --test nccl: use pairwise (NCCL_TESTS_SPLIT runs every rail of a host pair)");
+    size_t rails = 0;
+    for (uint32_t h : hosts) rails = std::max(rails, t.nics[h].size());
+    const size_t count = o.rounds > 0 ? static_cast<size_t>(o.rounds) : 3;
+    for (size_t r = 0; r < count; ++r) {
+      BurninRound round;
+      round.index = static_cast<int>(r);
+      for (size_t rail = 0; rail < rails; ++rail) {
+        for (auto [a, b] : CircleRound(n, (r * rails + rail) % (n - 1))) {
+          if (host_at(a) < 0 || host_at(b) < 0) continue;
+          add_host_pair(round, static_cast<uint32_t>(host_at(a)), static_cast<uint32_t>(host_at(b)), static_cast<int>(rail));
+        }
+      }
+      check_size(round.pairs.size());
+      plan.rounds.push_back(std::move(round));
+    }
+  } else if (o.pattern == "topo") {
+    // Per distance, hosts ordered so that partners at that distance sit near each other, then paired
+    // greedily within a window.
+    std::vector<int> distances = {2, 4};
+    if (t.has_core) distances.push_back(6);
+    for (int d : distances) {
+      std::vector<uint32_t> order = hosts;
+      std::unordered_map<uint32_t, size_t> rank;  // a host's place among the hosts of its leaf (or pod)
+      std::map<uint32_t, size_t> seen;
+      for (uint32_t h : order) {
+        const uint32_t key = d == 2 ? t.nics[h].front().leaf : d == 4 ? t.nics[h].front().leaf : t.pod[t.nics[h].front().leaf];
+        rank[h] = seen[key]++;
+      }
+      auto leaf = [&](uint32_t h) { return t.nics[h].front().leaf; };
+      auto pod = [&](uint32_t h) { return t.pod[leaf(h)]; };
+      if (d == 2) {
+        std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return leaf(a) < leaf(b); });
+      } else if (d == 4) {
+        std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+          return std::tuple(pod(a), rank[a], leaf(a)) < std::tuple(pod(b), rank[b], leaf(b));
+        });
+      } else {
+        std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return std::tuple(rank[a], pod(a)) < std::tuple(rank[b], pod(b)); });
+      }
+      BurninRound round;
+      round.index = static_cast<int>(plan.rounds.size());
+      std::vector<bool> used(order.size(), false);
+      constexpr size_t kWindow = 256;
+      for (size_t i = 0; i < order.size(); ++i) {
+        if (used[i]) continue;
+        for (size_t j = i + 1; j < order.size() && j <= i + kWindow; ++j) {
+          if (used[j] || Hops(t, leaf(order[i]), leaf(order[j])) != d) continue;
+          used[i] = used[j] = true;
+          add_host_pair(round, order[i], order[j], -1);
+          break;
+        }
+      }
+      if (round.pairs.empty()) {
+        plan.notes.push_back(fmt::format("no two hosts {} hops apart: no round for that distance", d));
+        continue;
+      }
+      check_size(round.pairs.size());
+      plan.rounds.push_back(std::move(round));
+      if (o.rounds > 0 && plan.rounds.size() >= static_cast<size_t>(o.rounds)) break;
+    }
+  } else {  // loopback
+    BurninRound round;
+    for (uint32_t h : hosts) {
+      for (const HostNic& nic : t.nics[h]) {
+        BurninPair p;
+        p.server = p.client = {fabric.devices[h].name, nic.device};
+        p.rail = nic.rail;
+        p.result = Stem(0, round.pairs.size(), p.server, p.client);
+        round.pairs.push_back(std::move(p));
+      }
+    }
+    check_size(round.pairs.size());
+    plan.rounds.push_back(std::move(round));
+  }
+  return plan;
+}
+
+std::string BurninPlanJson(const BurninPlan& plan) {
+  std::string out;
+  out.reserve(256 + plan.rounds.size() * 64);
+  auto q = [](const std::string& s) { return nlohmann::json(s).dump(); };
+  out += fmt::format(
+      "{{\"schema\":\"railyard.burnin-plan/1\",\"plan\":{},\"plane\":{},\"kind\":{},\"pattern\":{},\"test\":{},\"speed_gbps\":{},"
+      "\"duration_s\":{},\"gpus_per_node\":{},\"hosts\":{},\"notes\":{},\"rounds\":[",
+      q(plan.plan_name), q(plan.plane), q(plan.kind), q(plan.pattern), q(plan.test), plan.speed_gbps, plan.duration_s,
+      plan.gpus_per_node, plan.hosts, nlohmann::json(plan.notes).dump());
+  for (size_t r = 0; r < plan.rounds.size(); ++r) {
+    const BurninRound& round = plan.rounds[r];
+    out += fmt::format("{}\n{{\"index\":{},\"pairs\":[", r ? "," : "", round.index);
+    for (size_t i = 0; i < round.pairs.size(); ++i) {
+      const BurninPair& p = round.pairs[i];
+      // Names were checked to be hostnames and device names: nothing to escape.
+      out += fmt::format("{}\n{{\"server\":{{\"host\":\"{}\",\"device\":\"{}\"}},\"client\":{{\"host\":\"{}\",\"device\":\"{}\"}},"
+                         "\"hops\":{},\"rail\":{},\"result\":\"{}\"}}",
+                         i ? "," : "", p.server.host, p.server.device, p.client.host, p.client.device, p.hops, p.rail, p.result);
+    }
+    out += "]}";
+  }
+  out += "\n]}\n";
+  return out;
+}
+
+BurninPlan ParseBurninPlan(std::string_view json, const std::string& source) {
+  nlohmann::json j = nlohmann::json::parse(json, nullptr, false);
+  auto fail = [&](const std::string& why) { throw std::runtime_error(fmt::format("{}: {}", source, why)); };
+  if (j.is_discarded() || !j.is_object()) fail("not JSON (give the burnin-plan.json `railyard burnin plan` wrote)");
+  if (!j.contains("schema") || j["schema"] != "railyard.burnin-plan/1") fail("schema: not railyard.burnin-plan/1");
+  BurninPlan plan;
+  try {
+    plan.plan_name = j.at("plan").get<std::string>();
+    plan.plane = j.at("plane").get<std::string>();
+    plan.kind = j.at("kind").get<std::string>();
+    plan.pattern = j.at("pattern").get<std::string>();
+    plan.test = j.at("test").get<std::string>();
+    plan.speed_gbps = j.at("speed_gbps").get<uint32_t>();
+    plan.duration_s = j.at("duration_s").get<int>();
+    plan.gpus_per_node = j.value("gpus_per_node", 8);
+    plan.hosts = j.at("hosts").get<size_t>();
+    plan.notes = j.value("notes", std::vector<std::string>{});
+    for (const auto& r : j.at("rounds")) {
+      BurninRound round;
+      round.index = r.at("index").get<int>();
+      for (const auto& p : r.at("pairs")) {
+        BurninPair pair;
+        pair.server = {p.at("server").at("host").get<std::string>(), p.at("server").value("device", "")};
+        pair.client = {p.at("client").at("host").get<std::string>(), p.at("client").value("device", "")};
+        pair.hops = p.value("hops", 0);
+        pair.rail = p.value("rail", 0);
+        pair.result = p.at("result").get<std::string>();
+        // The names go into scripts and the stem into file paths: only what railyard itself writes.
+        static const std::regex kName("^([A-Za-z0-9][A-Za-z0-9._-]{0,62})?$");
+        static const std::regex kStem("^[A-Za-z0-9][A-Za-z0-9._-]{0,63}/[A-Za-z0-9][A-Za-z0-9._-]{0,255}$");
+        for (const std::string* name : {&pair.server.host, &pair.server.device, &pair.client.host, &pair.client.device}) {
+          if (!std::regex_match(*name, kName)) fail(fmt::format("round {}: '{}' is not a host or device name", round.index, *name));
+        }
+        if (pair.server.host.empty() || pair.client.host.empty()) fail(fmt::format("round {}: a pair without its hosts", round.index));
+        if (!std::regex_match(pair.result, kStem) || pair.result.find("..") != std::string::npos) {
+          fail(fmt::format("round {}: result '{}' is not a round-NNN/pair-NNNNN name", round.index, pair.result));
+        }
+        round.pairs.push_back(std::move(pair));
+      }
+      plan.rounds.push_back(std::move(round));
+    }
+  } catch (const nlohmann::json::exception& e) {
+    fail(fmt::format("not a burnin plan: {}", e.what()));
+  }
+  return plan;
+}
+
+std::vector<HostFile> BurninScripts(const BurninPlan& in, const std::string& launcher, int first_round, const std::string& results) {
+  // Names that only reach comments: a line break there would end the comment, so none is kept.
+  BurninPlan plan = in;
+  for (std::string* text : {&plan.plan_name, &plan.plane, &plan.pattern}) {
+    for (char& ch : *text) ch = static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f ? '?' : ch;
+  }
+  if (launcher != "ssh" && launcher != "srun") throw std::runtime_error(fmt::format("--launcher '{}': ssh or srun", launcher));
+  std::vector<HostFile> files;
+  // `on HOST CMD OUT`: a command on a host, its output in a file, in the background.
+  const std::string on = launcher == "ssh" ? "on() { h=$1; c=$2; o=$3; ssh -n -o BatchMode=yes \"$h\" \"$c\" > \"$o\" 2>&1 & }\n"
+                                           : "on() { h=$1; c=$2; o=$3; srun --nodes=1 --ntasks=1 --overlap -w \"$h\" sh -c \"$c\" > \"$o\" 2>&1 & }\n";
+  const bool roce = plan.kind == "roce";
+  std::string all = fmt::format(
+      "#!/bin/sh\n# railyard burnin: every round of plan {} (pattern {}, plane {}), one after the other.\n"
+      "# RESULTS (default ./results) collects each pair's output; then: railyard burnin check --plan plan.json RESULTS\n"
+      "set -u\ncd \"$(dirname \"$0\")\"\nif [ -z \"${{RESULTS:-}}\" ]; then RESULTS={}; fi\nexport RESULTS\n",
+      plan.plan_name, plan.pattern, plan.plane, results.empty() ? "\"$PWD/results\"" : ShellQuoted(results));
+  for (const BurninRound& round : plan.rounds) {
+    if (round.index < first_round) continue;
+    const std::string name = fmt::format("round-{:03}.sh", round.index);
+    all += fmt::format("echo \"round {} of {}: {} pair(s)\"\nsh ./{}\n", round.index + 1, plan.rounds.size(), round.pairs.size(), name);
+    std::string s = fmt::format(
+        "#!/bin/sh\n# railyard burnin: round {} of {} (pattern {}, plane {}, {} pair(s)) from plan {}.\n"
+        "# Starts every server of the round, then every client; each client's output is its pair's result.\n"
+        "set -u\nRESULTS=${{RESULTS:-results}}\nDURATION=${{DURATION:-{}}}\nmkdir -p \"$RESULTS/{}\"\n{}",
+        round.index + 1, plan.rounds.size(), plan.pattern, plan.plane, round.pairs.size(), plan.plan_name, plan.duration_s,
+        round.pairs.empty() ? fmt::format("round-{:03}", round.index) : round.pairs.front().result.substr(0, round.pairs.front().result.find('/')),
+        on);
+    std::string servers, clients;
+    std::map<std::string, int> port_of;  // per server host, the next free port
+    for (const BurninPair& p : round.pairs) {
+      if (plan.test == "nccl") {
+        // Both hosts' GPUs in one all_reduce, 8 GiB, NCCL_TESTS_SPLIT "MOD g": g parallel groups of
+        // one GPU per host, so every rail is measured on its own (nccl-tests README).
+        const int g = std::max(1, plan.gpus_per_node);
+        clients += fmt::format(
+            "# {} + {} ({} hops)\n(mpirun -np {} -H {}:{},{}:{} -x NCCL_TESTS_SPLIT=\"MOD {}\" all_reduce_perf -b 8G -e 8G -f 2 -g 1 "
+            "-n 50 > \"$RESULTS/{}.txt\" 2>&1) &\n",
+            p.server.host, p.client.host, p.hops, 2 * g, p.server.host, g, p.client.host, g, g, p.result);
+        continue;
+      }
+      // Servers on one host each listen on their own port.
+      const int port = 18515 + port_of[p.server.host]++;
+      const std::string gid = roce ? " -x 3" : "";  // RoCE: GID index 3, RoCEv2 over the port's IPv4 address
+      servers += fmt::format("# {} {} <- {} {} ({} hops{})\non {} \"ib_write_bw -d {} -F --report_gbits -D $DURATION -p {}{}\" \"$RESULTS/{}.server.txt\"\n",
+                             p.server.host, p.server.device, p.client.host, p.client.device, p.hops,
+                             p.rail ? fmt::format(", rail {}", p.rail) : "", p.server.host, p.server.device, port, gid, p.result);
+      const std::string target = p.server.host == p.client.host ? "localhost" : p.server.host;
+      clients += fmt::format("on {} \"ib_write_bw -d {} -F --report_gbits -D $DURATION -p {}{} {}\" \"$RESULTS/{}.txt\"\n", p.client.host,
+                             p.client.device, port, gid, target, p.result);
+    }
+    if (!servers.empty()) s += servers + "sleep 3  # the servers listen before any client connects\n";
+    s += clients + "wait\n";
+    files.push_back({name, 0755, std::move(s)});
+  }
+  files.push_back({"run-all.sh", 0755, std::move(all)});
+  return files;
+}
+
+}  // namespace railyard
