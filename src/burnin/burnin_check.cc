@@ -202,15 +202,15 @@ BurninCheck CheckBurnin(const BurninPlan& plan, const PlannedFabric* fabric, con
       }
       Verdict v = nccl ? JudgeNccl(is_json ? ParseNcclTestsJson(*text) : ParseNcclTests(*text), c.threshold, policy)
                        : JudgePerftest(is_json ? ParsePerftestJson(*text, true) : ParsePerftest(*text), c.threshold, policy);
-      if (!v.warnings.empty()) {
+      if (!v.warnings.empty() && v.usable) {
         if (noisy_files++ == 0) first_noise = fmt::format("{}:{}", file, v.warnings.front());
       }
       o.measured = v.measured;
       o.failed = v.failed;
       o.why = v.why;
       if (!v.usable) {
-        o.why = fmt::format("{}: {}", file, v.why);
-        for (const std::string& w : v.warnings) c.warnings.push_back(fmt::format("{}:{}", file, w));
+        // The reason is the missing pair's; the parser's first warning says where the file went wrong.
+        o.why = fmt::format("{}: {}{}", file, v.why, v.warnings.empty() ? "" : " (line " + v.warnings.front() + ")");
         c.missing.push_back(std::move(o));
         continue;
       }

@@ -121,15 +121,19 @@ Localization Localize(const std::vector<PairOutcome>& outcomes, const std::map<s
       sus.name = host;
       sus.host = host;
       size_t partners_failed = 0, passes = 0;
+      std::set<std::string> partner_hosts;
       for (const EndpointStats* s : nics) {
         partners_failed += s->blamed.size();
+        for (size_t i : s->blamed) {
+          partner_hosts.insert(outcomes[i].server.host == host ? outcomes[i].client.host : outcomes[i].server.host);
+        }
         passes += s->results.size() - s->fails;
         endpoint_evidence(*s, sus);
         folded.insert(Key(s->endpoint));
       }
       sus.confidence = passes == 0 && partners_failed >= 2 ? "confirmed" : "likely";
-      sus.reason = fmt::format("slow on {} of its NICs, with {} different partners: the host (CPU, memory, PCIe, power, a driver "
-                               "setting), not one card", firm, partners_failed);
+      sus.reason = fmt::format("slow on {} of its NICs, in {} pairs with {} other hosts: the host (CPU, memory, PCIe, power, a "
+                               "driver setting), not one card", firm, partners_failed, partner_hosts.size());
       out.suspects.push_back(std::move(sus));
       continue;
     }
@@ -251,6 +255,9 @@ BurninRound NextRound(const Localization& l, const std::vector<PairOutcome>& out
   }
   for (const Suspect& s : l.suspects) {
     if (s.kind == "switch") continue;  // the evidence already spans hosts: replace or inspect the switch
+    const bool looped = std::any_of(s.evidence.begin(), s.evidence.end(), [](const SuspectEvidence& e) { return e.partner == "itself (loopback)"; });
+    // Settled: a confirmed host or card, or a confirmed link whose loopback has run.
+    if (s.confidence == "confirmed" && (s.kind == "host" || s.kind == "nic" || looped)) continue;
     std::vector<BurninEndpoint> ends;
     if (s.kind == "host") {
       ends = nics_of_host[s.host];
@@ -259,7 +266,7 @@ BurninRound NextRound(const Localization& l, const std::vector<PairOutcome>& out
     }
     for (const BurninEndpoint& e : ends) {
       if (used.count(Key(e))) continue;
-      if (s.confidence != "confirmed" || s.kind == "host") {
+      if (s.confidence != "confirmed") {
         if (const BurninEndpoint* g = partner_for(e)) {
           add(e, *g, false);
           continue;

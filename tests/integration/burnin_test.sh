@@ -31,12 +31,16 @@ cat > "$WORK/bin/ssh" << 'SSH'
 while [ $# -gt 0 ]; do case $1 in -n) shift ;; -o) shift 2 ;; *) break ;; esac; done
 RY_HOST=$1 PATH="$RY_BIN:$PATH" exec sh -c "$2"
 SSH
+# RY_SLOW_DEV: only that NIC of the slow host, and only through its cable (its loopback is fast).
 cat > "$WORK/bin/ib_write_bw" << 'BW'
 #!/bin/sh
-last=""; for a in "$@"; do last=$a; done
+last=""; dev=""; prev=""
+for a in "$@"; do [ "$prev" = "-d" ] && dev=$a; prev=$a; last=$a; done
 case $last in dgx*|localhost) ;; *) sleep 0.2; exit 0 ;; esac
 rate=392.34
-if [ "$RY_HOST" = "${RY_SLOW:-none}" ] || [ "$last" = "${RY_SLOW:-none}" ]; then rate=151.20; fi
+if [ "$RY_HOST" = "${RY_SLOW:-none}" ] || [ "$last" = "${RY_SLOW:-none}" ]; then
+  if [ -z "${RY_SLOW_DEV:-}" ] || { [ "$dev" = "$RY_SLOW_DEV" ] && [ "$last" != localhost ]; }; then rate=151.20; fi
+fi
 sed "s/392.38             392.34/$rate             $rate/" "$RY_FIXTURE"
 BW
 chmod +x "$WORK/bin/ssh" "$WORK/bin/ib_write_bw"
@@ -55,13 +59,24 @@ check "burnin check, one slow host: exit 1" test $? -eq 1
 check "burnin check: the host is the one suspect, confirmed, with its evidence" \
   jq -e '.schema == "railyard.burnin/1" and (.suspects | length) == 1 and .suspects[0].kind == "host" and .suspects[0].name == "dgx007"
          and .suspects[0].confidence == "confirmed" and (.suspects[0].evidence | map(select(.failed)) | length) == 24' "$WORK/slow.json"
+"$RAILYARD" burnin bisect --plan "$WORK/plan/plan.json" "$WORK/b/results" -o "$WORK/none" 2> "$WORK/none.err"
+check "burnin bisect, the host confirmed already: nothing to bisect, nothing written" sh -c "grep -q 'no suspect to bisect' '$WORK/none.err' && test ! -e '$WORK/none'"
+
+# One bad link: dgx007's rail-4 NIC, slow through its cable, fast on its own.
+rm -rf "$WORK/b/results"
+RY_SLOW=dgx007 RY_SLOW_DEV=mlx5_3 PATH="$WORK/bin:$PATH" sh "$WORK/b/run-all.sh" > /dev/null 2>&1
+"$RAILYARD" burnin check --plan "$WORK/plan/plan.json" "$WORK/b/results" --format json > "$WORK/link.json" 2> /dev/null
+check "burnin check, one bad link: that NIC and its cable, confirmed" \
+  jq -e '(.suspects | length) == 1 and .suspects[0].kind == "link" and .suspects[0].name == "dgx007 mlx5_3" and .suspects[0].confidence == "confirmed"
+         and (.suspects[0].cable | startswith("COMP-")) and .next_round.pairs[0].server == .next_round.pairs[0].client' "$WORK/link.json"
 "$RAILYARD" burnin bisect --plan "$WORK/plan/plan.json" "$WORK/b/results" -o "$WORK/b1" 2> "$WORK/bisect.err"
-check "burnin bisect: exit 0, a next round for the host's NICs" sh -c "test -x '$WORK/b1/round-003.sh' && test ! -e '$WORK/b1/round-000.sh'"
-RY_SLOW=dgx007 PATH="$WORK/bin:$PATH" sh "$WORK/b1/run-all.sh" > /dev/null 2>&1
+check "burnin bisect: the next round, a loopback of the NIC" sh -c "test -x '$WORK/b1/round-003.sh' && test ! -e '$WORK/b1/round-000.sh' && grep -q 'localhost' '$WORK/b1/round-003.sh'"
+RY_SLOW=dgx007 RY_SLOW_DEV=mlx5_3 PATH="$WORK/bin:$PATH" sh "$WORK/b1/run-all.sh" > /dev/null 2>&1
 check "bisect round: its results go beside the campaign's" test -d "$WORK/b/results/bisect-round-003"
 "$RAILYARD" burnin check --plan "$WORK/plan/plan.json" "$WORK/b/results" --burnin "$WORK/b1/burnin-plan.json" --format json > "$WORK/after.json" 2> /dev/null
-check "after the bisect round: still the one host, with the new evidence" \
-  jq -e '(.suspects | length) == 1 and .suspects[0].name == "dgx007" and ([.suspects[0].evidence[] | select(.round == 3)] | length) == 8' "$WORK/after.json"
+check "after the loopback: the cable or the leaf port, not the card; nothing left to bisect" \
+  jq -e '(.suspects | length) == 1 and .suspects[0].kind == "link" and (.suspects[0].reason | test("loopback was fast"))
+         and (.next_round.pairs | length) == 0' "$WORK/after.json"
 
 # Bad input: exit 2, a message naming what is wrong.
 "$RAILYARD" burnin plan --plan "$WORK/plan/plan.json" --hosts 'dgx[001-004],nosuch' -o "$WORK/x" 2> "$WORK/bad.err"
