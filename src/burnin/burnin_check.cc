@@ -4,11 +4,13 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <set>
 #include <sstream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "parse/mlxlink.h"
 #include "parse/nccl_tests.h"
 #include "parse/perftest.h"
 #include "util/terminal.h"
@@ -126,7 +128,7 @@ Verdict JudgeNccl(const NcclResult& r, double threshold, const BurninPolicy& pol
 
 BurninPolicy ParseBurninPolicy(const std::string& yaml, const std::string& file) {
   YAML::Node root = LoadStrictYaml(yaml, file);
-  CheckYamlKeys(file, root, "", {"perftest", "nccl"});
+  CheckYamlKeys(file, root, "", {"perftest", "nccl", "counters"});
   BurninPolicy p;
   auto number = [&](const YAML::Node& map, const std::string& where, const char* key, double lo, double hi) -> std::optional<double> {
     if (!map[key]) return std::nullopt;
@@ -149,8 +151,33 @@ BurninPolicy ParseBurninPolicy(const std::string& yaml, const std::string& file)
     p.nccl_min_busbw = number(n, "nccl.", "min_busbw", 0.001, 100000);
     if (auto v = number(n, "nccl.", "min_bytes", 1, 1e13)) p.nccl_min_bytes = static_cast<uint64_t>(*v);
   }
+  if (YAML::Node k = root["counters"]) {
+    if (!k.IsMap()) YamlFail(file, k, "counters", "expected a mapping");
+    CheckYamlKeys(file, k, "counters.", {"max_module_temp_c"});
+    if (auto v = number(k, "counters.", "max_module_temp_c", 0, 150)) p.max_module_temp_c = *v;
+  }
   return p;
 }
+
+namespace {
+
+// What grew on one NIC during one round, from its mlxlink snapshots; "" when nothing did.
+std::string CounterGrowth(const MlxlinkPort& before, const MlxlinkPort& after, double max_temp) {
+  std::string out;
+  auto grew = [&](const std::optional<uint64_t>& b, const std::optional<uint64_t>& a, const char* what) {
+    if (b && a && *a > *b) out += fmt::format("{}+{} {}", out.empty() ? "" : ", ", *a - *b, what);
+  };
+  grew(before.link_down_counter, after.link_down_counter, "link down(s)");
+  grew(before.link_error_recovery, after.link_error_recovery, "link error recoveries");
+  grew(before.effective_errors, after.effective_errors, "effective (post-FEC) errors");
+  grew(before.symbol_errors, after.symbol_errors, "symbol errors");
+  if (after.module_temperature_c && *after.module_temperature_c >= max_temp) {
+    out += fmt::format("{}module at {:.0f} °C (limit {:.0f})", out.empty() ? "" : ", ", *after.module_temperature_c, max_temp);
+  }
+  return out;
+}
+
+}  // namespace
 
 BurninCheck CheckBurnin(const BurninPlan& plan, const PlannedFabric* fabric, const std::string& results_dir, const BurninPolicy& policy) {
   BurninCheck c;
@@ -223,6 +250,66 @@ BurninCheck CheckBurnin(const BurninPlan& plan, const PlannedFabric* fabric, con
                                      noisy_files, first_noise));
   }
   c.localization = Localize(c.outcomes, places);
+  // Counters under load.
+  if (plan.counters) {
+    for (const BurninRound& round : plan.rounds) {
+      if (round.pairs.empty()) continue;
+      const std::string sub = round.pairs.front().result.substr(0, round.pairs.front().result.find('/'));
+      std::set<std::string> seen;
+      for (size_t i = 0; i < round.pairs.size(); ++i) {
+        for (const BurninEndpoint* e : {&round.pairs[i].server, &round.pairs[i].client}) {
+          if (!seen.insert(Key(*e)).second) continue;
+          const fs::path base = dir / sub / "counters" / (e->host + "." + e->device);
+          std::optional<std::string> b = ReadResult(base.string() + ".before.txt"), a = ReadResult(base.string() + ".after.txt");
+          MlxlinkReport rb, ra;
+          if (b) rb = ParseMlxlink(*b);
+          if (a) ra = ParseMlxlink(*a);
+          if (rb.ports.empty() || ra.ports.empty()) {
+            ++c.counters_missing;
+            continue;
+          }
+          ++c.counters_read;
+          const std::string growth = CounterGrowth(rb.ports.front(), ra.ports.front(), policy.max_module_temp_c);
+          if (growth.empty()) continue;
+          SuspectEvidence ev{round.index, i, "counters under load", 0, 0, true, growth};
+          // Into the suspect that already holds this NIC, else a suspect of its own.
+          auto place = places.find(Key(*e));
+          Suspect* holder = nullptr;
+          for (Suspect& s : c.localization.suspects) {
+            if ((s.host == e->host && (s.device.empty() || s.device == e->device)) ||
+                (s.kind == "switch" && place != places.end() && s.leaf == place->second.leaf)) {
+              holder = &s;
+              break;
+            }
+          }
+          if (!holder) {
+            Suspect s;
+            s.kind = "link";
+            s.name = Key(*e);
+            s.host = e->host;
+            s.device = e->device;
+            if (place != places.end()) {
+              s.leaf = place->second.leaf;
+              s.leaf_port = place->second.leaf_port;
+              s.cable = place->second.cable;
+            }
+            s.confidence = "likely";
+            s.reason = "its bandwidth passed, but under load";
+            c.localization.suspects.push_back(std::move(s));
+            holder = &c.localization.suspects.back();
+            holder->reason += fmt::format(" (round {}): {}", round.index, growth);
+          } else if (holder->reason.find("under load") == std::string::npos) {
+            holder->reason += fmt::format("; under load (round {}): {}", round.index, growth);
+          }
+          holder->evidence.push_back(std::move(ev));
+        }
+      }
+    }
+    if (c.counters_missing > 0) {
+      c.warnings.push_back(fmt::format("{} NIC snapshot(s) around a round are missing or unreadable: those NICs' counters were not checked",
+                                       c.counters_missing));
+    }
+  }
   const int next = plan.rounds.empty() ? 0 : plan.rounds.back().index + 1;
   c.next_round = NextRound(c.localization, c.outcomes, places, next);
   return c;
@@ -248,7 +335,8 @@ std::string BurninCheckJson(const BurninCheck& c) {
   j["summary"] = {{"plan", c.plan.plan_name}, {"plane", c.plan.plane}, {"pattern", c.plan.pattern}, {"test", c.plan.test},
                   {"rounds", c.plan.rounds.size()}, {"pairs", pairs}, {"measured", c.outcomes.size()}, {"passed", c.passed},
                   {"failed", c.failed}, {"missing", c.missing.size()}, {"unit", c.unit}, {"expected", c.expected},
-                  {"threshold", c.threshold}, {"suspects", c.localization.suspects.size()}};
+                  {"threshold", c.threshold}, {"suspects", c.localization.suspects.size()},
+                  {"counters_read", c.counters_read}, {"counters_missing", c.counters_missing}};
   j["suspects"] = nlohmann::ordered_json::array();
   for (const Suspect& s : c.localization.suspects) {
     nlohmann::ordered_json x = {{"kind", s.kind}, {"name", s.name}, {"confidence", s.confidence}, {"reason", s.reason}};
@@ -286,6 +374,9 @@ std::string BurninCheckTable(const BurninCheck& c) {
       TerminalSafe(c.plan.plan_name), TerminalSafe(c.plan.plane), TerminalSafe(c.plan.pattern), c.plan.test, c.plan.rounds.size(), pairs,
       c.passed, c.failed, c.missing.size(), c.threshold, c.unit, c.expected > 0 ? 100 * c.threshold / c.expected : 0, c.expected,
       c.unit, c.plan.speed_gbps);
+  if (c.plan.counters) {
+    out += fmt::format("  counters under load: {} NIC snapshot pair(s) read, {} missing\n", c.counters_read, c.counters_missing);
+  }
   if (!c.localization.suspects.empty()) {
     out += fmt::format("\n{:<8} {:<10} {:<32} {}\n", "KIND", "CONFIDENCE", "NAME", "WHY");
     for (const Suspect& s : c.localization.suspects) {

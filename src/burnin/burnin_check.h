@@ -10,6 +10,9 @@
 //   scripts split the test per rail, so each group is one NIC per host), with no wrong element and
 //   no out-of-bounds value. Never the "Avg bus bandwidth" line alone: it averages every size.
 // A pair whose result file is missing, cut short, or has no gated row is "missing", never passed.
+// Counters under load: where the scripts took each NIC's `mlxlink -c -m` before and after a round, a
+// NIC whose symbol or effective errors, link downs or link recoveries grew during it, or whose module
+// reached max_module_temp_c, is a suspect even when its bandwidth passed.
 #pragma once
 
 #include <cstdint>
@@ -31,10 +34,11 @@ struct BurninPolicy {
   double nccl_min_fraction = 0.9;
   std::optional<double> nccl_min_busbw;     // GB/s, absolute, instead of the fraction
   uint64_t nccl_min_bytes = 1ull << 30;
+  double max_module_temp_c = 70;            // counters: a module at or above this after a round (doctor's warning level)
 };
 
 // burnin.yaml: perftest: {min_fraction, min_gbps, min_bytes}, nccl: {busbw_per_400g, min_fraction,
-// min_busbw, min_bytes}. Throws std::runtime_error("FILE:LINE:COLUMN: key: why").
+// min_busbw, min_bytes}, counters: {max_module_temp_c}. Throws std::runtime_error("FILE:LINE:COLUMN: key: why").
 BurninPolicy ParseBurninPolicy(const std::string& yaml, const std::string& file);
 
 struct BurninCheck {
@@ -47,6 +51,7 @@ struct BurninCheck {
   Localization localization;
   BurninRound next_round;
   size_t passed = 0, failed = 0;
+  size_t counters_read = 0, counters_missing = 0;  // NIC snapshots around rounds: both read / one or both absent
   std::vector<std::string> warnings;  // "FILE:LINE: message"
 };
 

@@ -116,6 +116,7 @@ BurninPlan PlanBurnin(const PlannedFabric& fabric, const BurninOptions& o) {
   plan.test = o.test;
   plan.duration_s = o.duration_s;
   plan.gpus_per_node = o.gpus_per_node;
+  plan.counters = o.counters && o.test == "perftest";
   // The plane: the one named, else compute, else the first with host links.
   const PlannedPlane* plane = nullptr;
   for (const PlannedPlane& p : fabric.planes) {
@@ -323,9 +324,9 @@ std::string BurninPlanJson(const BurninPlan& plan) {
   auto q = [](const std::string& s) { return nlohmann::json(s).dump(); };
   out += fmt::format(
       "{{\"schema\":\"railyard.burnin-plan/1\",\"plan\":{},\"plane\":{},\"kind\":{},\"pattern\":{},\"test\":{},\"speed_gbps\":{},"
-      "\"duration_s\":{},\"gpus_per_node\":{},\"hosts\":{},\"notes\":{},\"rounds\":[",
+      "\"duration_s\":{},\"gpus_per_node\":{},\"counters\":{},\"hosts\":{},\"notes\":{},\"rounds\":[",
       q(plan.plan_name), q(plan.plane), q(plan.kind), q(plan.pattern), q(plan.test), plan.speed_gbps, plan.duration_s,
-      plan.gpus_per_node, plan.hosts, nlohmann::json(plan.notes).dump());
+      plan.gpus_per_node, plan.counters, plan.hosts, nlohmann::json(plan.notes).dump());
   for (size_t r = 0; r < plan.rounds.size(); ++r) {
     const BurninRound& round = plan.rounds[r];
     out += fmt::format("{}\n{{\"index\":{},\"pairs\":[", r ? "," : "", round.index);
@@ -357,6 +358,7 @@ BurninPlan ParseBurninPlan(std::string_view json, const std::string& source) {
     plan.speed_gbps = j.at("speed_gbps").get<uint32_t>();
     plan.duration_s = j.at("duration_s").get<int>();
     plan.gpus_per_node = j.value("gpus_per_node", 8);
+    plan.counters = j.value("counters", false);
     plan.hosts = j.at("hosts").get<size_t>();
     plan.notes = j.value("notes", std::vector<std::string>{});
     for (const auto& r : j.at("rounds")) {
@@ -440,8 +442,27 @@ std::vector<HostFile> BurninScripts(const BurninPlan& in, const std::string& lau
       clients += fmt::format("on {} \"ib_write_bw -d {} -F --report_gbits -D $DURATION -p {}{} {}\" \"$RESULTS/{}.txt\"\n", p.client.host,
                              p.client.device, port, gid, target, p.result);
     }
+    // Counters around the round: each NIC's mlxlink counters (symbol and effective errors, link
+    // downs, recoveries) and module temperature before and after, so a link whose errors grow under
+    // load is caught even when its bandwidth passed.
+    std::string before, after;
+    if (plan.counters && plan.test != "nccl") {
+      const std::string dir = round.pairs.empty() ? "" : round.pairs.front().result.substr(0, round.pairs.front().result.find('/'));
+      std::set<std::string> seen;
+      for (const BurninPair& p : round.pairs) {
+        for (const BurninEndpoint* e : {&p.server, &p.client}) {
+          if (!seen.insert(e->host + "." + e->device).second) continue;
+          for (auto [when, text] : {std::pair<const char*, std::string*>{"before", &before}, {"after", &after}}) {
+            *text += fmt::format("on {} \"mlxlink -d {} -c -m\" \"$RESULTS/{}/counters/{}.{}.{}.txt\"\n", e->host, e->device, dir, e->host,
+                                 e->device, when);
+          }
+        }
+      }
+      s += fmt::format("mkdir -p \"$RESULTS/{}/counters\"\n{}wait\n", dir, before);
+    }
     if (!servers.empty()) s += servers + "sleep 3  # the servers listen before any client connects\n";
     s += clients + "wait\n";
+    if (!after.empty()) s += after + "wait\n";
     files.push_back({name, 0755, std::move(s)});
   }
   files.push_back({"run-all.sh", 0755, std::move(all)});

@@ -48,6 +48,7 @@ struct BurninPlan {
   uint32_t speed_gbps = 0;  // the plane's host link rate
   int duration_s = 30;
   int gpus_per_node = 0;
+  bool counters = false;  // the scripts snapshot counters into <round dir>/counters/HOST.DEV.{before,after}.txt
   size_t hosts = 0;
   std::vector<BurninRound> rounds;
   std::vector<std::string> notes;  // hosts left out, rounds capped
@@ -61,6 +62,7 @@ struct BurninOptions {
   int rounds = 0;                 // at most this many rounds (0 = the pattern's own count)
   int duration_s = 30;
   int gpus_per_node = 8;          // NCCL: ranks per host
+  bool counters = true;           // perftest: snapshot each NIC's counters (mlxlink -c -m) around every round
 };
 
 // Plans the rounds. Throws std::runtime_error for an unknown plane or pattern, a host list naming

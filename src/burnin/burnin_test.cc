@@ -453,6 +453,42 @@ TEST(BurninCheck, ToolFailuresFailMissingFilesAreNeverPassed) {
   EXPECT_EQ(j["suspects"][0]["kind"], "link");
 }
 
+TEST(BurninCheck, CountersThatGrowUnderLoadMakeASuspectEvenWhenBandwidthPassed) {
+  Campaign c;
+  BurninPlan plan = RailPlan(c.fabric);
+  ASSERT_TRUE(plan.counters);
+  c.Run(plan, [](const BurninPair&, int) { return 391.0; });
+  // Every NIC's mlxlink snapshots: the real BlueField-3 capture; gpu012 mlx5_6 takes 3 link downs
+  // and 1,200 effective errors during round 1.
+  const std::string snap = ReadWholeFile(testing::FixturePath("mlxlink/bluefield3-qsfp28-fs-passive-dac-temperature-na-with-counters.txt").string());
+  for (const BurninRound& r : plan.rounds) {
+    for (const BurninPair& p : r.pairs) {
+      for (const BurninEndpoint* e : {&p.server, &p.client}) {
+        const fs::path base = c.dir / "results" / fmt::format("round-{:03}", r.index) / "counters" / (e->host + "." + e->device);
+        fs::create_directories(base.parent_path());
+        std::ofstream(base.string() + ".before.txt") << snap;
+        std::string after = snap;
+        if (e->host == "gpu012" && e->device == "mlx5_6" && r.index == 1) {
+          after.replace(after.find("Link Down Counter                  : 0"), 38, "Link Down Counter                  : 3");
+          after.replace(after.find("Effective Physical Errors          : 0"), 38, "Effective Physical Errors          : 1200");
+        }
+        std::ofstream(base.string() + ".after.txt") << after;
+      }
+    }
+  }
+  BurninCheck r = c.Check(plan);
+  EXPECT_EQ(r.failed, 0u);
+  EXPECT_EQ(r.counters_read, 3u * 128u);
+  EXPECT_EQ(r.counters_missing, 0u);
+  ASSERT_EQ(r.localization.suspects.size(), 1u) << Describe(r);
+  const Suspect& s = r.localization.suspects[0];
+  EXPECT_EQ(s.name, "gpu012 mlx5_6");
+  EXPECT_EQ(s.kind, "link");
+  EXPECT_NE(s.reason.find("+3 link down(s)"), std::string::npos) << s.reason;
+  EXPECT_NE(s.reason.find("+1200 effective"), std::string::npos) << s.reason;
+  EXPECT_FALSE(s.cable.empty());
+}
+
 TEST(BurninPolicy, ThresholdsFromYamlAndErrorsWithTheirPlace) {
   BurninPolicy p = ParseBurninPolicy("perftest: {min_gbps: 375}\nnccl: {busbw_per_400g: 48}\n", "burnin.yaml");
   EXPECT_DOUBLE_EQ(*p.perftest_min_gbps, 375);

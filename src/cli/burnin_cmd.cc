@@ -40,6 +40,7 @@ std::function<int()> AddBurninCommand(CLI::App& app) {
   plan->add_option("--rounds", a->options.rounds, "at most this many rounds (rail: 3 by default; pairwise: all N-1)")->check(CLI::Range(1, 100000));
   plan->add_option("--duration", a->options.duration_s, "seconds each test runs (perftest -D; default 30)")->check(CLI::Range(1, 86400));
   plan->add_option("--gpus-per-node", a->options.gpus_per_node, "NCCL: ranks per host (default 8)")->check(CLI::Range(1, 64));
+  plan->add_flag("!--no-counters", a->options.counters, "do not snapshot each NIC's counters (mlxlink -c -m) around the rounds");
   plan->add_option("--launcher", a->launcher, "how scripts start a command on a host: ssh (default) or srun")->check(CLI::IsMember({"ssh", "srun"}));
   plan->add_option("-o,--output", a->out, "directory: burnin-plan.json, round-NNN.sh, run-all.sh (or FILE.tar)")->required();
   struct CheckArgs {

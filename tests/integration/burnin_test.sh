@@ -43,13 +43,19 @@ if [ "$RY_HOST" = "${RY_SLOW:-none}" ] || [ "$last" = "${RY_SLOW:-none}" ]; then
 fi
 sed "s/392.38             392.34/$rate             $rate/" "$RY_FIXTURE"
 BW
-chmod +x "$WORK/bin/ssh" "$WORK/bin/ib_write_bw"
+# mlxlink: the real BlueField-3 capture with its counters, for the snapshots around each round.
+cat > "$WORK/bin/mlxlink" << MLX
+#!/bin/sh
+cat "$SRC/tests/fixtures/mlxlink/bluefield3-qsfp28-fs-passive-dac-temperature-na-with-counters.txt"
+MLX
+chmod +x "$WORK/bin/ssh" "$WORK/bin/ib_write_bw" "$WORK/bin/mlxlink"
 export RY_BIN="$WORK/bin" RY_FIXTURE="$SRC/tests/fixtures/burnin/perftest/ib_write_bw-gbits-ib-ndr400-cx7-client-392g.txt"
 PATH="$WORK/bin:$PATH" sh "$WORK/b/run-all.sh" > /dev/null 2>&1
 check "run-all.sh: a result per pair (192)" test "$(find "$WORK/b/results" -name 'pair-*.txt' ! -name '*.server.txt' | wc -l)" -eq 192
 "$RAILYARD" burnin check --plan "$WORK/plan/plan.json" "$WORK/b/results" > "$WORK/clean.txt" 2>&1
 check "burnin check, a healthy fleet: exit 0" test $? -eq 0
 check "burnin check: passed 192, no suspect" sh -c "grep -q 'passed 192, failed 0, missing 0' '$WORK/clean.txt' && grep -q 'no suspect' '$WORK/clean.txt'"
+check "burnin check: every NIC's counters read before and after each round (3 x 128)" grep -q 'counters under load: 384 NIC snapshot pair(s) read, 0 missing' "$WORK/clean.txt"
 
 # One slow host.
 rm -rf "$WORK/b/results"
