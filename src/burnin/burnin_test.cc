@@ -11,6 +11,8 @@
 #include <nlohmann/json.hpp>
 
 #include "burnin/burnin_check.h"
+#include "burnin/burnin_ledger.h"
+#include "ledger/ledger.h"
 #include "burnin/burnin_plan.h"
 #include "export/write_all.h"
 #include "parse/fixtures.h"
@@ -487,6 +489,39 @@ TEST(BurninCheck, CountersThatGrowUnderLoadMakeASuspectEvenWhenBandwidthPassed) 
   EXPECT_NE(s.reason.find("+3 link down(s)"), std::string::npos) << s.reason;
   EXPECT_NE(s.reason.find("+1200 effective"), std::string::npos) << s.reason;
   EXPECT_FALSE(s.cable.empty());
+}
+
+TEST(BurninLedger, EachNicsVerdictOnItsSerialThroughTheFactsPciAddress) {
+  Campaign c;
+  BurninPlan plan = RailPlan(c.fabric);
+  // gpu011's rail-4 card is bad: slow through its cable and in its loopback.
+  auto card_fault = [](const BurninPair& p, int) { return Involves(p, "gpu011", "mlx5_3") ? 120.0 : 390.0; };
+  c.Run(plan, card_fault);
+  BurninCheck first = c.Check(plan);
+  BurninPlan next = BisectPlan(first);
+  c.Run(next, card_fault, first.next_round.index);
+  BurninCheck r = c.Check(next);
+  ASSERT_EQ(r.localization.suspects.size(), 1u) << Describe(r);
+  ASSERT_EQ(r.localization.suspects[0].kind, "nic");
+  // The ledger knows two cards at their lspci addresses; the facts say where each RDMA device is.
+  auto ledger = OpenSqliteLedger((c.dir / "ledger.db").string());
+  ledger->Record({{"MT2401X00011", "nic", {{"location", "gpu011 19:00.0"}}, 0}, {"MT2401X00012", "nic", {{"location", "gpu012 19:00.0"}}, 0}},
+                 "receiving", "test");
+  std::vector<HostFacts> facts(2);
+  for (int i = 0; i < 2; ++i) {
+    facts[i].hostname = i == 0 ? "gpu011" : "gpu012";
+    RdmaFacts rdma;
+    rdma.ca.name = "mlx5_3";
+    rdma.pci_bdf = "0000:19:00.0";  // ibdev2netdev -v's long form
+    facts[i].rdma = {rdma};
+  }
+  BurninLedgerUpdate update = BurninObservations(r, facts, *ledger);
+  EXPECT_EQ(update.observations.size(), 2u);
+  EXPECT_EQ(update.unmapped.size(), 126u);  // the other NICs have no card in this ledger
+  ledger->Record(update.observations, "tester", "railyard burnin check");
+  EXPECT_TRUE(ledger->Get("MT2401X00011")->fields.at("burnin.result").starts_with("fail (rail perftest on plane compute): the card gpu011 mlx5_3")) << ledger->Get("MT2401X00011")->fields.at("burnin.result");
+  EXPECT_TRUE(ledger->Get("MT2401X00012")->fields.at("burnin.result").starts_with("pass (rail perftest on plane compute): "))
+      << ledger->Get("MT2401X00012")->fields.at("burnin.result");
 }
 
 TEST(BurninPolicy, ThresholdsFromYamlAndErrorsWithTheirPlace) {

@@ -5,6 +5,9 @@
 #include <fmt/format.h>
 
 #include "burnin/burnin_check.h"
+#include "burnin/burnin_ledger.h"
+#include "doctor/doctor.h"
+#include "ledger/ledger.h"
 #include "burnin/burnin_plan.h"
 #include "cli/commands.h"
 #include "config/host_config.h"
@@ -44,7 +47,8 @@ std::function<int()> AddBurninCommand(CLI::App& app) {
   plan->add_option("--launcher", a->launcher, "how scripts start a command on a host: ssh (default) or srun")->check(CLI::IsMember({"ssh", "srun"}));
   plan->add_option("-o,--output", a->out, "directory: burnin-plan.json, round-NNN.sh, run-all.sh (or FILE.tar)")->required();
   struct CheckArgs {
-    std::string plan, results, burnin, policy, format = "table", out, launcher = "ssh";
+    std::string plan, results, burnin, policy, format = "table", out, launcher = "ssh", ledger, by;
+    std::vector<std::string> facts;
   };
   auto c = std::make_shared<CheckArgs>();
   CLI::App* check = verb->add_subcommand("check", "Read every result, judge it against the link, name the suspects and the next round");
@@ -65,6 +69,10 @@ std::function<int()> AddBurninCommand(CLI::App& app) {
     sub->add_option("--policy", c->policy, "burnin.yaml: thresholds (docs/burnin.md)")->check(CLI::ExistingFile);
   }
   check->add_option("--format", c->format, "table (default) or json")->check(CLI::IsMember({"table", "json"}));
+  check->add_option("--ledger", c->ledger, "record each NIC's verdict (burnin.result) on its serial, for acceptance");
+  check->add_option("--facts", c->facts, "host facts (railyard collect) that map each RDMA device to its PCI address, for --ledger")
+      ->check(CLI::ExistingFile);
+  check->add_option("--by", c->by, "who ran the campaign (default $USER), for the ledger")->envname("USER");
   bisect->add_option("--launcher", c->launcher, "ssh (default) or srun")->check(CLI::IsMember({"ssh", "srun"}));
   bisect->add_option("-o,--output", c->out, "directory for the next round's burnin-plan.json and scripts")->required();
   return [a, plan, c, check, bisect]() -> int {
@@ -85,7 +93,26 @@ std::function<int()> AddBurninCommand(CLI::App& app) {
         BurninPlan bp = ParseBurninPlan(ReadWholeFile(burnin), burnin);
         BurninPolicy policy = c->policy.empty() ? BurninPolicy{} : ParseBurninPolicy(ReadWholeFile(c->policy), c->policy);
         PlannedFabric fabric = LoadPlanNoting(c->plan);
+        // Opened before the check, so a wrong --ledger stops here, before anything is recorded.
+        std::unique_ptr<LedgerStore> ledger;
+        if (!c->ledger.empty()) {
+          if (c->facts.empty()) throw std::runtime_error("--ledger needs --facts: the host facts map each RDMA device to its card");
+          ledger = OpenSqliteLedger(c->ledger, LedgerAccess::kWrite);
+        }
         BurninCheck result = CheckBurnin(bp, &fabric, c->results, policy);
+        if (ledger && check->parsed()) {
+          std::vector<HostFacts> facts;
+          ForEachFacts(c->facts, [&](HostFacts&& f) { facts.push_back(std::move(f)); });
+          BurninLedgerUpdate update = BurninObservations(result, facts, *ledger);
+          if (!update.observations.empty()) {
+            ledger->Record(update.observations, c->by.empty() ? "railyard" : c->by, "railyard burnin check " + burnin);
+          }
+          std::cerr << fmt::format("railyard: recorded the burn-in verdict of {} NIC(s) in the ledger{}\n", update.observations.size(),
+                                   update.unmapped.empty() ? ""
+                                                           : fmt::format("; {} measured NIC(s) have no card in it at their PCI address "
+                                                                         "(the first: {})",
+                                                                         update.unmapped.size(), update.unmapped.front()));
+        }
         if (bisect->parsed()) {
           if (result.next_round.pairs.empty()) {
             std::cerr << "railyard: no suspect to bisect: no next round written\n";

@@ -121,6 +121,17 @@ AcceptanceVerdict EvaluateWith(const Asset& a, const AcceptancePolicy& p, const 
         return v;
       }
     }
+    // Burn-in under sustained load (railyard burnin check --ledger): "pass: ...", "fail: ..." (a
+    // confirmed suspect), or "suspect ..." / "not judged ..." (retest after the next round).
+    const std::string burnin = Field(a, "burnin.result");
+    if (!burnin.empty()) v.evidence.emplace_back("burnin.result", burnin);
+    if (burnin.starts_with("fail")) {
+      v.to = "rejected";
+      v.reasons.push_back("burn-in " + burnin);
+      return v;
+    }
+    if (!burnin.empty() && !burnin.starts_with("pass")) return stop("firmware-aligned", "burn-in " + burnin);
+    if (burnin.empty() && p.require_burnin) return stop("firmware-aligned", "no burn-in result: run railyard burnin, then check it with --ledger");
   } else {
     std::optional<double> eff = Number(Field(a, "measured.effective_ber")), raw = Number(Field(a, "measured.raw_ber"));
     std::optional<double> window = Number(Field(a, "measured.ber_window_min")), temp = Number(Field(a, "measured.temperature_c"));
@@ -164,7 +175,7 @@ AcceptancePolicy ParseAcceptancePolicy(const std::string& yaml_text, const std::
                                          d->line, d->key, d->first_line));
   }
   static const std::vector<std::string> kKeys = {"firmware_baseline", "max_effective_ber", "max_raw_ber", "min_ber_window_min",
-                                                 "max_module_temp_c", "require_pcie_at_capability"};
+                                                 "max_module_temp_c", "require_pcie_at_capability", "require_burnin"};
   for (const auto& kv : root) {
     const std::string key = kv.first.as<std::string>("");
     const YAML::Node& v = kv.second;
@@ -185,6 +196,7 @@ AcceptancePolicy ParseAcceptancePolicy(const std::string& yaml_text, const std::
       else if (key == "min_ber_window_min") p.min_ber_window_min = finite();
       else if (key == "max_module_temp_c") p.max_module_temp_c = finite();
       else if (key == "require_pcie_at_capability") p.require_pcie_at_capability = v.as<bool>();
+      else if (key == "require_burnin") p.require_burnin = v.as<bool>();
       else {
         std::string hint = ClosestMatch(key, kKeys);
         throw std::runtime_error(fmt::format("{}:{}: {}: unknown key{}", file, kv.first.Mark().line + 1, key,

@@ -19,6 +19,7 @@ struct AcceptancePolicy {
   double min_ber_window_min = 125;      // BER counted over at least this long (mlxlink Time Since Last Clear)
   double max_module_temp_c = 70;        // LinkX operating case temperature
   bool require_pcie_at_capability = true;  // the card's PCIe link trained at its capability
+  bool require_burnin = false;  // a NIC reaches link-tested only with a passed burn-in (field burnin.result)
 };
 
 // Throws std::runtime_error("FILE:LINE: key: ...") on a bad policy; unknown keys are errors.

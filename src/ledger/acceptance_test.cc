@@ -106,6 +106,23 @@ TEST(Acceptance, CardPortsRunAtWhatPortAndCableAllow) {
   AcceptanceVerdict v = Evaluate(card, p);
   EXPECT_EQ(v.to, "rejected");
   EXPECT_NE(v.reasons.at(0).find("mlx5_0 runs at 100G but the port and its cable support 200G"), std::string::npos);
+  // Burn-in (railyard burnin check --ledger): a card slow in its loopback is rejected with the
+  // evidence; a suspect is held; a pass lets it through; with require_burnin, no result holds it.
+  card.fields.erase("capable.link.mlx5_0");
+  card.fields["burnin.result"] = "fail (rail perftest on plane compute): the card gpu042 mlx5_0: slow against itself (loopback)";
+  v = Evaluate(card, p);
+  EXPECT_EQ(v.to, "rejected");
+  EXPECT_NE(v.reasons.at(0).find("burn-in fail"), std::string::npos);
+  card.fields["burnin.result"] = "suspect, likely (rail perftest on plane compute): intermittent";
+  EXPECT_EQ(Evaluate(card, p).to, "firmware-aligned");
+  card.fields["burnin.result"] = "pass (rail perftest on plane compute): 3 pair(s), the slowest 391.00 Gb/s (threshold 360.0)";
+  EXPECT_EQ(Evaluate(card, p).to, "link-tested");
+  card.fields.erase("burnin.result");
+  p.require_burnin = true;
+  v = Evaluate(card, p);
+  EXPECT_EQ(v.to, "firmware-aligned");
+  EXPECT_NE(v.reasons.at(0).find("no burn-in result"), std::string::npos);
+  EXPECT_TRUE(ParseAcceptancePolicy("require_burnin: true\n", "a.yaml").require_burnin);
 }
 
 TEST(Acceptance, ModulesNeedBerOverTheWindowAndACoolCase) {
