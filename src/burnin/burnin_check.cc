@@ -13,6 +13,8 @@
 #include "parse/mlxlink.h"
 #include "parse/nccl_tests.h"
 #include "parse/perftest.h"
+#include "util/html.h"
+#include "util/natural_order.h"
 #include "util/terminal.h"
 #include "util/yaml_strict.h"
 
@@ -404,6 +406,132 @@ std::string BurninCheckTable(const BurninCheck& c) {
                        TerminalSafe(Key(c.next_round.pairs.front().server)), TerminalSafe(Key(c.next_round.pairs.front().client)));
   }
   for (const std::string& w : c.warnings) out += "warning: " + TerminalSafe(w) + "\n";
+  return out;
+}
+
+namespace {
+
+// A cell's colour for a rate as a fraction of the expected one: red below the threshold, amber up to
+// the expected rate, green at it.
+std::string HeatColour(double measured, double expected, double threshold) {
+  if (expected <= 0) return "#ccc";
+  if (measured < threshold) {
+    const int shade = static_cast<int>(std::clamp(measured / threshold, 0.0, 1.0) * 120);
+    return fmt::format("rgb({},{},{})", 200 + shade / 4, shade / 2, shade / 2);
+  }
+  const double f = std::clamp((measured - threshold) / std::max(1e-9, expected - threshold), 0.0, 1.0);
+  return fmt::format("rgb({},{},{})", static_cast<int>(230 - 150 * f), static_cast<int>(190 + 20 * f), 90);
+}
+
+}  // namespace
+
+std::string BurninCheckHtml(const BurninCheck& c) {
+  size_t pairs = 0;
+  for (const BurninRound& r : c.plan.rounds) pairs += r.pairs.size();
+  std::string out = fmt::format(
+      "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Burn-in {} {}</title>\n"
+      "<style>body{{font-family:sans-serif;margin:2em}}table{{border-collapse:collapse}}td,th{{border:1px solid #bbb;padding:3px 6px;"
+      "text-align:left;vertical-align:top;font-size:13px}}.heat td{{width:14px;height:14px;padding:0;border:1px solid #fff}}"
+      ".heat th{{font-size:11px;font-weight:normal;padding:0 4px}}.confirmed{{color:#a00}}.likely{{color:#b60}}</style></head><body>\n"
+      "<h1>Burn-in: plane {} of {}</h1>\n<p>{} pattern, {}: {} round(s), {} pair(s). Passed {}, failed {}, <b>missing {}</b> (never counted "
+      "as passed). A pair must carry {:.1f} {} of the {:.1f} {} expected on a {} Gb/s link.</p>\n",
+      HtmlEscape(c.plan.plan_name), HtmlEscape(c.plan.plane), HtmlEscape(c.plan.plane), HtmlEscape(c.plan.plan_name), HtmlEscape(c.plan.pattern),
+      HtmlEscape(c.plan.test), c.plan.rounds.size(), pairs, c.passed, c.failed, c.missing.size(), c.threshold, c.unit, c.expected, c.unit,
+      c.plan.speed_gbps);
+  out += "<h2>Suspects</h2>\n";
+  if (c.localization.suspects.empty()) {
+    out += c.outcomes.empty() ? "<p>Nothing was measured.</p>\n" : "<p>None: every measured pair reached the threshold.</p>\n";
+  } else {
+    out += "<table><tr><th>kind</th><th>name</th><th>confidence</th><th>why</th><th>where</th><th>failed pairs</th></tr>\n";
+    for (const Suspect& s : c.localization.suspects) {
+      std::string where;
+      if (!s.cable.empty()) where = fmt::format("cable {} to {} {}", HtmlEscape(s.cable), HtmlEscape(s.leaf), HtmlEscape(s.leaf_port));
+      std::string ev;
+      size_t shown = 0;
+      for (const SuspectEvidence& e : s.evidence) {
+        if (!e.failed || shown++ >= 6) continue;
+        ev += fmt::format("round {} pair {} with {}: {:.2f} {} ({})<br>", e.round, e.pair, HtmlEscape(e.partner), e.measured, c.unit,
+                          HtmlEscape(e.why));
+      }
+      out += fmt::format("<tr><td>{}</td><td>{}</td><td class=\"{}\">{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n", HtmlEscape(s.kind),
+                         HtmlEscape(s.name), HtmlEscape(s.confidence), HtmlEscape(s.confidence), HtmlEscape(s.reason), where, ev);
+    }
+    out += "</table>\n";
+  }
+  // NIC heat map: the slowest rate each NIC measured (its loopback included), hosts by device.
+  std::map<std::string, std::map<std::string, double>, bool (*)(std::string_view, std::string_view)> nic(NaturalLess);
+  std::set<std::string, bool (*)(std::string_view, std::string_view)> devices(NaturalLess);
+  for (const PairOutcome& o : c.outcomes) {
+    for (const BurninEndpoint* e : {&o.server, &o.client}) {
+      const std::string dev = e->device.empty() ? "(host)" : e->device;
+      auto [it, fresh] = nic[e->host].try_emplace(dev, o.measured);
+      if (!fresh) it->second = std::min(it->second, o.measured);
+      devices.insert(dev);
+    }
+  }
+  out += fmt::format("<h2>Every NIC at its slowest</h2>\n<p>Each cell is the slowest {} the NIC measured, over every pair it was in; grey: not "
+                     "measured. Hover for the value.</p>\n<table class=\"heat\"><tr><th></th>",
+                     c.unit);
+  for (const std::string& d : devices) out += fmt::format("<th>{}</th>", HtmlEscape(d));
+  out += "</tr>\n";
+  for (const auto& [host, by_dev] : nic) {
+    out += fmt::format("<tr><th>{}</th>", HtmlEscape(host));
+    for (const std::string& d : devices) {
+      auto it = by_dev.find(d);
+      if (it == by_dev.end()) {
+        out += "<td style=\"background:#ccc\" title=\"not measured\"></td>";
+      } else {
+        out += fmt::format("<td style=\"background:{}\" title=\"{} {}: {:.2f} {}\"></td>", HeatColour(it->second, c.expected, c.threshold),
+                           HtmlEscape(host), HtmlEscape(d), it->second, c.unit);
+      }
+    }
+    out += "</tr>\n";
+  }
+  out += "</table>\n";
+  // Host-pair heat map (up to 256 hosts): the slowest rate between each two hosts, any rail.
+  if (nic.size() <= 256) {
+    std::map<std::pair<std::string, std::string>, double> between;
+    for (const PairOutcome& o : c.outcomes) {
+      if (o.loopback) continue;
+      auto key = std::minmax(o.server.host, o.client.host);
+      auto [it, fresh] = between.try_emplace({key.first, key.second}, o.measured);
+      if (!fresh) it->second = std::min(it->second, o.measured);
+    }
+    out += fmt::format("<h2>Every pair of hosts</h2>\n<p>The slowest {} measured between two hosts on any rail; grey: they did not meet.</p>\n"
+                       "<table class=\"heat\"><tr><th></th>",
+                       c.unit);
+    for (const auto& [host, unused] : nic) out += fmt::format("<th title=\"{}\">&middot;</th>", HtmlEscape(host));
+    out += "</tr>\n";
+    for (const auto& [a, unused_a] : nic) {
+      out += fmt::format("<tr><th>{}</th>", HtmlEscape(a));
+      for (const auto& [b, unused_b] : nic) {
+        auto it = between.find({std::min(a, b), std::max(a, b)});
+        if (it == between.end()) {
+          out += "<td style=\"background:#eee\"></td>";
+        } else {
+          out += fmt::format("<td style=\"background:{}\" title=\"{} - {}: {:.2f} {}\"></td>", HeatColour(it->second, c.expected, c.threshold),
+                             HtmlEscape(a), HtmlEscape(b), it->second, c.unit);
+        }
+      }
+      out += "</tr>\n";
+    }
+    out += "</table>\n";
+  } else {
+    out += fmt::format("<p>{} hosts: the host-pair map is drawn for 256 hosts or fewer (check a subset with --hosts).</p>\n", nic.size());
+  }
+  if (!c.missing.empty()) {
+    out += fmt::format("<h2>Pairs without a usable result ({})</h2>\n<table><tr><th>round</th><th>pair</th><th>server</th><th>client</th><th>why</th></tr>\n",
+                       c.missing.size());
+    size_t shown = 0;
+    for (const PairOutcome& o : c.missing) {
+      if (shown++ >= 500) break;
+      out += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n", o.round, o.pair, HtmlEscape(Key(o.server)),
+                         HtmlEscape(Key(o.client)), HtmlEscape(o.why));
+    }
+    out += "</table>\n";
+  }
+  for (const std::string& w : c.warnings) out += "<p>warning: " + HtmlEscape(w) + "</p>\n";
+  out += "</body></html>\n";
   return out;
 }
 

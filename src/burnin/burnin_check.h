@@ -63,6 +63,11 @@ BurninCheck CheckBurnin(const BurninPlan& plan, const PlannedFabric* fabric, con
 // JSON (schema railyard.burnin/1) and the terminal table.
 std::string BurninCheckJson(const BurninCheck& check);
 std::string BurninCheckTable(const BurninCheck& check);
+// A self-contained HTML page: the summary, the suspects with their evidence, and two heat maps —
+// every NIC (hosts by rails) at the slowest rate it measured, and for up to 256 hosts every pair of
+// hosts at the slowest rate between them — coloured by the fraction of the expected rate; grey
+// where nothing was measured.
+std::string BurninCheckHtml(const BurninCheck& check);
 
 // The next round as a burn-in plan of its own (pattern "bisect"), for `burnin bisect -o DIR`.
 BurninPlan BisectPlan(const BurninCheck& check);

@@ -340,6 +340,29 @@ TEST(BurninCheck, ASlowHostIsNamedAsTheHost) {
   EXPECT_EQ(r.localization.suspects[0].confidence, "confirmed");
 }
 
+TEST(BurninCheck, TheHtmlReportHasTheSuspectsAndAHeatMapPerNicAndPerHostPair) {
+  Campaign c;
+  BurninPlan plan = RailPlan(c.fabric);
+  c.Run(plan, [](const BurninPair& p, int) { return Involves(p, "gpu005") ? 151.0 : 391.0; });
+  const std::string html = BurninCheckHtml(c.Check(plan));
+  EXPECT_NE(html.find("<td>host</td><td>gpu005</td><td class=\"confirmed\">confirmed</td>"), std::string::npos);
+  auto count = [&](const std::string& needle) {
+    size_t n = 0;
+    for (size_t at = html.find(needle); at != std::string::npos; at = html.find(needle, at + 1)) ++n;
+    return n;
+  };
+  EXPECT_EQ(count("title=\"gpu005 mlx5_"), 8u);         // its 8 NICs in the NIC map
+  // Red: its 8 NICs and the 24 partner NICs that met it (at their slowest), and its 15 partner hosts both ways.
+  EXPECT_EQ(count(": 151.00 Gb/s\"></td>"), 8u + 24u + 2u * 15u);
+  EXPECT_EQ(count("<tr><th>gpu"), 2u * 16u);            // 16 hosts in each map
+  // Every value is escaped: a result naming a hostile host.
+  BurninCheck hostile = c.Check(plan);
+  hostile.outcomes[0].server.host = "<script>alert(1)</script>";
+  const std::string page = BurninCheckHtml(hostile);
+  EXPECT_EQ(page.find("<script>"), std::string::npos);
+  EXPECT_NE(page.find("&lt;script&gt;"), std::string::npos);
+}
+
 TEST(BurninCheck, OneBadNicOnOneRailIsThatNicAndItsCable) {
   Campaign c;
   BurninPlan plan = RailPlan(c.fabric);

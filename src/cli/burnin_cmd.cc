@@ -68,7 +68,8 @@ std::function<int()> AddBurninCommand(CLI::App& app) {
     sub->add_option("--burnin", c->burnin, "burnin-plan.json (default: in RESULTS or the directory above it)");
     sub->add_option("--policy", c->policy, "burnin.yaml: thresholds (docs/burnin.md)")->check(CLI::ExistingFile);
   }
-  check->add_option("--format", c->format, "table (default) or json")->check(CLI::IsMember({"table", "json"}));
+  check->add_option("--format", c->format, "table (default), json, or html (a page with heat maps)")
+      ->check(CLI::IsMember({"table", "json", "html"}));
   check->add_option("--ledger", c->ledger, "record each NIC's verdict (burnin.result) on its serial, for acceptance");
   check->add_option("--facts", c->facts, "host facts (railyard collect) that map each RDMA device to its PCI address, for --ledger")
       ->check(CLI::ExistingFile);
@@ -129,7 +130,9 @@ std::function<int()> AddBurninCommand(CLI::App& app) {
                                    result.next_round.pairs.size(), result.localization.suspects.size(), c->out, c->plan, c->results, c->out);
           return kExitOk;
         }
-        std::cout << (c->format == "json" ? BurninCheckJson(result) : BurninCheckTable(result));
+        std::cout << (c->format == "json"   ? BurninCheckJson(result)
+                      : c->format == "html" ? BurninCheckHtml(result)
+                                            : BurninCheckTable(result));
         return result.failed > 0 || !result.missing.empty() ? kExitFindings : kExitOk;
       }
       if (plan->parsed()) {
