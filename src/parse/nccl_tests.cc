@@ -1,49 +1,30 @@
 #include "parse/nccl_tests.h"
 
 #include <cctype>
-#include <charconv>
 #include <cstdlib>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "parse/key_value.h"
 #include "util/lines.h"
 
 namespace railyard {
 namespace {
 
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
-
-bool Unsigned(std::string_view s, uint64_t& out) {
-  if (s.empty() || s.size() > 19) return false;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-  return ec == std::errc() && p == s.data() + s.size();
-}
-
-// %g and %.Nf forms, exponents included ("1.04858e+06", "1e+00").
-bool Number(std::string_view s, double& out) {
-  if (s.empty() || s.size() > 32) return false;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-  return ec == std::errc() && p == s.data() + s.size();
-}
-
 bool IsWord(std::string_view s) {
   double x = 0;
-  return !s.empty() && !Number(s, x) && s != "N/A";
+  return !s.empty() && !WholeDouble(s, x) && s != "N/A";
 }
 
 // Four values of one half: time algbw busbw #wrong.
 bool Half(const std::vector<std::string_view>& w, size_t at, NcclHalf& h) {
   if (at + 4 > w.size()) return false;
-  if (!Number(w[at], h.time_us) || !Number(w[at + 1], h.algbw_gbs) || !Number(w[at + 2], h.busbw_gbs)) return false;
+  if (!WholeDouble(w[at], h.time_us) || !WholeDouble(w[at + 1], h.algbw_gbs) || !WholeDouble(w[at + 2], h.busbw_gbs)) return false;
   double wrong = 0;
   if (w[at + 3] == "N/A") {
     h.wrong.reset();
-  } else if (Number(w[at + 3], wrong)) {
+  } else if (WholeDouble(w[at + 3], wrong)) {
     h.wrong = wrong;
   } else {
     return false;
@@ -63,21 +44,21 @@ NcclResult ParseNcclTests(std::string_view text) {
   std::string first_unknown_text;
   while (reader.Next(line)) {
     const int n = reader.number();
-    std::string_view t = Trim(line);
+    std::string_view t = TrimView(line);
     if (t.empty()) continue;
     // The footer (the oldest versions print it without the '#').
-    std::string_view body = t.starts_with("#") ? Trim(t.substr(1)) : t;
+    std::string_view body = t.starts_with("#") ? TrimView(t.substr(1)) : t;
     if (body.starts_with("Out of bounds values")) {
       std::vector<std::string_view> w = SplitWords(body.substr(body.find(':') + 1));
       uint64_t count = 0;
-      if (!w.empty() && Unsigned(w[0], count)) r.out_of_bounds = count;
+      if (!w.empty() && WholeUnsigned(w[0], count)) r.out_of_bounds = count;
       r.complete = true;
       continue;
     }
     if (body.starts_with("Avg bus bandwidth")) {
       std::vector<std::string_view> w = SplitWords(body.substr(body.find(':') + 1));
       double avg = 0;
-      if (!w.empty() && Number(w[0], avg)) r.avg_busbw_gbs = avg;
+      if (!w.empty() && WholeDouble(w[0], avg)) r.avg_busbw_gbs = avg;
       if (w.size() > 1) r.avg_verdict = std::string(w[1]);
       r.complete = true;
       continue;
@@ -88,12 +69,12 @@ NcclResult ParseNcclTests(std::string_view text) {
     }
     if (body.starts_with("out-of-place") || body.starts_with("(B)")) continue;  // the header's other two lines
     if (t.starts_with("#")) {
-      if (body.starts_with("Collective test starting:")) r.collective = std::string(Trim(body.substr(25)));
+      if (body.starts_with("Collective test starting:")) r.collective = std::string(TrimView(body.substr(25)));
       if (body.starts_with("nThread")) {
         std::vector<std::string_view> w = SplitWords(body);
         for (size_t i = 0; i + 1 < w.size(); ++i) {
           uint64_t g = 0;
-          if (w[i] == "nGpus" && Unsigned(w[i + 1], g) && g < 1024) r.gpus_per_thread = static_cast<int>(g);
+          if (w[i] == "nGpus" && WholeUnsigned(w[i + 1], g) && g < 1024) r.gpus_per_thread = static_cast<int>(g);
         }
       }
       if (body.starts_with("Rank ")) {
@@ -101,15 +82,15 @@ NcclResult ParseNcclTests(std::string_view text) {
         std::vector<std::string_view> w = SplitWords(body);
         NcclRank rank;
         uint64_t v = 0;
-        if (w.size() >= 2 && Unsigned(w[1], v)) rank.rank = static_cast<int>(v % 1000000);
+        if (w.size() >= 2 && WholeUnsigned(w[1], v)) rank.rank = static_cast<int>(v % 1000000);
         for (size_t i = 0; i + 1 < w.size(); ++i) {
-          if (w[i] == "Group" && Unsigned(w[i + 1], v)) rank.group = static_cast<int>(v % 1000000);
+          if (w[i] == "Group" && WholeUnsigned(w[i + 1], v)) rank.group = static_cast<int>(v % 1000000);
           if (w[i] == "on") rank.host = std::string(w[i + 1]);
-          if (w[i] == "device" && Unsigned(w[i + 1], v)) {
+          if (w[i] == "device" && WholeUnsigned(w[i + 1], v)) {
             rank.device = static_cast<int>(v % 1000000);
             if (i + 3 < w.size() + 1) {
               size_t close = body.find(']');
-              if (close != std::string_view::npos) rank.gpu = std::string(Trim(body.substr(close + 1)));
+              if (close != std::string_view::npos) rank.gpu = std::string(TrimView(body.substr(close + 1)));
             }
           }
         }
@@ -120,7 +101,7 @@ NcclResult ParseNcclTests(std::string_view text) {
     }
     std::vector<std::string_view> w = SplitWords(t);
     uint64_t bytes = 0, count = 0;
-    if (w.size() >= 7 && Unsigned(w[0], bytes) && Unsigned(w[1], count) && IsWord(w[2])) {
+    if (w.size() >= 7 && WholeUnsigned(w[0], bytes) && WholeUnsigned(w[1], count) && IsWord(w[2])) {
       NcclRow row;
       row.line = n;
       row.bytes = bytes;
@@ -181,8 +162,8 @@ NcclResult ParseNcclTestsJson(std::string_view json) {
     if (v.is_string()) {
       double x = 0;
       std::string s = v.get<std::string>();
-      std::string_view t = Trim(s);
-      if (Number(t, x)) return x;
+      std::string_view t = TrimView(s);
+      if (WholeDouble(t, x)) return x;
     }
     return std::nullopt;
   };

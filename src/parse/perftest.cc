@@ -1,33 +1,14 @@
 #include "parse/perftest.h"
 
 #include <cctype>
-#include <charconv>
 
 #include <fmt/format.h>
 
+#include "parse/key_value.h"
 #include "util/lines.h"
 
 namespace railyard {
 namespace {
-
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
-
-bool Unsigned(std::string_view s, uint64_t& out) {
-  if (s.empty() || s.size() > 19) return false;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-  return ec == std::errc() && p == s.data() + s.size();
-}
-
-// perftest prints %.2lf / %.6lf: plain decimals. from_chars for doubles is in libstdc++ 11+.
-bool Number(std::string_view s, double& out) {
-  if (s.empty() || s.size() > 32) return false;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-  return ec == std::errc() && p == s.data() + s.size();
-}
 
 // "Device         : mlx5_1" inside a banner line holding one or two fields: the word after `key`'s colon.
 std::string FieldValue(std::string_view line, std::string_view key) {
@@ -35,8 +16,8 @@ std::string FieldValue(std::string_view line, std::string_view key) {
   while (at != std::string_view::npos && at > 0 && !std::isspace(static_cast<unsigned char>(line[at - 1]))) at = line.find(key, at + 1);
   if (at == std::string_view::npos) return "";
   size_t colon = line.find(':', at + key.size());
-  if (colon == std::string_view::npos || Trim(line.substr(at + key.size(), colon - at - key.size())).size() != 0) return "";
-  std::string_view rest = Trim(line.substr(colon + 1));
+  if (colon == std::string_view::npos || TrimView(line.substr(at + key.size(), colon - at - key.size())).size() != 0) return "";
+  std::string_view rest = TrimView(line.substr(colon + 1));
   size_t end = rest.find_first_of(" \t");
   return std::string(rest.substr(0, end));
 }
@@ -73,7 +54,7 @@ PerftestResult ParsePerftest(std::string_view text) {
   std::string first_unknown_text;
   while (reader.Next(line)) {
     const int n = reader.number();
-    std::string_view t = Trim(line);
+    std::string_view t = TrimView(line);
     if (t.empty()) continue;
     if (t.find_first_not_of('-') == std::string_view::npos && t.size() >= 20) {
       if (table != Table::kNone && (!r.bw.empty() || !r.lat.empty())) r.complete = true;
@@ -109,12 +90,12 @@ PerftestResult ParsePerftest(std::string_view text) {
     // A result row: numbers only.
     std::vector<std::string_view> w = SplitWords(t);
     uint64_t bytes = 0, iterations = 0;
-    if (table != Table::kNone && w.size() >= 4 && Unsigned(w[0], bytes) && Unsigned(w[1], iterations)) {
+    if (table != Table::kNone && w.size() >= 4 && WholeUnsigned(w[0], bytes) && WholeUnsigned(w[1], iterations)) {
       std::vector<double> v;
       bool ok = true;
       for (size_t i = 2; i < w.size() && ok; ++i) {
         double x = 0;
-        ok = Number(w[i], x);
+        ok = WholeDouble(w[i], x);
         v.push_back(x);
       }
       if (ok && table == Table::kBw && v.size() >= 3) {
@@ -187,7 +168,7 @@ PerftestResult ParsePerftest(std::string_view text) {
     }
     if (std::string q = FieldValue(t, "Number of qps"); !q.empty()) {
       uint64_t qps = 0;
-      if (Unsigned(q, qps) && qps < 1u << 20) r.qps = static_cast<int>(qps);
+      if (WholeUnsigned(q, qps) && qps < 1u << 20) r.qps = static_cast<int>(qps);
       continue;
     }
     // A banner field: words, then a colon ("PCIe relax order: ON", "rdma_cm QPs\t : OFF").
@@ -234,16 +215,16 @@ PerftestResult ParsePerftestJson(std::string_view json, bool gbits) {
   PerftestLatRow lat;
   bool have_bw = false, have_lat = false, in_results = false;
   while (reader.Next(line)) {
-    std::string_view t = Trim(line);
+    std::string_view t = TrimView(line);
     if (t.starts_with("\"results\"")) in_results = true;
     size_t colon = t.find(':');
     if (t.size() < 3 || t[0] != '"' || colon == std::string_view::npos) continue;
     std::string_view key = t.substr(1, t.find('"', 1) - 1);
-    std::string_view value = Trim(t.substr(colon + 1));
+    std::string_view value = TrimView(t.substr(colon + 1));
     if (value.ends_with(',')) value.remove_suffix(1);
     if (value.size() >= 2 && value.front() == '"') value = value.substr(1, value.size() - 2);
     double x = 0;
-    const bool number = Number(value, x);
+    const bool number = WholeDouble(value, x);
     if (key == "test") {
       r.test = std::string(value);
       for (char& c : r.test) c = c == '_' ? ' ' : c;

@@ -2,6 +2,8 @@
 // dropped (CRLF files); the last line need not end in '\n'.
 #pragma once
 
+#include <charconv>
+#include <cstdint>
 #include <string_view>
 #include <vector>
 
@@ -43,6 +45,19 @@ inline std::vector<std::string_view> SplitWords(std::string_view line, char extr
     if (i > start) out.push_back(line.substr(start, i - start));
   }
   return out;
+}
+
+// The whole of `s` as a number ("42"; "1.04858e+06", "0.748336" for doubles), or false: no sign
+// handling beyond what from_chars takes, nothing left over, bounded length.
+inline bool WholeUnsigned(std::string_view s, uint64_t& out) {
+  if (s.empty() || s.size() > 19) return false;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  return ec == std::errc() && p == s.data() + s.size();
+}
+inline bool WholeDouble(std::string_view s, double& out) {
+  if (s.empty() || s.size() > 32) return false;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  return ec == std::errc() && p == s.data() + s.size();
 }
 
 }  // namespace railyard
