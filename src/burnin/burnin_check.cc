@@ -364,7 +364,8 @@ std::string BurninCheckJson(const BurninCheck& c) {
   for (const BurninPair& p : c.next_round.pairs) next["pairs"].push_back(PairJson(p));
   j["next_round"] = std::move(next);
   j["warnings"] = c.warnings;
-  return j.dump(2) + "\n";
+  // Reasons quote result files, which may hold any bytes: invalid UTF-8 becomes U+FFFD, not an exception.
+  return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
 std::string BurninCheckTable(const BurninCheck& c) {

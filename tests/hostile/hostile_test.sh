@@ -147,4 +147,32 @@ check "11: saying the limit" grep -q "at most" "$WORK/11.err"
 check "12: a bad --html path exits 2" test $? -eq 2
 check "12: and the CSV was not written either" test ! -e "$WORK/12.csv"
 
+# 13. Burn-in results an attacker or a broken run left: a result symlinked to another file, garbage,
+#     a huge line, UTF-16, an escape sequence in a result line; and a burnin-plan.json whose result
+#     names climb out of the results directory or whose host names are commands. Every pair is
+#     judged or counted missing, nothing is followed out, nothing runs.
+"$RAILYARD" plan "$SRC/examples/lab-8-node.yaml" -o "$WORK/bplan" > /dev/null 2>&1
+"$RAILYARD" burnin plan --plan "$WORK/bplan/plan.json" --rounds 1 -o "$WORK/b13" 2> /dev/null
+check "13: burnin plan on the lab exits 0" test -s "$WORK/b13/burnin-plan.json"
+mapfile -t stems < <(jq -r '.rounds[0].pairs[].result' "$WORK/b13/burnin-plan.json")
+R="$WORK/b13/results"
+for i in "${!stems[@]}"; do mkdir -p "$(dirname "$R/${stems[$i]}")"; done
+head -c 4096 /dev/urandom > "$R/${stems[0]}.txt"
+head -c $((2 * 1024 * 1024)) /dev/zero | tr '\0' 'x' > "$R/${stems[1]}.txt"
+printf '\xff\xfe#\x00b\x00y\x00t\x00e\x00s\x00' > "$R/${stems[2]}.txt"
+printf ' #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]\n 65536      5000   1.0   1.0   0.1\n\033]0;pwned\007Couldn'"'"'t connect to \033[31mx\n' > "$R/${stems[3]}.txt"
+echo "secret" > "$WORK/13-secret.txt"
+ln -s "$WORK/13-secret.txt" "$R/${stems[4]}.txt"
+"$RAILYARD" burnin check --plan "$WORK/bplan/plan.json" "$R" > "$WORK/13.out" 2> "$WORK/13.err"
+check "13: burnin check over hostile results exits 1 (failures and missing), not a crash" test $? -eq 1
+check "13: no escape sequence reaches the terminal" bash -c "! grep -q \$'\033' '$WORK/13.out'"
+check "13: every pair accounted for (measured + missing = pairs)" \
+  bash -c "'$RAILYARD' burnin check --plan '$WORK/bplan/plan.json' '$R' --format json | jq -e '.summary.measured + .summary.missing == .summary.pairs' > /dev/null"
+sed 's#"result":"round-000/#"result":"../../../#' "$WORK/b13/burnin-plan.json" > "$WORK/13-escape.json"
+"$RAILYARD" burnin check --plan "$WORK/bplan/plan.json" "$R" --burnin "$WORK/13-escape.json" > /dev/null 2> "$WORK/13b.err"
+check "13: a burnin-plan.json whose results climb out of the directory exits 2" test $? -eq 2
+sed 's#"host":"lab001"#"host":"lab001;touch '"$WORK"'/13-pwned"#' "$WORK/b13/burnin-plan.json" > "$WORK/13-cmd.json"
+"$RAILYARD" burnin bisect --plan "$WORK/bplan/plan.json" "$R" --burnin "$WORK/13-cmd.json" -o "$WORK/13-bisect" > /dev/null 2> "$WORK/13c.err"
+check "13: a host name that is a command is refused (exit 2), no script written" sh -c "test $? -eq 2 && test ! -e '$WORK/13-bisect' && test ! -e '$WORK/13-pwned'"
+
 finish
