@@ -25,8 +25,11 @@ namespace fs = std::filesystem;
 
 std::string Key(const BurninEndpoint& e) { return e.device.empty() ? e.host : e.host + " " + e.device; }
 
-// A result file's text, or nullopt when there is none.
+// A result file's text, or nullopt when there is none. A symlink is not followed: the results
+// directory holds what the rounds wrote, and a link planted there could point anywhere.
 std::optional<std::string> ReadResult(const fs::path& path) {
+  std::error_code ec;
+  if (fs::symlink_status(path, ec).type() != fs::file_type::regular) return std::nullopt;
   std::ifstream in(path, std::ios::binary);
   if (!in) return std::nullopt;
   std::ostringstream text;

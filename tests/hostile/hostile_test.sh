@@ -166,6 +166,7 @@ ln -s "$WORK/13-secret.txt" "$R/${stems[4]}.txt"
 "$RAILYARD" burnin check --plan "$WORK/bplan/plan.json" "$R" > "$WORK/13.out" 2> "$WORK/13.err"
 check "13: burnin check over hostile results exits 1 (failures and missing), not a crash" test $? -eq 1
 check "13: no escape sequence reaches the terminal" bash -c "! grep -q \$'\033' '$WORK/13.out'"
+check "13: the symlinked result is not followed: its target's text appears nowhere" bash -c "! grep -q secret '$WORK/13.out'"
 check "13: every pair accounted for (measured + missing = pairs)" \
   bash -c "'$RAILYARD' burnin check --plan '$WORK/bplan/plan.json' '$R' --format json | jq -e '.summary.measured + .summary.missing == .summary.pairs' > /dev/null"
 sed 's#"result":"round-000/#"result":"../../../#' "$WORK/b13/burnin-plan.json" > "$WORK/13-escape.json"
