@@ -27,6 +27,8 @@
 #include "parse/perftest.h"
 #include "burnin/burnin_plan.h"
 #include "parse/switch_lldp.h"
+#include "parse/switch_ports.h"
+#include "facts/switch_facts.h"
 #include "verify/names.h"
 #include "verify/planned.h"
 
@@ -101,7 +103,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     railyard::ParseLldpctlPlain(text, "host", "fuzz");
     railyard::ParseLldpctlXml(text, "host", "fuzz");
   }
-  else if (parser == "switch_lldp") railyard::ParseSwitchLldpTable(text, "switch", "fuzz");
+  else if (parser == "switch_lldp") {
+    railyard::ParseSwitchLldpTable(text, "switch", "fuzz");
+    railyard::ParseEosInterfacesStatus(text);
+    railyard::ParseSonicInterfacesStatus(text);
+    railyard::ParseNvueInterfaceJson(text);
+    try {  // doctor reads switch facts documents: refused with runtime_error, nothing else
+      railyard::ParseSwitchFactsJson(text, "fuzz");
+    } catch (const std::runtime_error&) {
+    }
+  }
   else if (parser == "mlxlink") railyard::ParseMlxlink(text);
   else if (parser == "burnin") {
     railyard::ParsePerftest(text);

@@ -1,9 +1,12 @@
 // railyard collect [--from DIR] [-o FILE] [--no-tools]
 #include <iostream>
 
+#include <fmt/format.h>
+
 #include "cli/commands.h"
 #include "export/text.h"
 #include "facts/collect.h"
+#include "facts/switch_facts.h"
 
 namespace railyard::cli {
 
@@ -13,6 +16,7 @@ std::function<int()> AddCollectCommand(CLI::App& app) {
     std::string out;
     bool no_tools = false;
     bool quiet = false;
+    bool switch_facts = false;
     int timeout_ms = 10000;
   };
   auto a = std::make_shared<Args>();
@@ -21,14 +25,35 @@ std::function<int()> AddCollectCommand(CLI::App& app) {
       "Examples:\n"
       "  railyard collect -o $(hostname).json          # live: sysfs, procfs and installed tools\n"
       "  railyard collect --from capture/ -o host.json  # saved outputs (file names in docs/facts.md)\n"
-      "  clush -w gpu[001-128] -b 'railyard collect' > fleet.ndjson");
+      "  clush -w gpu[001-128] -b 'railyard collect' > fleet.ndjson\n"
+      "  railyard collect --switch --from leaf01/ >> switches.ndjson  # a switch's saved outputs (docs/switch.md)");
   cmd->add_option("--from", a->from, "build the facts from a directory of saved tool outputs")->check(CLI::ExistingDirectory);
   cmd->add_option("-o,--output", a->out, "write the JSON here (default: stdout, one line)");
+  cmd->add_flag("--switch", a->switch_facts, "the directory holds a switch's saved outputs: write switch facts (railyard.switch-facts/1)");
   cmd->add_flag("--no-tools", a->no_tools, "read sysfs and procfs only; run no tools");
   cmd->add_flag("-q,--quiet", a->quiet, "do not print the sources' warnings on stderr (they stay in the JSON)");
   cmd->add_option("--timeout-ms", a->timeout_ms, "per-tool timeout (default 10000)")->check(CLI::Range(100, 600000));
   return [a] {
     try {
+      if (a->switch_facts) {
+        if (a->from.empty()) throw std::runtime_error("--switch needs --from DIR: railyard reads a switch's saved outputs, it does not log in");
+        SwitchFacts sw = CollectSwitchFrom(a->from);
+        if (!a->quiet) {
+          for (const SwitchFactsWarning& w : sw.warnings) {
+            std::cerr << "railyard: warning: " << w.source << (w.line ? ":" + std::to_string(w.line) : "") << ": " << w.message << "\n";
+          }
+        }
+        if (sw.ports.empty()) throw std::runtime_error(fmt::format("{}: no port read from any file (docs/switch.md lists the names)", a->from));
+        if (a->out.empty()) {
+          std::cout << SwitchFactsJson(sw) << "\n";
+        } else {
+          OutputFile out(a->out);
+          out.Append(SwitchFactsJson(sw));
+          out.Append("\n");
+          out.Commit();
+        }
+        return kExitOk;
+      }
       CollectInputs inputs;
       if (!a->from.empty()) {
         inputs = ReadCaptureDir(a->from);

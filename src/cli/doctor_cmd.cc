@@ -49,6 +49,7 @@ std::function<int()> AddDoctorCommand(CLI::App& app) {
       for (const HostRule& r : HostRules()) std::cout << fmt::format("{:<26} {:<8} {}\n", r.id, ToString(r.severity), r.summary);
       for (const FleetRule& r : FleetRules()) std::cout << fmt::format("{:<26} {:<8} {}\n", r.id, ToString(r.severity), r.summary);
       for (const FleetRule& r : PlanRules()) std::cout << fmt::format("{:<26} {:<8} {}\n", r.id, ToString(r.severity), r.summary);
+      for (const FleetRule& r : SwitchRules()) std::cout << fmt::format("{:<26} {:<8} {}\n", r.id, ToString(r.severity), r.summary);
       return kExitOk;
     }
     if (a->list_symptoms) {
@@ -84,7 +85,7 @@ std::function<int()> AddDoctorCommand(CLI::App& app) {
         plan->LoadNames(a->names);
       }
       Doctor doctor(policy, plan);
-      ForEachFacts(a->facts, [&](HostFacts&& f) { doctor.AddHost(f); });
+      ForEachFacts(a->facts, [&](HostFacts&& f) { doctor.AddHost(f); }, [&](SwitchFacts&& f) { doctor.AddSwitch(f); });
       DoctorReport report = doctor.Finish();
       if (a->format == "json") std::cout << DoctorJson(report);
       else if (a->format == "junit") std::cout << DoctorJunit(report);

@@ -17,11 +17,17 @@ namespace {
 
 namespace fs = std::filesystem;
 
-void ReadFactsFile(const fs::path& path, const std::function<void(HostFacts&&)>& each) {
+void ReadFactsFile(const fs::path& path, const std::function<void(HostFacts&&)>& each,
+                   const std::function<void(SwitchFacts&&)>& each_switch) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw FactsInputError(path.string() + ": cannot read the file");
   auto build = [&](const nlohmann::json& j, int line) {
     try {
+      if (j.is_object() && j.contains("schema") && j["schema"] == kSwitchFactsSchema) {
+        if (!each_switch) throw std::runtime_error("switch facts (railyard.switch-facts/1) where host facts were expected");
+        each_switch(ParseSwitchFactsJson(j.dump(), path.string()));
+        return;
+      }
       each(FactsFromJson(j));
     } catch (const FactsInputError&) {
       throw;
@@ -75,6 +81,11 @@ std::string Escape(const std::string& s, bool xml) {
 }  // namespace
 
 void ForEachFacts(const std::vector<std::string>& paths, const std::function<void(HostFacts&&)>& each) {
+  ForEachFacts(paths, each, nullptr);
+}
+
+void ForEachFacts(const std::vector<std::string>& paths, const std::function<void(HostFacts&&)>& each,
+                  const std::function<void(SwitchFacts&&)>& each_switch) {
   for (const std::string& p : paths) {
     std::error_code ec;
     if (fs::is_directory(p, ec)) {
@@ -85,9 +96,9 @@ void ForEachFacts(const std::vector<std::string>& paths, const std::function<voi
       }
       std::sort(files.begin(), files.end());
       if (files.empty()) throw FactsInputError(p + ": no *.json or *.ndjson facts in the directory");
-      for (const fs::path& f : files) ReadFactsFile(f, each);
+      for (const fs::path& f : files) ReadFactsFile(f, each, each_switch);
     } else {
-      ReadFactsFile(p, each);
+      ReadFactsFile(p, each, each_switch);
     }
   }
 }
@@ -101,11 +112,34 @@ void Doctor::AddHost(const HostFacts& facts) {
   report_.findings.insert(report_.findings.end(), std::make_move_iterator(found.begin()), std::make_move_iterator(found.end()));
   report_.hosts.push_back(facts.hostname);
   fleet_.Add(facts);
+  if (plan_) {
+    for (HostLinkEnd& e : HostLinkEnds(facts, *plan_)) host_ends_.push_back(std::move(e));
+  }
+}
+
+void Doctor::AddSwitch(const SwitchFacts& facts) {
+  std::vector<Finding> found = RunSwitchRules(facts, policy_, plan_.get());
+  report_.findings.insert(report_.findings.end(), std::make_move_iterator(found.begin()), std::make_move_iterator(found.end()));
+  report_.switches.push_back(facts.hostname);
+  if (!plan_) return;
+  const std::string name = plan_->PlanNameOf(facts.hostname).empty() ? facts.hostname : plan_->PlanNameOf(facts.hostname);
+  for (const SwitchPortFacts& p : facts.ports) {
+    switch_ends_[name + "|" + PlanPortName(facts, p.name)] = {name, p.name, p.status, p.source, p.speed_gbps, p.oper == "up", p.line};
+  }
 }
 
 DoctorReport Doctor::Finish() {
   std::vector<Finding> fleet = fleet_.Finish(policy_);
   report_.findings.insert(report_.findings.end(), fleet.begin(), fleet.end());
+  if (plan_ && !switch_ends_.empty()) {
+    std::vector<Finding> ends = LinkEndRules(switch_ends_, host_ends_, policy_);
+    report_.findings.insert(report_.findings.end(), ends.begin(), ends.end());
+  }
+  if (!report_.switches.empty()) {
+    for (const FleetRule& r : SwitchRules()) {
+      if (!policy_.disabled_rules.count(r.id)) report_.rules_run.push_back(r.id);
+    }
+  }
   for (const HostRule& r : HostRules()) {
     if (!policy_.disabled_rules.count(r.id)) report_.rules_run.push_back(r.id);
   }
@@ -127,6 +161,7 @@ std::string DoctorTable(const DoctorReport& r) {
   }
   std::map<Severity, size_t> counts;
   for (const Finding& f : r.findings) ++counts[f.severity];
+  if (!r.switches.empty()) out += fmt::format("{} switches, ", r.switches.size());
   out += fmt::format("{} hosts, {} findings ({} error, {} warning, {} info)\n", r.hosts.size(), r.findings.size(),
                      counts[Severity::kError], counts[Severity::kWarning], counts[Severity::kInfo]);
   return out;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -12,6 +13,8 @@
 #include "doctor/plan_rules.h"
 #include "doctor/policy.h"
 #include "facts/host_facts.h"
+#include "facts/switch_facts.h"
+#include "doctor/switch_rules.h"
 #include "model/finding.h"
 
 namespace railyard {
@@ -27,10 +30,15 @@ class FactsInputError : public std::runtime_error {
 // Calls `each` for every HostFacts in `paths`: a file holding one document, a file of NDJSON
 // (one document per line), or a directory of such files (*.json, *.ndjson, sorted by name).
 void ForEachFacts(const std::vector<std::string>& paths, const std::function<void(HostFacts&&)>& each);
+// The same, with switch facts (railyard.switch-facts/1) in the stream given to `each_switch`; the
+// form above refuses them with an error naming the file.
+void ForEachFacts(const std::vector<std::string>& paths, const std::function<void(HostFacts&&)>& each,
+                  const std::function<void(SwitchFacts&&)>& each_switch);
 
 struct DoctorReport {
   std::vector<Finding> findings;  // host findings in input order, then fleet findings
   std::vector<std::string> hosts;
+  std::vector<std::string> switches;
   std::vector<std::string> rules_run;
 };
 
@@ -40,11 +48,14 @@ class Doctor {
   // With a plan, the plan rules (rail-mismatch, speed-below-plan) run on every host too.
   Doctor(DoctorPolicy policy, std::shared_ptr<const HostPlan> plan) : policy_(std::move(policy)), plan_(std::move(plan)) {}
   void AddHost(const HostFacts& facts);
+  void AddSwitch(const SwitchFacts& facts);
   DoctorReport Finish();
 
  private:
   DoctorPolicy policy_;
   std::shared_ptr<const HostPlan> plan_;
+  std::vector<HostLinkEnd> host_ends_;                // with a plan: each host's view of its planned ports
+  std::map<std::string, SwitchPortEnd> switch_ends_;  // with a plan: "switch|port" (plan names) -> the switch's view
   FleetAccumulator fleet_;
   DoctorReport report_;
 };

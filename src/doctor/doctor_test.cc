@@ -857,6 +857,7 @@ TEST(Doctor, EveryRuleHasADocPage) {
   for (const HostRule& r : HostRules()) ids.push_back(r.id);
   for (const FleetRule& r : FleetRules()) ids.push_back(r.id);
   for (const FleetRule& r : PlanRules()) ids.push_back(r.id);
+  for (const FleetRule& r : SwitchRules()) ids.push_back(r.id);
   for (const std::string& id : ids) {
     EXPECT_TRUE(fs::exists(fs::path(RAILYARD_SOURCE_DIR) / "docs/rules" / (id + ".md"))) << id;
   }

@@ -61,12 +61,32 @@ HostPlan::HostPlan(PlannedFabric plan) : plan_(std::move(plan)), names_(plan_) {
     const PlannedDevice& leaf = plan_.devices[a_is_host ? l.z_device : l.a_device];
     std::string port(a_is_host ? l.a_port : l.z_port);
     auto netdev = netdev_of.find(port);
+    switch_ports_[a_is_host ? l.z_device : l.a_device][std::string(a_is_host ? l.z_port : l.a_port)] =
+        PlannedSwitchPort{plan_.devices[host].name, port, std::string(l.label), std::string(l.plane), l.speed_gbps};
     ports_[host].push_back({port, std::string(l.label), std::string(l.plane), l.speed_gbps, l.rail, leaf.name,
                             std::string(a_is_host ? l.z_port : l.a_port),
                             // The out-of-band port is the BMC's: its address is set on the BMC, not by the host OS.
                             bmc_plane[l.plane] ? std::string() : std::string(address),
                             mtu_of[l.plane], netdev == netdev_of.end() ? std::string() : netdev->second, bond_plane[l.plane]});
   }
+}
+
+const std::unordered_map<std::string, PlannedSwitchPort>* HostPlan::HostEndsOf(const std::string& sw) const {
+  std::optional<uint32_t> device = names_.ResolveDevice(sw);
+  if (!device) return nullptr;
+  auto it = switch_ports_.find(*device);
+  return it == switch_ports_.end() ? nullptr : &it->second;
+}
+
+std::vector<HostLinkEnd> HostLinkEnds(const HostFacts& facts, const HostPlan& plan) {
+  std::vector<HostLinkEnd> out;
+  const std::vector<PlannedHostPort>* ports = plan.PortsOf(facts.hostname);
+  if (!ports) return out;
+  for (const PlannedHostPort& p : *ports) {
+    PortView v = ViewOf(facts, p.port);
+    out.push_back({facts.hostname, p.port, p.leaf, p.leaf_port, p.label, v.speed_gbps, v.seen});
+  }
+  return out;
 }
 
 const std::vector<PlannedHostPort>* HostPlan::PortsOf(const std::string& host) const {

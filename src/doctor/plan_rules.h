@@ -32,6 +32,12 @@ struct PlannedHostPort {
   bool bond = false;       // the plane bonds each node's ports (802.3ad); the address is the bond's
 };
 
+// A planned switch port's far end: the host port the plan cables to it.
+struct PlannedSwitchPort {
+  std::string host, host_port, label, plane;
+  uint32_t speed_gbps = 0;
+};
+
 // The plan indexed for the doctor: host -> planned ports, switch -> rail. Names resolve as in
 // `railyard verify` (exact, FQDN short name, case; a --names file maps the field's names).
 class HostPlan {
@@ -55,12 +61,24 @@ class HostPlan {
   std::string PlaneOf(const std::string& device) const;
   // The plan's name of a device the field names differently ("" when unknown).
   std::string PlanNameOf(const std::string& device) const;
+  // The host ends planned on a switch's ports, by the plan's port name; nullptr for a switch the
+  // plan does not know (or one with no host port).
+  const std::unordered_map<std::string, PlannedSwitchPort>* HostEndsOf(const std::string& sw) const;
 
  private:
   PlannedFabric plan_;
   NameResolver names_;
   std::unordered_map<uint32_t, std::vector<PlannedHostPort>> ports_;  // by plan device index
+  std::unordered_map<uint32_t, std::unordered_map<std::string, PlannedSwitchPort>> switch_ports_;  // by plan switch index, port
 };
+
+// What a host's facts say of each of its planned ports, for the checks that look at both ends.
+struct HostLinkEnd {
+  std::string host, port, leaf, leaf_port, label;
+  double speed_gbps = 0;  // 0: not seen up
+  bool seen = false;      // the facts have the port at all
+};
+std::vector<HostLinkEnd> HostLinkEnds(const HostFacts& facts, const HostPlan& plan);
 
 const std::vector<FleetRule>& PlanRules();
 

@@ -1,0 +1,108 @@
+#include "doctor/switch_rules.h"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace railyard {
+namespace {
+
+std::string Where(const SwitchPortFacts& p) { return p.line ? fmt::format("{}:{}", p.source, p.line) : p.source; }
+
+Finding& Add(std::vector<Finding>& out, const char* rule, Severity severity, const std::string& sw, std::string object, std::string message,
+             std::string fix) {
+  Finding f;
+  f.rule = rule;
+  f.severity = severity;
+  f.host = sw;
+  f.object = std::move(object);
+  f.message = std::move(message);
+  f.fix = std::move(fix);
+  out.push_back(std::move(f));
+  return out.back();
+}
+
+}  // namespace
+
+const std::vector<FleetRule>& SwitchRules() {
+  static const std::vector<FleetRule> rules = {
+      {"switch-port-errdisabled", Severity::kError, "a switch port the switch disabled itself (errdisabled), with its cause"},
+      {"switch-port-admin-down", Severity::kWarning, "a switch port shut down by configuration that has a description or, with --plan, a planned cable"},
+      {"switch-planned-port-down", Severity::kError, "(--plan) a planned switch port without a link: no module, no light, or the far end down"},
+      {"switch-port-forced-speed", Severity::kWarning, "(--plan) a planned switch port forced to a speed other than the plan's"},
+      {"link-end-mismatch", Severity::kError, "(--plan) the two ends of a planned cable up at different speeds"},
+  };
+  return rules;
+}
+
+std::string PlanPortName(const SwitchFacts& sw, const std::string& port) { return sw.os == "eos" ? EosLongPortName(port) : port; }
+
+std::vector<Finding> RunSwitchRules(const SwitchFacts& sw, const DoctorPolicy& policy, const HostPlan* plan) {
+  std::vector<Finding> out;
+  auto on = [&](const char* rule) { return !policy.disabled_rules.count(rule); };
+  const auto* planned = plan ? plan->HostEndsOf(sw.hostname) : nullptr;
+  for (const SwitchPortFacts& p : sw.ports) {
+    const std::string plan_port = PlanPortName(sw, p.name);
+    const PlannedSwitchPort* far = nullptr;
+    if (planned) {
+      auto it = planned->find(plan_port);
+      if (it != planned->end()) far = &it->second;
+    }
+    const std::string cable = far ? fmt::format(" (cable {} to {} {})", far->label, far->host, far->host_port) : "";
+    if (p.status == "errdisabled" && on("switch-port-errdisabled")) {
+      const bool xcvr = p.reason.find("xcvr") != std::string::npos || p.reason.find("transceiver") != std::string::npos;
+      Add(out, "switch-port-errdisabled", Severity::kError, sw.hostname, "port " + p.name,
+          fmt::format("{} is errdisabled{}{}: the switch shut it down itself and it stays down until cleared", p.name,
+                      p.reason.empty() ? "" : " (" + p.reason + ")", cable),
+          xcvr ? "use a module this switch supports (or allow it explicitly), then shutdown / no shutdown the port"
+               : "find the cause (EOS: show interfaces " + p.name + " status errdisabled; show logging), fix it, then shutdown / no shutdown "
+                 "the port or let errdisable recovery bring it back")
+          .evidence = {{"status", p.status}, {"reason", p.reason.empty() ? "(not in this output)" : p.reason}, {"module", p.module_type},
+                       {"source", Where(p)}};
+    }
+    if (p.admin == "down" && on("switch-port-admin-down") && (far || !p.description.empty())) {
+      Add(out, "switch-port-admin-down", far ? Severity::kError : Severity::kWarning, sw.hostname, "port " + p.name,
+          fmt::format("{} is shut down by configuration{}{}", p.name, far ? cable : "", p.description.empty() ? "" : " (description '" + p.description + "')"),
+          "no shutdown on the port if it should carry traffic; else remove its description so it reads as unused")
+          .evidence = {{"status", p.status}, {"admin", p.admin}, {"source", Where(p)}};
+    }
+    if (!far) continue;
+    if (p.admin != "down" && p.oper == "down" && p.status != "errdisabled" && on("switch-planned-port-down")) {
+      Add(out, "switch-planned-port-down", Severity::kError, sw.hostname, "port " + p.name,
+          fmt::format("{} has no link{}: {}", p.name, cable,
+                      !p.module_present ? "no module in the cage" : "status " + p.status + " (the far end down, no light, or a wrong speed/FEC)"),
+          !p.module_present ? fmt::format("seat the planned module or cable ({}) in {}", far->label, p.name)
+                            : fmt::format("check the host end ({} {}) is up, the cable {} is seated at both ends and its ends agree on speed and FEC",
+                                          far->host, far->host_port, far->label))
+          .evidence = {{"status", p.status}, {"module", p.module_type}, {"source", Where(p)}};
+    }
+    if (!p.speed_auto && p.speed_gbps > 0 && far->speed_gbps > 0 && std::abs(p.speed_gbps - far->speed_gbps) > 0.01 &&
+        on("switch-port-forced-speed")) {
+      Add(out, "switch-port-forced-speed", Severity::kWarning, sw.hostname, "port " + p.name,
+          fmt::format("{} is set to {:g}G{}; the plan gives this cable {} Gb/s", p.name, p.speed_gbps, cable, far->speed_gbps),
+          fmt::format("set the port's speed to {}G (or to auto where the platform negotiates it)", far->speed_gbps))
+          .evidence = {{"speed_gbps", fmt::format("{:g}", p.speed_gbps)}, {"planned_gbps", std::to_string(far->speed_gbps)}, {"source", Where(p)}};
+    }
+  }
+  return out;
+}
+
+std::vector<Finding> LinkEndRules(const std::map<std::string, SwitchPortEnd>& switch_ends, const std::vector<HostLinkEnd>& host_ends,
+                                  const DoctorPolicy& policy) {
+  std::vector<Finding> out;
+  if (policy.disabled_rules.count("link-end-mismatch")) return out;
+  for (const HostLinkEnd& h : host_ends) {
+    auto it = switch_ends.find(h.leaf + "|" + h.leaf_port);
+    if (it == switch_ends.end() || !it->second.up || h.speed_gbps <= 0 || it->second.speed_gbps <= 0) continue;
+    if (std::abs(h.speed_gbps - it->second.speed_gbps) < 0.01) continue;
+    Add(out, "link-end-mismatch", Severity::kError, h.host, "link " + h.label,
+        fmt::format("cable {}: {} {} runs at {:g} Gb/s but its switch end {} {} at {:g} Gb/s", h.label, h.host, h.port, h.speed_gbps, h.leaf,
+                    it->second.port, it->second.speed_gbps),
+        "set both ends to the plan's speed (and FEC); an end that negotiated down points at the cable or module")
+        .evidence = {{"host_speed_gbps", fmt::format("{:g}", h.speed_gbps)}, {"switch_speed_gbps", fmt::format("{:g}", it->second.speed_gbps)},
+                     {"switch_source", it->second.line ? fmt::format("{}:{}", it->second.source, it->second.line) : it->second.source}};
+  }
+  return out;
+}
+
+}  // namespace railyard

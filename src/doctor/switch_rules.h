@@ -1,0 +1,39 @@
+// Switch-side rules: each switch's ports (railyard.switch-facts/1) on their own, and, with a plan,
+// against the plan and against the host at the other end of each planned cable.
+// docs/switch.md and docs/rules/<id>.md say what each checks.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "doctor/fleet.h"
+#include "doctor/plan_rules.h"
+#include "doctor/policy.h"
+#include "facts/switch_facts.h"
+#include "model/finding.h"
+
+namespace railyard {
+
+const std::vector<FleetRule>& SwitchRules();
+
+// switch-port-errdisabled, switch-port-admin-down, and with a plan switch-planned-port-down and
+// switch-port-forced-speed.
+std::vector<Finding> RunSwitchRules(const SwitchFacts& sw, const DoctorPolicy& policy, const HostPlan* plan);
+
+// link-end-mismatch: a planned cable whose switch end and host end are both up at different
+// speeds. `ports` maps "switch (plan name)|port (plan name)" to the switch's view of it.
+struct SwitchPortEnd {
+  std::string sw, port, status, source;
+  double speed_gbps = 0;
+  bool up = false;
+  int line = 0;
+};
+std::vector<Finding> LinkEndRules(const std::map<std::string, SwitchPortEnd>& switch_ends, const std::vector<HostLinkEnd>& host_ends,
+                                  const DoctorPolicy& policy);
+
+// The plan's name of a switch's port as the switch prints it: EOS tables say "Et1/1" for the
+// plan's (and config's) "Ethernet1/1".
+std::string PlanPortName(const SwitchFacts& sw, const std::string& port);
+
+}  // namespace railyard

@@ -1,0 +1,252 @@
+#include "doctor/switch_rules.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "doctor/doctor.h"
+#include "export/write_all.h"
+#include "facts/switch_facts.h"
+#include "parse/fixtures.h"
+#include "parse/switch_ports.h"
+#include "plan/planner.h"
+#include "spec/spec.h"
+#include "util/file.h"
+
+namespace railyard {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string Fixture(const std::string& relative) { return ReadWholeFile(testing::FixturePath(relative).string()); }
+
+const SwitchPortFacts* Port(const SwitchPortsReport& r, const std::string& name) {
+  for (const SwitchPortFacts& p : r.ports) {
+    if (p.name == name) return &p;
+  }
+  return nullptr;
+}
+
+// --- Parsers, on the real outputs in tests/fixtures/switch (provenance in its SOURCES-*.md) ---
+
+TEST(EosInterfacesStatus, EveryStatusNamesWithSpacesAndPortChannels) {
+  SwitchPortsReport r = ParseEosInterfacesStatus(Fixture("switch/eos/show-interfaces-status-errdisabled-notconnect-disabled-inactive.txt"));
+  ASSERT_EQ(r.ports.size(), 6u);
+  EXPECT_TRUE(r.warnings.empty());
+  const SwitchPortFacts* named = Port(r, "Et3/1/1");
+  ASSERT_TRUE(named);
+  EXPECT_EQ(named->description, "I am a 40G port !! Hi");
+  EXPECT_EQ(named->oper, "up");
+  EXPECT_DOUBLE_EQ(named->speed_gbps, 40);
+  EXPECT_TRUE(named->speed_auto);
+  EXPECT_EQ(named->vlan_mode, "trunk");
+  const SwitchPortFacts* err = Port(r, "Et3/2/2");
+  ASSERT_TRUE(err);
+  EXPECT_EQ(err->status, "errdisabled");
+  EXPECT_EQ(err->access_vlan, 10);
+  // A description holding "DISABLED routed (" is not the status or the VLAN.
+  const SwitchPortFacts* tricky = Port(r, "Et3/2/4");
+  ASSERT_TRUE(tricky);
+  EXPECT_EQ(tricky->description, "- DISABLED routed (");
+  EXPECT_EQ(tricky->admin, "down");
+  EXPECT_EQ(tricky->vlan_mode, "routed");
+  EXPECT_EQ(Port(r, "Et3/1/4")->status, "inactive");  // speed "unconf": no speed, no warning
+}
+
+TEST(EosInterfacesStatus, TablesThatLostTheirAlignment) {
+  // Pasted with single spaces: the Status word anchors the row.
+  SwitchPortsReport r = ParseEosInterfacesStatus(Fixture("switch/eos/show-interfaces-status-single-space-disabled-in-Po.txt"));
+  ASSERT_EQ(r.ports.size(), 6u);
+  EXPECT_EQ(Port(r, "Et1")->description, "Cust: (SERV-XXXXX");
+  EXPECT_EQ(Port(r, "Et1")->admin, "down");
+  EXPECT_EQ(Port(r, "Et49")->member_of, "Po49");
+  EXPECT_FALSE(Port(r, "Et49")->module_present);
+  EXPECT_DOUBLE_EQ(Port(r, "Ma1")->speed_gbps, 0.01);
+  // The 7280SR2A capture: 56 rows, three errdisabled without a module.
+  SwitchPortsReport big = ParseEosInterfacesStatus(Fixture("switch-interfaces/arista-eos-show-interfaces-status-errdisabled-not-present.txt"));
+  EXPECT_EQ(big.ports.size(), 56u);
+  size_t errdisabled = 0;
+  for (const SwitchPortFacts& p : big.ports) errdisabled += p.status == "errdisabled";
+  EXPECT_EQ(errdisabled, 3u);
+  EXPECT_EQ(Port(big, "Et5")->member_of, "Po100");
+}
+
+TEST(EosInterfacesStatus, TheErrdisabledTableGivesTheCause) {
+  SwitchPortsReport r = ParseEosInterfacesStatus(Fixture("switch/eos/show-interfaces-status-errdisabled-text-linkflap-speedmisconfig.txt"));
+  ASSERT_EQ(r.ports.size(), 6u);
+  EXPECT_EQ(Port(r, "Et23")->reason, "link-flap");
+  EXPECT_EQ(Port(r, "Et33")->reason, "speed-misconfigured");
+  EXPECT_EQ(Port(r, "Et33")->description, "Link-DCA-R1C20SW3B-E");
+  // The prompt line before the table is a warning with its line, not a port.
+  ASSERT_FALSE(r.warnings.empty());
+  EXPECT_EQ(r.warnings.front().line, 1);
+}
+
+TEST(SonicInterfacesStatus, ColumnsByTheDashesRowAndHeaderNames) {
+  SwitchPortsReport r = ParseSonicInterfacesStatus(Fixture("switch/sonic/show-interfaces-status-unittest-fec-rs-na-auto-trunk-portchannel-oper-down.txt"));
+  EXPECT_EQ(r.ports.size(), 15u);
+  EXPECT_EQ(Port(r, "Ethernet0")->oper, "down");
+  EXPECT_EQ(Port(r, "Ethernet0")->fec, "rs");
+  EXPECT_EQ(Port(r, "Ethernet0")->mtu, 9100u);
+  EXPECT_DOUBLE_EQ(Port(r, "Ethernet16")->speed_gbps, 0.1);
+  // A Type with spaces, routed ports, a 400G QSFP-DD (issue 15148).
+  SwitchPortsReport dd = ParseSonicInterfacesStatus(Fixture("switch/sonic/show-interfaces-status-issue-15148-multiasic-400g-qsfpdd-down.txt"));
+  ASSERT_FALSE(dd.ports.empty());
+  EXPECT_EQ(dd.ports[0].module_type, "QSFP-DD Double Density 8X Pluggable Transceiver");
+  EXPECT_EQ(dd.ports[0].admin, "down");
+  EXPECT_DOUBLE_EQ(dd.ports[0].speed_gbps, 400);
+  // The older layout without FEC or Vlan, and a doc's "<continues ...>" line as a warning.
+  SwitchPortsReport old = ParseSonicInterfacesStatus(Fixture("switch/sonic/show-interfaces-status-docexample-down-admin-down.txt"));
+  EXPECT_EQ(old.ports.size(), 3u);
+  EXPECT_EQ(old.warnings.size(), 1u);
+  // Port-channel members (PR 9105).
+  SwitchPortsReport pc = ParseSonicInterfacesStatus(Fixture("switch/sonic/show-interfaces-status-issue-pr9105-100g-rs-portchannel.txt"));
+  EXPECT_EQ(Port(pc, "Ethernet0")->member_of, "PortChannel0002");
+  // Markdown bold around a row (issue 17551): that row is a warning, the others read.
+  SwitchPortsReport md = ParseSonicInterfacesStatus(Fixture("switch/sonic/show-interfaces-status-issue-17551-oper-NA-markdown-artifacts.txt"));
+  EXPECT_FALSE(md.ports.empty());
+  EXPECT_FALSE(md.warnings.empty());
+  EXPECT_EQ(Port(md, "Ethernet8")->oper, "");  // "N/A": not said
+}
+
+TEST(NvueInterfaceJson, SwitchPortsOfTheDocumentAndCutOnesRefused) {
+  // Every published `nv show interface -o json` railyard found is cut short ("..."): a warning, no port.
+  SwitchPortsReport cut = ParseNvueInterfaceJson(Fixture("switch/nvue/nv-interface-json-rest-capture-2026-admin-oper-status-truncated.txt"));
+  EXPECT_TRUE(cut.ports.empty());
+  ASSERT_EQ(cut.warnings.size(), 1u);
+  // The one whole capture is a single interface (`nv show interface swp1 -o json`): keyed by its name
+  // here, as the whole-table form keys it.
+  const std::string swp1 = Fixture("switch/nvue/nv-interface-json-rest-swp1-jq-capture.txt");
+  SwitchPortsReport r = ParseNvueInterfaceJson("{\"swp1\": " + swp1 + ", \"eth0\": {\"type\": \"eth\", \"link\": {\"state\": {\"up\": {}}}}}");
+  ASSERT_EQ(r.ports.size(), 1u);  // eth0 is the management port, not a switch port
+  EXPECT_EQ(r.ports[0].name, "swp1");
+  EXPECT_EQ(r.ports[0].oper, "up");
+  EXPECT_EQ(r.ports[0].mtu, 9216u);
+  EXPECT_DOUBLE_EQ(r.ports[0].speed_gbps, 1);
+  EXPECT_EQ(r.ports[0].duplex, "full");
+}
+
+// --- Collect and the rules ---
+
+struct TempDir {
+  fs::path path = fs::temp_directory_path() / fmt::format("railyard-switch-{}-{}", ::getpid(), counter++);
+  TempDir() { fs::create_directories(path); }
+  ~TempDir() { fs::remove_all(path); }
+  void Put(const std::string& name, const std::string& text) const { std::ofstream(path / name) << text; }
+  static inline int counter = 0;
+};
+
+TEST(SwitchFacts, CollectMergesTheErrdisabledCauseAndRoundTrips) {
+  // The same 7050SX3 (sw-core-01): its Et21 status, and the errdisabled table naming the cause.
+  TempDir d;
+  d.Put("hostname.txt", "sw-core-01\n");
+  d.Put("eos-show-interfaces-status.txt", Fixture("switch-interfaces/arista-eos-7050sx3-et21-errdisabled-25gbase-sr.txt"));
+  d.Put("eos-show-interfaces-status-errdisabled.txt", Fixture("switch/eos/show-interfaces-status-errdisabled-text-xcvr-unsupported-ABRIDGED.txt"));
+  d.Put("notes.txt", "not a command output\n");
+  SwitchFacts f = CollectSwitchFrom(d.path.string());
+  EXPECT_EQ(f.hostname, "sw-core-01");
+  EXPECT_EQ(f.os, "eos");
+  ASSERT_EQ(f.ports.size(), 1u);
+  EXPECT_EQ(f.ports[0].reason, "xcvr-unsupported");
+  bool said_notes = false;
+  for (const SwitchFactsWarning& w : f.warnings) said_notes = said_notes || w.source.ends_with("notes.txt");
+  EXPECT_TRUE(said_notes);  // nothing dropped in silence
+  SwitchFacts back = ParseSwitchFactsJson(SwitchFactsJson(f), "sw.json");
+  ASSERT_EQ(back.ports.size(), 1u);
+  EXPECT_EQ(back.ports[0].reason, "xcvr-unsupported");
+  EXPECT_EQ(back.ports[0].module_type, "25GBASE-SR");
+  // The rule: errdisabled, the cause, and a fix that speaks of the module.
+  std::vector<Finding> found = RunSwitchRules(back, DoctorPolicy{}, nullptr);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].rule, "switch-port-errdisabled");
+  EXPECT_NE(found[0].message.find("xcvr-unsupported"), std::string::npos);
+  EXPECT_NE(found[0].fix.find("module"), std::string::npos);
+  EXPECT_THROW(ParseSwitchFactsJson("{\"schema\": \"railyard.host-facts/1\"}", "x.json"), std::runtime_error);
+}
+
+// The Arista example's plan, and a leaf's `show interfaces status` in the real EOS layout (the
+// header and row format of the 7280SR2A capture) with the plan's ports.
+const char* kAristaSpec = R"(name: arista
+nodes: {count: 32, gpus: 8, pcie: gen5, per_rack: 4}
+planes:
+  - {name: compute, kind: roce, nic: MCX75310AAS-NEAT, ports_per_node: 8, speed: 400G, switch: 7060X6-64PE,
+     rail_optimized: true, nodes_per_su: 32}
+addressing:
+  compute: {prefix: 10.0.0.0/16, mode: p2p31, loopbacks: 10.255.0.0/24, asn_base: 4200000000}
+)";
+
+TEST(SwitchRules, WithThePlanBothEndsOfEachCable) {
+  TempDir d;
+  WritePlanOutputs(Plan(ParseSpec(kAristaSpec, "arista.yaml")), Catalog::Builtin(), (d.path / "plan").string());
+  auto plan = std::make_shared<HostPlan>(LoadPlannedFabric((d.path / "plan" / "plan.json").string(), true));
+  // compute-leaf-su01-r1: Et1/1 (node001) up at 400G, Et1/5 (node002) no module, Et2/1 (node003)
+  // forced to 200G, Et2/5 (node004) shut down, Et3/1 errdisabled.
+  const std::string status =
+      "Port       Name        Status       Vlan     Duplex Speed  Type         Flags Encapsulation\n"
+      "Et1/1      COMP-000001 connected    routed   full   400G   400GBASE-SR4                   \n"
+      "Et1/5      COMP-000009 notconnect   routed   full   400G   Not Present                    \n"
+      "Et2/1      COMP-000017 connected    routed   full   200G   400GBASE-SR4                   \n"
+      "Et2/5      COMP-000025 disabled     routed   full   400G   400GBASE-SR4                   \n"
+      "Et3/1      COMP-000033 errdisabled  routed   full   400G   400GBASE-SR4                   \n";
+  TempDir sw;
+  sw.Put("hostname.txt", "compute-leaf-su01-r1\n");
+  sw.Put("eos-show-interfaces-status.txt", status);
+  SwitchFacts leaf = CollectSwitchFrom(sw.path.string());
+  ASSERT_EQ(leaf.ports.size(), 5u);
+  // node003's mlx5_0 up at 200G (ibstat): the two ends agree with each other but not with the plan;
+  // node001's at 100G: the ends disagree.
+  auto host = [](const std::string& name, uint32_t rate) {
+    HostFacts h;
+    h.hostname = name;
+    RdmaFacts r;
+    r.ca.name = "mlx5_0";
+    IbstatPort port;
+    port.number = 1;
+    port.state = "Active";
+    port.rate = rate;
+    r.ca.ports = {port};
+    h.rdma = {r};
+    return h;
+  };
+  Doctor doctor(DoctorPolicy{}, plan);
+  doctor.AddHost(host("node001", 100));
+  doctor.AddHost(host("node003", 200));
+  doctor.AddSwitch(leaf);
+  DoctorReport report = doctor.Finish();
+  std::map<std::string, std::vector<const Finding*>> by_rule;
+  for (const Finding& f : report.findings) by_rule[f.rule].push_back(&f);
+  ASSERT_EQ(by_rule["switch-planned-port-down"].size(), 1u) << DoctorTable(report);
+  EXPECT_EQ(by_rule["switch-planned-port-down"][0]->object, "port Et1/5");
+  EXPECT_NE(by_rule["switch-planned-port-down"][0]->message.find("no module"), std::string::npos);
+  EXPECT_NE(by_rule["switch-planned-port-down"][0]->message.find("node002 mlx5_0"), std::string::npos);
+  ASSERT_EQ(by_rule["switch-port-forced-speed"].size(), 1u);
+  EXPECT_EQ(by_rule["switch-port-forced-speed"][0]->object, "port Et2/1");
+  ASSERT_EQ(by_rule["switch-port-admin-down"].size(), 1u);
+  EXPECT_EQ(by_rule["switch-port-admin-down"][0]->severity, Severity::kError);  // a planned cable
+  ASSERT_EQ(by_rule["switch-port-errdisabled"].size(), 1u);
+  ASSERT_EQ(by_rule["link-end-mismatch"].size(), 1u) << DoctorTable(report);
+  EXPECT_EQ(by_rule["link-end-mismatch"][0]->host, "node001");
+  EXPECT_NE(by_rule["link-end-mismatch"][0]->message.find("compute-leaf-su01-r1 Et1/1 at 400 Gb/s"), std::string::npos);
+  EXPECT_EQ(report.switches, std::vector<std::string>{"compute-leaf-su01-r1"});
+}
+
+TEST(SwitchRules, DoctorTakesSwitchFactsBesideHostFacts) {
+  TempDir d;
+  SwitchFacts f;
+  f.hostname = "leaf-a";
+  f.os = "eos";
+  f.ports = ParseEosInterfacesStatus(Fixture("switch-interfaces/arista-eos-show-interfaces-status-errdisabled-not-present.txt")).ports;
+  d.Put("switches.ndjson", SwitchFactsJson(f) + "\n" + SwitchFactsJson(f) + "\n");
+  size_t switches = 0;
+  ForEachFacts({(d.path / "switches.ndjson").string()}, [](HostFacts&&) { FAIL(); }, [&](SwitchFacts&& s) { switches += s.ports.size() == 56; });
+  EXPECT_EQ(switches, 2u);
+  // Where only host facts are expected, a switch document is an error naming the file.
+  EXPECT_THROW(ForEachFacts({(d.path / "switches.ndjson").string()}, [](HostFacts&&) {}), FactsInputError);
+}
+
+}  // namespace
+}  // namespace railyard

@@ -1,0 +1,165 @@
+#include "facts/switch_facts.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace railyard {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::ordered_json;
+
+}  // namespace
+
+std::string SwitchFactsJson(const SwitchFacts& f) {
+  json j;
+  j["schema"] = kSwitchFactsSchema;
+  j["hostname"] = f.hostname;  // bytes that are not UTF-8 become U+FFFD in the dump below
+  j["os"] = f.os;
+  j["ports"] = json::array();
+  for (const SwitchPortFacts& p : f.ports) {
+    json x = {{"name", p.name}};
+    auto put = [&](const char* key, const std::string& v) {
+      if (!v.empty()) x[key] = v;
+    };
+    put("description", p.description);
+    put("admin", p.admin);
+    put("oper", p.oper);
+    put("status", p.status);
+    put("reason", p.reason);
+    if (p.speed_gbps > 0) x["speed_gbps"] = p.speed_gbps;
+    if (p.speed_auto) x["speed_auto"] = true;
+    put("duplex", p.duplex);
+    put("fec", p.fec);
+    if (p.mtu) x["mtu"] = p.mtu;
+    put("vlan_mode", p.vlan_mode);
+    if (p.access_vlan) x["access_vlan"] = p.access_vlan;
+    put("member_of", p.member_of);
+    put("module_type", p.module_type);
+    if (!p.module_present) x["module_present"] = false;
+    put("source", p.source);
+    if (p.line) x["line"] = p.line;
+    j["ports"].push_back(std::move(x));
+  }
+  j["warnings"] = json::array();
+  for (const SwitchFactsWarning& w : f.warnings) j["warnings"].push_back({{"source", w.source}, {"line", w.line}, {"message", w.message}});
+  j["sources"] = f.sources;
+  return j.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+SwitchFacts ParseSwitchFactsJson(const std::string& text, const std::string& source) {
+  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  auto fail = [&](const std::string& why) { throw std::runtime_error(fmt::format("{}: {}", source, why)); };
+  if (j.is_discarded() || !j.is_object()) fail("not JSON");
+  if (!j.contains("schema") || j["schema"] != kSwitchFactsSchema) fail(fmt::format("not {}", kSwitchFactsSchema));
+  SwitchFacts f;
+  try {
+    f.hostname = j.value("hostname", "");
+    f.os = j.value("os", "");
+    for (const auto& x : j.value("ports", nlohmann::json::array())) {
+      SwitchPortFacts p;
+      p.name = x.at("name").get<std::string>();
+      p.description = x.value("description", "");
+      p.admin = x.value("admin", "");
+      p.oper = x.value("oper", "");
+      p.status = x.value("status", "");
+      p.reason = x.value("reason", "");
+      p.speed_gbps = x.value("speed_gbps", 0.0);
+      p.speed_auto = x.value("speed_auto", false);
+      p.duplex = x.value("duplex", "");
+      p.fec = x.value("fec", "");
+      p.mtu = x.value("mtu", 0u);
+      p.vlan_mode = x.value("vlan_mode", "");
+      p.access_vlan = x.value("access_vlan", 0);
+      p.member_of = x.value("member_of", "");
+      p.module_type = x.value("module_type", "");
+      p.module_present = x.value("module_present", true);
+      p.source = x.value("source", "");
+      p.line = x.value("line", 0);
+      f.ports.push_back(std::move(p));
+    }
+    for (const auto& w : j.value("warnings", nlohmann::json::array())) {
+      f.warnings.push_back({w.value("source", ""), w.value("line", 0), w.value("message", "")});
+    }
+    f.sources = j.value("sources", std::vector<std::string>{});
+  } catch (const nlohmann::json::exception& e) {
+    fail(fmt::format("not a switch-facts document: {}", e.what()));
+  }
+  return f;
+}
+
+SwitchFacts CollectSwitchFrom(const std::string& dir) {
+  SwitchFacts f;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) throw std::runtime_error(fmt::format("{}: not a directory of saved switch outputs", dir));
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    if (e.is_regular_file() && !e.is_symlink()) files.push_back(e.path());
+  }
+  std::sort(files.begin(), files.end());
+  auto read = [](const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+  };
+  auto add = [&](const SwitchPortsReport& r, const std::string& os, const std::string& source) {
+    if (f.os.empty()) f.os = os;
+    for (SwitchPortFacts p : r.ports) {
+      p.source = source;
+      f.ports.push_back(std::move(p));
+    }
+    for (const ParseWarning& w : r.warnings) f.warnings.push_back({source, w.line, w.message});
+  };
+  std::map<std::string, std::pair<std::string, std::string>> reasons;  // errdisabled port -> cause, where
+  for (const fs::path& p : files) {
+    const std::string name = p.filename().string(), source = p.string();
+    f.sources.push_back(source);
+    if (name == "hostname.txt") {
+      std::string h = read(p);
+      h.erase(h.find_last_not_of(" \t\r\n") + 1);
+      f.hostname = h.substr(0, h.find('\n'));
+    } else if (name == "eos-show-interfaces-status.txt") {
+      add(ParseEosInterfacesStatus(read(p)), "eos", source);
+    } else if (name == "eos-show-interfaces-status-errdisabled.txt") {
+      SwitchPortsReport r = ParseEosInterfacesStatus(read(p));  // the Reason table: merged below
+      for (SwitchPortFacts& port : r.ports) reasons[port.name] = {port.reason, source + ":" + std::to_string(port.line)};
+      for (const ParseWarning& w : r.warnings) f.warnings.push_back({source, w.line, w.message});
+      if (f.os.empty()) f.os = "eos";
+    } else if (name == "sonic-show-interfaces-status.txt") {
+      add(ParseSonicInterfacesStatus(read(p)), "sonic", source);
+    } else if (name == "nvue-show-interface.json") {
+      add(ParseNvueInterfaceJson(read(p)), "nvue", source);
+    } else {
+      f.warnings.push_back({source, 0, "not a file railyard reads (docs/switch.md lists the names): not read"});
+      f.sources.pop_back();
+    }
+  }
+  for (const auto& [errdisabled_port, why] : reasons) {
+    const std::string& port = errdisabled_port;  // a plain reference: lambdas cannot capture structured bindings (clang)
+    auto it = std::find_if(f.ports.begin(), f.ports.end(), [&port](const SwitchPortFacts& x) { return x.name == port; });
+    if (it != f.ports.end()) {
+      it->reason = why.first;
+    } else {
+      f.warnings.push_back({why.second, 0, fmt::format("{} is errdisabled ({}) but not in the status table: not read", port, why.first)});
+    }
+  }
+  if (f.hostname.empty()) f.hostname = fs::path(dir).lexically_normal().filename().string();
+  return f;
+}
+
+std::string EosLongPortName(const std::string& name) {
+  if (name.starts_with("Et") && !name.starts_with("Ethernet")) return "Ethernet" + name.substr(2);
+  if (name.starts_with("Po") && !name.starts_with("Port-Channel")) return "Port-Channel" + name.substr(2);
+  if (name.starts_with("Ma") && !name.starts_with("Management")) return "Management" + name.substr(2);
+  return name;
+}
+
+}  // namespace railyard

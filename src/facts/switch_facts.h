@@ -1,0 +1,49 @@
+// What railyard knows about one switch, from the outputs saved on it (railyard collect --switch):
+// per port its admin and operational state with the reason, speed, duplex, autonegotiation, FEC,
+// MTU, VLAN mode and VLANs, and the module in it. The JSON form is `railyard.switch-facts/1`, one
+// document per switch (NDJSON for many), which `railyard doctor` takes beside host facts.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "parse/switch_ports.h"
+
+namespace railyard {
+
+struct SwitchFactsWarning {
+  std::string source;
+  int line = 0;
+  std::string message;
+};
+
+struct SwitchFacts {
+  std::string hostname;
+  std::string os;  // eos | sonic | nvue | onyx | "" (unknown)
+  std::vector<SwitchPortFacts> ports;  // in the switch's order
+  std::vector<SwitchFactsWarning> warnings;
+  std::vector<std::string> sources;    // every file read
+};
+
+inline constexpr const char* kSwitchFactsSchema = "railyard.switch-facts/1";
+
+std::string SwitchFactsJson(const SwitchFacts& facts);  // one line: NDJSON-ready
+// Throws std::runtime_error("<source>: ...") for a document that is not railyard.switch-facts/1.
+SwitchFacts ParseSwitchFactsJson(const std::string& json, const std::string& source);
+
+// Reads the outputs saved in `dir`, each file named for its command (docs/switch.md):
+//   hostname.txt                                the switch's name (else the directory's)
+//   eos-show-interfaces-status.txt              Arista EOS `show interfaces status`
+//   eos-show-interfaces-status-errdisabled.txt  EOS `show interfaces status errdisabled`: the causes
+//   sonic-show-interfaces-status.txt            SONiC `show interfaces status`
+//   nvue-show-interface.json                    Cumulus `nv show interface -o json`
+// A file railyard does not know is a warning naming it; nothing is dropped in silence.
+SwitchFacts CollectSwitchFrom(const std::string& dir);
+
+// EOS port names in the short form its tables print ("Et1/1"), and the long form its config uses.
+std::string EosLongPortName(const std::string& name);
+
+}  // namespace railyard

@@ -1,0 +1,285 @@
+#include "parse/switch_ports.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "parse/key_value.h"
+#include "util/lines.h"
+
+namespace railyard {
+namespace {
+
+// EOS's Status words and what they say about the port.
+void SetEosStatus(SwitchPortFacts& p, std::string_view status) {
+  p.status = std::string(status);
+  if (status == "connected") {
+    p.admin = "up";
+    p.oper = "up";
+  } else if (status == "disabled") {
+    p.admin = "down";
+    p.oper = "down";
+  } else if (status == "errdisabled") {
+    p.admin = "up";
+    p.oper = "down";
+  } else if (status == "notconnect" || status == "inactive" || status == "sfp-missing" || status == "down") {
+    p.admin = "up";
+    p.oper = "down";
+  }
+}
+
+}  // namespace
+
+bool ParseSwitchSpeed(std::string_view text, double& gbps, bool& negotiated) {
+  negotiated = false;
+  gbps = 0;
+  if (text.starts_with("a-")) {
+    negotiated = true;
+    text.remove_prefix(2);
+  }
+  if (text == "auto") {
+    negotiated = true;
+    return true;
+  }
+  double scale = 0;
+  if (text.ends_with("G") || text.ends_with("g")) scale = 1;
+  else if (text.ends_with("M") || text.ends_with("m")) scale = 0.001;
+  else if (text.ends_with("T")) scale = 1000;
+  if (scale == 0) return false;
+  text.remove_suffix(1);
+  double v = 0;
+  if (!WholeDouble(text, v) || v < 0 || v > 100000) return false;
+  gbps = v * scale;
+  return true;
+}
+
+SwitchPortsReport ParseEosInterfacesStatus(std::string_view text) {
+  // Anchored on the Status word rather than on column offsets: names may hold spaces and anything,
+  // and pasted or re-spaced tables lose the alignment. The first status word after the port from
+  // which the rest reads as Vlan Duplex Speed Type is the row's status; the name is what lies
+  // between. `show interfaces status errdisabled` has a Reason instead of Vlan...Type.
+  static const std::vector<std::string_view> kStatus = {"connected", "notconnect", "disabled", "errdisabled", "inactive", "sfp-missing",
+                                                         "monitoring", "down", "up"};
+  SwitchPortsReport r;
+  LineReader reader(text);
+  std::string_view line;
+  bool header = false, reasons = false;
+  while (reader.Next(line)) {
+    const int n = reader.number();
+    std::string_view t = TrimView(line);
+    if (t.empty()) continue;
+    if (t.starts_with("Port ") && t.find("Status") != std::string_view::npos) {
+      header = true;
+      reasons = t.find("Reason") != std::string_view::npos;
+      continue;
+    }
+    if (t.find_first_not_of("- ") == std::string_view::npos) continue;  // the dashes under a header
+    if (!header) {
+      r.warnings.push_back({n, "a line before the port table's header: not read"});
+      continue;
+    }
+    std::vector<std::string_view> w = SplitWords(t);
+    if (w.size() < 2 || !std::isalpha(static_cast<unsigned char>(w[0][0]))) {
+      r.warnings.push_back({n, "not a port row: not read"});
+      continue;
+    }
+    bool parsed = false;
+    for (size_t k = 1; k < w.size() && !parsed; ++k) {
+      if (std::find(kStatus.begin(), kStatus.end(), w[k]) == kStatus.end()) continue;
+      SwitchPortFacts p;
+      p.line = n;
+      p.name = std::string(w[0]);
+      const size_t name_from = static_cast<size_t>(w[0].data() + w[0].size() - t.data());
+      const size_t name_to = static_cast<size_t>(w[k].data() - t.data());
+      p.description = std::string(TrimView(t.substr(name_from, name_to - name_from)));
+      SetEosStatus(p, w[k]);
+      if (reasons) {
+        if (k + 1 < w.size()) p.reason = std::string(TrimView(t.substr(static_cast<size_t>(w[k + 1].data() - t.data()))));
+        r.ports.push_back(std::move(p));
+        parsed = true;
+        break;
+      }
+      // Vlan: "in Po49" (two words), else one word.
+      size_t i = k + 1;
+      if (i >= w.size()) continue;
+      std::string_view vlan = w[i++];
+      if (vlan == "in" && i < w.size()) {
+        p.vlan_mode = "member";
+        p.member_of = std::string(w[i++]);
+      } else if (vlan == "routed" || vlan == "trunk") {
+        p.vlan_mode = std::string(vlan);
+      } else {
+        uint64_t id = 0;
+        if (!WholeUnsigned(vlan, id) || id < 1 || id > 4094) continue;  // not this status word
+        p.vlan_mode = "access";
+        p.access_vlan = static_cast<int>(id);
+      }
+      if (i + 1 >= w.size()) continue;
+      std::string_view duplex = w[i++];
+      std::string_view speed = w[i++];
+      if (duplex.starts_with("a-")) duplex.remove_prefix(2);
+      if (duplex != "full" && duplex != "half" && duplex != "auto" && duplex != "unconf" && duplex != "duplexUnknown") continue;
+      p.duplex = duplex == "full" || duplex == "half" ? std::string(duplex) : "";
+      if (speed != "unconf" && !ParseSwitchSpeed(speed, p.speed_gbps, p.speed_auto)) continue;
+      if (i < w.size()) p.module_type = std::string(TrimView(t.substr(static_cast<size_t>(w[i].data() - t.data()))));
+      // Flags and Encapsulation columns follow the Type; a Type is one or two words ("Not Present").
+      p.module_present = !p.module_type.starts_with("Not Present");
+      if (!p.module_present) p.module_type = "Not Present";
+      r.ports.push_back(std::move(p));
+      parsed = true;
+    }
+    if (!parsed) r.warnings.push_back({n, fmt::format("port {}: no Status word followed by Vlan, Duplex and Speed: not read", w[0])});
+  }
+  if (!header) r.warnings.push_back({reader.number(), "no port table header (Port ... Status ...): not `show interfaces status`"});
+  return r;
+}
+
+SwitchPortsReport ParseSonicInterfacesStatus(std::string_view text) {
+  SwitchPortsReport r;
+  LineReader reader(text);
+  std::string_view line, header;
+  int header_line = 0;
+  std::vector<std::pair<size_t, size_t>> spans;  // [start, end) of each column
+  std::vector<std::string> names;
+  auto column = [&](std::string_view row, const std::string& name) -> std::string_view {
+    for (size_t i = 0; i < names.size(); ++i) {
+      if (names[i] != name) continue;
+      // Right-aligned values can start left of their span when a neighbour is short: take from the
+      // previous span's end.
+      const size_t from = i == 0 ? 0 : spans[i - 1].second;
+      const size_t to = i + 1 == spans.size() ? row.size() : spans[i].second;
+      if (from >= row.size()) return {};
+      return TrimView(row.substr(from, std::min(row.size(), to) - from));
+    }
+    return {};
+  };
+  while (reader.Next(line)) {
+    const int n = reader.number();
+    std::string_view t = TrimView(line);
+    if (t.empty()) continue;
+    if (spans.empty()) {
+      if (t.find_first_not_of("- ") == std::string_view::npos && t.find('-') != std::string_view::npos) {
+        if (header.empty()) {
+          r.warnings.push_back({n, "a dashes row without a header above it"});
+          continue;
+        }
+        for (size_t i = 0; i < line.size();) {
+          if (line[i] != '-') {
+            ++i;
+            continue;
+          }
+          size_t j = i;
+          while (j < line.size() && line[j] == '-') ++j;
+          spans.push_back({i, j});
+          i = j;
+        }
+        for (size_t i = 0; i < spans.size(); ++i) {
+          const size_t from = i == 0 ? 0 : spans[i - 1].second;
+          const size_t to = i + 1 == spans.size() ? header.size() : spans[i].second;
+          names.emplace_back(from < header.size() ? TrimView(header.substr(from, std::min(header.size(), to) - from)) : "");
+        }
+        if (std::find(names.begin(), names.end(), "Interface") == names.end() || std::find(names.begin(), names.end(), "Oper") == names.end()) {
+          r.warnings.push_back({header_line, "a table without Interface and Oper columns: not `show interfaces status`"});
+          spans.clear();
+          names.clear();
+        }
+        continue;
+      }
+      header = line;
+      header_line = n;
+      continue;
+    }
+    SwitchPortFacts p;
+    p.line = n;
+    p.name = std::string(column(line, "Interface"));
+    const bool name_ok = !p.name.empty() && std::isalpha(static_cast<unsigned char>(p.name[0])) &&
+                         p.name.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/._-") == std::string::npos;
+    if (!name_ok) {
+      r.warnings.push_back({n, "not a port row: not read"});
+      continue;
+    }
+    auto state = [](std::string_view v) { return v == "up" || v == "down" ? std::string(v) : std::string(); };
+    p.oper = state(column(line, "Oper"));
+    p.admin = state(column(line, "Admin"));
+    p.status = p.admin == "down" ? "disabled" : p.oper == "up" ? "connected" : p.oper == "down" ? "notconnect" : std::string(column(line, "Oper"));
+    p.description = std::string(column(line, "Alias"));
+    if (std::string_view speed = column(line, "Speed"); !speed.empty() && speed != "N/A" && !ParseSwitchSpeed(speed, p.speed_gbps, p.speed_auto)) {
+      r.warnings.push_back({n, fmt::format("port {}: speed '{}' not understood", p.name, speed)});
+    }
+    uint64_t mtu = 0;
+    if (WholeUnsigned(column(line, "MTU"), mtu) && mtu < 1u << 20) p.mtu = static_cast<uint32_t>(mtu);
+    if (std::string_view fec = column(line, "FEC"); fec != "N/A") p.fec = std::string(fec);
+    std::string_view vlan = column(line, "Vlan");
+    uint64_t id = 0;
+    if (vlan == "routed" || vlan == "trunk") {
+      p.vlan_mode = std::string(vlan);
+    } else if (vlan.starts_with("PortChannel")) {
+      p.vlan_mode = "member";
+      p.member_of = std::string(vlan);
+    } else if (WholeUnsigned(vlan, id) && id >= 1 && id <= 4094) {
+      p.vlan_mode = "access";
+      p.access_vlan = static_cast<int>(id);
+    }
+    std::string_view type = column(line, "Type");
+    p.module_type = type == "N/A" ? "" : std::string(type);
+    r.ports.push_back(std::move(p));
+  }
+  if (spans.empty()) r.warnings.push_back({reader.number(), "no table (a header and its dashes row): not `show interfaces status`"});
+  return r;
+}
+
+SwitchPortsReport ParseNvueInterfaceJson(std::string_view json) {
+  SwitchPortsReport r;
+  nlohmann::json j = nlohmann::json::parse(json, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) {
+    r.warnings.push_back({1, "not JSON (a cut `nv show interface -o json`?): not read"});
+    return r;
+  }
+  auto text = [](const nlohmann::json& o, const char* key) -> std::string {
+    if (!o.is_object() || !o.contains(key)) return "";
+    const nlohmann::json& v = o[key];
+    if (v.is_string()) return v.get<std::string>();
+    if (v.is_number_integer()) return std::to_string(v.get<int64_t>());
+    if (v.is_object() && !v.empty()) return v.begin().key();  // NVUE's set form: {"up": {}}
+    return "";
+  };
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    const nlohmann::json& x = it.value();
+    if (!x.is_object()) continue;
+    const std::string type = text(x, "type");
+    if (type != "swp" && !(type.empty() && it.key().starts_with("swp"))) continue;  // switch ports only
+    const nlohmann::json& link = x.contains("link") ? x["link"] : nlohmann::json::object();
+    SwitchPortFacts p;
+    p.name = it.key();
+    p.description = text(x, "description");
+    // Newer NVUE: admin-status / oper-status; older: link.state {up|down}; protodown holds it down.
+    p.admin = text(link, "admin-status");
+    p.oper = text(link, "oper-status");
+    const std::string state = text(link, "state");
+    if (p.oper.empty() && (state == "up" || state == "down")) p.oper = state;
+    if (p.admin.empty() && state == "up") p.admin = "up";
+    if (p.oper == "unknown") p.oper.clear();
+    const std::string protodown = text(link, "protodown");
+    if (protodown == "enabled" || protodown == "on") {
+      p.status = "errdisabled";  // the switch holds it down itself, as EOS's errdisabled
+      p.reason = "protodown" + (text(link, "protodown-reason").empty() ? "" : ": " + text(link, "protodown-reason"));
+    } else {
+      p.status = p.admin == "down" ? "disabled" : p.oper == "up" ? "connected" : p.oper == "down" ? "notconnect" : "";
+    }
+    if (std::string speed = text(link, "speed"); !speed.empty() && !ParseSwitchSpeed(speed, p.speed_gbps, p.speed_auto)) {
+      r.warnings.push_back({0, fmt::format("port {}: speed '{}' not understood", p.name, speed)});
+    }
+    if (text(link, "auto-negotiate") == "on" || text(link, "auto-negotiate") == "enabled") p.speed_auto = true;
+    uint64_t mtu = 0;
+    if (WholeUnsigned(text(link, "mtu"), mtu) && mtu < 1u << 20) p.mtu = static_cast<uint32_t>(mtu);
+    p.fec = text(link, "fec");
+    p.duplex = text(link, "duplex");
+    r.ports.push_back(std::move(p));
+  }
+  if (r.ports.empty()) r.warnings.push_back({1, "no switch port (type swp) in the document"});
+  return r;
+}
+
+}  // namespace railyard

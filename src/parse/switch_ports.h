@@ -1,0 +1,56 @@
+// Switch port tables, as each switch OS prints them. Never throw: what cannot be read is a warning
+// with its line.
+//   Arista EOS `show interfaces status`: fixed columns under a header (Port Name Status Vlan Duplex
+//   Speed Type Flags Encapsulation), a Name may hold spaces, the Vlan "in Po100", the Type "Not
+//   Present"; so cells are cut at the header's column starts. Speed "a-25G" is negotiated.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "parse/observation.h"
+
+namespace railyard {
+
+struct SwitchPortFacts {
+  std::string name;         // as the switch names it: Ethernet1/1, Et1, swp1, Ethernet0
+  std::string description;  // the port's name/description
+  std::string admin;        // up | down | "" (not said)
+  std::string oper;         // up | down | "" (not said)
+  std::string status;       // the switch's own word: connected, notconnect, errdisabled, disabled, ...
+  std::string reason;       // why it is down or disabled, where the switch says (xcvr-unsupported, ...)
+  double speed_gbps = 0;    // 0 = not said (or auto without a link)
+  bool speed_auto = false;  // negotiated ("a-25G", "auto")
+  std::string duplex;       // full | half | ""
+  std::string fec;          // rs | fc | none | auto | "" (as the switch calls it, lower case)
+  uint32_t mtu = 0;
+  std::string vlan_mode;    // access | trunk | routed | member (of a port-channel) | ""
+  int access_vlan = 0;      // the untagged VLAN of an access port, 0 = none
+  std::string member_of;    // the port-channel it is in ("Po100")
+  std::string module_type;  // 25GBASE-SR, Not Present, ...
+  bool module_present = true;
+  int line = 0;             // where in its source file
+  std::string source;       // that file
+};
+
+struct SwitchPortsReport {
+  std::vector<SwitchPortFacts> ports;
+  std::vector<ParseWarning> warnings;
+};
+
+SwitchPortsReport ParseEosInterfacesStatus(std::string_view text);
+// SONiC `show interfaces status`: a tabulate table whose column spans are the dashes row's runs;
+// columns found by header name (older builds have no FEC or Vlan); values right-aligned, Type may
+// hold spaces ("QSFP-DD Double Density 8X Pluggable Transceiver"), N/A where unknown.
+SwitchPortsReport ParseSonicInterfacesStatus(std::string_view text);
+// Cumulus NVUE `nv show interface -o json`: interface name -> {type, link: {state: {up: {}} or
+// admin-status/oper-status, speed "100G", mtu, fec, auto-negotiate, duplex, protodown...}}; the swp
+// (switch) ports only.
+SwitchPortsReport ParseNvueInterfaceJson(std::string_view json);
+
+// "25G" -> 25, "100M" -> 0.1, "a-10G" -> 10 (auto), "auto" -> 0 (auto); false when not a speed.
+bool ParseSwitchSpeed(std::string_view text, double& gbps, bool& negotiated);
+
+}  // namespace railyard
