@@ -40,8 +40,7 @@ NcclResult ParseNcclTests(std::string_view text) {
   LineReader reader(text);
   std::string_view line;
   bool header = false;
-  int unknown = 0, first_unknown = 0;
-  std::string first_unknown_text;
+  UnreadLines unread;
   while (reader.Next(line)) {
     const int n = reader.number();
     std::string_view t = TrimView(line);
@@ -134,15 +133,9 @@ NcclResult ParseNcclTests(std::string_view text) {
       continue;
     }
     if (t.starts_with("NCCL version") || t.starts_with("+ ") || t.find("$ ") != std::string_view::npos) continue;
-    if (unknown++ == 0) {
-      first_unknown = n;
-      first_unknown_text = std::string(t.substr(0, 80));
-    }
+    unread.Note(n, t);
   }
-  if (unknown > 0) {
-    r.warnings.push_back({first_unknown, fmt::format("{} line(s) that are not nccl-tests' parameters, table or footer (the first: '{}')", unknown,
-                                                     first_unknown_text)});
-  }
+  unread.Warn(r.warnings, "nccl-tests' parameters, table or footer");
   if (!r.complete) {
     r.warnings.push_back({reader.number(), r.rows.empty() ? "no result row and no footer: the run did not finish (or the output is cut)"
                                                           : "no footer after the rows: the run did not finish (or the output is cut)"});

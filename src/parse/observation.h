@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace railyard {
@@ -40,6 +41,27 @@ struct Adjacency {
 struct ParseWarning {
   int line = 0;
   std::string message;
+};
+
+// Lines a parser met and could not place, counted, so that one warning says how many and which
+// came first: noise (prompts, banners of other tools) must not flood the warnings, nor pass unsaid.
+class UnreadLines {
+ public:
+  void Note(int line, std::string_view text) {
+    if (count_++ == 0) {
+      first_line_ = line;
+      first_text_ = std::string(text.substr(0, 80));
+    }
+  }
+  // Adds "N line(s) that are not WHAT (the first: '...')" at the first one's line, if there were any.
+  void Warn(std::vector<ParseWarning>& out, std::string_view what) const {
+    if (count_ == 0) return;
+    out.push_back({first_line_, std::to_string(count_) + " line(s) that are not " + std::string(what) + " (the first: '" + first_text_ + "')"});
+  }
+
+ private:
+  int count_ = 0, first_line_ = 0;
+  std::string first_text_;
 };
 
 struct AdjacencyReport {

@@ -49,9 +49,7 @@ PerftestResult ParsePerftest(std::string_view text) {
   std::string_view line;
   enum class Table { kNone, kBw, kLat, kLatDuration } table = Table::kNone;
   double to_gbps = 1;
-  bool after_rows = false;
-  int unknown = 0, first_unknown = 0;
-  std::string first_unknown_text;
+  UnreadLines unread;
   while (reader.Next(line)) {
     const int n = reader.number();
     std::string_view t = TrimView(line);
@@ -84,7 +82,6 @@ PerftestResult ParsePerftest(std::string_view text) {
         table = Table::kNone;
       }
       r.complete = false;
-      after_rows = false;
       continue;
     }
     // A result row: numbers only.
@@ -111,7 +108,6 @@ PerftestResult ParsePerftest(std::string_view text) {
         // Rows repeated after the closing line (some harnesses print the last one again) are one.
         if (!r.bw.empty() && r.complete && r.bw.back().bytes == bytes && r.bw.back().average_gbps == row.average_gbps) continue;
         r.bw.push_back(row);
-        after_rows = true;
         continue;
       }
       if (ok && table == Table::kLat && v.size() >= 5) {
@@ -128,7 +124,6 @@ PerftestResult ParsePerftest(std::string_view text) {
           row.t_p999_us = v[6];
         }
         r.lat.push_back(row);
-        after_rows = true;
         continue;
       }
       if (ok && table == Table::kLatDuration && v.size() >= 2) {
@@ -138,7 +133,6 @@ PerftestResult ParsePerftest(std::string_view text) {
         row.iterations = iterations;
         row.t_avg_us = v[0];
         r.lat.push_back(row);
-        after_rows = true;
         continue;
       }
       r.warnings.push_back({n, "a result row with fewer or other columns than its header: not read"});
@@ -184,16 +178,9 @@ PerftestResult ParsePerftest(std::string_view text) {
         t.starts_with("Requested mtu") || t.starts_with("Changing to active mtu")) {
       continue;  // the banner's other fields, QP addresses, advice: nothing railyard uses
     }
-    (void)after_rows;
-    if (unknown++ == 0) {
-      first_unknown = n;
-      first_unknown_text = std::string(t.substr(0, 80));
-    }
+    unread.Note(n, t);
   }
-  if (unknown > 0) {
-    r.warnings.push_back({first_unknown, fmt::format("{} line(s) that are not perftest's banner, table or errors (the first: '{}')", unknown,
-                                                     first_unknown_text)});
-  }
+  unread.Warn(r.warnings, "perftest's banner, table or errors");
   if (table != Table::kNone && r.bw.empty() && r.lat.empty() && r.errors.empty()) {
     r.warnings.push_back({reader.number(), "the result header has no row after it: the run did not finish (or the output is cut)"});
   }
