@@ -67,12 +67,15 @@ std::function<int()> AddDoctorCommand(CLI::App& app) {
         bool failed = false;
         RunSymptom(a->symptom, HostFacts{}, policy);  // an unknown symptom is an input error before any reading
         nlohmann::json hosts = nlohmann::json::array();
+        // The switches first (a walk may look at the switch end), then each host.
+        std::vector<SwitchFacts> switches;
+        ForEachFacts(a->facts, [](HostFacts&&) {}, [&](SwitchFacts&& s) { switches.push_back(std::move(s)); });
         ForEachFacts(a->facts, [&](HostFacts&& f) {
-          std::vector<StepResult> steps = RunSymptom(a->symptom, f, policy);
+          std::vector<StepResult> steps = RunSymptom(a->symptom, f, policy, switches);
           for (const StepResult& s : steps) failed = failed || s.status == StepStatus::kFailed;
           if (a->format == "json") hosts.push_back(SymptomJson(a->symptom, f.hostname, steps));
           else std::cout << SymptomTable(f.hostname, steps);
-        });
+        }, [](SwitchFacts&&) {});
         if (a->format == "json") {
           std::cout << nlohmann::json{{"schema", "railyard.symptom/1"}, {"symptom", a->symptom}, {"hosts", hosts}}.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
         }

@@ -115,12 +115,14 @@ void Doctor::AddHost(const HostFacts& facts) {
   if (plan_) {
     for (HostLinkEnd& e : HostLinkEnds(facts, *plan_)) host_ends_.push_back(std::move(e));
   }
+  for (HostVlanUse& u : HostVlanUses(facts)) vlan_uses_.push_back(std::move(u));
 }
 
 void Doctor::AddSwitch(const SwitchFacts& facts) {
   std::vector<Finding> found = RunSwitchRules(facts, policy_, plan_.get());
   report_.findings.insert(report_.findings.end(), std::make_move_iterator(found.begin()), std::make_move_iterator(found.end()));
   report_.switches.push_back(facts.hostname);
+  AddSwitchVlanPorts(facts, vlan_ports_);
   if (!plan_) return;
   const std::string name = plan_->PlanNameOf(facts.hostname).empty() ? facts.hostname : plan_->PlanNameOf(facts.hostname);
   for (const SwitchPortFacts& p : facts.ports) {
@@ -134,6 +136,10 @@ DoctorReport Doctor::Finish() {
   if (plan_ && !switch_ends_.empty()) {
     std::vector<Finding> ends = LinkEndRules(switch_ends_, host_ends_, policy_);
     report_.findings.insert(report_.findings.end(), ends.begin(), ends.end());
+  }
+  if (!vlan_ports_.empty()) {
+    std::vector<Finding> vlans = VlanRules(vlan_uses_, vlan_ports_, policy_);
+    report_.findings.insert(report_.findings.end(), vlans.begin(), vlans.end());
   }
   if (!report_.switches.empty()) {
     for (const FleetRule& r : SwitchRules()) {

@@ -56,6 +56,8 @@ class Doctor {
   std::shared_ptr<const HostPlan> plan_;
   std::vector<HostLinkEnd> host_ends_;                // with a plan: each host's view of its planned ports
   std::map<std::string, SwitchPortEnd> switch_ends_;  // with a plan: "switch|port" (plan names) -> the switch's view
+  std::vector<HostVlanUse> vlan_uses_;                // every host's tagged VLANs with their LLDP switch port
+  std::map<std::string, SwitchVlanPort> vlan_ports_;  // every switch port's VLAN view
   FleetAccumulator fleet_;
   DoctorReport report_;
 };

@@ -1,6 +1,7 @@
 #include "doctor/switch_rules.h"
 
 #include <cmath>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -31,6 +32,7 @@ const std::vector<FleetRule>& SwitchRules() {
       {"switch-planned-port-down", Severity::kError, "(--plan) a planned switch port without a link: no module, no light, or the far end down"},
       {"switch-port-forced-speed", Severity::kWarning, "(--plan) a planned switch port forced to a speed other than the plan's"},
       {"link-end-mismatch", Severity::kError, "(--plan) the two ends of a planned cable up at different speeds"},
+      {"vlan-not-allowed-on-trunk", Severity::kError, "a VLAN the host tags that its LLDP-seen switch port does not carry"},
   };
   return rules;
 }
@@ -101,6 +103,72 @@ std::vector<Finding> LinkEndRules(const std::map<std::string, SwitchPortEnd>& sw
         "set both ends to the plan's speed (and FEC); an end that negotiated down points at the cable or module")
         .evidence = {{"host_speed_gbps", fmt::format("{:g}", h.speed_gbps)}, {"switch_speed_gbps", fmt::format("{:g}", it->second.speed_gbps)},
                      {"switch_source", it->second.line ? fmt::format("{}:{}", it->second.source, it->second.line) : it->second.source}};
+  }
+  return out;
+}
+
+std::vector<HostVlanUse> HostVlanUses(const HostFacts& f) {
+  std::vector<HostVlanUse> out;
+  for (const NetdevFacts& v : f.netdevs) {
+    if (v.vlan_id < 1 || v.vlan_id > 4094 || v.lower.empty()) continue;
+    // The physical ports under it: the parent itself, or a bond's members.
+    std::vector<std::string> ports;
+    for (const NetdevFacts& n : f.netdevs) {
+      if (n.name == v.lower && n.kind == "physical") ports.push_back(n.name);
+      if (!n.master.empty() && n.master == v.lower) ports.push_back(n.name);
+    }
+    for (const std::string& port : ports) {
+      for (const LldpNeighbor& l : f.lldp) {
+        if (l.local_port == port && !l.remote_device.empty() && !l.remote_port.empty()) {
+          out.push_back({f.hostname, v.name, port, l.remote_device, l.remote_port, v.vlan_id});
+        }
+      }
+    }
+  }
+  return out;
+}
+
+void AddSwitchVlanPorts(const SwitchFacts& sw, std::map<std::string, SwitchVlanPort>& ports) {
+  const std::string short_name = sw.hostname.substr(0, sw.hostname.find('.'));
+  for (const SwitchPortFacts& p : sw.ports) {
+    if (p.vlan_mode.empty()) continue;
+    SwitchVlanPort v{p.vlan_mode, p.allowed_vlans, p.source, p.access_vlan, p.native_vlan, p.line};
+    ports[sw.hostname + "|" + EosLongPortName(p.name)] = v;
+    if (short_name != sw.hostname) ports[short_name + "|" + EosLongPortName(p.name)] = v;
+  }
+}
+
+std::vector<Finding> VlanRules(const std::vector<HostVlanUse>& uses, const std::map<std::string, SwitchVlanPort>& ports, const DoctorPolicy& policy) {
+  std::vector<Finding> out;
+  if (policy.disabled_rules.count("vlan-not-allowed-on-trunk")) return out;
+  for (const HostVlanUse& u : uses) {
+    auto it = ports.find(u.sw + "|" + EosLongPortName(u.sw_port));
+    if (it == ports.end()) it = ports.find(u.sw.substr(0, u.sw.find('.')) + "|" + EosLongPortName(u.sw_port));
+    if (it == ports.end()) continue;  // no facts for that switch port: nothing judged
+    const SwitchVlanPort& p = it->second;
+    std::string why;
+    if (p.mode == "trunk") {
+      std::optional<bool> has = VlanListHas(p.allowed, u.vlan);
+      if (!has || *has) continue;  // carried, or the allowed list was not read
+      why = fmt::format("a trunk whose allowed VLANs ({}) do not include {}", p.allowed, u.vlan);
+    } else if (p.mode == "access") {
+      why = fmt::format("an access port (VLAN {}, untagged): frames the host tags {} are dropped", p.access, u.vlan);
+    } else if (p.mode == "routed") {
+      why = fmt::format("a routed port: it carries no VLAN");
+    } else {
+      continue;
+    }
+    Finding f;
+    f.rule = "vlan-not-allowed-on-trunk";
+    f.severity = Severity::kError;
+    f.host = u.host;
+    f.object = fmt::format("vlan {} on {}", u.vlan, u.netdev);
+    f.message = fmt::format("{} tags VLAN {} out of {}, whose switch port (LLDP) is {} {}: {}", u.netdev, u.vlan, u.local_port, u.sw, u.sw_port, why);
+    f.fix = p.mode == "trunk" ? fmt::format("add VLAN {} to the trunk on {} {} (EOS: switchport trunk allowed vlan add {})", u.vlan, u.sw, u.sw_port, u.vlan)
+                              : fmt::format("make {} {} a trunk carrying VLAN {}, or send the host's traffic untagged", u.sw, u.sw_port, u.vlan);
+    f.evidence = {{"vlan", std::to_string(u.vlan)}, {"switch", u.sw}, {"switch_port", u.sw_port}, {"mode", p.mode},
+                  {"allowed_vlans", p.allowed.empty() ? "(not read)" : p.allowed}, {"switch_source", p.line ? fmt::format("{}:{}", p.source, p.line) : p.source}};
+    out.push_back(std::move(f));
   }
   return out;
 }

@@ -32,6 +32,21 @@ struct SwitchPortEnd {
 std::vector<Finding> LinkEndRules(const std::map<std::string, SwitchPortEnd>& switch_ends, const std::vector<HostLinkEnd>& host_ends,
                                   const DoctorPolicy& policy);
 
+// vlan-not-allowed-on-trunk: a host that tags VLAN V on a port whose LLDP neighbour is a switch port
+// that does not carry V tagged (a trunk without V in its allowed list, an access or routed port).
+struct HostVlanUse {
+  std::string host, netdev, local_port, sw, sw_port;
+  int vlan = 0;
+};
+std::vector<HostVlanUse> HostVlanUses(const HostFacts& facts);
+struct SwitchVlanPort {
+  std::string mode, allowed, source;
+  int access = 0, native = 0, line = 0;
+};
+// `ports` maps "switch|Ethernet-long-port-name" to its VLAN view (a switch under its full and short names).
+std::vector<Finding> VlanRules(const std::vector<HostVlanUse>& uses, const std::map<std::string, SwitchVlanPort>& ports, const DoctorPolicy& policy);
+void AddSwitchVlanPorts(const SwitchFacts& sw, std::map<std::string, SwitchVlanPort>& ports);
+
 // The plan's name of a switch's port as the switch prints it: EOS tables say "Et1/1" for the
 // plan's (and config's) "Ethernet1/1".
 std::string PlanPortName(const SwitchFacts& sw, const std::string& port);

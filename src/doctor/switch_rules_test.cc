@@ -9,6 +9,8 @@
 #include <gtest/gtest.h>
 
 #include "doctor/doctor.h"
+#include "doctor/symptoms.h"
+#include "facts/collect.h"
 #include "export/write_all.h"
 #include "facts/switch_facts.h"
 #include "parse/fixtures.h"
@@ -246,6 +248,68 @@ TEST(SwitchRules, DoctorTakesSwitchFactsBesideHostFacts) {
   EXPECT_EQ(switches, 2u);
   // Where only host facts are expected, a switch document is an error naming the file.
   EXPECT_THROW(ForEachFacts({(d.path / "switches.ndjson").string()}, [](HostFacts&&) {}), FactsInputError);
+}
+
+TEST(EosSwitchport, TextBlocksAndJsonGiveModeAndAllowedVlans) {
+  SwitchPortsReport text = ParseEosSwitchport(Fixture("switch/eos/show-interfaces-switchport-text-trunk-range-and-NONE-EMULATOR.txt"));
+  ASSERT_GE(text.ports.size(), 2u);
+  EXPECT_EQ(text.ports[0].name, "Et1");
+  EXPECT_EQ(text.ports[0].vlan_mode, "trunk");
+  EXPECT_EQ(text.ports[0].allowed_vlans, "13-14");
+  EXPECT_EQ(text.ports[1].allowed_vlans, "NONE");
+  SwitchPortsReport json = ParseEosSwitchport(Fixture("switch/eos/show-interfaces-switchport-json-7160-trunk-ALL-access.json"));
+  const SwitchPortFacts* e1 = Port(json, "Ethernet1");
+  ASSERT_TRUE(e1);
+  EXPECT_EQ(e1->vlan_mode, "trunk");
+  EXPECT_EQ(e1->allowed_vlans, "ALL");
+  EXPECT_EQ(e1->native_vlan, 1);
+  EXPECT_EQ(VlanListHas("13-14", 14), true);
+  EXPECT_EQ(VlanListHas("13-14,200", 4003), false);
+  EXPECT_EQ(VlanListHas("ALL", 4003), true);
+  EXPECT_EQ(VlanListHas("NONE", 1), false);
+  EXPECT_FALSE(VlanListHas("13-", 13));
+}
+
+TEST(SwitchRules, VlanUnreachableNamesTheSwitchPortAndTheMissingVlan) {
+  // The host: the real capture of an 802.3ad bond with VLAN 4003 on it (ip -d -s link); its members'
+  // LLDP neighbour joined in memory: the real switch whose Et1 trunk carries VLANs 13-14 only.
+  TempDir cap;
+  cap.Put("hostname.txt", "gpu007\n");
+  cap.Put("ip-d-link.txt", Fixture("ip-link/ip-d-s-link-8023ad-bond-slave-and-vlan-on-bond-mtu9000.txt"));
+  HostFacts host = BuildHostFacts(ReadCaptureDir(cap.path.string()));
+  bool member = false;
+  for (const NetdevFacts& n : host.netdevs) member = member || (n.name == "enp59s0f0" && n.master == "bond1");
+  ASSERT_TRUE(member);
+  LldpNeighbor l;
+  l.local_port = "enp59s0f0";
+  l.remote_device = "my_arista";
+  l.remote_port = "Ethernet1";
+  host.lldp = {l};
+  TempDir sw;
+  sw.Put("hostname.txt", "my_arista\n");
+  sw.Put("eos-show-interfaces-switchport.txt", Fixture("switch/eos/show-interfaces-switchport-text-trunk-range-and-NONE-EMULATOR.txt"));
+  SwitchFacts arista = CollectSwitchFrom(sw.path.string());
+  std::vector<StepResult> steps = RunSymptom("vlan-unreachable", host, DoctorPolicy{}, {arista});
+  ASSERT_FALSE(steps.empty());
+  const StepResult& last = steps.back();
+  EXPECT_EQ(last.step, "the switch port carries the VLAN");
+  EXPECT_EQ(last.status, StepStatus::kFailed);
+  EXPECT_NE(last.detail.find("bond1.4003 tags VLAN 4003 out of enp59s0f0, whose switch port (LLDP) is my_arista Ethernet1"), std::string::npos)
+      << last.detail;
+  // The capture shows Et1 twice, reconfigured in between: the later state (NONE) is the one that counts.
+  EXPECT_NE(last.detail.find("allowed VLANs (NONE) do not include 4003"), std::string::npos) << last.detail;
+  EXPECT_NE(last.fix.find("switchport trunk allowed vlan add 4003"), std::string::npos);
+  // Without the switch's facts the step is not guessed: unknown, with the command that tells.
+  std::vector<StepResult> alone = RunSymptom("vlan-unreachable", host, DoctorPolicy{});
+  EXPECT_EQ(alone.back().status, StepStatus::kUnknown);
+  // And the doctor's rule says the same.
+  Doctor doctor{DoctorPolicy{}};
+  doctor.AddHost(host);
+  doctor.AddSwitch(arista);
+  DoctorReport report = doctor.Finish();
+  size_t vlan = 0;
+  for (const Finding& f : report.findings) vlan += f.rule == "vlan-not-allowed-on-trunk";
+  EXPECT_EQ(vlan, 1u) << DoctorTable(report);
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "doctor/symptoms.h"
 
+#include "doctor/switch_rules.h"
+
 #include <functional>
 #include <stdexcept>
 
@@ -311,10 +313,34 @@ const std::vector<Symptom>& Symptoms() {
 }
 
 std::vector<StepResult> RunSymptom(const std::string& symptom, const HostFacts& facts, const DoctorPolicy& policy) {
+  return RunSymptom(symptom, facts, policy, {});
+}
+
+std::vector<StepResult> RunSymptom(const std::string& symptom, const HostFacts& facts, const DoctorPolicy& policy,
+                                   const std::vector<SwitchFacts>& switches) {
   for (const auto& [s, steps] : Catalog()) {
     if (symptom != s.id) continue;
     std::vector<StepResult> out;
     for (const auto& step : steps) out.push_back(step(facts, policy));
+    if (symptom == "vlan-unreachable") {
+      // The switch end: each tagged VLAN's port reaches a switch port (LLDP); does it carry the VLAN?
+      std::vector<HostVlanUse> uses = HostVlanUses(facts);
+      std::map<std::string, SwitchVlanPort> ports;
+      for (const SwitchFacts& sw : switches) AddSwitchVlanPorts(sw, ports);
+      std::vector<Finding> found = VlanRules(uses, ports, policy);
+      size_t judged = 0;
+      for (const HostVlanUse& u : uses) {
+        judged += ports.count(u.sw + "|" + EosLongPortName(u.sw_port)) + ports.count(u.sw.substr(0, u.sw.find('.')) + "|" + EosLongPortName(u.sw_port)) > 0;
+      }
+      std::string detail;
+      for (const Finding& f : found) detail += (detail.empty() ? "" : "; ") + f.message;
+      StepResult r = Custom("the switch port carries the VLAN", judged > 0, found.empty(),
+                            found.empty() ? fmt::format("{} VLAN port(s) checked against their switch port", judged) : detail,
+                            "railyard collect --switch --from <the LLDP neighbour's saved outputs> (switchport VLANs), then give it to doctor",
+                            found.empty() ? "" : found.front().fix);
+      if (judged == 0 && uses.empty()) r.detail = "not checked: no tagged VLAN with an LLDP neighbour in the host's facts";
+      out.push_back(std::move(r));
+    }
     return out;
   }
   std::vector<std::string> ids;

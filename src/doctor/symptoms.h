@@ -8,6 +8,7 @@
 
 #include "doctor/policy.h"
 #include "facts/host_facts.h"
+#include "facts/switch_facts.h"
 
 namespace railyard {
 
@@ -30,6 +31,10 @@ const std::vector<Symptom>& Symptoms();
 
 // Throws std::invalid_argument naming the known symptoms for an unknown id.
 std::vector<StepResult> RunSymptom(const std::string& symptom, const HostFacts& facts, const DoctorPolicy& policy);
+// With the switches' facts, the walks also look at the switch end: vlan-unreachable checks that the
+// switch port each VLAN's port reaches (LLDP) carries that VLAN.
+std::vector<StepResult> RunSymptom(const std::string& symptom, const HostFacts& facts, const DoctorPolicy& policy,
+                                   const std::vector<SwitchFacts>& switches);
 
 std::string SymptomTable(const std::string& host, const std::vector<StepResult>& steps);
 

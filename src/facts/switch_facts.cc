@@ -42,6 +42,8 @@ std::string SwitchFactsJson(const SwitchFacts& f) {
     put("vlan_mode", p.vlan_mode);
     if (p.access_vlan) x["access_vlan"] = p.access_vlan;
     put("member_of", p.member_of);
+    put("allowed_vlans", p.allowed_vlans);
+    if (p.native_vlan) x["native_vlan"] = p.native_vlan;
     put("module_type", p.module_type);
     if (!p.module_present) x["module_present"] = false;
     put("source", p.source);
@@ -79,6 +81,8 @@ SwitchFacts ParseSwitchFactsJson(const std::string& text, const std::string& sou
       p.vlan_mode = x.value("vlan_mode", "");
       p.access_vlan = x.value("access_vlan", 0);
       p.member_of = x.value("member_of", "");
+      p.allowed_vlans = x.value("allowed_vlans", "");
+      p.native_vlan = x.value("native_vlan", 0);
       p.module_type = x.value("module_type", "");
       p.module_present = x.value("module_present", true);
       p.source = x.value("source", "");
@@ -119,6 +123,7 @@ SwitchFacts CollectSwitchFrom(const std::string& dir) {
     for (const ParseWarning& w : r.warnings) f.warnings.push_back({source, w.line, w.message});
   };
   std::map<std::string, std::pair<std::string, std::string>> reasons;  // errdisabled port -> cause, where
+  std::vector<SwitchPortFacts> vlans;  // from the switchport output: VLAN mode, access, allowed, native
   for (const fs::path& p : files) {
     const std::string name = p.filename().string(), source = p.string();
     f.sources.push_back(source);
@@ -131,6 +136,11 @@ SwitchFacts CollectSwitchFrom(const std::string& dir) {
     } else if (name == "eos-show-interfaces-status-errdisabled.txt") {
       SwitchPortsReport r = ParseEosInterfacesStatus(read(p));  // the Reason table: merged below
       for (SwitchPortFacts& port : r.ports) reasons[port.name] = {port.reason, source + ":" + std::to_string(port.line)};
+      for (const ParseWarning& w : r.warnings) f.warnings.push_back({source, w.line, w.message});
+      if (f.os.empty()) f.os = "eos";
+    } else if (name == "eos-show-interfaces-switchport.txt" || name == "eos-show-interfaces-switchport.json") {
+      SwitchPortsReport r = ParseEosSwitchport(read(p));  // VLAN membership: merged below
+      for (SwitchPortFacts& port : r.ports) vlans.push_back(std::move(port));
       for (const ParseWarning& w : r.warnings) f.warnings.push_back({source, w.line, w.message});
       if (f.os.empty()) f.os = "eos";
     } else if (name == "sonic-show-interfaces-status.txt") {
@@ -150,6 +160,21 @@ SwitchFacts CollectSwitchFrom(const std::string& dir) {
     } else {
       f.warnings.push_back({why.second, 0, fmt::format("{} is errdisabled ({}) but not in the status table: not read", port, why.first)});
     }
+  }
+  for (const SwitchPortFacts& v : vlans) {
+    // The switchport output names ports in full (Ethernet1) where the status table is short (Et1).
+    const std::string& name = v.name;
+    auto it = std::find_if(f.ports.begin(), f.ports.end(),
+                           [&name](const SwitchPortFacts& x) { return x.name == name || EosLongPortName(x.name) == EosLongPortName(name); });
+    if (it == f.ports.end()) {
+      SwitchPortFacts p = v;  // a port only the switchport output lists: kept, with what it says
+      f.ports.push_back(std::move(p));
+      continue;
+    }
+    if (!v.vlan_mode.empty()) it->vlan_mode = v.vlan_mode;
+    if (v.access_vlan) it->access_vlan = v.access_vlan;
+    it->allowed_vlans = v.allowed_vlans;
+    it->native_vlan = v.native_vlan;
   }
   if (f.hostname.empty()) f.hostname = fs::path(dir).lexically_normal().filename().string();
   return f;

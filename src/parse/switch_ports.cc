@@ -282,4 +282,92 @@ SwitchPortsReport ParseNvueInterfaceJson(std::string_view json) {
   return r;
 }
 
+std::optional<bool> VlanListHas(std::string_view list, int vlan) {
+  list = TrimView(list);
+  if (list == "ALL") return true;
+  if (list == "NONE" || list.empty()) return list == "NONE" ? std::optional<bool>(false) : std::nullopt;
+  bool has = false;
+  for (std::string_view part : SplitWords(list, ',')) {
+    const size_t dash = part.find('-');
+    uint64_t lo = 0, hi = 0;
+    if (!WholeUnsigned(part.substr(0, dash), lo)) return std::nullopt;
+    hi = lo;
+    if (dash != std::string_view::npos && !WholeUnsigned(part.substr(dash + 1), hi)) return std::nullopt;
+    if (hi < lo || hi > 4095) return std::nullopt;
+    has = has || (static_cast<uint64_t>(vlan) >= lo && static_cast<uint64_t>(vlan) <= hi);
+  }
+  return has;
+}
+
+SwitchPortsReport ParseEosSwitchport(std::string_view text) {
+  SwitchPortsReport r;
+  auto mode_of = [](std::string_view m) -> std::string {
+    if (m == "trunk") return "trunk";
+    if (m == "access" || m == "static access") return "access";
+    if (m == "routed") return "routed";
+    return std::string(m);
+  };
+  if (TrimView(text).starts_with("{")) {
+    nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+    if (j.is_discarded() || !j.is_object() || !j.contains("switchports") || !j["switchports"].is_object()) {
+      r.warnings.push_back({1, "not the JSON of `show interfaces switchport | json` (no \"switchports\")"});
+      return r;
+    }
+    for (auto it = j["switchports"].begin(); it != j["switchports"].end(); ++it) {
+      const nlohmann::json& info = it.value().is_object() && it.value().contains("switchportInfo") ? it.value()["switchportInfo"] : nlohmann::json();
+      if (!info.is_object()) {
+        r.warnings.push_back({0, fmt::format("{}: no switchportInfo", it.key())});
+        continue;
+      }
+      SwitchPortFacts p;
+      p.name = it.key();
+      if (info.contains("mode") && info["mode"].is_string()) p.vlan_mode = mode_of(info["mode"].get<std::string>());
+      if (info.contains("accessVlanId") && info["accessVlanId"].is_number_integer()) p.access_vlan = info["accessVlanId"].get<int>();
+      if (info.contains("trunkAllowedVlans") && info["trunkAllowedVlans"].is_string()) p.allowed_vlans = info["trunkAllowedVlans"].get<std::string>();
+      if (info.contains("trunkingNativeVlanId") && info["trunkingNativeVlanId"].is_number_integer()) p.native_vlan = info["trunkingNativeVlanId"].get<int>();
+      r.ports.push_back(std::move(p));
+    }
+    return r;
+  }
+  LineReader reader(text);
+  std::string_view line;
+  SwitchPortFacts* current = nullptr;
+  UnreadLines unread;
+  while (reader.Next(line)) {
+    const int n = reader.number();
+    std::string_view t = TrimView(line);
+    if (t.empty()) continue;
+    const size_t colon = t.find(':');
+    std::string_view key = colon == std::string_view::npos ? t : TrimView(t.substr(0, colon));
+    std::string_view value = colon == std::string_view::npos ? std::string_view() : TrimView(t.substr(colon + 1));
+    if (key == "Name") {
+      r.ports.push_back({});
+      current = &r.ports.back();
+      current->name = std::string(value);
+      current->line = n;
+      continue;
+    }
+    if (!current) {
+      unread.Note(n, t);
+      continue;
+    }
+    uint64_t id = 0;
+    auto leading_id = [&](std::string_view v) { return WholeUnsigned(v.substr(0, v.find(' ')), id) && id <= 4095; };
+    if (key == "Operational Mode") {
+      current->vlan_mode = mode_of(value);
+    } else if (key == "Access Mode VLAN" && leading_id(value)) {
+      current->access_vlan = static_cast<int>(id);
+    } else if (key == "Trunking Native Mode VLAN" && leading_id(value)) {
+      current->native_vlan = static_cast<int>(id);
+    } else if (key == "Trunking VLANs Enabled") {
+      current->allowed_vlans = std::string(value);
+    } else if (colon == std::string_view::npos) {
+      unread.Note(n, t);  // a prompt, "... (more ports)"
+    }
+  }
+  unread.Warn(r.warnings, "`show interfaces switchport` blocks");
+  if (r.ports.empty()) r.warnings.push_back({reader.number(), "no \"Name:\" block: not `show interfaces switchport`"});
+  return r;
+}
+
 }  // namespace railyard

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,6 +30,8 @@ struct SwitchPortFacts {
   std::string vlan_mode;    // access | trunk | routed | member (of a port-channel) | ""
   int access_vlan = 0;      // the untagged VLAN of an access port, 0 = none
   std::string member_of;    // the port-channel it is in ("Po100")
+  std::string allowed_vlans;  // a trunk's allowed VLANs as the switch prints them: "ALL", "NONE", "13-14,200"; "" = not read
+  int native_vlan = 0;        // a trunk's untagged VLAN, 0 = not read
   std::string module_type;  // 25GBASE-SR, Not Present, ...
   bool module_present = true;
   int line = 0;             // where in its source file
@@ -49,6 +52,15 @@ SwitchPortsReport ParseSonicInterfacesStatus(std::string_view text);
 // admin-status/oper-status, speed "100G", mtu, fec, auto-negotiate, duplex, protodown...}}; the swp
 // (switch) ports only.
 SwitchPortsReport ParseNvueInterfaceJson(std::string_view json);
+
+// Arista EOS `show interfaces switchport` (the "Name: Et1" blocks) or its `| json` form
+// ({"switchports": {"Ethernet1": {"switchportInfo": {mode, accessVlanId, trunkAllowedVlans,
+// trunkingNativeVlanId}}}}): each port's VLAN mode, access VLAN, allowed and native VLANs.
+SwitchPortsReport ParseEosSwitchport(std::string_view text);
+
+// Whether a VLAN list as switches print it ("ALL", "NONE", "1-4094", "13-14,200") holds `vlan`;
+// nullopt when the list cannot be read.
+std::optional<bool> VlanListHas(std::string_view list, int vlan);
 
 // "25G" -> 25, "100M" -> 0.1, "a-10G" -> 10 (auto), "auto" -> 0 (auto); false when not a speed.
 bool ParseSwitchSpeed(std::string_view text, double& gbps, bool& negotiated);
