@@ -149,14 +149,20 @@ TEST(SwitchFacts, CollectMergesTheErrdisabledCauseAndRoundTrips) {
   d.Put("eos-show-interfaces-status.txt", Fixture("switch-interfaces/arista-eos-7050sx3-et21-errdisabled-25gbase-sr.txt"));
   d.Put("eos-show-interfaces-status-errdisabled.txt", Fixture("switch/eos/show-interfaces-status-errdisabled-text-xcvr-unsupported-ABRIDGED.txt"));
   d.Put("notes.txt", "not a command output\n");
+  fs::create_symlink("/etc/passwd", d.path / "sonic-show-interfaces-status.txt");
   SwitchFacts f = CollectSwitchFrom(d.path.string());
   EXPECT_EQ(f.hostname, "sw-core-01");
   EXPECT_EQ(f.os, "eos");
   ASSERT_EQ(f.ports.size(), 1u);
   EXPECT_EQ(f.ports[0].reason, "xcvr-unsupported");
   bool said_notes = false;
-  for (const SwitchFactsWarning& w : f.warnings) said_notes = said_notes || w.source.ends_with("notes.txt");
+  bool said_link = false;
+  for (const SwitchFactsWarning& w : f.warnings) {
+    said_notes = said_notes || w.source.ends_with("notes.txt");
+    said_link = said_link || (w.source.ends_with("sonic-show-interfaces-status.txt") && w.message.find("symlink") != std::string::npos);
+  }
   EXPECT_TRUE(said_notes);  // nothing dropped in silence
+  EXPECT_TRUE(said_link);   // and a planted link is not followed
   SwitchFacts back = ParseSwitchFactsJson(SwitchFactsJson(f), "sw.json");
   ASSERT_EQ(back.ports.size(), 1u);
   EXPECT_EQ(back.ports[0].reason, "xcvr-unsupported");

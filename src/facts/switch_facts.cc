@@ -105,7 +105,11 @@ SwitchFacts CollectSwitchFrom(const std::string& dir) {
   if (!fs::is_directory(dir, ec)) throw std::runtime_error(fmt::format("{}: not a directory of saved switch outputs", dir));
   std::vector<fs::path> files;
   for (const auto& e : fs::directory_iterator(dir, ec)) {
-    if (e.is_regular_file() && !e.is_symlink()) files.push_back(e.path());
+    if (e.is_symlink()) {
+      f.warnings.push_back({e.path().string(), 0, "a symlink: not followed (the directory holds what was saved from the switch)"});
+    } else if (e.is_regular_file()) {
+      files.push_back(e.path());
+    }
   }
   std::sort(files.begin(), files.end());
   auto read = [](const fs::path& p) {
