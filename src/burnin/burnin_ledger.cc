@@ -74,11 +74,15 @@ BurninLedgerUpdate BurninObservations(const BurninCheck& check, const std::vecto
   }
   for (const Suspect& s : check.localization.suspects) {
     if (s.kind != "switch") continue;
+    // A leaf under suspicion: its NICs failed every pair (that is how the leaf was found), and those
+    // failures are the leaf's, so the NICs are held, not failed. Their partners elsewhere passed
+    // other pairs and are judged on those.
     for (const PairOutcome& o : check.outcomes) {
       for (const BurninEndpoint* e : {&o.server, &o.client}) {
-        // A leaf under suspicion: its NICs' failed pairs are the leaf's, so they are held, not failed.
-        if (o.failed && !e->device.empty()) {
-          verdict.emplace(e->host + " " + e->device, fmt::format("not judged ({}): leaf {} is the suspect", campaign, s.name));
+        const std::string nic = e->host + " " + e->device;
+        auto p = passes.find(nic);
+        if (o.failed && !e->device.empty() && (p == passes.end() || p->second.first == 0)) {
+          verdict.emplace(nic, fmt::format("not judged ({}): leaf {} is the suspect", campaign, s.name));
         }
       }
     }

@@ -547,6 +547,47 @@ TEST(BurninLedger, EachNicsVerdictOnItsSerialThroughTheFactsPciAddress) {
       << ledger->Get("MT2401X00012")->fields.at("burnin.result");
 }
 
+TEST(BurninLedger, ABadLeafsNicsAreHeldAndTheirPartnersJudgedOnTheirOtherPairs) {
+  Campaign c;
+  std::set<std::string> on_leaf;
+  for (const PlannedLink& l : c.fabric.links) {
+    if (l.level == "endpoint-leaf" && c.fabric.devices[l.z_device].name == "compute-leaf-su01-r4") {
+      on_leaf.insert(c.fabric.devices[l.a_device].name + " " + std::string(l.a_port));
+    }
+  }
+  BurninPlan plan = RailPlan(c.fabric);
+  c.Run(plan, [&](const BurninPair& p, int) {
+    return on_leaf.count(p.server.host + " " + p.server.device) || on_leaf.count(p.client.host + " " + p.client.device) ? 80.0 : 392.0;
+  });
+  BurninCheck r = c.Check(plan);
+  ASSERT_EQ(r.localization.suspects.size(), 1u);
+  // A partner off the leaf that met one of its NICs (so it has a failed pair too).
+  std::string partner;
+  for (const PairOutcome& o : r.outcomes) {
+    if (!o.failed) continue;
+    for (const BurninEndpoint* e : {&o.server, &o.client}) {
+      if (!on_leaf.count(e->host + " " + e->device) && partner.empty()) partner = e->host;
+    }
+  }
+  ASSERT_FALSE(partner.empty());
+  auto ledger = OpenSqliteLedger((c.dir / "ledger.db").string());
+  ledger->Record({{"MT2401X00001", "nic", {{"location", "gpu001 19:00.0"}}, 0}, {"MT2401X00009", "nic", {{"location", partner + " 19:00.0"}}, 0}},
+                 "receiving", "test");
+  std::vector<HostFacts> facts(2);
+  for (int i = 0; i < 2; ++i) {
+    facts[i].hostname = i == 0 ? "gpu001" : partner;
+    RdmaFacts rdma;
+    rdma.ca.name = "mlx5_3";
+    rdma.pci_bdf = "0000:19:00.0";
+    facts[i].rdma = {rdma};
+  }
+  ledger->Record(BurninObservations(r, facts, *ledger).observations, "tester", "railyard burnin check");
+  // gpu001's rail-4 NIC sits on the bad leaf: held. The partner (the other SU's leaf) met one of its
+  // NICs and others too: judged on those, a pass.
+  EXPECT_TRUE(ledger->Get("MT2401X00001")->fields.at("burnin.result").starts_with("not judged")) << ledger->Get("MT2401X00001")->fields.at("burnin.result");
+  EXPECT_TRUE(ledger->Get("MT2401X00009")->fields.at("burnin.result").starts_with("pass")) << ledger->Get("MT2401X00009")->fields.at("burnin.result");
+}
+
 TEST(BurninPolicy, ThresholdsFromYamlAndErrorsWithTheirPlace) {
   BurninPolicy p = ParseBurninPolicy("perftest: {min_gbps: 375}\nnccl: {busbw_per_400g: 48}\n", "burnin.yaml");
   EXPECT_DOUBLE_EQ(*p.perftest_min_gbps, 375);
