@@ -108,6 +108,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     railyard::ParseEosInterfacesStatus(text);
     railyard::ParseSonicInterfacesStatus(text);
     railyard::ParseNvueInterfaceJson(text);
+    railyard::ParseEosSwitchport(text);
+    railyard::ParseSonicVlanBrief(text);
+    (void)railyard::VlanListHas(text, 100);
     try {  // doctor reads switch facts documents: refused with runtime_error, nothing else
       railyard::ParseSwitchFactsJson(text, "fuzz");
     } catch (const std::runtime_error&) {

@@ -276,6 +276,25 @@ TEST(EosSwitchport, TextBlocksAndJsonGiveModeAndAllowedVlans) {
   EXPECT_FALSE(VlanListHas("13-", 13));
 }
 
+TEST(SonicVlanBrief, MembershipFromTheGridWithContinuationRows) {
+  SwitchPortsReport r = ParseSonicVlanBrief(Fixture("switch/sonic/show-vlan-brief-unittest-untagged-and-tagged-same-portchannel.txt"));
+  EXPECT_TRUE(r.warnings.empty());
+  const SwitchPortFacts* pc = Port(r, "PortChannel1001");
+  ASSERT_TRUE(pc);
+  EXPECT_EQ(pc->vlan_mode, "trunk");  // tagged in 4000, untagged in 1000
+  EXPECT_EQ(pc->allowed_vlans, "4000");
+  EXPECT_EQ(pc->native_vlan, 1000);
+  ASSERT_TRUE(Port(r, "Ethernet28"));
+  EXPECT_EQ(Port(r, "Ethernet28")->vlan_mode, "access");
+  EXPECT_EQ(Port(r, "Ethernet28")->access_vlan, 2000);  // a continuation row of VLAN 2000
+  // 2018's layout has no Port Tagging: a warning, no guessed membership.
+  SwitchPortsReport old = ParseSonicVlanBrief(Fixture("switch/sonic/show-vlan-brief-issue-pr355-legacy-4col-no-tagging.txt"));
+  EXPECT_TRUE(old.ports.empty());
+  ASSERT_EQ(old.warnings.size(), 1u);
+  EXPECT_EQ(VlanListHas(pc->allowed_vlans, 4000), true);
+  EXPECT_EQ(VlanListHas(pc->allowed_vlans, 1000), false);
+}
+
 TEST(SwitchRules, VlanUnreachableNamesTheSwitchPortAndTheMissingVlan) {
   // The host: the real capture of an 802.3ad bond with VLAN 4003 on it (ip -d -s link); its members'
   // LLDP neighbour joined in memory: the real switch whose Et1 trunk carries VLANs 13-14 only.

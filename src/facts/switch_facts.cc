@@ -147,6 +147,11 @@ SwitchFacts CollectSwitchFrom(const std::string& dir) {
       for (SwitchPortFacts& port : r.ports) vlans.push_back(std::move(port));
       for (const ParseWarning& w : r.warnings) f.warnings.push_back({source, w.line, w.message});
       if (f.os.empty()) f.os = "eos";
+    } else if (name == "sonic-show-vlan-brief.txt") {
+      SwitchPortsReport r = ParseSonicVlanBrief(read(p));  // VLAN membership: merged below
+      for (SwitchPortFacts& port : r.ports) vlans.push_back(std::move(port));
+      for (const ParseWarning& w : r.warnings) f.warnings.push_back({source, w.line, w.message});
+      if (f.os.empty()) f.os = "sonic";
     } else if (name == "sonic-show-interfaces-status.txt") {
       add(ParseSonicInterfacesStatus(read(p)), "sonic", source);
     } else if (name == "nvue-show-interface.json") {

@@ -38,7 +38,9 @@ SwitchFacts ParseSwitchFactsJson(const std::string& json, const std::string& sou
 //   hostname.txt                                the switch's name (else the directory's)
 //   eos-show-interfaces-status.txt              Arista EOS `show interfaces status`
 //   eos-show-interfaces-status-errdisabled.txt  EOS `show interfaces status errdisabled`: the causes
+//   eos-show-interfaces-switchport.txt | .json  EOS `show interfaces switchport`: VLAN membership
 //   sonic-show-interfaces-status.txt            SONiC `show interfaces status`
+//   sonic-show-vlan-brief.txt                   SONiC `show vlan brief`: VLAN membership
 //   nvue-show-interface.json                    Cumulus `nv show interface -o json`
 // A file railyard does not know is a warning naming it; nothing is dropped in silence.
 SwitchFacts CollectSwitchFrom(const std::string& dir);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -367,6 +368,91 @@ SwitchPortsReport ParseEosSwitchport(std::string_view text) {
   }
   unread.Warn(r.warnings, "`show interfaces switchport` blocks");
   if (r.ports.empty()) r.warnings.push_back({reader.number(), "no \"Name:\" block: not `show interfaces switchport`"});
+  return r;
+}
+
+SwitchPortsReport ParseSonicVlanBrief(std::string_view text) {
+  SwitchPortsReport r;
+  LineReader reader(text);
+  std::string_view line;
+  std::vector<std::string> names;
+  int vlan = 0;
+  std::map<std::string, std::pair<std::vector<int>, int>> member;  // port -> tagged VLANs, untagged VLAN
+  std::vector<std::string> order;
+  bool no_tagging_said = false;
+  auto cells = [](std::string_view row) {
+    std::vector<std::string_view> out;
+    size_t start = row.find('|');
+    while (start != std::string_view::npos) {
+      size_t end = row.find('|', start + 1);
+      if (end == std::string_view::npos) break;
+      out.push_back(TrimView(row.substr(start + 1, end - start - 1)));
+      start = end;
+    }
+    return out;
+  };
+  while (reader.Next(line)) {
+    const int n = reader.number();
+    std::string_view t = TrimView(line);
+    if (t.empty() || t.starts_with("+")) continue;  // borders, the === under the header
+    if (!t.starts_with("|")) {
+      r.warnings.push_back({n, "not a row of the grid: not read"});
+      continue;
+    }
+    std::vector<std::string_view> c = cells(t);
+    if (names.empty()) {
+      for (std::string_view name : c) names.emplace_back(name);
+      if (std::find(names.begin(), names.end(), "VLAN ID") == names.end() || std::find(names.begin(), names.end(), "Ports") == names.end()) {
+        r.warnings.push_back({n, "a grid without VLAN ID and Ports columns: not `show vlan brief`"});
+        return r;
+      }
+      continue;
+    }
+    auto cell = [&](const char* name) -> std::string_view {
+      for (size_t i = 0; i < names.size() && i < c.size(); ++i) {
+        if (names[i] == name) return c[i];
+      }
+      return {};
+    };
+    if (std::string_view id = cell("VLAN ID"); !id.empty()) {
+      uint64_t v = 0;
+      if (!WholeUnsigned(id, v) || v < 1 || v > 4094) {
+        r.warnings.push_back({n, fmt::format("VLAN ID '{}' not understood: its rows not read", id)});
+        vlan = 0;
+        continue;
+      }
+      vlan = static_cast<int>(v);
+    }
+    std::string_view port = cell("Ports");
+    if (port.empty() || vlan == 0) continue;
+    const bool has_tagging = std::find(names.begin(), names.end(), "Port Tagging") != names.end();
+    if (!has_tagging) {
+      if (!no_tagging_said) r.warnings.push_back({n, "no Port Tagging column (an old layout): the ports' VLANs are not read"});
+      no_tagging_said = true;
+      continue;
+    }
+    std::string_view tagging = cell("Port Tagging");
+    auto [it, fresh] = member.try_emplace(std::string(port));
+    if (fresh) order.push_back(std::string(port));
+    if (tagging == "tagged") it->second.first.push_back(vlan);
+    else if (tagging == "untagged") it->second.second = vlan;
+    else r.warnings.push_back({n, fmt::format("{}: tagging '{}' not understood", port, tagging)});
+  }
+  for (const std::string& name : order) {
+    const auto& [tagged, untagged] = member[name];
+    SwitchPortFacts p;
+    p.name = name;
+    if (!tagged.empty()) {
+      p.vlan_mode = "trunk";
+      for (int v : tagged) p.allowed_vlans += (p.allowed_vlans.empty() ? "" : ",") + std::to_string(v);
+      p.native_vlan = untagged;
+    } else {
+      p.vlan_mode = "access";
+      p.access_vlan = untagged;
+    }
+    r.ports.push_back(std::move(p));
+  }
+  if (names.empty()) r.warnings.push_back({reader.number(), "no grid header: not `show vlan brief`"});
   return r;
 }
 

@@ -58,6 +58,13 @@ SwitchPortsReport ParseNvueInterfaceJson(std::string_view json);
 // trunkingNativeVlanId}}}}): each port's VLAN mode, access VLAN, allowed and native VLANs.
 SwitchPortsReport ParseEosSwitchport(std::string_view text);
 
+// SONiC `show vlan brief`: a grid table (+---+ borders, === under the header) whose columns change
+// between releases (found by name); a row with an empty VLAN ID continues the VLAN above, one port
+// per row with its tagging. Each port comes back with its VLANs: tagged ones as a trunk's allowed
+// list, an untagged one as the access (or, beside tagged ones, native) VLAN. Without a Port Tagging
+// column (2018 layout) the membership is a warning: railyard does not guess tagged or untagged.
+SwitchPortsReport ParseSonicVlanBrief(std::string_view text);
+
 // Whether a VLAN list as switches print it ("ALL", "NONE", "1-4094", "13-14,200") holds `vlan`;
 // nullopt when the list cannot be read.
 std::optional<bool> VlanListHas(std::string_view list, int vlan);
