@@ -110,6 +110,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     railyard::ParseNvueInterfaceJson(text);
     railyard::ParseEosSwitchport(text);
     railyard::ParseSonicVlanBrief(text);
+    railyard::ParseEosCountersErrors(text);
     (void)railyard::VlanListHas(text, 100);
     try {  // doctor reads switch facts documents: refused with runtime_error, nothing else
       railyard::ParseSwitchFactsJson(text, "fuzz");

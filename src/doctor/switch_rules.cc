@@ -33,6 +33,7 @@ const std::vector<FleetRule>& SwitchRules() {
       {"switch-port-forced-speed", Severity::kWarning, "(--plan) a planned switch port forced to a speed other than the plan's"},
       {"link-end-mismatch", Severity::kError, "(--plan) the two ends of a planned cable up at different speeds"},
       {"vlan-not-allowed-on-trunk", Severity::kError, "a VLAN the host tags that its LLDP-seen switch port does not carry"},
+      {"port-error-counters-high", Severity::kWarning, "a switch port with physical-layer errors (FCS, symbol, alignment), or receive/transmit errors above 100"},
   };
   return rules;
 }
@@ -67,6 +68,29 @@ std::vector<Finding> RunSwitchRules(const SwitchFacts& sw, const DoctorPolicy& p
           fmt::format("{} is shut down by configuration{}{}", p.name, far ? cable : "", p.description.empty() ? "" : " (description '" + p.description + "')"),
           "no shutdown on the port if it should carry traffic; else remove its description so it reads as unused")
           .evidence = {{"status", p.status}, {"admin", p.admin}, {"source", Where(p)}};
+    }
+    if (!p.errors.empty() && on("port-error-counters-high")) {
+      // Physical-layer errors are not expected on a healthy link at all (the Azure IB guidance
+      // investigates symbol errors above 0); receive and transmit errors above 100, as its
+      // PortRcvErrors threshold (../shared/reference/rollout-and-acceptance.md B5 #8). Counters run
+      // since the last clear: the message says so.
+      std::string bad;
+      std::vector<std::pair<std::string, std::string>> ev;
+      for (const auto& [name, value] : p.errors) {
+        const bool physical = name == "fcs" || name == "symbol" || name == "align";
+        if ((physical && value > 0) || ((name == "rx" || name == "tx") && value > 100)) {
+          bad += fmt::format("{}{} {}", bad.empty() ? "" : ", ", value, name);
+          ev.emplace_back(name, std::to_string(value));
+        }
+      }
+      if (!bad.empty()) {
+        ev.emplace_back("source", Where(p));
+        Add(out, "port-error-counters-high", Severity::kWarning, sw.hostname, "port " + p.name,
+            fmt::format("{} has counted {} errors since its counters were last cleared{}", p.name, bad, cable),
+            "clear the counters and watch them under load (railyard burnin); errors that grow point at the cable, the module "
+            "or the port: reseat, then swap the cable, then the module")
+            .evidence = ev;
+      }
     }
     if (!far) continue;
     if (p.admin != "down" && p.oper == "down" && p.status != "errdisabled" && on("switch-planned-port-down")) {

@@ -276,6 +276,31 @@ TEST(EosSwitchport, TextBlocksAndJsonGiveModeAndAllowedVlans) {
   EXPECT_FALSE(VlanListHas("13-", 13));
 }
 
+TEST(EosCountersErrors, TextAndJsonAndTheRule) {
+  // A 100M port with millions of FCS and symbol errors (text), and a 7160's JSON with FCS and
+  // alignment errors on a 100G port.
+  SwitchPortsReport text = ParseEosCountersErrors(Fixture("switch/eos/show-interfaces-counters-errors-text-100M-port-fcs-symbol-runts.txt"));
+  ASSERT_EQ(text.ports.size(), 4u);
+  EXPECT_EQ(Port(text, "Et6")->errors.at("fcs"), 7846661u);
+  EXPECT_EQ(Port(text, "Et6")->errors.at("symbol"), 7831865u);
+  EXPECT_EQ(Port(text, "Et2")->errors.at("fcs"), 0u);
+  SwitchPortsReport json = ParseEosCountersErrors(Fixture("switch/eos/show-interfaces-counters-errors-json-7160-fcs-align-on-100G.json"));
+  ASSERT_FALSE(json.ports.empty());
+  size_t with_errors = 0;
+  for (const SwitchPortFacts& p : json.ports) with_errors += p.errors.count("fcs") && p.errors.at("fcs") > 0;
+  EXPECT_GE(with_errors, 1u);
+  // Through collect and the rule: only the port with errors.
+  TempDir d;
+  d.Put("hostname.txt", "leaf9\n");
+  d.Put("eos-show-interfaces-counters-errors.txt", Fixture("switch/eos/show-interfaces-counters-errors-text-100M-port-fcs-symbol-runts.txt"));
+  SwitchFacts f = ParseSwitchFactsJson(SwitchFactsJson(CollectSwitchFrom(d.path.string())), "leaf9.json");
+  std::vector<Finding> found = RunSwitchRules(f, DoctorPolicy{}, nullptr);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].rule, "port-error-counters-high");
+  EXPECT_EQ(found[0].object, "port Et6");
+  EXPECT_NE(found[0].message.find("7846661 fcs"), std::string::npos) << found[0].message;
+}
+
 TEST(SonicVlanBrief, MembershipFromTheGridWithContinuationRows) {
   SwitchPortsReport r = ParseSonicVlanBrief(Fixture("switch/sonic/show-vlan-brief-unittest-untagged-and-tagged-same-portchannel.txt"));
   EXPECT_TRUE(r.warnings.empty());

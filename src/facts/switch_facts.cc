@@ -43,6 +43,7 @@ std::string SwitchFactsJson(const SwitchFacts& f) {
     if (p.access_vlan) x["access_vlan"] = p.access_vlan;
     put("member_of", p.member_of);
     put("allowed_vlans", p.allowed_vlans);
+    if (!p.errors.empty()) x["errors"] = p.errors;
     if (p.native_vlan) x["native_vlan"] = p.native_vlan;
     put("module_type", p.module_type);
     if (!p.module_present) x["module_present"] = false;
@@ -82,6 +83,11 @@ SwitchFacts ParseSwitchFactsJson(const std::string& text, const std::string& sou
       p.access_vlan = x.value("access_vlan", 0);
       p.member_of = x.value("member_of", "");
       p.allowed_vlans = x.value("allowed_vlans", "");
+      if (x.contains("errors") && x["errors"].is_object()) {
+        for (auto e = x["errors"].begin(); e != x["errors"].end(); ++e) {
+          if (e.value().is_number_unsigned()) p.errors[e.key()] = e.value().get<uint64_t>();
+        }
+      }
       p.native_vlan = x.value("native_vlan", 0);
       p.module_type = x.value("module_type", "");
       p.module_present = x.value("module_present", true);
@@ -128,6 +134,7 @@ SwitchFacts CollectSwitchFrom(const std::string& dir) {
   };
   std::map<std::string, std::pair<std::string, std::string>> reasons;  // errdisabled port -> cause, where
   std::vector<SwitchPortFacts> vlans;  // from the switchport output: VLAN mode, access, allowed, native
+  std::vector<SwitchPortFacts> counters;  // from the error counters output
   for (const fs::path& p : files) {
     const std::string name = p.filename().string(), source = p.string();
     f.sources.push_back(source);
@@ -145,6 +152,14 @@ SwitchFacts CollectSwitchFrom(const std::string& dir) {
     } else if (name == "eos-show-interfaces-switchport.txt" || name == "eos-show-interfaces-switchport.json") {
       SwitchPortsReport r = ParseEosSwitchport(read(p));  // VLAN membership: merged below
       for (SwitchPortFacts& port : r.ports) vlans.push_back(std::move(port));
+      for (const ParseWarning& w : r.warnings) f.warnings.push_back({source, w.line, w.message});
+      if (f.os.empty()) f.os = "eos";
+    } else if (name == "eos-show-interfaces-counters-errors.txt" || name == "eos-show-interfaces-counters-errors.json") {
+      SwitchPortsReport r = ParseEosCountersErrors(read(p));  // counters: merged below
+      for (SwitchPortFacts& port : r.ports) {
+        port.source = source;
+        counters.push_back(std::move(port));
+      }
       for (const ParseWarning& w : r.warnings) f.warnings.push_back({source, w.line, w.message});
       if (f.os.empty()) f.os = "eos";
     } else if (name == "sonic-show-vlan-brief.txt") {
@@ -184,6 +199,16 @@ SwitchFacts CollectSwitchFrom(const std::string& dir) {
     if (v.access_vlan) it->access_vlan = v.access_vlan;
     it->allowed_vlans = v.allowed_vlans;
     it->native_vlan = v.native_vlan;
+  }
+  for (const SwitchPortFacts& c : counters) {
+    const std::string& name = c.name;
+    auto it = std::find_if(f.ports.begin(), f.ports.end(),
+                           [&name](const SwitchPortFacts& x) { return x.name == name || EosLongPortName(x.name) == EosLongPortName(name); });
+    if (it == f.ports.end()) {
+      f.ports.push_back(c);  // a port only the counters list: kept, with its counters
+    } else {
+      it->errors = c.errors;
+    }
   }
   if (f.hostname.empty()) f.hostname = fs::path(dir).lexically_normal().filename().string();
   return f;

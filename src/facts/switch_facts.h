@@ -39,6 +39,7 @@ SwitchFacts ParseSwitchFactsJson(const std::string& json, const std::string& sou
 //   eos-show-interfaces-status.txt              Arista EOS `show interfaces status`
 //   eos-show-interfaces-status-errdisabled.txt  EOS `show interfaces status errdisabled`: the causes
 //   eos-show-interfaces-switchport.txt | .json  EOS `show interfaces switchport`: VLAN membership
+//   eos-show-interfaces-counters-errors.txt | .json  EOS `show interfaces counters errors`
 //   sonic-show-interfaces-status.txt            SONiC `show interfaces status`
 //   sonic-show-vlan-brief.txt                   SONiC `show vlan brief`: VLAN membership
 //   nvue-show-interface.json                    Cumulus `nv show interface -o json`

@@ -456,4 +456,67 @@ SwitchPortsReport ParseSonicVlanBrief(std::string_view text) {
   return r;
 }
 
+SwitchPortsReport ParseEosCountersErrors(std::string_view text) {
+  SwitchPortsReport r;
+  if (TrimView(text).starts_with("{")) {
+    nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+    if (j.is_discarded() || !j.is_object() || !j.contains("interfaceErrorCounters") || !j["interfaceErrorCounters"].is_object()) {
+      r.warnings.push_back({1, "not the JSON of `show interfaces counters errors | json` (no \"interfaceErrorCounters\")"});
+      return r;
+    }
+    static const std::vector<std::pair<const char*, const char*>> kKeys = {
+        {"fcsErrors", "fcs"},     {"alignmentErrors", "align"}, {"symbolErrors", "symbol"}, {"inErrors", "rx"},
+        {"frameTooShorts", "runts"}, {"frameTooLongs", "giants"}, {"outErrors", "tx"}};
+    for (auto it = j["interfaceErrorCounters"].begin(); it != j["interfaceErrorCounters"].end(); ++it) {
+      if (!it.value().is_object()) continue;
+      SwitchPortFacts p;
+      p.name = it.key();
+      for (const auto& [key, name] : kKeys) {
+        if (it.value().contains(key) && it.value()[key].is_number_unsigned()) p.errors[name] = it.value()[key].get<uint64_t>();
+      }
+      r.ports.push_back(std::move(p));
+    }
+    return r;
+  }
+  LineReader reader(text);
+  std::string_view line;
+  std::vector<std::string> columns;
+  UnreadLines unread;
+  while (reader.Next(line)) {
+    const int n = reader.number();
+    std::vector<std::string_view> w = SplitWords(line);
+    if (w.empty()) continue;
+    if (w[0] == "Port") {
+      columns.clear();
+      for (size_t i = 1; i < w.size(); ++i) {
+        std::string c(w[i]);
+        for (char& ch : c) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+        columns.push_back(c);
+      }
+      continue;
+    }
+    if (columns.empty() || w.size() != columns.size() + 1) {
+      unread.Note(n, TrimView(line));
+      continue;
+    }
+    SwitchPortFacts p;
+    p.name = std::string(w[0]);
+    p.line = n;
+    bool ok = true;
+    for (size_t i = 0; i < columns.size() && ok; ++i) {
+      uint64_t v = 0;
+      ok = WholeUnsigned(w[i + 1], v);
+      p.errors[columns[i]] = v;
+    }
+    if (!ok) {
+      r.warnings.push_back({n, fmt::format("port {}: a counter that is not a number: not read", p.name)});
+      continue;
+    }
+    r.ports.push_back(std::move(p));
+  }
+  unread.Warn(r.warnings, "`show interfaces counters errors` rows");
+  if (columns.empty()) r.warnings.push_back({reader.number(), "no header (Port FCS Align ...): not `show interfaces counters errors`"});
+  return r;
+}
+
 }  // namespace railyard

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -32,6 +33,7 @@ struct SwitchPortFacts {
   std::string member_of;    // the port-channel it is in ("Po100")
   std::string allowed_vlans;  // a trunk's allowed VLANs as the switch prints them: "ALL", "NONE", "13-14,200"; "" = not read
   int native_vlan = 0;        // a trunk's untagged VLAN, 0 = not read
+  std::map<std::string, uint64_t> errors;  // error counters as read: fcs, align, symbol, rx, runts, giants, tx
   std::string module_type;  // 25GBASE-SR, Not Present, ...
   bool module_present = true;
   int line = 0;             // where in its source file
@@ -64,6 +66,11 @@ SwitchPortsReport ParseEosSwitchport(std::string_view text);
 // list, an untagged one as the access (or, beside tagged ones, native) VLAN. Without a Port Tagging
 // column (2018 layout) the membership is a warning: railyard does not guess tagged or untagged.
 SwitchPortsReport ParseSonicVlanBrief(std::string_view text);
+
+// Arista EOS `show interfaces counters errors` (Port FCS Align Symbol Rx Runts Giants Tx) or its
+// `| json` form (interfaceErrorCounters -> fcsErrors, alignmentErrors, symbolErrors, inErrors,
+// frameTooShorts, frameTooLongs, outErrors): each port's error counters, as `errors`.
+SwitchPortsReport ParseEosCountersErrors(std::string_view text);
 
 // Whether a VLAN list as switches print it ("ALL", "NONE", "1-4094", "13-14,200") holds `vlan`;
 // nullopt when the list cannot be read.
