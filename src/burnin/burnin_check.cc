@@ -23,8 +23,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string Key(const BurninEndpoint& e) { return e.device.empty() ? e.host : e.host + " " + e.device; }
-
 // A result file's text, or nullopt when there is none. A symlink is not followed: the results
 // directory holds what the rounds wrote, and a link planted there could point anywhere.
 std::optional<std::string> ReadResult(const fs::path& path) {
@@ -221,7 +219,7 @@ BurninCheck CheckBurnin(const BurninPlan& plan, const PlannedFabric* fabric, con
       o.pair = i;
       o.server = pair.server;
       o.client = pair.client;
-      o.loopback = Key(pair.server) == Key(pair.client);
+      o.loopback = EndpointKey(pair.server) == EndpointKey(pair.client);
           const fs::path txt = dir / (pair.result + ".txt"), json = dir / (pair.result + ".json");
       std::optional<std::string> text = ReadResult(txt);
       const bool is_json = !text;
@@ -263,7 +261,7 @@ BurninCheck CheckBurnin(const BurninPlan& plan, const PlannedFabric* fabric, con
       std::set<std::string> seen;
       for (size_t i = 0; i < round.pairs.size(); ++i) {
         for (const BurninEndpoint* e : {&round.pairs[i].server, &round.pairs[i].client}) {
-          if (!seen.insert(Key(*e)).second) continue;
+          if (!seen.insert(EndpointKey(*e)).second) continue;
           const fs::path base = dir / sub / "counters" / (e->host + "." + e->device);
           std::optional<std::string> b = ReadResult(base.string() + ".before.txt"), a = ReadResult(base.string() + ".after.txt");
           MlxlinkReport rb, ra;
@@ -278,7 +276,7 @@ BurninCheck CheckBurnin(const BurninPlan& plan, const PlannedFabric* fabric, con
           if (growth.empty()) continue;
           SuspectEvidence ev{round.index, i, "counters under load", 0, 0, true, growth};
           // Into the suspect that already holds this NIC, else a suspect of its own.
-          auto place = places.find(Key(*e));
+          auto place = places.find(EndpointKey(*e));
           Suspect* holder = nullptr;
           for (Suspect& s : c.localization.suspects) {
             if ((s.host == e->host && (s.device.empty() || s.device == e->device)) ||
@@ -290,7 +288,7 @@ BurninCheck CheckBurnin(const BurninPlan& plan, const PlannedFabric* fabric, con
           if (!holder) {
             Suspect s;
             s.kind = "link";
-            s.name = Key(*e);
+            s.name = EndpointKey(*e);
             s.host = e->host;
             s.device = e->device;
             if (place != places.end()) {
@@ -361,7 +359,7 @@ std::string BurninCheckJson(const BurninCheck& c) {
   }
   j["missing"] = nlohmann::ordered_json::array();
   for (const PairOutcome& o : c.missing) {
-    j["missing"].push_back({{"round", o.round}, {"pair", o.pair}, {"server", Key(o.server)}, {"client", Key(o.client)}, {"why", o.why}});
+    j["missing"].push_back({{"round", o.round}, {"pair", o.pair}, {"server", EndpointKey(o.server)}, {"client", EndpointKey(o.client)}, {"why", o.why}});
   }
   nlohmann::ordered_json next = {{"index", c.next_round.index}, {"pairs", nlohmann::ordered_json::array()}};
   for (const BurninPair& p : c.next_round.pairs) next["pairs"].push_back(PairJson(p));
@@ -402,12 +400,12 @@ std::string BurninCheckTable(const BurninCheck& c) {
   }
   if (!c.missing.empty()) {
     out += fmt::format("\n{} pair(s) have no usable result (not counted as passed); the first: {} <- {}: {}\n", c.missing.size(),
-                       TerminalSafe(Key(c.missing.front().server)), TerminalSafe(Key(c.missing.front().client)),
+                       TerminalSafe(EndpointKey(c.missing.front().server)), TerminalSafe(EndpointKey(c.missing.front().client)),
                        TerminalSafe(c.missing.front().why));
   }
   if (!c.next_round.pairs.empty()) {
     out += fmt::format("\nnext round ({} pair(s)): `railyard burnin bisect` writes it; the first: {} <- {}\n", c.next_round.pairs.size(),
-                       TerminalSafe(Key(c.next_round.pairs.front().server)), TerminalSafe(Key(c.next_round.pairs.front().client)));
+                       TerminalSafe(EndpointKey(c.next_round.pairs.front().server)), TerminalSafe(EndpointKey(c.next_round.pairs.front().client)));
   }
   for (const std::string& w : c.warnings) out += "warning: " + TerminalSafe(w) + "\n";
   return out;
@@ -529,8 +527,8 @@ std::string BurninCheckHtml(const BurninCheck& c) {
     size_t shown = 0;
     for (const PairOutcome& o : c.missing) {
       if (shown++ >= 500) break;
-      out += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n", o.round, o.pair, HtmlEscape(Key(o.server)),
-                         HtmlEscape(Key(o.client)), HtmlEscape(o.why));
+      out += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n", o.round, o.pair, HtmlEscape(EndpointKey(o.server)),
+                         HtmlEscape(EndpointKey(o.client)), HtmlEscape(o.why));
     }
     out += "</table>\n";
   }

@@ -266,7 +266,7 @@ BurninPlan PlanBurnin(const PlannedFabric& fabric, const BurninOptions& o) {
       std::unordered_map<uint32_t, size_t> rank;  // a host's place among the hosts of its leaf (or pod)
       std::map<uint32_t, size_t> seen;
       for (uint32_t h : order) {
-        const uint32_t key = d == 2 ? t.nics[h].front().leaf : d == 4 ? t.nics[h].front().leaf : t.pod[t.nics[h].front().leaf];
+        const uint32_t key = d == 6 ? t.pod[t.nics[h].front().leaf] : t.nics[h].front().leaf;
         rank[h] = seen[key]++;
       }
       auto leaf = [&](uint32_t h) { return t.nics[h].front().leaf; };
@@ -391,12 +391,13 @@ BurninPlan ParseBurninPlan(std::string_view json, const std::string& source) {
   return plan;
 }
 
-std::vector<HostFile> BurninScripts(const BurninPlan& in, const std::string& launcher, int first_round, const std::string& results) {
+std::vector<HostFile> BurninScripts(const BurninPlan& plan, const std::string& launcher, int first_round, const std::string& results) {
   // Names that only reach comments: a line break there would end the comment, so none is kept.
-  BurninPlan plan = in;
-  for (std::string* text : {&plan.plan_name, &plan.plane, &plan.pattern}) {
-    for (char& ch : *text) ch = static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f ? '?' : ch;
-  }
+  auto comment = [](std::string text) {
+    for (char& ch : text) ch = static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f ? '?' : ch;
+    return text;
+  };
+  const std::string plan_name = comment(plan.plan_name), plane = comment(plan.plane), pattern = comment(plan.pattern);
   if (launcher != "ssh" && launcher != "srun") throw std::runtime_error(fmt::format("--launcher '{}': ssh or srun", launcher));
   std::vector<HostFile> files;
   // `on HOST CMD OUT`: a command on a host, its output in a file, in the background.
@@ -407,7 +408,7 @@ std::vector<HostFile> BurninScripts(const BurninPlan& in, const std::string& lau
       "#!/bin/sh\n# railyard burnin: every round of plan {} (pattern {}, plane {}), one after the other.\n"
       "# RESULTS (default ./results) collects each pair's output; then: railyard burnin check --plan plan.json RESULTS\n"
       "set -u\ncd \"$(dirname \"$0\")\"\nif [ -z \"${{RESULTS:-}}\" ]; then RESULTS={}; fi\nexport RESULTS\n",
-      plan.plan_name, plan.pattern, plan.plane, results.empty() ? "\"$PWD/results\"" : ShellQuoted(results));
+      plan_name, pattern, plane, results.empty() ? "\"$PWD/results\"" : ShellQuoted(results));
   for (const BurninRound& round : plan.rounds) {
     if (round.index < first_round) continue;
     const std::string name = fmt::format("round-{:03}.sh", round.index);
@@ -416,7 +417,7 @@ std::vector<HostFile> BurninScripts(const BurninPlan& in, const std::string& lau
         "#!/bin/sh\n# railyard burnin: round {} of {} (pattern {}, plane {}, {} pair(s)) from plan {}.\n"
         "# Starts every server of the round, then every client; each client's output is its pair's result.\n"
         "set -u\nRESULTS=${{RESULTS:-results}}\nDURATION=${{DURATION:-{}}}\nmkdir -p \"$RESULTS/{}\"\n{}",
-        round.index + 1, plan.rounds.size(), plan.pattern, plan.plane, round.pairs.size(), plan.plan_name, plan.duration_s,
+        round.index + 1, plan.rounds.size(), pattern, plane, round.pairs.size(), plan_name, plan.duration_s,
         round.pairs.empty() ? fmt::format("round-{:03}", round.index) : round.pairs.front().result.substr(0, round.pairs.front().result.find('/')),
         on);
     std::string servers, clients;

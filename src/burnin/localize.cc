@@ -9,8 +9,6 @@
 namespace railyard {
 namespace {
 
-std::string Key(const BurninEndpoint& e) { return e.device.empty() ? e.host : e.host + " " + e.device; }
-
 struct EndpointStats {
   BurninEndpoint endpoint;
   std::vector<size_t> results;  // indexes into outcomes (pairs with a partner)
@@ -23,8 +21,8 @@ struct EndpointStats {
 };
 
 SuspectEvidence Evidence(const PairOutcome& o, const BurninEndpoint& self) {
-  const BurninEndpoint& partner = Key(o.server) == Key(self) ? o.client : o.server;
-  return {o.round, o.pair, o.loopback ? "itself (loopback)" : Key(partner), o.measured, o.expected, o.failed, o.why};
+  const BurninEndpoint& partner = EndpointKey(o.server) == EndpointKey(self) ? o.client : o.server;
+  return {o.round, o.pair, o.loopback ? "itself (loopback)" : EndpointKey(partner), o.measured, o.expected, o.failed, o.why};
 }
 
 }  // namespace
@@ -34,14 +32,14 @@ Localization Localize(const std::vector<PairOutcome>& outcomes, const std::map<s
   for (size_t i = 0; i < outcomes.size(); ++i) {
     const PairOutcome& o = outcomes[i];
     if (o.loopback) {
-      EndpointStats& s = stats[Key(o.server)];
+      EndpointStats& s = stats[EndpointKey(o.server)];
       s.endpoint = o.server;
       s.loopbacks.push_back(i);
       (o.failed ? s.loopback_failed : s.loopback_passed) = true;
       continue;
     }
     for (const BurninEndpoint* e : {&o.server, &o.client}) {
-      EndpointStats& s = stats[Key(*e)];
+      EndpointStats& s = stats[EndpointKey(*e)];
       s.endpoint = *e;
       s.results.push_back(i);
       s.fails += o.failed;
@@ -56,8 +54,8 @@ Localization Localize(const std::vector<PairOutcome>& outcomes, const std::map<s
   for (size_t i = 0; i < outcomes.size(); ++i) {
     const PairOutcome& o = outcomes[i];
     if (o.loopback || !o.failed) continue;
-    EndpointStats& a = stats[Key(o.server)];
-    EndpointStats& b = stats[Key(o.client)];
+    EndpointStats& a = stats[EndpointKey(o.server)];
+    EndpointStats& b = stats[EndpointKey(o.client)];
     const double ra = other_ratio(a), rb = other_ratio(b);
     if (ra > rb) {
       a.blamed.push_back(i);
@@ -100,7 +98,7 @@ Localization Localize(const std::vector<PairOutcome>& outcomes, const std::map<s
     sus.confidence = nics.size() >= 3 ? "confirmed" : "likely";
     sus.reason = fmt::format("every pair through it was slow: {} NIC(s) of {} host(s), each fast nowhere", nics.size(), hosts.size());
     for (const EndpointStats* s : nics) {
-      folded.insert(Key(s->endpoint));
+      folded.insert(EndpointKey(s->endpoint));
       endpoint_evidence(*s, sus);
     }
     out.suspects.push_back(std::move(sus));
@@ -129,7 +127,7 @@ Localization Localize(const std::vector<PairOutcome>& outcomes, const std::map<s
         }
         passes += s->results.size() - s->fails;
         endpoint_evidence(*s, sus);
-        folded.insert(Key(s->endpoint));
+        folded.insert(EndpointKey(s->endpoint));
       }
       sus.confidence = passes == 0 && partners_failed >= 2 ? "confirmed" : "likely";
       sus.reason = fmt::format("slow on {} of its NICs, in {} pairs with {} other hosts: the host (CPU, memory, PCIe, power, a "
@@ -141,7 +139,7 @@ Localization Localize(const std::vector<PairOutcome>& outcomes, const std::map<s
       Suspect sus;
       sus.host = s->endpoint.host;
       sus.device = s->endpoint.device;
-      auto place = places.find(Key(s->endpoint));
+      auto place = places.find(EndpointKey(s->endpoint));
       if (place != places.end()) {
         sus.leaf = place->second.leaf;
         sus.leaf_port = place->second.leaf_port;
@@ -149,17 +147,17 @@ Localization Localize(const std::vector<PairOutcome>& outcomes, const std::map<s
       }
       endpoint_evidence(*s, sus);
       std::set<std::string> partners;
-      for (size_t i : s->blamed) partners.insert(Key(outcomes[i].server) == Key(s->endpoint) ? Key(outcomes[i].client) : Key(outcomes[i].server));
+      for (size_t i : s->blamed) partners.insert(EndpointKey(outcomes[i].server) == EndpointKey(s->endpoint) ? EndpointKey(outcomes[i].client) : EndpointKey(outcomes[i].server));
       const size_t passes = s->results.size() - s->fails;
       if (host_level) {
         sus.kind = "host";
         sus.name = s->endpoint.host;
       } else if (s->loopback_failed) {
         sus.kind = "nic";
-        sus.name = Key(s->endpoint);
+        sus.name = EndpointKey(s->endpoint);
       } else {
         sus.kind = "link";
-        sus.name = Key(s->endpoint);
+        sus.name = EndpointKey(s->endpoint);
       }
       if (s->loopback_failed) {
         sus.confidence = "confirmed";
@@ -207,7 +205,7 @@ BurninRound NextRound(const Localization& l, const std::vector<PairOutcome>& out
   // Known-good partners by rail (0 = any), each used once.
   std::map<int, std::vector<BurninEndpoint>> good;
   for (const BurninEndpoint& e : l.known_good) {
-    auto place = places.find(Key(e));
+    auto place = places.find(EndpointKey(e));
     good[place == places.end() ? 0 : place->second.rail].push_back(e);
   }
   std::map<int, size_t> next_good;
@@ -219,11 +217,11 @@ BurninRound NextRound(const Localization& l, const std::vector<PairOutcome>& out
     return out;
   };
   auto partner_for = [&](const BurninEndpoint& e) -> const BurninEndpoint* {
-    auto place = places.find(Key(e));
+    auto place = places.find(EndpointKey(e));
     const int rail = place == places.end() ? 0 : place->second.rail;
     auto& list = good[rail];
     for (size_t& i = next_good[rail]; i < list.size(); ++i) {
-      if (list[i].host == e.host || used.count(Key(list[i]))) continue;
+      if (list[i].host == e.host || used.count(EndpointKey(list[i]))) continue;
       return &list[i++];
     }
     return nullptr;
@@ -232,7 +230,7 @@ BurninRound NextRound(const Localization& l, const std::vector<PairOutcome>& out
     BurninPair p;
     p.server = partner;
     p.client = suspect;
-    auto a = places.find(Key(suspect)), b = places.find(Key(partner));
+    auto a = places.find(EndpointKey(suspect)), b = places.find(EndpointKey(partner));
     if (loopback) {
       p.server = suspect;
       p.hops = 0;
@@ -241,8 +239,8 @@ BurninRound NextRound(const Localization& l, const std::vector<PairOutcome>& out
     }
     p.rail = a == places.end() ? 0 : a->second.rail;
     p.result = stem(p.server, p.client);
-    used.insert(Key(suspect));
-    used.insert(Key(partner));
+    used.insert(EndpointKey(suspect));
+    used.insert(EndpointKey(partner));
     round.pairs.push_back(std::move(p));
   };
   // Endpoints each suspect stands for.
@@ -265,7 +263,7 @@ BurninRound NextRound(const Localization& l, const std::vector<PairOutcome>& out
       ends.push_back({s.host, s.device});
     }
     for (const BurninEndpoint& e : ends) {
-      if (used.count(Key(e))) continue;
+      if (used.count(EndpointKey(e))) continue;
       if (s.confidence != "confirmed") {
         if (const BurninEndpoint* g = partner_for(e)) {
           add(e, *g, false);

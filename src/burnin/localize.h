@@ -25,6 +25,9 @@
 
 namespace railyard {
 
+// "host device" (or "host" for a host-level NCCL pair): how results, places and suspects name a NIC.
+inline std::string EndpointKey(const BurninEndpoint& e) { return e.device.empty() ? e.host : e.host + " " + e.device; }
+
 // One pair's outcome, as the localizer needs it.
 struct PairOutcome {
   int round = 0;

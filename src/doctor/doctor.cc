@@ -124,7 +124,8 @@ void Doctor::AddSwitch(const SwitchFacts& facts) {
   report_.switches.push_back(facts.hostname);
   AddSwitchVlanPorts(facts, vlan_ports_);
   if (!plan_) return;
-  const std::string name = plan_->PlanNameOf(facts.hostname).empty() ? facts.hostname : plan_->PlanNameOf(facts.hostname);
+  std::string name = plan_->PlanNameOf(facts.hostname);
+  if (name.empty()) name = facts.hostname;
   for (const SwitchPortFacts& p : facts.ports) {
     switch_ends_[name + "|" + PlanPortName(facts, p.name)] = {name, p.name, p.status, p.source, p.speed_gbps, p.oper == "up", p.line};
   }

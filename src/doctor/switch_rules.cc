@@ -162,14 +162,19 @@ void AddSwitchVlanPorts(const SwitchFacts& sw, std::map<std::string, SwitchVlanP
   }
 }
 
+const SwitchVlanPort* FindVlanPort(const std::map<std::string, SwitchVlanPort>& ports, const HostVlanUse& use) {
+  auto it = ports.find(use.sw + "|" + EosLongPortName(use.sw_port));
+  if (it == ports.end()) it = ports.find(use.sw.substr(0, use.sw.find('.')) + "|" + EosLongPortName(use.sw_port));
+  return it == ports.end() ? nullptr : &it->second;
+}
+
 std::vector<Finding> VlanRules(const std::vector<HostVlanUse>& uses, const std::map<std::string, SwitchVlanPort>& ports, const DoctorPolicy& policy) {
   std::vector<Finding> out;
   if (policy.disabled_rules.count("vlan-not-allowed-on-trunk")) return out;
   for (const HostVlanUse& u : uses) {
-    auto it = ports.find(u.sw + "|" + EosLongPortName(u.sw_port));
-    if (it == ports.end()) it = ports.find(u.sw.substr(0, u.sw.find('.')) + "|" + EosLongPortName(u.sw_port));
-    if (it == ports.end()) continue;  // no facts for that switch port: nothing judged
-    const SwitchVlanPort& p = it->second;
+    const SwitchVlanPort* found = FindVlanPort(ports, u);
+    if (!found) continue;  // no facts for that switch port: nothing judged
+    const SwitchVlanPort& p = *found;
     std::string why;
     if (p.mode == "trunk") {
       std::optional<bool> has = VlanListHas(p.allowed, u.vlan);

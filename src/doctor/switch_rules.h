@@ -44,6 +44,9 @@ struct SwitchVlanPort {
   int access = 0, native = 0, line = 0;
 };
 // `ports` maps "switch|Ethernet-long-port-name" to its VLAN view (a switch under its full and short names).
+// The switch port a VLAN use's LLDP neighbour names, under the switch's full or short name; nullptr
+// when the facts do not have it.
+const SwitchVlanPort* FindVlanPort(const std::map<std::string, SwitchVlanPort>& ports, const HostVlanUse& use);
 std::vector<Finding> VlanRules(const std::vector<HostVlanUse>& uses, const std::map<std::string, SwitchVlanPort>& ports, const DoctorPolicy& policy);
 void AddSwitchVlanPorts(const SwitchFacts& sw, std::map<std::string, SwitchVlanPort>& ports);
 

@@ -329,9 +329,7 @@ std::vector<StepResult> RunSymptom(const std::string& symptom, const HostFacts& 
       for (const SwitchFacts& sw : switches) AddSwitchVlanPorts(sw, ports);
       std::vector<Finding> found = VlanRules(uses, ports, policy);
       size_t judged = 0;
-      for (const HostVlanUse& u : uses) {
-        judged += ports.count(u.sw + "|" + EosLongPortName(u.sw_port)) + ports.count(u.sw.substr(0, u.sw.find('.')) + "|" + EosLongPortName(u.sw_port)) > 0;
-      }
+      for (const HostVlanUse& u : uses) judged += FindVlanPort(ports, u) != nullptr;
       std::string detail;
       for (const Finding& f : found) detail += (detail.empty() ? "" : "; ") + f.message;
       StepResult r = Custom("the switch port carries the VLAN", judged > 0, found.empty(),

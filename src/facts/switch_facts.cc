@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <sstream>
 #include <stdexcept>
@@ -135,6 +136,12 @@ SwitchFacts CollectSwitchFrom(const std::string& dir) {
   std::map<std::string, std::pair<std::string, std::string>> reasons;  // errdisabled port -> cause, where
   std::vector<SwitchPortFacts> vlans;  // from the switchport output: VLAN mode, access, allowed, native
   std::vector<SwitchPortFacts> counters;  // from the error counters output
+  // An output that adds to the status table's ports (merged by name below): its ports, its warnings.
+  auto supplement = [&](SwitchPortsReport r, const std::string& os, const std::string& source, std::vector<SwitchPortFacts>& into) {
+    if (f.os.empty()) f.os = os;
+    for (SwitchPortFacts& port : r.ports) into.push_back(std::move(port));
+    for (const ParseWarning& w : r.warnings) f.warnings.push_back({source, w.line, w.message});
+  };
   for (const fs::path& p : files) {
     const std::string name = p.filename().string(), source = p.string();
     f.sources.push_back(source);
@@ -145,28 +152,17 @@ SwitchFacts CollectSwitchFrom(const std::string& dir) {
     } else if (name == "eos-show-interfaces-status.txt") {
       add(ParseEosInterfacesStatus(read(p)), "eos", source);
     } else if (name == "eos-show-interfaces-status-errdisabled.txt") {
-      SwitchPortsReport r = ParseEosInterfacesStatus(read(p));  // the Reason table: merged below
-      for (SwitchPortFacts& port : r.ports) reasons[port.name] = {port.reason, source + ":" + std::to_string(port.line)};
-      for (const ParseWarning& w : r.warnings) f.warnings.push_back({source, w.line, w.message});
-      if (f.os.empty()) f.os = "eos";
+      std::vector<SwitchPortFacts> table;  // the Reason table: merged below
+      supplement(ParseEosInterfacesStatus(read(p)), "eos", source, table);
+      for (const SwitchPortFacts& port : table) reasons[port.name] = {port.reason, source + ":" + std::to_string(port.line)};
     } else if (name == "eos-show-interfaces-switchport.txt" || name == "eos-show-interfaces-switchport.json") {
-      SwitchPortsReport r = ParseEosSwitchport(read(p));  // VLAN membership: merged below
-      for (SwitchPortFacts& port : r.ports) vlans.push_back(std::move(port));
-      for (const ParseWarning& w : r.warnings) f.warnings.push_back({source, w.line, w.message});
-      if (f.os.empty()) f.os = "eos";
+      supplement(ParseEosSwitchport(read(p)), "eos", source, vlans);
     } else if (name == "eos-show-interfaces-counters-errors.txt" || name == "eos-show-interfaces-counters-errors.json") {
-      SwitchPortsReport r = ParseEosCountersErrors(read(p));  // counters: merged below
-      for (SwitchPortFacts& port : r.ports) {
-        port.source = source;
-        counters.push_back(std::move(port));
-      }
-      for (const ParseWarning& w : r.warnings) f.warnings.push_back({source, w.line, w.message});
-      if (f.os.empty()) f.os = "eos";
+      const size_t from = counters.size();
+      supplement(ParseEosCountersErrors(read(p)), "eos", source, counters);
+      for (size_t i = from; i < counters.size(); ++i) counters[i].source = source;
     } else if (name == "sonic-show-vlan-brief.txt") {
-      SwitchPortsReport r = ParseSonicVlanBrief(read(p));  // VLAN membership: merged below
-      for (SwitchPortFacts& port : r.ports) vlans.push_back(std::move(port));
-      for (const ParseWarning& w : r.warnings) f.warnings.push_back({source, w.line, w.message});
-      if (f.os.empty()) f.os = "sonic";
+      supplement(ParseSonicVlanBrief(read(p)), "sonic", source, vlans);
     } else if (name == "sonic-show-interfaces-status.txt") {
       add(ParseSonicInterfacesStatus(read(p)), "sonic", source);
     } else if (name == "nvue-show-interface.json") {
@@ -185,31 +181,28 @@ SwitchFacts CollectSwitchFrom(const std::string& dir) {
       f.warnings.push_back({why.second, 0, fmt::format("{} is errdisabled ({}) but not in the status table: not read", port, why.first)});
     }
   }
-  for (const SwitchPortFacts& v : vlans) {
-    // The switchport output names ports in full (Ethernet1) where the status table is short (Et1).
-    const std::string& name = v.name;
-    auto it = std::find_if(f.ports.begin(), f.ports.end(),
-                           [&name](const SwitchPortFacts& x) { return x.name == name || EosLongPortName(x.name) == EosLongPortName(name); });
-    if (it == f.ports.end()) {
-      SwitchPortFacts p = v;  // a port only the switchport output lists: kept, with what it says
-      f.ports.push_back(std::move(p));
-      continue;
+  // A supplementary port merged into the status table's port of the same name (the switchport and
+  // counters outputs name ports in full, Ethernet1, where the status table is short, Et1), or kept on
+  // its own when the table does not list it.
+  auto merge = [&f](const std::vector<SwitchPortFacts>& extra, const std::function<void(SwitchPortFacts&, const SwitchPortFacts&)>& apply) {
+    for (const SwitchPortFacts& e : extra) {
+      const std::string& name = e.name;
+      auto it = std::find_if(f.ports.begin(), f.ports.end(),
+                             [&name](const SwitchPortFacts& x) { return x.name == name || EosLongPortName(x.name) == EosLongPortName(name); });
+      if (it == f.ports.end()) {
+        f.ports.push_back(e);
+      } else {
+        apply(*it, e);
+      }
     }
-    if (!v.vlan_mode.empty()) it->vlan_mode = v.vlan_mode;
-    if (v.access_vlan) it->access_vlan = v.access_vlan;
-    it->allowed_vlans = v.allowed_vlans;
-    it->native_vlan = v.native_vlan;
-  }
-  for (const SwitchPortFacts& c : counters) {
-    const std::string& name = c.name;
-    auto it = std::find_if(f.ports.begin(), f.ports.end(),
-                           [&name](const SwitchPortFacts& x) { return x.name == name || EosLongPortName(x.name) == EosLongPortName(name); });
-    if (it == f.ports.end()) {
-      f.ports.push_back(c);  // a port only the counters list: kept, with its counters
-    } else {
-      it->errors = c.errors;
-    }
-  }
+  };
+  merge(vlans, [](SwitchPortFacts& port, const SwitchPortFacts& v) {
+    if (!v.vlan_mode.empty()) port.vlan_mode = v.vlan_mode;
+    if (v.access_vlan) port.access_vlan = v.access_vlan;
+    port.allowed_vlans = v.allowed_vlans;
+    port.native_vlan = v.native_vlan;
+  });
+  merge(counters, [](SwitchPortFacts& port, const SwitchPortFacts& c) { port.errors = c.errors; });
   if (f.hostname.empty()) f.hostname = fs::path(dir).lexically_normal().filename().string();
   return f;
 }
