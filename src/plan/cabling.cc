@@ -199,7 +199,11 @@ void ChooseCables(const Spec& spec, const Catalog& catalog, Fabric& fabric) {
       const TierShape& shape = ShapeOf(fabric, d);
       if (PortsPerCage(shape, end.port) != 2) continue;
       (end == link.a ? twin_a : twin_z) = true;
-      uint32_t mate = port_link[port_base[end.device] + CageMate(shape, end.port)];
+      // A cage mate past the device's ports (a shape the fuzzer found where the last cage is not
+      // full) has no link: reading it would run into the next device's ports, or past the end.
+      const uint32_t mate_port = CageMate(shape, end.port);
+      if (mate_port > shape.down_ports + shape.up_ports) continue;
+      uint32_t mate = port_link[port_base[end.device] + mate_port];
       if (mate != kNone) route = std::max<double>(route, fabric.links[mate].route_m);
     }
     if (twin_a && twin_z) {
