@@ -29,6 +29,10 @@
 #include "parse/switch_lldp.h"
 #include "parse/switch_ports.h"
 #include "facts/switch_facts.h"
+#include "facts/ib_switch_facts.h"
+#include "doctor/switch_rules.h"
+#include "parse/ib_counters.h"
+#include "parse/iblinkinfo.h"
 #include "verify/names.h"
 #include "verify/planned.h"
 
@@ -115,6 +119,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     try {  // doctor reads switch facts documents: refused with runtime_error, nothing else
       railyard::ParseSwitchFactsJson(text, "fuzz");
     } catch (const std::runtime_error&) {
+    }
+  }
+  else if (parser == "ib_fabric") {
+    railyard::IblinkinfoPorts links = railyard::ParseIblinkinfoPorts(text);
+    std::vector<railyard::IbCountersFile> counters = {{railyard::ParseIbqueryerrors(text), "q"}, {railyard::ParsePerfquery(text), "p"}};
+    std::vector<railyard::SwitchFactsWarning> warnings;
+    for (const railyard::SwitchFacts& sw : railyard::IbSwitchFacts(links, "fuzz", counters, warnings)) {
+      railyard::RunSwitchRules(sw, railyard::DoctorPolicy{}, nullptr);
+      railyard::ParseSwitchFactsJson(railyard::SwitchFactsJson(sw), "fuzz");  // what collect writes, doctor reads
     }
   }
   else if (parser == "mlxlink") railyard::ParseMlxlink(text);

@@ -26,7 +26,8 @@ std::function<int()> AddCollectCommand(CLI::App& app) {
       "  railyard collect -o $(hostname).json          # live: sysfs, procfs and installed tools\n"
       "  railyard collect --from capture/ -o host.json  # saved outputs (file names in docs/facts.md)\n"
       "  clush -w gpu[001-128] -b 'railyard collect' > fleet.ndjson\n"
-      "  railyard collect --switch --from leaf01/ >> switches.ndjson  # a switch's saved outputs (docs/switch.md)");
+      "  railyard collect --switch --from leaf01/ >> switches.ndjson  # a switch's saved outputs (docs/switch.md)\n"
+      "  railyard collect --switch --from ib-fabric/ > ib-switches.ndjson  # iblinkinfo.txt [ibqueryerrors.txt perfquery.txt]: every IB switch");
   cmd->add_option("--from", a->from, "build the facts from a directory of saved tool outputs")->check(CLI::ExistingDirectory);
   cmd->add_option("-o,--output", a->out, "write the JSON here (default: stdout, one line)");
   cmd->add_flag("--switch", a->switch_facts, "the directory holds a switch's saved outputs: write switch facts (railyard.switch-facts/1)");
@@ -37,19 +38,28 @@ std::function<int()> AddCollectCommand(CLI::App& app) {
     try {
       if (a->switch_facts) {
         if (a->from.empty()) throw std::runtime_error("--switch needs --from DIR: railyard reads a switch's saved outputs, it does not log in");
-        SwitchFacts sw = CollectSwitchFrom(a->from);
-        if (!a->quiet) {
-          for (const SwitchFactsWarning& w : sw.warnings) {
-            std::cerr << "railyard: warning: " << w.source << (w.line ? ":" + std::to_string(w.line) : "") << ": " << w.message << "\n";
+        SwitchFactsSet set = CollectSwitchesFrom(a->from);
+        auto say = [&](const SwitchFactsWarning& w) {
+          if (!a->quiet) std::cerr << "railyard: warning: " << w.source << (w.line ? ":" + std::to_string(w.line) : "") << ": " << w.message << "\n";
+        };
+        for (const SwitchFactsWarning& w : set.warnings) say(w);
+        std::string ndjson;
+        size_t written = 0;
+        for (const SwitchFacts& sw : set.switches) {
+          for (const SwitchFactsWarning& w : sw.warnings) say(w);
+          if (sw.ports.empty()) {  // said, and not written: a document without ports would read as a healthy switch
+            say({a->from, 0, fmt::format("{}: no port read, so no document written for it", sw.hostname)});
+            continue;
           }
+          ndjson += SwitchFactsJson(sw) + "\n";
+          ++written;
         }
-        if (sw.ports.empty()) throw std::runtime_error(fmt::format("{}: no port read from any file (docs/switch.md lists the names)", a->from));
+        if (written == 0) throw std::runtime_error(fmt::format("{}: no port read from any file (docs/switch.md lists the names)", a->from));
         if (a->out.empty()) {
-          std::cout << SwitchFactsJson(sw) << "\n";
+          std::cout << ndjson;
         } else {
           OutputFile out(a->out);
-          out.Append(SwitchFactsJson(sw));
-          out.Append("\n");
+          out.Append(ndjson);
           out.Commit();
         }
         return kExitOk;

@@ -16,6 +16,7 @@
 #include "util/file.h"
 #include "parse/ibnetdiscover.h"
 #include "parse/lldpctl.h"
+#include "parse/iblinkinfo.h"
 #include "parse/mellanox_tools.h"
 #include "parse/switch_lldp.h"
 #include "verify/report.h"

@@ -1,9 +1,12 @@
 #include "doctor/switch_rules.h"
 
 #include <cmath>
+#include <map>
 #include <optional>
 
 #include <fmt/format.h>
+
+#include "parse/ib_counters.h"
 
 namespace railyard {
 namespace {
@@ -33,7 +36,12 @@ const std::vector<FleetRule>& SwitchRules() {
       {"switch-port-forced-speed", Severity::kWarning, "(--plan) a planned switch port forced to a speed other than the plan's"},
       {"link-end-mismatch", Severity::kError, "(--plan) the two ends of a planned cable up at different speeds"},
       {"vlan-not-allowed-on-trunk", Severity::kError, "a VLAN the host tags that its LLDP-seen switch port does not carry"},
-      {"port-error-counters-high", Severity::kWarning, "a switch port with physical-layer errors (FCS, symbol, alignment), or receive/transmit errors above 100"},
+      {"port-error-counters-high", Severity::kWarning,
+       "a switch port with physical-layer errors (FCS, symbol, alignment, link recovery, link downed, link integrity), receive/transmit "
+       "errors above 100 or InfiniBand transmit discards above 1000"},
+      {"ib-link-degraded", Severity::kWarning,
+       "an InfiniBand switch port up narrower or slower than both ends support (iblinkinfo's \"Could be\"), or, with --plan, below the "
+       "plan's rate"},
   };
   return rules;
 }
@@ -46,6 +54,7 @@ std::vector<Finding> RunSwitchRules(const SwitchFacts& sw, const DoctorPolicy& p
   const auto* planned = plan ? plan->HostEndsOf(sw.hostname) : nullptr;
   for (const SwitchPortFacts& p : sw.ports) {
     const std::string plan_port = PlanPortName(sw, p.name);
+    const std::string shown = sw.os == "ib" ? "port " + p.name : p.name;  // an InfiniBand port is a number
     const PlannedSwitchPort* far = nullptr;
     if (planned) {
       auto it = planned->find(plan_port);
@@ -55,7 +64,7 @@ std::vector<Finding> RunSwitchRules(const SwitchFacts& sw, const DoctorPolicy& p
     if (p.status == "errdisabled" && on("switch-port-errdisabled")) {
       const bool xcvr = p.reason.find("xcvr") != std::string::npos || p.reason.find("transceiver") != std::string::npos;
       Add(out, "switch-port-errdisabled", Severity::kError, sw.hostname, "port " + p.name,
-          fmt::format("{} is errdisabled{}{}: the switch shut it down itself and it stays down until cleared", p.name,
+          fmt::format("{} is errdisabled{}{}: the switch shut it down itself and it stays down until cleared", shown,
                       p.reason.empty() ? "" : " (" + p.reason + ")", cable),
           xcvr ? "use a module this switch supports (or allow it explicitly), then shutdown / no shutdown the port"
                : "find the cause (EOS: show interfaces " + p.name + " status errdisabled; show logging), fix it, then shutdown / no shutdown "
@@ -65,47 +74,69 @@ std::vector<Finding> RunSwitchRules(const SwitchFacts& sw, const DoctorPolicy& p
     }
     if (p.admin == "down" && on("switch-port-admin-down") && (far || !p.description.empty())) {
       Add(out, "switch-port-admin-down", far ? Severity::kError : Severity::kWarning, sw.hostname, "port " + p.name,
-          fmt::format("{} is shut down by configuration{}{}", p.name, far ? cable : "", p.description.empty() ? "" : " (description '" + p.description + "')"),
+          fmt::format("{} is shut down by configuration{}{}", shown, far ? cable : "", p.description.empty() ? "" : " (description '" + p.description + "')"),
           "no shutdown on the port if it should carry traffic; else remove its description so it reads as unused")
           .evidence = {{"status", p.status}, {"admin", p.admin}, {"source", Where(p)}};
     }
     if (!p.errors.empty() && on("port-error-counters-high")) {
-      // Physical-layer errors are not expected on a healthy link at all (the Azure IB guidance
-      // investigates symbol errors above 0); receive and transmit errors above 100, as its
-      // PortRcvErrors threshold (../shared/reference/rollout-and-acceptance.md B5 #8). Counters run
-      // since the last clear: the message says so.
+      // Physical-layer errors are not expected on a healthy link at all: the Azure IB guidance
+      // investigates SymbolErrorCounter, LinkErrorRecoveryCounter and LinkDownedCounter above 0,
+      // PortRcvErrors above 100 and PortXmitDiscards above 1000
+      // (../shared/reference/rollout-and-acceptance.md B5 #8); FCS and alignment errors are
+      // Ethernet's physical-layer errors, transmit errors are held to the receive threshold.
+      // Counters run since the last clear: the message says so. A counter at its width's maximum
+      // has stopped counting (InfiniBand's base counters are 4 to 16 bits wide).
+      static const std::map<std::string, uint64_t, std::less<>> kAbove = {
+          {"fcs", 0},    {"symbol", 0}, {"align", 0},         {"link_recovery", 0},    {"link_downed", 0},
+          {"rx", 100},   {"tx", 100},   {"xmit_discards", 1000}, {"local_link_integrity", 0}, {"buffer_overrun", 0}};
       std::string bad;
       std::vector<std::pair<std::string, std::string>> ev;
       for (const auto& [name, value] : p.errors) {
-        const bool physical = name == "fcs" || name == "symbol" || name == "align";
-        if ((physical && value > 0) || ((name == "rx" || name == "tx") && value > 100)) {
-          bad += fmt::format("{}{} {}", bad.empty() ? "" : ", ", value, name);
-          ev.emplace_back(name, std::to_string(value));
-        }
+        auto limit = kAbove.find(name);
+        if (limit == kAbove.end() || value <= limit->second) continue;
+        const bool saturated = sw.os == "ib" && value == IbCounterMax(name);
+        bad += fmt::format("{}{}{} {}", bad.empty() ? "" : ", ", saturated ? "at least " : "", value, name);
+        ev.emplace_back(name, std::to_string(value) + (saturated ? " (saturated)" : ""));
       }
       if (!bad.empty()) {
-        ev.emplace_back("source", Where(p));
+        ev.emplace_back("source", p.errors_source.empty() ? Where(p) : p.errors_source);
         Add(out, "port-error-counters-high", Severity::kWarning, sw.hostname, "port " + p.name,
-            fmt::format("{} has counted {} errors since its counters were last cleared{}", p.name, bad, cable),
-            "clear the counters and watch them under load (railyard burnin); errors that grow point at the cable, the module "
-            "or the port: reseat, then swap the cable, then the module")
+            fmt::format("{} has counted {} errors since its counters were last cleared{}", shown, bad, cable),
+            std::string(sw.os == "ib" ? "clear the counters (perfquery -R, or ibqueryerrors -k -K) and watch them under load"
+                                      : "clear the counters and watch them under load") +
+                " (railyard burnin); errors that grow point at the cable, the module or the port: reseat, then swap the cable, then the module")
             .evidence = ev;
       }
     }
+    if (p.oper == "up" && on("ib-link-degraded") && (!p.could_be.empty() || (far && far->speed_gbps > 0 && sw.os == "ib" &&
+                                                                             p.speed_gbps > 0 && p.speed_gbps + 0.01 < far->speed_gbps))) {
+      const bool below_plan = far && far->speed_gbps > 0 && p.speed_gbps > 0 && p.speed_gbps + 0.01 < far->speed_gbps;
+      std::string why = p.could_be.empty() ? "" : fmt::format("; both ends support {}", p.could_be);
+      if (below_plan) why += fmt::format("; the plan gives this cable {} Gb/s", far->speed_gbps);
+      Add(out, "ib-link-degraded", below_plan ? Severity::kError : Severity::kWarning, sw.hostname, "port " + p.name,
+          fmt::format("{} is up at {:g} Gb/s{}{}", shown, p.speed_gbps, cable.empty() && !p.peer.empty() ? " (to " + p.peer + ")" : cable, why),
+          "a link that trains narrower or slower than its ends support points at the cable or a module (a dead lane, a dirty "
+          "connector): reseat both ends, then swap the cable; if it persists, check both ends enable the rate (ibportstate)")
+          .evidence = {{"status", p.status}, {"speed_gbps", fmt::format("{:g}", p.speed_gbps)}, {"could_be", p.could_be.empty() ? "(not said)" : p.could_be},
+                       {"peer", p.peer}, {"source", Where(p)}};
+    }
     if (!far) continue;
     if (p.admin != "down" && p.oper == "down" && p.status != "errdisabled" && on("switch-planned-port-down")) {
+      const bool sm_missing = sw.os == "ib" && p.status.ends_with("/LinkUp");
       Add(out, "switch-planned-port-down", Severity::kError, sw.hostname, "port " + p.name,
-          fmt::format("{} has no link{}: {}", p.name, cable,
-                      !p.module_present ? "no module in the cage" : "status " + p.status + " (the far end down, no light, or a wrong speed/FEC)"),
-          !p.module_present ? fmt::format("seat the planned module or cable ({}) in {}", far->label, p.name)
+          fmt::format("{} has no link{}: {}", shown, cable,
+                      !p.module_present ? "no module in the cage"
+                                        : "status " + p.status + (p.reason.empty() ? " (the far end down, no light, or a wrong speed/FEC)" : ": " + p.reason)),
+          !p.module_present ? fmt::format("seat the planned module or cable ({}) in {}", far->label, shown)
+          : sm_missing      ? "start or check the subnet manager (opensm or UFM) and that it sees this switch; the cable itself trained"
                             : fmt::format("check the host end ({} {}) is up, the cable {} is seated at both ends and its ends agree on speed and FEC",
                                           far->host, far->host_port, far->label))
-          .evidence = {{"status", p.status}, {"module", p.module_type}, {"source", Where(p)}};
+          .evidence = {{"status", p.status}, {"module", p.module_type.empty() ? "(not said)" : p.module_type}, {"source", Where(p)}};
     }
     if (!p.speed_auto && p.speed_gbps > 0 && far->speed_gbps > 0 && std::abs(p.speed_gbps - far->speed_gbps) > 0.01 &&
         on("switch-port-forced-speed")) {
       Add(out, "switch-port-forced-speed", Severity::kWarning, sw.hostname, "port " + p.name,
-          fmt::format("{} is set to {:g}G{}; the plan gives this cable {} Gb/s", p.name, p.speed_gbps, cable, far->speed_gbps),
+          fmt::format("{} is set to {:g}G{}; the plan gives this cable {} Gb/s", shown, p.speed_gbps, cable, far->speed_gbps),
           fmt::format("set the port's speed to {}G (or to auto where the platform negotiates it)", far->speed_gbps))
           .evidence = {{"speed_gbps", fmt::format("{:g}", p.speed_gbps)}, {"planned_gbps", std::to_string(far->speed_gbps)}, {"source", Where(p)}};
     }

@@ -364,3 +364,101 @@ TEST(SwitchRules, VlanUnreachableNamesTheSwitchPortAndTheMissingVlan) {
 
 }  // namespace
 }  // namespace railyard
+
+namespace railyard {
+namespace {
+
+// The whole InfiniBand fabric from one host's saved outputs: ibsim running the lab-8-node plan's
+// topology under opensm, with faults injected on the ibsim console (tests/fixtures/switch/SOURCES-eos-ib.md):
+// symbol errors and link downs on compute-leaf-001 port 3, transmit discards on compute-leaf-002
+// port 5, compute-leaf-001 port 7 unlinked.
+TEST(IbSwitchFacts, OneDocumentPerSwitchWithCountersAndTheRules) {
+  TempDir fabric;
+  fabric.Put("iblinkinfo.txt", Fixture("switch/ib/iblinkinfo-ibsim-lab8-leaf-port7-unlinked.txt"));
+  fabric.Put("ibqueryerrors.txt", Fixture("switch/ib/ibqueryerrors-ibsim-lab8-symbol-linkdowned-xmitdiscards.txt"));
+  SwitchFactsSet set = CollectSwitchesFrom(fabric.path.string());
+  ASSERT_EQ(set.switches.size(), 2u);
+  ASSERT_EQ(set.warnings.size(), 1u);  // the 63 CA lines, said once
+  EXPECT_NE(set.warnings[0].message.find("63 CA"), std::string::npos);
+  const SwitchFacts* leaf1 = nullptr;
+  for (const SwitchFacts& s : set.switches) {
+    if (s.hostname == "compute-leaf-001") leaf1 = &s;
+  }
+  ASSERT_TRUE(leaf1);
+  EXPECT_EQ(leaf1->os, "ib");
+  EXPECT_EQ(leaf1->guid, "0x0002c90300000800");
+  ASSERT_EQ(leaf1->ports.size(), 64u);
+  const SwitchPortFacts& p3 = leaf1->ports[2];
+  EXPECT_EQ(p3.name, "3");
+  EXPECT_EQ(p3.status, "Active/LinkUp");
+  EXPECT_EQ(p3.peer, "lab001 mlx5_4 port 1");
+  EXPECT_EQ(p3.errors.at("symbol"), 250u);
+  EXPECT_EQ(p3.errors.at("link_downed"), 3u);
+  EXPECT_NE(p3.errors_source.find("ibqueryerrors.txt:"), std::string::npos);
+  EXPECT_EQ(leaf1->ports[6].status, "Down/Polling");
+  // The documents round-trip through railyard.switch-facts/1.
+  SwitchFacts back = ParseSwitchFactsJson(SwitchFactsJson(*leaf1), "leaf1.json");
+  EXPECT_EQ(back.guid, leaf1->guid);
+  EXPECT_EQ(back.ports[2].errors_source, p3.errors_source);
+  EXPECT_EQ(back.ports[2].could_be, "12X, 10.0 Gbps");
+
+  // With the plan: the unlinked port is a planned cable down; the counters are over Azure's limits.
+  TempDir d;
+  WritePlanOutputs(Plan(ParseSpec(ReadWholeFile(std::string(RAILYARD_SOURCE_DIR) + "/examples/lab-8-node.yaml"), "lab.yaml")), Catalog::Builtin(),
+                   (d.path / "plan").string());
+  auto plan = std::make_shared<HostPlan>(LoadPlannedFabric((d.path / "plan" / "plan.json").string(), true));
+  DoctorPolicy policy;
+  policy.disabled_rules.insert("ib-link-degraded");  // ibsim trains every link at 4X SDR
+  Doctor doctor(policy, plan);
+  for (const SwitchFacts& s : set.switches) doctor.AddSwitch(s);
+  DoctorReport report = doctor.Finish();
+  std::map<std::string, std::vector<const Finding*>> by_rule;
+  for (const Finding& f : report.findings) by_rule[f.rule].push_back(&f);
+  ASSERT_EQ(report.findings.size(), 3u) << DoctorTable(report);
+  ASSERT_EQ(by_rule["switch-planned-port-down"].size(), 1u);
+  const Finding& down = *by_rule["switch-planned-port-down"][0];
+  EXPECT_EQ(down.host, "compute-leaf-001");
+  EXPECT_EQ(down.object, "port 7");
+  EXPECT_NE(down.message.find("lab002 mlx5_4"), std::string::npos) << down.message;
+  ASSERT_EQ(by_rule["port-error-counters-high"].size(), 2u);
+  for (const Finding* f : by_rule["port-error-counters-high"]) {
+    EXPECT_TRUE(f->object == "port 3" || f->object == "port 5") << f->object;
+  }
+  // Every ibsim link runs below what its ends support and below the plan's 400G.
+  std::vector<Finding> all = RunSwitchRules(*leaf1, DoctorPolicy{}, plan.get());
+  size_t degraded = 0;
+  for (const Finding& f : all) degraded += f.rule == "ib-link-degraded" && f.severity == Severity::kError;
+  EXPECT_EQ(degraded, 31u);  // the 32 host ports but the unlinked one
+}
+
+TEST(IbSwitchFacts, RealCapturesSaturatedCountersAndSharedDescriptions) {
+  // The SX6036's ibqueryerrors beside an iblinkinfo naming that switch: counters at 65535 are saturated.
+  TempDir fabric;
+  fabric.Put("iblinkinfo.txt",
+             "Switch: 0x0002c903006e29b0 MF0;ys23ib4:SX6036/U1:\n"
+             "           2    5[  ] ==( 4X          14.0625 Gbps Active/  LinkUp)==>       7    1[  ] \"dl380g7 mlx4_0\" ( )\n"
+             "           2    9[  ] ==( 4X          14.0625 Gbps Active/  LinkUp)==>       8    1[  ] \"rd240 mlx4_0\" ( )\n"
+             "Switch: 0x0002c903006e29c0 Infiniscale-IV Mellanox Technologies:\n"
+             "           3    1[  ] ==(                Down/ Polling)==>             [  ] \"\" ( )\n"
+             "Switch: 0x0002c903006e29d0 Infiniscale-IV Mellanox Technologies:\n"
+             "           4    1[  ] ==(                Down/Disabled)==>             [  ] \"\" ( )\n");
+  fabric.Put("ibqueryerrors.txt", Fixture("switch/ib/ibqueryerrors-sx6036-saturated-counters-xmitdiscards-many-ports.txt"));
+  SwitchFactsSet set = CollectSwitchesFrom(fabric.path.string());
+  ASSERT_EQ(set.switches.size(), 3u);
+  EXPECT_EQ(set.switches[0].hostname, "ys23ib4");
+  EXPECT_EQ(set.switches[1].hostname, "0x0002c903006e29c0");  // two switches, one factory description
+  EXPECT_EQ(set.switches[1].warnings.size(), 1u);
+  EXPECT_EQ(set.switches[2].ports[0].admin, "down");
+  std::vector<Finding> found = RunSwitchRules(set.switches[0], DoctorPolicy{}, nullptr);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].object, "port 5");
+  EXPECT_NE(found[0].message.find("at least 65535 symbol"), std::string::npos) << found[0].message;
+  // Counters for ports iblinkinfo does not list (1-4, 6-8) and for the CAs are said, not dropped.
+  EXPECT_FALSE(set.switches[0].warnings.empty());
+  bool hosts_said = false;
+  for (const SwitchFactsWarning& w : set.warnings) hosts_said = hosts_said || w.message.find("CA (host) port counter") != std::string::npos;
+  EXPECT_TRUE(hosts_said);
+}
+
+}  // namespace
+}  // namespace railyard

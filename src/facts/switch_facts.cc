@@ -11,11 +11,23 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "facts/ib_switch_facts.h"
+
 namespace railyard {
 namespace {
 
 namespace fs = std::filesystem;
 using json = nlohmann::ordered_json;
+
+// The InfiniBand fabric's outputs: one run from any host sees every switch of the subnet.
+bool IsIbFabricFile(const std::string& name) { return name == "iblinkinfo.txt" || name == "ibqueryerrors.txt" || name == "perfquery.txt"; }
+
+std::string ReadFile(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
 
 }  // namespace
 
@@ -24,6 +36,7 @@ std::string SwitchFactsJson(const SwitchFacts& f) {
   j["schema"] = kSwitchFactsSchema;
   j["hostname"] = f.hostname;  // bytes that are not UTF-8 become U+FFFD in the dump below
   j["os"] = f.os;
+  if (!f.guid.empty()) j["guid"] = f.guid;
   j["ports"] = json::array();
   for (const SwitchPortFacts& p : f.ports) {
     json x = {{"name", p.name}};
@@ -45,7 +58,10 @@ std::string SwitchFactsJson(const SwitchFacts& f) {
     put("member_of", p.member_of);
     put("allowed_vlans", p.allowed_vlans);
     if (!p.errors.empty()) x["errors"] = p.errors;
+    put("errors_source", p.errors_source);
     if (p.native_vlan) x["native_vlan"] = p.native_vlan;
+    put("peer", p.peer);
+    put("could_be", p.could_be);
     put("module_type", p.module_type);
     if (!p.module_present) x["module_present"] = false;
     put("source", p.source);
@@ -67,6 +83,7 @@ SwitchFacts ParseSwitchFactsJson(const std::string& text, const std::string& sou
   try {
     f.hostname = j.value("hostname", "");
     f.os = j.value("os", "");
+    f.guid = j.value("guid", "");
     for (const auto& x : j.value("ports", nlohmann::json::array())) {
       SwitchPortFacts p;
       p.name = x.at("name").get<std::string>();
@@ -89,7 +106,10 @@ SwitchFacts ParseSwitchFactsJson(const std::string& text, const std::string& sou
           if (e.value().is_number_unsigned()) p.errors[e.key()] = e.value().get<uint64_t>();
         }
       }
+      p.errors_source = x.value("errors_source", "");
       p.native_vlan = x.value("native_vlan", 0);
+      p.peer = x.value("peer", "");
+      p.could_be = x.value("could_be", "");
       p.module_type = x.value("module_type", "");
       p.module_present = x.value("module_present", true);
       p.source = x.value("source", "");
@@ -119,12 +139,7 @@ SwitchFacts CollectSwitchFrom(const std::string& dir) {
     }
   }
   std::sort(files.begin(), files.end());
-  auto read = [](const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-  };
+  auto read = [](const fs::path& p) { return ReadFile(p); };
   auto add = [&](const SwitchPortsReport& r, const std::string& os, const std::string& source) {
     if (f.os.empty()) f.os = os;
     for (SwitchPortFacts p : r.ports) {
@@ -167,6 +182,8 @@ SwitchFacts CollectSwitchFrom(const std::string& dir) {
       add(ParseSonicInterfacesStatus(read(p)), "sonic", source);
     } else if (name == "nvue-show-interface.json") {
       add(ParseNvueInterfaceJson(read(p)), "nvue", source);
+    } else if (IsIbFabricFile(name)) {
+      f.sources.pop_back();  // the fabric's switches: CollectSwitchesFrom
     } else {
       f.warnings.push_back({source, 0, "not a file railyard reads (docs/switch.md lists the names): not read"});
       f.sources.pop_back();
@@ -202,9 +219,58 @@ SwitchFacts CollectSwitchFrom(const std::string& dir) {
     port.allowed_vlans = v.allowed_vlans;
     port.native_vlan = v.native_vlan;
   });
-  merge(counters, [](SwitchPortFacts& port, const SwitchPortFacts& c) { port.errors = c.errors; });
+  merge(counters, [](SwitchPortFacts& port, const SwitchPortFacts& c) {
+    port.errors = c.errors;
+    port.errors_source = c.line ? fmt::format("{}:{}", c.source, c.line) : c.source;
+  });
   if (f.hostname.empty()) f.hostname = fs::path(dir).lexically_normal().filename().string();
   return f;
+}
+
+SwitchFactsSet CollectSwitchesFrom(const std::string& dir) {
+  SwitchFactsSet set;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) throw std::runtime_error(fmt::format("{}: not a directory of saved switch outputs", dir));
+  bool ethernet = false;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    if (!IsIbFabricFile(e.path().filename().string())) {
+      ethernet = true;
+    } else if (e.is_symlink()) {
+      set.warnings.push_back({e.path().string(), 0, "a symlink: not followed (the directory holds what was saved from the fabric)"});
+    }
+  }
+  const fs::path links = fs::path(dir) / "iblinkinfo.txt";
+  if (fs::is_regular_file(links, ec) && !fs::is_symlink(links, ec)) {
+    auto warn = [&set](const std::vector<ParseWarning>& warnings, const std::string& source) {
+      for (const ParseWarning& w : warnings) set.warnings.push_back({source, w.line, w.message});
+    };
+    IblinkinfoPorts ports = ParseIblinkinfoPorts(ReadFile(links));
+    warn(ports.warnings, links.string());
+    std::vector<IbCountersFile> counters;
+    for (const char* name : {"ibqueryerrors.txt", "perfquery.txt"}) {
+      const fs::path p = fs::path(dir) / name;
+      if (!fs::is_regular_file(p, ec) || fs::is_symlink(p, ec)) continue;
+      IbCountersFile c{std::string(name) == "perfquery.txt" ? ParsePerfquery(ReadFile(p)) : ParseIbqueryerrors(ReadFile(p)), p.string()};
+      warn(c.report.warnings, c.source);
+      counters.push_back(std::move(c));
+    }
+    for (SwitchFacts& sw : IbSwitchFacts(ports, links.string(), counters, set.warnings)) set.switches.push_back(std::move(sw));
+  } else {
+    for (const char* name : {"ibqueryerrors.txt", "perfquery.txt"}) {
+      if (fs::exists(fs::path(dir) / name, ec)) {
+        set.warnings.push_back({(fs::path(dir) / name).string(), 0, "InfiniBand counters without iblinkinfo.txt cannot be placed on a switch: not read"});
+      }
+    }
+  }
+  if (ethernet) {
+    SwitchFacts sw = CollectSwitchFrom(dir);
+    if (!sw.ports.empty() || set.switches.empty()) {
+      set.switches.push_back(std::move(sw));
+    } else {
+      for (SwitchFactsWarning& w : sw.warnings) set.warnings.push_back(std::move(w));  // other files beside a fabric scan
+    }
+  }
+  return set;
 }
 
 std::string EosLongPortName(const std::string& name) {

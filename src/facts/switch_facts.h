@@ -22,7 +22,8 @@ struct SwitchFactsWarning {
 
 struct SwitchFacts {
   std::string hostname;
-  std::string os;  // eos | sonic | nvue | onyx | "" (unknown)
+  std::string os;  // eos | sonic | nvue | ib (an InfiniBand switch, read from the fabric tools) | "" (unknown)
+  std::string guid;  // InfiniBand: the switch's GUID
   std::vector<SwitchPortFacts> ports;  // in the switch's order
   std::vector<SwitchFactsWarning> warnings;
   std::vector<std::string> sources;    // every file read
@@ -43,8 +44,20 @@ SwitchFacts ParseSwitchFactsJson(const std::string& json, const std::string& sou
 //   sonic-show-interfaces-status.txt            SONiC `show interfaces status`
 //   sonic-show-vlan-brief.txt                   SONiC `show vlan brief`: VLAN membership
 //   nvue-show-interface.json                    Cumulus `nv show interface -o json`
+// The InfiniBand fabric's files (iblinkinfo.txt, ibqueryerrors.txt, perfquery.txt) are left to
+// CollectSwitchesFrom.
 // A file railyard does not know is a warning naming it; nothing is dropped in silence.
 SwitchFacts CollectSwitchFrom(const std::string& dir);
+
+// A directory that may hold a whole InfiniBand fabric's outputs, run from one host with an HCA on
+// it (iblinkinfo.txt, with ibqueryerrors.txt and perfquery.txt for counters: one document per
+// switch), an Ethernet switch's outputs (one document), or both. Warnings about the fabric as a
+// whole are in `warnings`; each switch's own are in its document.
+struct SwitchFactsSet {
+  std::vector<SwitchFacts> switches;
+  std::vector<SwitchFactsWarning> warnings;
+};
+SwitchFactsSet CollectSwitchesFrom(const std::string& dir);
 
 // EOS port names in the short form its tables print ("Et1/1"), and the long form its config uses.
 std::string EosLongPortName(const std::string& name);

@@ -1,6 +1,6 @@
 // Mellanox/NVIDIA tool outputs about adapters and IB ports: `mlxfwmanager --query` and
-// `mlxup --query` (text or --query-format xml), `mst status [-v]`, `ibstatus`, and
-// `iblinkinfo` (which also yields cabling observations). Never throw.
+// `mlxup --query` (text or --query-format xml), `mst status [-v]` and `ibstatus`. Never throw.
+// (iblinkinfo has its own file pair: parse/iblinkinfo.)
 #pragma once
 
 #include <map>
@@ -93,13 +93,5 @@ struct IbstatusPort {
 
 std::vector<IbstatusPort> ParseIbstatus(std::string_view text, std::vector<ParseWarning>* warnings = nullptr);
 
-// iblinkinfo: each connected port line is one Adjacency from the listed switch's side, with
-// width, rate and the "Could be" rate. Down/Polling ports have no neighbour and are counted.
-struct IblinkinfoReport {
-  AdjacencyReport links;
-  int ports_down = 0;
-};
-
-IblinkinfoReport ParseIblinkinfo(std::string_view text, std::string_view source);
 
 }  // namespace railyard

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "parse/fixtures.h"
+#include "parse/iblinkinfo.h"
 #include "parse/mellanox_tools.h"
 
 namespace railyard {

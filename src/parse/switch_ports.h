@@ -34,6 +34,9 @@ struct SwitchPortFacts {
   std::string allowed_vlans;  // a trunk's allowed VLANs as the switch prints them: "ALL", "NONE", "13-14,200"; "" = not read
   int native_vlan = 0;        // a trunk's untagged VLAN, 0 = not read
   std::map<std::string, uint64_t> errors;  // error counters as read: fcs, align, symbol, rx, runts, giants, tx
+  std::string errors_source;  // where they were read ("file:line"), when another output than the port's
+  std::string peer;         // the far end as the switch sees it (InfiniBand: "dgx001 mlx5_0 port 1")
+  std::string could_be;     // InfiniBand: what both ends support when the link runs below it ("4X, 106.25 Gbps")
   std::string module_type;  // 25GBASE-SR, Not Present, ...
   bool module_present = true;
   int line = 0;             // where in its source file

@@ -176,4 +176,24 @@ sed 's#"host":"lab001"#"host":"lab001;touch '"$WORK"'/13-pwned"#' "$WORK/b13/bur
 "$RAILYARD" burnin bisect --plan "$WORK/bplan/plan.json" "$R" --burnin "$WORK/13-cmd.json" -o "$WORK/13-bisect" > /dev/null 2> "$WORK/13c.err"
 check "13: a host name that is a command is refused (exit 2), no script written" sh -c "test $? -eq 2 && test ! -e '$WORK/13-bisect' && test ! -e '$WORK/13-pwned'"
 
+# 14. An InfiniBand fabric directory a broken or hostile run left: iblinkinfo cut mid-line with an
+#     escape sequence in a node description, ibqueryerrors without its summary and with a GUID that
+#     is not hex, perfquery as a symlink to another file. The switches read are written, every
+#     problem is a warning with its file, nothing is followed, no escape reaches the terminal.
+mkdir -p "$WORK/14"
+{
+  printf 'Switch: 0x0002c90300000800 MF0;leaf\033[31m01:MQM9790/U1:\n'
+  printf '        1081    1[  ] ==( 4X         106.25 Gbps Active/  LinkUp)==>      13    1[  ] "h1 mlx5_0" ( )\n'
+  printf '        1081    2[  ] ==( 4X         106.25 Gbps Act'
+} > "$WORK/14/iblinkinfo.txt"
+printf 'Errors for 0xZZZ "x"\n   GUID 0xZZZ port 1: [SymbolErrorCounter == 9]\n   GUID 0x2c90300000800 port 1: [SymbolErrorCounter == 99999999999999999999999]\n' > "$WORK/14/ibqueryerrors.txt"
+echo "secret" > "$WORK/14-secret.txt"
+ln -s "$WORK/14-secret.txt" "$WORK/14/perfquery.txt"
+"$RAILYARD" collect --switch --from "$WORK/14" > "$WORK/14.out" 2> "$WORK/14.err"
+check "14: a damaged fabric directory still gives its switch (exit 0)" test "$(jq -r .hostname "$WORK/14.out" | wc -l)" -eq 1
+check "14: the cut line, the bad counters and the missing summary are warnings" \
+  sh -c "grep -q 'iblinkinfo.txt:3' '$WORK/14.err' && grep -q 'ibqueryerrors.txt:2' '$WORK/14.err' && grep -q 'cut short' '$WORK/14.err'"
+check "14: the symlinked perfquery is not followed, and said" bash -c "! grep -q secret '$WORK/14.out' '$WORK/14.err' && grep -q 'perfquery.txt: a symlink' '$WORK/14.err'"
+check "14: no escape sequence reaches the terminal" bash -c "! grep -q \$'\033' '$WORK/14.err'"
+
 finish
