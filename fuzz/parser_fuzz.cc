@@ -27,6 +27,7 @@
 #include "parse/perftest.h"
 #include "burnin/burnin_plan.h"
 #include "parse/switch_lldp.h"
+#include "parse/switch_modules.h"
 #include "parse/switch_ports.h"
 #include "facts/switch_facts.h"
 #include "facts/ib_switch_facts.h"
@@ -115,6 +116,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     railyard::ParseEosSwitchport(text);
     railyard::ParseSonicVlanBrief(text);
     railyard::ParseEosCountersErrors(text);
+    railyard::ParseEosTransceiver(text);
+    railyard::ParseSonicTransceiverPresence(text);
+    railyard::ParseSonicTransceiverEeprom(text);
     (void)railyard::VlanListHas(text, 100);
     try {  // doctor reads switch facts documents: refused with runtime_error, nothing else
       railyard::ParseSwitchFactsJson(text, "fuzz");

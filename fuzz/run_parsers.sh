@@ -19,7 +19,7 @@ seed bonding "$SHARED/bonding"
 seed ibnetdiscover "$SHARED/ibnetdiscover" "$SRC/tests/golden/lab-8-node"
 seed lldpctl "$SHARED/lldpctl" "$SRC/tests/fixtures/lldpd"
 seed switch_lldp "$SHARED/switch-lldp" "$SRC/tests/fixtures/sonic" "$SRC/tests/fixtures/nvue" "$SRC/tests/fixtures/switch/eos" \
-  "$SRC/tests/fixtures/switch/sonic" "$SRC/tests/fixtures/switch/nvue" "$SRC/tests/fixtures/switch-interfaces"
+  "$SRC/tests/fixtures/switch/sonic" "$SRC/tests/fixtures/switch/nvue" "$SRC/tests/fixtures/switch-interfaces" "$SRC/tests/fixtures/switch-transceiver"
 seed mlxlink "$SHARED/mlxlink"
 seed ib_fabric "$SRC/tests/fixtures/switch/ib" "$SHARED/iblinkinfo" "$SHARED/perfquery"
 seed ibstat "$SHARED/ibstat" "$SHARED/ibdev2netdev" "$SHARED/rdma-link"

@@ -39,6 +39,10 @@ const std::vector<FleetRule>& SwitchRules() {
       {"port-error-counters-high", Severity::kWarning,
        "a switch port with physical-layer errors (FCS, symbol, alignment, link recovery, link downed, link integrity), receive/transmit "
        "errors above 100 or InfiniBand transmit discards above 1000"},
+      {"switch-module-not-supported", Severity::kError,
+       "a module the switch refuses (errdisabled xcvr-unsupported), or one whose transmitter the switch leaves dark (tx -30 dBm, bias 0 mA) "
+       "on a port that is up by configuration"},
+      {"switch-module-temperature-high", Severity::kWarning, "a switch module at or above the policy's module temperature (70 °C; error at 80 °C)"},
       {"ib-link-degraded", Severity::kWarning,
        "an InfiniBand switch port up narrower or slower than both ends support (iblinkinfo's \"Could be\"), or, with --plan, below the "
        "plan's rate"},
@@ -61,13 +65,38 @@ std::vector<Finding> RunSwitchRules(const SwitchFacts& sw, const DoctorPolicy& p
       if (it != planned->end()) far = &it->second;
     }
     const std::string cable = far ? fmt::format(" (cable {} to {} {})", far->label, far->host, far->host_port) : "";
-    if (p.status == "errdisabled" && on("switch-port-errdisabled")) {
-      const bool xcvr = p.reason.find("xcvr") != std::string::npos || p.reason.find("transceiver") != std::string::npos;
+    const bool xcvr = p.reason.find("xcvr") != std::string::npos || p.reason.find("transceiver") != std::string::npos;
+    // A present module whose laser is off and unbiased, on a port nobody shut: the switch is not driving it.
+    const bool undriven = p.module_present && p.has_tx_power && p.tx_power_dbm <= -30 && p.has_tx_bias && p.tx_bias_ma <= 0.01 &&
+                          p.admin != "down" && (p.status != "errdisabled" || xcvr);
+    if ((xcvr || undriven) && on("switch-module-not-supported")) {
+      const std::string module = !p.module_pn.empty() ? p.module_vendor + " " + p.module_pn : p.module_type;
+      Add(out, "switch-module-not-supported", Severity::kError, sw.hostname, "port " + p.name,
+          fmt::format("{}: the switch {} the module{}{}", shown,
+                      xcvr ? "refuses (" + p.reason + ")" : "does not drive the transmitter of", module.empty() ? "" : " (" + module + ")", cable),
+          "use a module from the switch vendor's qualified list (LinkX for NVIDIA, Arista-coded for EOS; EOS can allow others with "
+          "`service unsupported-transceiver`), then shutdown / no shutdown the port")
+          .evidence = {{"status", p.status},
+                       {"reason", p.reason.empty() ? "(not said)" : p.reason},
+                       {"module", module.empty() ? "(not said)" : module},
+                       {"tx_power_dbm", p.has_tx_power ? fmt::format("{:.2f}", p.tx_power_dbm) : "(not read)"},
+                       {"tx_bias_ma", p.has_tx_bias ? fmt::format("{:.2f}", p.tx_bias_ma) : "(not read)"},
+                       {"source", p.module_source.empty() ? Where(p) : p.module_source}};
+    }
+    if (p.has_temp && p.module_temp_c >= policy.module_temp_warn_c && on("switch-module-temperature-high")) {
+      const bool alarm = p.module_temp_c >= policy.module_temp_alarm_c;
+      Add(out, "switch-module-temperature-high", alarm ? Severity::kError : Severity::kWarning, sw.hostname, "port " + p.name,
+          fmt::format("the module in {} is at {:.1f} °C{}", shown, p.module_temp_c, cable),
+          "check the switch's airflow and fans (a blocked or reversed-airflow cage), then the module's power class against the cage")
+          .evidence = {{"module_temp_c", fmt::format("{:.1f}", p.module_temp_c)},
+                       {"warn_at_c", fmt::format("{:g}", policy.module_temp_warn_c)},
+                       {"source", p.module_source.empty() ? Where(p) : p.module_source}};
+    }
+    if (p.status == "errdisabled" && !xcvr && on("switch-port-errdisabled")) {
       Add(out, "switch-port-errdisabled", Severity::kError, sw.hostname, "port " + p.name,
           fmt::format("{} is errdisabled{}{}: the switch shut it down itself and it stays down until cleared", shown,
                       p.reason.empty() ? "" : " (" + p.reason + ")", cable),
-          xcvr ? "use a module this switch supports (or allow it explicitly), then shutdown / no shutdown the port"
-               : "find the cause (EOS: show interfaces " + p.name + " status errdisabled; show logging), fix it, then shutdown / no shutdown "
+          "find the cause (EOS: show interfaces " + p.name + " status errdisabled; show logging), fix it, then shutdown / no shutdown "
                  "the port or let errdisable recovery bring it back")
           .evidence = {{"status", p.status}, {"reason", p.reason.empty() ? "(not in this output)" : p.reason}, {"module", p.module_type},
                        {"source", Where(p)}};
@@ -126,12 +155,18 @@ std::vector<Finding> RunSwitchRules(const SwitchFacts& sw, const DoctorPolicy& p
       Add(out, "switch-planned-port-down", Severity::kError, sw.hostname, "port " + p.name,
           fmt::format("{} has no link{}: {}", shown, cable,
                       !p.module_present ? "no module in the cage"
-                                        : "status " + p.status + (p.reason.empty() ? " (the far end down, no light, or a wrong speed/FEC)" : ": " + p.reason)),
+                      : p.has_rx_power && p.rx_power_dbm <= -30
+                          ? fmt::format("no light received (rx {:.2f} dBm): the far end does not transmit, or the fibre between is broken or dirty",
+                                        p.rx_power_dbm)
+                          : "status " + p.status + (p.reason.empty() ? " (the far end down, no light, or a wrong speed/FEC)" : ": " + p.reason)),
           !p.module_present ? fmt::format("seat the planned module or cable ({}) in {}", far->label, shown)
           : sm_missing      ? "start or check the subnet manager (opensm or UFM) and that it sees this switch; the cable itself trained"
                             : fmt::format("check the host end ({} {}) is up, the cable {} is seated at both ends and its ends agree on speed and FEC",
                                           far->host, far->host_port, far->label))
-          .evidence = {{"status", p.status}, {"module", p.module_type.empty() ? "(not said)" : p.module_type}, {"source", Where(p)}};
+          .evidence = {{"status", p.status},
+                       {"module", p.module_type.empty() ? "(not said)" : p.module_type},
+                       {"rx_power_dbm", p.has_rx_power ? fmt::format("{:.2f}", p.rx_power_dbm) : "(not read)"},
+                       {"source", Where(p)}};
     }
     if (!p.speed_auto && p.speed_gbps > 0 && far->speed_gbps > 0 && std::abs(p.speed_gbps - far->speed_gbps) > 0.01 &&
         on("switch-port-forced-speed")) {

@@ -14,6 +14,7 @@
 #include "export/write_all.h"
 #include "facts/switch_facts.h"
 #include "parse/fixtures.h"
+#include "parse/switch_modules.h"
 #include "parse/switch_ports.h"
 #include "plan/planner.h"
 #include "spec/spec.h"
@@ -167,10 +168,10 @@ TEST(SwitchFacts, CollectMergesTheErrdisabledCauseAndRoundTrips) {
   ASSERT_EQ(back.ports.size(), 1u);
   EXPECT_EQ(back.ports[0].reason, "xcvr-unsupported");
   EXPECT_EQ(back.ports[0].module_type, "25GBASE-SR");
-  // The rule: errdisabled, the cause, and a fix that speaks of the module.
+  // The rule: a module the switch refuses (not also an errdisabled finding), and a fix that speaks of the module.
   std::vector<Finding> found = RunSwitchRules(back, DoctorPolicy{}, nullptr);
   ASSERT_EQ(found.size(), 1u);
-  EXPECT_EQ(found[0].rule, "switch-port-errdisabled");
+  EXPECT_EQ(found[0].rule, "switch-module-not-supported");
   EXPECT_NE(found[0].message.find("xcvr-unsupported"), std::string::npos);
   EXPECT_NE(found[0].fix.find("module"), std::string::npos);
   EXPECT_THROW(ParseSwitchFactsJson("{\"schema\": \"railyard.host-facts/1\"}", "x.json"), std::runtime_error);
@@ -458,6 +459,110 @@ TEST(IbSwitchFacts, RealCapturesSaturatedCountersAndSharedDescriptions) {
   bool hosts_said = false;
   for (const SwitchFactsWarning& w : set.warnings) hosts_said = hosts_said || w.message.find("CA (host) port counter") != std::string::npos;
   EXPECT_TRUE(hosts_said);
+}
+
+}  // namespace
+}  // namespace railyard
+
+namespace railyard {
+namespace {
+
+// --- Modules: EOS `show interfaces transceiver` (text, json), SONiC presence and eeprom ---
+
+TEST(SwitchModules, EosTransceiverTextAndJson) {
+  SwitchPortsReport text = ParseEosTransceiver(Fixture("switch/eos/show-interfaces-transceiver-NA-rows.txt"));
+  EXPECT_TRUE(text.warnings.empty());
+  ASSERT_EQ(text.ports.size(), 5u);
+  const SwitchPortFacts* sr = Port(text, "Et3/1/1");
+  ASSERT_TRUE(sr);
+  EXPECT_FALSE(sr->has_tx_power);  // N/A
+  EXPECT_DOUBLE_EQ(sr->rx_power_dbm, -2.39);
+  EXPECT_DOUBLE_EQ(sr->module_temp_c, 27.92);
+  const SwitchPortFacts* none = Port(text, "Et5/29/1");
+  ASSERT_TRUE(none);
+  EXPECT_FALSE(none->has_rx_power || none->has_temp);
+  // The 7050SX3 whose module EOS refused: its laser off (tx -30.00 dBm, bias 0.00 mA), light received.
+  SwitchPortsReport dark = ParseEosTransceiver(Fixture("switch/eos/show-interfaces-transceiver-text-25G-SR-tx-dark-xcvr-unsupported.txt"));
+  const SwitchPortFacts* et21 = Port(dark, "Et21");
+  ASSERT_TRUE(et21);
+  EXPECT_DOUBLE_EQ(et21->tx_power_dbm, -30);
+  EXPECT_DOUBLE_EQ(et21->tx_bias_ma, 0);
+  EXPECT_DOUBLE_EQ(et21->rx_power_dbm, -0.28);
+  SwitchPortsReport json = ParseEosTransceiver(Fixture("switch/eos/show-interfaces-transceiver-json-7160-CWDM4-empty-cages.json"));
+  EXPECT_TRUE(json.warnings.empty());
+  const SwitchPortFacts* cwdm = Port(json, "Ethernet49/2");
+  ASSERT_TRUE(cwdm);
+  EXPECT_EQ(cwdm->module_type, "100GBASE-CWDM4");
+  EXPECT_NEAR(cwdm->rx_power_dbm, -3.816, 0.001);
+  const SwitchPortFacts* empty = Port(json, "Ethernet50/1");
+  ASSERT_TRUE(empty);
+  EXPECT_FALSE(empty->has_rx_power);
+  EXPECT_EQ(Port(ParseEosTransceiver(Fixture("switch/eos/show-interfaces-transceiver-json-40G-SR4-lanes-2016.json")), "Ethernet3/1/2")->module_serial,
+            "XMD1401000RP");
+  EXPECT_FALSE(ParseEosTransceiver("{\"interfaces\": 3}").warnings.empty());
+}
+
+TEST(SwitchModules, SonicPresenceAndEeprom) {
+  SwitchPortsReport presence = ParseSonicTransceiverPresence(Fixture("switch/sonic/show-interfaces-transceiver-presence-unittest-not-present.txt"));
+  EXPECT_TRUE(presence.warnings.empty());
+  ASSERT_EQ(presence.ports.size(), 3u);
+  EXPECT_FALSE(Port(presence, "Ethernet4")->module_present);
+  EXPECT_TRUE(Port(presence, "Ethernet64")->module_present);
+  // The "..." a user left where rows were cut is not a port and not a warning; the rows are.
+  EXPECT_EQ(ParseSonicTransceiverPresence(Fixture("switch/sonic/show-interfaces-transceiver-presence-issue-5978-all-not-present.txt")).ports.size(), 8u);
+  SwitchPortsReport eeprom = ParseSonicTransceiverEeprom(Fixture("switch/sonic/show-interfaces-transceiver-eeprom-unittest-qsfp28-notdetected-cmis.txt"));
+  EXPECT_TRUE(eeprom.warnings.empty());
+  const SwitchPortFacts* aoc = Port(eeprom, "Ethernet0");
+  ASSERT_TRUE(aoc);
+  EXPECT_EQ(aoc->module_vendor, "Mellanox");
+  EXPECT_EQ(aoc->module_pn, "MFA1A00-C003");
+  EXPECT_EQ(aoc->module_serial, "MT1706FT02064");
+  EXPECT_FALSE(Port(eeprom, "Ethernet4")->module_present);
+  // The --dom form of older builds ("Key : value"): the lowest lane's power and the temperature.
+  SwitchPortsReport dom = ParseSonicTransceiverEeprom(Fixture("switch/sonic/show-interfaces-transceiver-eeprom-dom-docexample-qsfp-legacy-spaced-colon.txt"));
+  const SwitchPortFacts* qsfp = Port(dom, "Ethernet0");
+  ASSERT_TRUE(qsfp);
+  EXPECT_DOUBLE_EQ(qsfp->rx_power_dbm, -1.1936);
+  EXPECT_DOUBLE_EQ(qsfp->module_temp_c, 1.1111);
+  EXPECT_EQ(qsfp->module_type, "QSFP+");
+  double v = 0;
+  EXPECT_TRUE(ParseDomValue("-inf", v));
+  EXPECT_FALSE(ParseDomValue("N/A", v));
+}
+
+TEST(SwitchModules, MergedIntoThePortsAndJudged) {
+  // sw-core-01's Et21 (7050SX3): the status table, and its transceiver row with the laser off. Without
+  // the errdisabled table's cause, the dark transmitter alone says the switch does not drive the module.
+  TempDir d;
+  d.Put("hostname.txt", "sw-core-01\n");
+  d.Put("eos-show-interfaces-status.txt", Fixture("switch-interfaces/arista-eos-7050sx3-et21-errdisabled-25gbase-sr.txt"));
+  d.Put("eos-show-interfaces-transceiver.txt", Fixture("switch/eos/show-interfaces-transceiver-text-25G-SR-tx-dark-xcvr-unsupported.txt"));
+  SwitchFacts f = CollectSwitchFrom(d.path.string());
+  ASSERT_EQ(f.ports.size(), 1u);
+  EXPECT_DOUBLE_EQ(f.ports[0].tx_power_dbm, -30);
+  EXPECT_NE(f.ports[0].module_source.find("eos-show-interfaces-transceiver.txt:"), std::string::npos);
+  SwitchFacts back = ParseSwitchFactsJson(SwitchFactsJson(f), "x");
+  EXPECT_TRUE(back.ports[0].has_tx_bias);
+  EXPECT_DOUBLE_EQ(back.ports[0].rx_power_dbm, -0.28);
+  std::vector<Finding> found = RunSwitchRules(back, DoctorPolicy{}, nullptr);
+  // errdisabled without a cause: an errdisabled finding; the dark laser alone does not say why.
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].rule, "switch-port-errdisabled");
+  // The same module on a port that is not errdisabled: the switch is not driving it.
+  back.ports[0].status = "notconnect";
+  back.ports[0].oper = "down";
+  found = RunSwitchRules(back, DoctorPolicy{}, nullptr);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].rule, "switch-module-not-supported");
+  EXPECT_NE(found[0].message.find("does not drive the transmitter"), std::string::npos) << found[0].message;
+  // A hot module: warning at the policy's 70 °C, error at 80 °C.
+  back.ports[0].module_temp_c = 81;
+  DoctorPolicy policy;
+  policy.disabled_rules.insert("switch-module-not-supported");
+  found = RunSwitchRules(back, policy, nullptr);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].rule, "switch-module-temperature-high");
+  EXPECT_EQ(found[0].severity, Severity::kError);
 }
 
 }  // namespace

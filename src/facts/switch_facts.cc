@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "facts/ib_switch_facts.h"
+#include "parse/switch_modules.h"
 
 namespace railyard {
 namespace {
@@ -60,6 +61,14 @@ std::string SwitchFactsJson(const SwitchFacts& f) {
     if (!p.errors.empty()) x["errors"] = p.errors;
     put("errors_source", p.errors_source);
     if (p.native_vlan) x["native_vlan"] = p.native_vlan;
+    put("module_vendor", p.module_vendor);
+    put("module_pn", p.module_pn);
+    put("module_serial", p.module_serial);
+    if (p.has_temp) x["module_temp_c"] = p.module_temp_c;
+    if (p.has_rx_power) x["rx_power_dbm"] = p.rx_power_dbm;
+    if (p.has_tx_power) x["tx_power_dbm"] = p.tx_power_dbm;
+    if (p.has_tx_bias) x["tx_bias_ma"] = p.tx_bias_ma;
+    put("module_source", p.module_source);
     put("peer", p.peer);
     put("could_be", p.could_be);
     put("module_type", p.module_type);
@@ -108,6 +117,17 @@ SwitchFacts ParseSwitchFactsJson(const std::string& text, const std::string& sou
       }
       p.errors_source = x.value("errors_source", "");
       p.native_vlan = x.value("native_vlan", 0);
+      p.module_vendor = x.value("module_vendor", "");
+      p.module_pn = x.value("module_pn", "");
+      p.module_serial = x.value("module_serial", "");
+      auto reading = [&x](const char* key, bool& has, double& into) {
+        if (x.contains(key) && x[key].is_number()) has = true, into = x[key].get<double>();
+      };
+      reading("module_temp_c", p.has_temp, p.module_temp_c);
+      reading("rx_power_dbm", p.has_rx_power, p.rx_power_dbm);
+      reading("tx_power_dbm", p.has_tx_power, p.tx_power_dbm);
+      reading("tx_bias_ma", p.has_tx_bias, p.tx_bias_ma);
+      p.module_source = x.value("module_source", "");
       p.peer = x.value("peer", "");
       p.could_be = x.value("could_be", "");
       p.module_type = x.value("module_type", "");
@@ -151,11 +171,17 @@ SwitchFacts CollectSwitchFrom(const std::string& dir) {
   std::map<std::string, std::pair<std::string, std::string>> reasons;  // errdisabled port -> cause, where
   std::vector<SwitchPortFacts> vlans;  // from the switchport output: VLAN mode, access, allowed, native
   std::vector<SwitchPortFacts> counters;  // from the error counters output
+  std::vector<SwitchPortFacts> modules;   // from the transceiver outputs
   // An output that adds to the status table's ports (merged by name below): its ports, its warnings.
   auto supplement = [&](SwitchPortsReport r, const std::string& os, const std::string& source, std::vector<SwitchPortFacts>& into) {
     if (f.os.empty()) f.os = os;
     for (SwitchPortFacts& port : r.ports) into.push_back(std::move(port));
     for (const ParseWarning& w : r.warnings) f.warnings.push_back({source, w.line, w.message});
+  };
+  // A supplement whose ports remember the file they came from (the status table's ports keep theirs).
+  auto tag = [&](SwitchPortsReport r, const std::string& os, const std::string& source, std::vector<SwitchPortFacts>& into) {
+    for (SwitchPortFacts& port : r.ports) port.source = source;
+    supplement(std::move(r), os, source, into);
   };
   for (const fs::path& p : files) {
     const std::string name = p.filename().string(), source = p.string();
@@ -173,9 +199,13 @@ SwitchFacts CollectSwitchFrom(const std::string& dir) {
     } else if (name == "eos-show-interfaces-switchport.txt" || name == "eos-show-interfaces-switchport.json") {
       supplement(ParseEosSwitchport(read(p)), "eos", source, vlans);
     } else if (name == "eos-show-interfaces-counters-errors.txt" || name == "eos-show-interfaces-counters-errors.json") {
-      const size_t from = counters.size();
-      supplement(ParseEosCountersErrors(read(p)), "eos", source, counters);
-      for (size_t i = from; i < counters.size(); ++i) counters[i].source = source;
+      tag(ParseEosCountersErrors(read(p)), "eos", source, counters);
+    } else if (name == "eos-show-interfaces-transceiver.txt" || name == "eos-show-interfaces-transceiver.json") {
+      tag(ParseEosTransceiver(read(p)), "eos", source, modules);
+    } else if (name == "sonic-show-interfaces-transceiver-presence.txt") {
+      tag(ParseSonicTransceiverPresence(read(p)), "sonic", source, modules);
+    } else if (name == "sonic-show-interfaces-transceiver-eeprom.txt") {
+      tag(ParseSonicTransceiverEeprom(read(p)), "sonic", source, modules);
     } else if (name == "sonic-show-vlan-brief.txt") {
       supplement(ParseSonicVlanBrief(read(p)), "sonic", source, vlans);
     } else if (name == "sonic-show-interfaces-status.txt") {
@@ -218,6 +248,28 @@ SwitchFacts CollectSwitchFrom(const std::string& dir) {
     if (v.access_vlan) port.access_vlan = v.access_vlan;
     port.allowed_vlans = v.allowed_vlans;
     port.native_vlan = v.native_vlan;
+  });
+  merge(modules, [](SwitchPortFacts& port, const SwitchPortFacts& m) {
+    if (!m.module_present) {
+      port.module_present = false;
+      port.module_type = "Not Present";
+    }
+    if (port.module_type.empty() || port.module_type == "N/A") port.module_type = m.module_type;
+    auto text = [](std::string& into, const std::string& from) {
+      if (!from.empty()) into = from;
+    };
+    text(port.module_vendor, m.module_vendor);
+    text(port.module_pn, m.module_pn);
+    text(port.module_serial, m.module_serial);
+    auto reading = [](bool& has, double& into, bool from_has, double from) {
+      if (from_has) has = true, into = from;
+    };
+    reading(port.has_temp, port.module_temp_c, m.has_temp, m.module_temp_c);
+    reading(port.has_rx_power, port.rx_power_dbm, m.has_rx_power, m.rx_power_dbm);
+    reading(port.has_tx_power, port.tx_power_dbm, m.has_tx_power, m.tx_power_dbm);
+    reading(port.has_tx_bias, port.tx_bias_ma, m.has_tx_bias, m.tx_bias_ma);
+    if (m.line) port.module_source = fmt::format("{}:{}", m.source, m.line);
+    else port.module_source = m.source;
   });
   merge(counters, [](SwitchPortFacts& port, const SwitchPortFacts& c) {
     port.errors = c.errors;

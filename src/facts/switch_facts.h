@@ -42,6 +42,9 @@ SwitchFacts ParseSwitchFactsJson(const std::string& json, const std::string& sou
 //   eos-show-interfaces-switchport.txt | .json  EOS `show interfaces switchport`: VLAN membership
 //   eos-show-interfaces-counters-errors.txt | .json  EOS `show interfaces counters errors`
 //   sonic-show-interfaces-status.txt            SONiC `show interfaces status`
+//   eos-show-interfaces-transceiver.txt | .json EOS `show interfaces transceiver`: module DOM (temp, bias, tx/rx power)
+//   sonic-show-interfaces-transceiver-presence.txt  SONiC: which cages hold a module
+//   sonic-show-interfaces-transceiver-eeprom.txt    SONiC `show interfaces transceiver eeprom [--dom]`: vendor, PN, SN, DOM
 //   sonic-show-vlan-brief.txt                   SONiC `show vlan brief`: VLAN membership
 //   nvue-show-interface.json                    Cumulus `nv show interface -o json`
 // The InfiniBand fabric's files (iblinkinfo.txt, ibqueryerrors.txt, perfquery.txt) are left to

@@ -39,6 +39,11 @@ struct SwitchPortFacts {
   std::string could_be;     // InfiniBand: what both ends support when the link runs below it ("4X, 106.25 Gbps")
   std::string module_type;  // 25GBASE-SR, Not Present, ...
   bool module_present = true;
+  std::string module_vendor, module_pn, module_serial;  // the module's EEPROM, where an output gives it
+  // Digital diagnostics (DOM), where read: the lowest lane's power (a dark lane is what matters).
+  double module_temp_c = 0, rx_power_dbm = 0, tx_power_dbm = 0, tx_bias_ma = 0;
+  bool has_rx_power = false, has_tx_power = false, has_tx_bias = false, has_temp = false;
+  std::string module_source;  // where the module was read ("file:line"), when another output than the port's
   int line = 0;             // where in its source file
   std::string source;       // that file
 };
