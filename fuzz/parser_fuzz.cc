@@ -28,6 +28,7 @@
 #include "burnin/burnin_plan.h"
 #include "parse/switch_lldp.h"
 #include "parse/switch_modules.h"
+#include "parse/switch_qos.h"
 #include "parse/switch_ports.h"
 #include "facts/switch_facts.h"
 #include "facts/ib_switch_facts.h"
@@ -119,6 +120,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     railyard::ParseEosTransceiver(text);
     railyard::ParseSonicTransceiverPresence(text);
     railyard::ParseSonicTransceiverEeprom(text);
+    railyard::ParseNvueQosRoce(text);
+    railyard::ParseEosQosInterfaces(text);
     (void)railyard::VlanListHas(text, 100);
     try {  // doctor reads switch facts documents: refused with runtime_error, nothing else
       railyard::ParseSwitchFactsJson(text, "fuzz");

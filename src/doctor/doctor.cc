@@ -127,7 +127,10 @@ void Doctor::AddSwitch(const SwitchFacts& facts) {
   std::string name = plan_->PlanNameOf(facts.hostname);
   if (name.empty()) name = facts.hostname;
   for (const SwitchPortFacts& p : facts.ports) {
-    switch_ends_[name + "|" + PlanPortName(facts, p.name)] = {name, p.name, p.status, p.source, p.speed_gbps, p.oper == "up", p.line};
+    const std::string key = name + "|" + PlanPortName(facts, p.name);
+    switch_ends_[key] = {name, p.name, p.status, p.source, p.speed_gbps, p.oper == "up", p.line};
+    if (p.qos) switch_qos_[key] = *p.qos;  // the port's own, else the switch-wide one
+    else if (facts.qos) switch_qos_[key] = *facts.qos;
   }
 }
 
@@ -137,6 +140,8 @@ DoctorReport Doctor::Finish() {
   if (plan_ && !switch_ends_.empty()) {
     std::vector<Finding> ends = LinkEndRules(switch_ends_, host_ends_, policy_);
     report_.findings.insert(report_.findings.end(), ends.begin(), ends.end());
+    std::vector<Finding> qos = RoceQosRules(switch_qos_, host_ends_, policy_);
+    report_.findings.insert(report_.findings.end(), qos.begin(), qos.end());
   }
   if (!vlan_ports_.empty()) {
     std::vector<Finding> vlans = VlanRules(vlan_uses_, vlan_ports_, policy_);

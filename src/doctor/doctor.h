@@ -56,6 +56,7 @@ class Doctor {
   std::shared_ptr<const HostPlan> plan_;
   std::vector<HostLinkEnd> host_ends_;                // with a plan: each host's view of its planned ports
   std::map<std::string, SwitchPortEnd> switch_ends_;  // with a plan: "switch|port" (plan names) -> the switch's view
+  std::map<std::string, SwitchQos> switch_qos_;       // with a plan: "switch|port" -> its RoCE QoS (the port's, else the switch's)
   std::vector<HostVlanUse> vlan_uses_;                // every host's tagged VLANs with their LLDP switch port
   std::map<std::string, SwitchVlanPort> vlan_ports_;  // every switch port's VLAN view
   FleetAccumulator fleet_;

@@ -84,7 +84,28 @@ std::vector<HostLinkEnd> HostLinkEnds(const HostFacts& facts, const HostPlan& pl
   if (!ports) return out;
   for (const PlannedHostPort& p : *ports) {
     PortView v = ViewOf(facts, p.port);
-    out.push_back({facts.hostname, p.port, p.leaf, p.leaf_port, p.label, v.speed_gbps, v.seen});
+    HostLinkEnd e;
+    e.host = facts.hostname;
+    e.port = p.port;
+    e.leaf = p.leaf;
+    e.leaf_port = p.leaf_port;
+    e.label = p.label;
+    e.speed_gbps = v.speed_gbps;
+    e.seen = v.seen;
+    e.netdev = v.netdev;
+    for (const NetdevFacts& n : facts.netdevs) {
+      if (n.name != v.netdev) continue;
+      if (n.qos && !n.qos->trust.empty()) {
+        e.qos_read = true;
+        e.trust = n.qos->trust;
+        e.pfc = n.qos->PfcPriorities();
+      }
+      if (n.ecn && n.ecn->Known()) {
+        e.ecn_read = true;
+        e.ecn_rp = n.ecn->rp_enabled;
+      }
+    }
+    out.push_back(std::move(e));
   }
   return out;
 }

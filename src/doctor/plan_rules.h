@@ -4,6 +4,8 @@
 // speeds, the host's LLDP neighbours); the whole fabric's cabling is `railyard verify`'s job.
 #pragma once
 
+#include <array>
+
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -77,6 +79,12 @@ struct HostLinkEnd {
   std::string host, port, leaf, leaf_port, label;
   double speed_gbps = 0;  // 0: not seen up
   bool seen = false;      // the facts have the port at all
+  // The port's RoCE QoS as the host reads it (mlnx_qos, the ECN sysfs switches), to hold against the
+  // switch port's.
+  std::string netdev, trust;
+  bool qos_read = false, ecn_read = false;
+  std::vector<int> pfc;   // priorities with PFC on
+  std::array<int, 8> ecn_rp{-1, -1, -1, -1, -1, -1, -1, -1};  // reaction point per priority: 1 on, 0 off, -1 not read
 };
 std::vector<HostLinkEnd> HostLinkEnds(const HostFacts& facts, const HostPlan& plan);
 

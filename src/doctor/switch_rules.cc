@@ -1,5 +1,6 @@
 #include "doctor/switch_rules.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <optional>
@@ -39,6 +40,8 @@ const std::vector<FleetRule>& SwitchRules() {
       {"port-error-counters-high", Severity::kWarning,
        "a switch port with physical-layer errors (FCS, symbol, alignment, link recovery, link downed, link integrity), receive/transmit "
        "errors above 100 or InfiniBand transmit discards above 1000"},
+      {"roce-qos-mismatch", Severity::kError,
+       "(--plan) a RoCE port whose trust mode, PFC priorities or ECN marking disagree with its switch port's"},
       {"switch-module-not-supported", Severity::kError,
        "a module the switch refuses (errdisabled xcvr-unsupported), or one whose transmitter the switch leaves dark (tx -30 dBm, bias 0 mA) "
        "on a port that is up by configuration"},
@@ -193,6 +196,62 @@ std::vector<Finding> LinkEndRules(const std::map<std::string, SwitchPortEnd>& sw
         "set both ends to the plan's speed (and FEC); an end that negotiated down points at the cable or module")
         .evidence = {{"host_speed_gbps", fmt::format("{:g}", h.speed_gbps)}, {"switch_speed_gbps", fmt::format("{:g}", it->second.speed_gbps)},
                      {"switch_source", it->second.line ? fmt::format("{}:{}", it->second.source, it->second.line) : it->second.source}};
+  }
+  return out;
+}
+
+std::vector<Finding> RoceQosRules(const std::map<std::string, SwitchQos>& qos, const std::vector<HostLinkEnd>& host_ends,
+                                  const DoctorPolicy& policy) {
+  std::vector<Finding> out;
+  if (policy.disabled_rules.count("roce-qos-mismatch")) return out;
+  auto list = [](const std::vector<int>& v) {
+    if (v.empty()) return std::string("none");
+    std::string s;
+    for (int x : v) s += (s.empty() ? "" : ",") + std::to_string(x);
+    return s;
+  };
+  for (const HostLinkEnd& h : host_ends) {
+    if (!h.qos_read) continue;  // the host's QoS was not read: nothing judged
+    auto it = qos.find(h.leaf + "|" + h.leaf_port);
+    if (it == qos.end()) continue;
+    const SwitchQos& sw = it->second;
+    std::vector<std::string> differ;
+    std::vector<std::pair<std::string, std::string>> ev = {{"host_trust", h.trust}, {"host_pfc", list(h.pfc)}};
+    if (!sw.trust.empty()) {
+      ev.emplace_back("switch_trust", sw.trust);
+      const bool carried = sw.trust.find(h.trust == "pcp" ? "pcp" : h.trust) != std::string::npos ||
+                           (h.trust == "pcp" && sw.trust.find("cos") != std::string::npos);
+      if (!carried) differ.push_back(fmt::format("the host trusts {}, the switch port {}", h.trust, sw.trust));
+    }
+    if (sw.pfc_read) {
+      ev.emplace_back("switch_pfc", list(sw.pfc_priorities));
+      if (sw.pfc_priorities != h.pfc) {
+        differ.push_back(fmt::format("PFC is on priorities {} at the host and {} at the switch", list(h.pfc), list(sw.pfc_priorities)));
+      }
+    }
+    // ECN: the RoCE priority (the host's PFC one, else the switch's) must land in a class the switch marks.
+    const std::vector<int>& lossless = !h.pfc.empty() ? h.pfc : sw.pfc_priorities;
+    if (sw.ecn_read && !lossless.empty()) {
+      bool assumed = false;
+      const int tc = sw.TcOf(lossless.front(), assumed);
+      ev.emplace_back("switch_ecn_tcs", list(sw.ecn_tcs));
+      if (std::find(sw.ecn_tcs.begin(), sw.ecn_tcs.end(), tc) == sw.ecn_tcs.end()) {
+        differ.push_back(fmt::format("the switch marks no ECN in traffic class {} (priority {}{}), so DCQCN gets no congestion signal", tc,
+                                     lossless.front(), assumed ? ", mapped one to one" : ""));
+      }
+      if (h.ecn_read && h.ecn_rp[lossless.front()] == 0) {
+        differ.push_back(fmt::format("the host's ECN reaction point is off on priority {}", lossless.front()));
+      }
+    }
+    if (differ.empty()) continue;
+    std::string why;
+    for (const std::string& d : differ) why += (why.empty() ? "" : "; ") + d;
+    ev.emplace_back("switch_source", sw.source);
+    Add(out, "roce-qos-mismatch", Severity::kError, h.host, "port " + h.port,
+        fmt::format("{} ({}) and its switch port {} {} (cable {}) disagree: {}", h.port, h.netdev, h.leaf, h.leaf_port, h.label, why),
+        "make both ends the plan's RoCE class: `railyard config roce` for the hosts and `railyard config switches` for the switch "
+        "(trust DSCP, PFC on the RoCE priority only, ECN on its class)")
+        .evidence = ev;
   }
   return out;
 }

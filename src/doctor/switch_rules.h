@@ -32,6 +32,12 @@ struct SwitchPortEnd {
 std::vector<Finding> LinkEndRules(const std::map<std::string, SwitchPortEnd>& switch_ends, const std::vector<HostLinkEnd>& host_ends,
                                   const DoctorPolicy& policy);
 
+// roce-qos-mismatch: a planned cable whose host end's trust mode, PFC priorities or ECN disagree with
+// its switch port's (the port's own QoS, else the switch-wide one). `qos` maps "switch (plan
+// name)|port (plan name)" to what the switch reports.
+std::vector<Finding> RoceQosRules(const std::map<std::string, SwitchQos>& qos, const std::vector<HostLinkEnd>& host_ends,
+                                  const DoctorPolicy& policy);
+
 // vlan-not-allowed-on-trunk: a host that tags VLAN V on a port whose LLDP neighbour is a switch port
 // that does not carry V tagged (a trunk without V in its allowed list, an access or routed port).
 struct HostVlanUse {

@@ -14,7 +14,9 @@
 #include "export/write_all.h"
 #include "facts/switch_facts.h"
 #include "parse/fixtures.h"
+#include "parse/qos.h"
 #include "parse/switch_modules.h"
+#include "parse/switch_qos.h"
 #include "parse/switch_ports.h"
 #include "plan/planner.h"
 #include "spec/spec.h"
@@ -563,6 +565,114 @@ TEST(SwitchModules, MergedIntoThePortsAndJudged) {
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(found[0].rule, "switch-module-temperature-high");
   EXPECT_EQ(found[0].severity, Severity::kError);
+}
+
+}  // namespace
+}  // namespace railyard
+
+namespace railyard {
+namespace {
+
+// --- RoCE QoS: the switch's (NVUE nv show qos roce, EOS show qos interfaces) against the host's ---
+
+TEST(SwitchQos, NvueQosRoceLosslessLossyAndPerPort) {
+  SwitchQosReport lossless = ParseNvueQosRoce(Fixture("switch/nvue/nv-show-qos-roce-cl515-lossless-single-ipool.txt"));
+  EXPECT_TRUE(lossless.warnings.empty()) << lossless.warnings[0].message;
+  ASSERT_EQ(lossless.ports.count(""), 1u);
+  const SwitchQos& q = lossless.ports.at("");
+  EXPECT_EQ(q.mode, "lossless-single-ipool");
+  EXPECT_EQ(q.trust, "pcp,dscp");
+  EXPECT_TRUE(q.pfc_read);
+  EXPECT_EQ(q.pfc_priorities, std::vector<int>{3});
+  EXPECT_EQ(q.ecn_tcs, (std::vector<int>{0, 3}));
+  bool assumed = true;
+  EXPECT_EQ(q.TcOf(6, assumed), 6);
+  EXPECT_FALSE(assumed);  // the SP->TC table was read
+  const SwitchQos lossy = ParseNvueQosRoce(Fixture("switch/nvue/nv-show-qos-roce-ref-lossy-pfc-dash-4pools.txt")).ports.at("");
+  EXPECT_EQ(lossy.mode, "lossy");
+  EXPECT_TRUE(lossy.pfc_read);
+  EXPECT_TRUE(lossy.pfc_priorities.empty());  // "-"
+  const SwitchQos port = ParseNvueQosRoce(Fixture("switch/nvue/nv-show-interface-swp16-qos-roce-status-cl515.txt")).ports.at("");
+  EXPECT_EQ(port.mode, "lossless");
+  EXPECT_EQ(port.pfc_priorities, std::vector<int>{3});
+  EXPECT_EQ(port.ecn_tcs, (std::vector<int>{0, 3}));  // "ecn, absolute"
+  EXPECT_EQ(port.prio_to_tc.at(3), 3);
+  EXPECT_FALSE(ParseNvueQosRoce("hello\n").warnings.empty());
+}
+
+TEST(SwitchQos, EosQosInterfacesTrustAndEcnQueues) {
+  SwitchQosReport r = ParseEosQosInterfaces(Fixture("switch/eos/show-qos-interfaces-portchannel-trust-dscp-shaping-DOC.txt"));
+  ASSERT_EQ(r.ports.count("Port-Channel33"), 1u);
+  const SwitchQos& q = r.ports.at("Port-Channel33");
+  EXPECT_EQ(q.trust, "dscp");
+  EXPECT_TRUE(q.ecn_read);
+  EXPECT_TRUE(q.ecn_tcs.empty());  // every queue "D"
+  EXPECT_FALSE(q.pfc_read);         // EOS prints PFC elsewhere
+  ASSERT_EQ(r.warnings.size(), 1u);  // the "router#sh qos int po33" prompt
+  EXPECT_EQ(r.warnings[0].line, 1);
+}
+
+TEST(SwitchRules, RoceQosMismatchBetweenTheHostAndItsSwitchPort) {
+  TempDir d;
+  WritePlanOutputs(Plan(ParseSpec(kAristaSpec, "arista.yaml")), Catalog::Builtin(), (d.path / "plan").string());
+  auto plan = std::make_shared<HostPlan>(LoadPlannedFabric((d.path / "plan" / "plan.json").string(), true));
+  // node001's mlx5_0 (cable to compute-leaf-su01-r1 Et1/1): a ConnectX-5's real mlnx_qos, trust DSCP and PFC on 3.
+  HostFacts host;
+  host.hostname = "node001";
+  RdmaFacts rdma;
+  rdma.ca.name = "mlx5_0";
+  rdma.netdev = "ens1f0np0";
+  host.rdma = {rdma};
+  NetdevFacts nd;
+  nd.name = "ens1f0np0";
+  nd.kind = "physical";
+  nd.qos = ParseMlnxQos(Fixture("mlnx_qos/cx5-os-controlled-dscp-pfc3-vendor-tsa.txt"));
+  ASSERT_EQ(nd.qos->trust, "dscp");
+  ASSERT_EQ(nd.qos->PfcPriorities(), std::vector<int>{3});
+  host.netdevs = {nd};
+  auto leaf = [](const std::string& qos_file, const std::string& qos_text) {
+    TempDir sw;
+    sw.Put("hostname.txt", "compute-leaf-su01-r1\n");
+    sw.Put("eos-show-interfaces-status.txt",
+           "Port       Name        Status       Vlan     Duplex Speed  Type         Flags Encapsulation\n"
+           "Et1/1      COMP-000001 connected    routed   full   400G   400GBASE-SR4                   \n");
+    sw.Put(qos_file, qos_text);
+    return CollectSwitchFrom(sw.path.string());
+  };
+  auto run = [&](const SwitchFacts& sw) {
+    Doctor doctor(DoctorPolicy{}, plan);
+    doctor.AddHost(host);
+    doctor.AddSwitch(sw);
+    std::vector<Finding> out;
+    for (const Finding& f : doctor.Finish().findings) {
+      if (f.rule == "roce-qos-mismatch") out.push_back(f);
+    }
+    return out;
+  };
+  // EOS: Et1/1 trusts DSCP but marks ECN in no queue (the DOC layout, for Et1/1).
+  std::string eos = Fixture("switch/eos/show-qos-interfaces-portchannel-trust-dscp-shaping-DOC.txt");
+  eos.replace(eos.find("Port-Channel33:"), 15, "Ethernet1/1:");
+  SwitchFacts arista = leaf("eos-show-qos-interfaces.txt", eos);
+  ASSERT_TRUE(arista.ports[0].qos);
+  std::vector<Finding> found = run(arista);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].host, "node001");
+  EXPECT_EQ(found[0].object, "port mlx5_0");
+  EXPECT_NE(found[0].message.find("marks no ECN in traffic class 3"), std::string::npos) << found[0].message;
+  EXPECT_EQ(found[0].message.find("PFC"), std::string::npos);  // EOS PFC was not read: not judged
+  // The switch-wide NVUE QoS, lossy (PFC "-"): the PFC priorities disagree; ECN on 0,3 agrees.
+  SwitchFacts lossy = leaf("nvue-show-qos-roce.txt", Fixture("switch/nvue/nv-show-qos-roce-ref-lossy-pfc-dash-4pools.txt"));
+  ASSERT_TRUE(lossy.qos);
+  found = run(lossy);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_NE(found[0].message.find("PFC is on priorities 3 at the host and none at the switch"), std::string::npos) << found[0].message;
+  // The lossless NVUE QoS on PFC 3 with ECN on TC 3: the ends agree, no finding.
+  EXPECT_TRUE(run(leaf("nvue-show-qos-roce.txt", Fixture("switch/nvue/nv-show-qos-roce-cl515-lossless-single-ipool.txt"))).empty());
+  // The QoS round-trips through the switch facts document.
+  SwitchFacts back = ParseSwitchFactsJson(SwitchFactsJson(lossy), "x");
+  ASSERT_TRUE(back.qos);
+  EXPECT_TRUE(back.qos->pfc_read);
+  EXPECT_EQ(back.qos->ecn_tcs, (std::vector<int>{0, 3}));
 }
 
 }  // namespace

@@ -30,6 +30,45 @@ std::string ReadFile(const fs::path& p) {
   return s.str();
 }
 
+json QosJson(const SwitchQos& q) {
+  json j;
+  if (!q.mode.empty()) j["mode"] = q.mode;
+  if (!q.trust.empty()) j["trust"] = q.trust;
+  if (q.pfc_read) j["pfc_priorities"] = q.pfc_priorities;
+  if (q.ecn_read) j["ecn_tcs"] = q.ecn_tcs;
+  if (!q.prio_to_tc.empty()) {
+    json m = json::object();
+    for (const auto& [prio, tc] : q.prio_to_tc) m[std::to_string(prio)] = tc;
+    j["prio_to_tc"] = m;
+  }
+  j["source"] = q.line ? fmt::format("{}:{}", q.source, q.line) : q.source;
+  return j;
+}
+
+SwitchQos QosFromJson(const nlohmann::json& j) {
+  SwitchQos q;
+  q.mode = j.value("mode", "");
+  q.trust = j.value("trust", "");
+  auto list = [&j](const char* key, bool& read, std::vector<int>& into) {
+    if (!j.contains(key) || !j[key].is_array()) return;
+    read = true;
+    for (const auto& v : j[key]) {
+      if (v.is_number_integer() && v.get<int>() >= 0 && v.get<int>() <= 7) into.push_back(v.get<int>());
+    }
+  };
+  list("pfc_priorities", q.pfc_read, q.pfc_priorities);
+  list("ecn_tcs", q.ecn_read, q.ecn_tcs);
+  if (j.contains("prio_to_tc") && j["prio_to_tc"].is_object()) {
+    for (auto it = j["prio_to_tc"].begin(); it != j["prio_to_tc"].end(); ++it) {
+      if (it.value().is_number_integer() && it.key().size() == 1 && it.key()[0] >= '0' && it.key()[0] <= '7') {
+        q.prio_to_tc[it.key()[0] - '0'] = it.value().get<int>();
+      }
+    }
+  }
+  q.source = j.value("source", "");  // "file:line" as written
+  return q;
+}
+
 }  // namespace
 
 std::string SwitchFactsJson(const SwitchFacts& f) {
@@ -69,6 +108,7 @@ std::string SwitchFactsJson(const SwitchFacts& f) {
     if (p.has_tx_power) x["tx_power_dbm"] = p.tx_power_dbm;
     if (p.has_tx_bias) x["tx_bias_ma"] = p.tx_bias_ma;
     put("module_source", p.module_source);
+    if (p.qos) x["qos"] = QosJson(*p.qos);
     put("peer", p.peer);
     put("could_be", p.could_be);
     put("module_type", p.module_type);
@@ -77,6 +117,7 @@ std::string SwitchFactsJson(const SwitchFacts& f) {
     if (p.line) x["line"] = p.line;
     j["ports"].push_back(std::move(x));
   }
+  if (f.qos) j["qos"] = QosJson(*f.qos);
   j["warnings"] = json::array();
   for (const SwitchFactsWarning& w : f.warnings) j["warnings"].push_back({{"source", w.source}, {"line", w.line}, {"message", w.message}});
   j["sources"] = f.sources;
@@ -128,6 +169,7 @@ SwitchFacts ParseSwitchFactsJson(const std::string& text, const std::string& sou
       reading("tx_power_dbm", p.has_tx_power, p.tx_power_dbm);
       reading("tx_bias_ma", p.has_tx_bias, p.tx_bias_ma);
       p.module_source = x.value("module_source", "");
+      if (x.contains("qos") && x["qos"].is_object()) p.qos = QosFromJson(x["qos"]);
       p.peer = x.value("peer", "");
       p.could_be = x.value("could_be", "");
       p.module_type = x.value("module_type", "");
@@ -136,6 +178,7 @@ SwitchFacts ParseSwitchFactsJson(const std::string& text, const std::string& sou
       p.line = x.value("line", 0);
       f.ports.push_back(std::move(p));
     }
+    if (j.contains("qos") && j["qos"].is_object()) f.qos = QosFromJson(j["qos"]);
     for (const auto& w : j.value("warnings", nlohmann::json::array())) {
       f.warnings.push_back({w.value("source", ""), w.value("line", 0), w.value("message", "")});
     }
@@ -172,6 +215,7 @@ SwitchFacts CollectSwitchFrom(const std::string& dir) {
   std::vector<SwitchPortFacts> vlans;  // from the switchport output: VLAN mode, access, allowed, native
   std::vector<SwitchPortFacts> counters;  // from the error counters output
   std::vector<SwitchPortFacts> modules;   // from the transceiver outputs
+  std::vector<SwitchPortFacts> qos_ports;  // from show qos interfaces
   // An output that adds to the status table's ports (merged by name below): its ports, its warnings.
   auto supplement = [&](SwitchPortsReport r, const std::string& os, const std::string& source, std::vector<SwitchPortFacts>& into) {
     if (f.os.empty()) f.os = os;
@@ -206,6 +250,25 @@ SwitchFacts CollectSwitchFrom(const std::string& dir) {
       tag(ParseSonicTransceiverPresence(read(p)), "sonic", source, modules);
     } else if (name == "sonic-show-interfaces-transceiver-eeprom.txt") {
       tag(ParseSonicTransceiverEeprom(read(p)), "sonic", source, modules);
+    } else if (name == "nvue-show-qos-roce.txt") {
+      SwitchQosReport r = ParseNvueQosRoce(read(p));
+      if (f.os.empty()) f.os = "nvue";
+      for (const ParseWarning& w : r.warnings) f.warnings.push_back({source, w.line, w.message});
+      if (auto it = r.ports.find(""); it != r.ports.end()) {
+        f.qos = it->second;
+        f.qos->source = source;
+      }
+    } else if (name == "eos-show-qos-interfaces.txt") {
+      SwitchQosReport r = ParseEosQosInterfaces(read(p));
+      if (f.os.empty()) f.os = "eos";
+      for (const ParseWarning& w : r.warnings) f.warnings.push_back({source, w.line, w.message});
+      for (auto& [port_name, q] : r.ports) {
+        SwitchPortFacts port;
+        port.name = port_name;
+        port.qos = q;
+        port.qos->source = source;
+        qos_ports.push_back(std::move(port));
+      }
     } else if (name == "sonic-show-vlan-brief.txt") {
       supplement(ParseSonicVlanBrief(read(p)), "sonic", source, vlans);
     } else if (name == "sonic-show-interfaces-status.txt") {
@@ -271,6 +334,7 @@ SwitchFacts CollectSwitchFrom(const std::string& dir) {
     if (m.line) port.module_source = fmt::format("{}:{}", m.source, m.line);
     else port.module_source = m.source;
   });
+  merge(qos_ports, [](SwitchPortFacts& port, const SwitchPortFacts& q) { port.qos = q.qos; });
   merge(counters, [](SwitchPortFacts& port, const SwitchPortFacts& c) {
     port.errors = c.errors;
     port.errors_source = c.line ? fmt::format("{}:{}", c.source, c.line) : c.source;

@@ -25,6 +25,7 @@ struct SwitchFacts {
   std::string os;  // eos | sonic | nvue | ib (an InfiniBand switch, read from the fabric tools) | "" (unknown)
   std::string guid;  // InfiniBand: the switch's GUID
   std::vector<SwitchPortFacts> ports;  // in the switch's order
+  std::optional<SwitchQos> qos;        // switch-wide RoCE QoS (NVUE nv show qos roce), when read
   std::vector<SwitchFactsWarning> warnings;
   std::vector<std::string> sources;    // every file read
 };
@@ -45,6 +46,8 @@ SwitchFacts ParseSwitchFactsJson(const std::string& json, const std::string& sou
 //   eos-show-interfaces-transceiver.txt | .json EOS `show interfaces transceiver`: module DOM (temp, bias, tx/rx power)
 //   sonic-show-interfaces-transceiver-presence.txt  SONiC: which cages hold a module
 //   sonic-show-interfaces-transceiver-eeprom.txt    SONiC `show interfaces transceiver eeprom [--dom]`: vendor, PN, SN, DOM
+//   eos-show-qos-interfaces.txt                 EOS `show qos interfaces`: per port trust mode and ECN queues
+//   nvue-show-qos-roce.txt                      Cumulus `nv show qos roce`: the switch's RoCE mode, PFC, ECN, trust
 //   sonic-show-vlan-brief.txt                   SONiC `show vlan brief`: VLAN membership
 //   nvue-show-interface.json                    Cumulus `nv show interface -o json`
 // The InfiniBand fabric's files (iblinkinfo.txt, ibqueryerrors.txt, perfquery.txt) are left to

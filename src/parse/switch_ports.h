@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "parse/observation.h"
+#include "parse/switch_qos.h"
 
 namespace railyard {
 
@@ -44,6 +45,7 @@ struct SwitchPortFacts {
   double module_temp_c = 0, rx_power_dbm = 0, tx_power_dbm = 0, tx_bias_ma = 0;
   bool has_rx_power = false, has_tx_power = false, has_tx_bias = false, has_temp = false;
   std::string module_source;  // where the module was read ("file:line"), when another output than the port's
+  std::optional<SwitchQos> qos;  // the port's own RoCE QoS (EOS show qos interfaces), when read
   int line = 0;             // where in its source file
   std::string source;       // that file
 };
