@@ -7,6 +7,7 @@
 #include <string>
 
 #include "config/host_config.h"
+#include "config/config_drift.h"
 #include "config/switch_config.h"
 #include "parse/bonding.h"
 #include "parse/iproute.h"
@@ -121,6 +122,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     railyard::ParseSonicTransceiverPresence(text);
     railyard::ParseSonicTransceiverEeprom(text);
     railyard::ParseNvueQosRoce(text);
+    {
+      std::string error;
+      const railyard::ConfigEntries entries = railyard::EosConfigEntries(text);
+      railyard::ConfigDrift(entries, railyard::SonicConfigEntries(text, error));
+      railyard::ConfigDrift(railyard::NvueConfigEntries(text, error), entries);
+    }
     railyard::ParseEosQosInterfaces(text);
     (void)railyard::VlanListHas(text, 100);
     try {  // doctor reads switch facts documents: refused with runtime_error, nothing else

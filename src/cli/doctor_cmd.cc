@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.h"
+#include "config/switch_config.h"
 #include "doctor/doctor.h"
 #include "doctor/rules.h"
 #include "doctor/symptoms.h"
@@ -88,6 +89,7 @@ std::function<int()> AddDoctorCommand(CLI::App& app) {
         plan->LoadNames(a->names);
       }
       Doctor doctor(policy, plan);
+      if (plan) doctor.SetSwitchConfigPlan(a->plan);  // switch-config-drift, read when a running configuration is given
       ForEachFacts(a->facts, [&](HostFacts&& f) { doctor.AddHost(f); }, [&](SwitchFacts&& f) { doctor.AddSwitch(f); });
       DoctorReport report = doctor.Finish();
       if (a->format == "json") std::cout << DoctorJson(report);

@@ -126,6 +126,17 @@ void Doctor::AddSwitch(const SwitchFacts& facts) {
   if (!plan_) return;
   std::string name = plan_->PlanNameOf(facts.hostname);
   if (name.empty()) name = facts.hostname;
+  if (!configs_ && !config_plan_.empty() && !facts.running.empty()) {
+    try {
+      configs_ = std::make_shared<const SwitchConfigs>(ReadSwitchConfigs(config_plan_));
+    } catch (const std::runtime_error&) {
+    }
+    config_plan_.clear();  // tried once
+  }
+  if (configs_ && !facts.running.empty()) {
+    std::vector<Finding> drift = ConfigDriftRules(facts, name, *configs_, policy_);
+    report_.findings.insert(report_.findings.end(), std::make_move_iterator(drift.begin()), std::make_move_iterator(drift.end()));
+  }
   for (const SwitchPortFacts& p : facts.ports) {
     const std::string key = name + "|" + PlanPortName(facts, p.name);
     switch_ends_[key] = {name, p.name, p.status, p.source, p.speed_gbps, p.oper == "up", p.line};

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "config/switch_config.h"
 #include "doctor/fleet.h"
 #include "doctor/plan_rules.h"
 #include "doctor/policy.h"
@@ -49,11 +50,19 @@ class Doctor {
   Doctor(DoctorPolicy policy, std::shared_ptr<const HostPlan> plan) : policy_(std::move(policy)), plan_(std::move(plan)) {}
   void AddHost(const HostFacts& facts);
   void AddSwitch(const SwitchFacts& facts);
+  // The configuration `railyard config switches` writes from the plan: switch-config-drift holds each
+  // switch's saved running configuration against it.
+  void SetSwitchConfigs(std::shared_ptr<const SwitchConfigs> configs) { configs_ = std::move(configs); }
+  // The same, read from plan.json when the first switch with a running configuration arrives (an
+  // InfiniBand-only plan has no Ethernet switch: then nothing is compared).
+  void SetSwitchConfigPlan(std::string plan_json) { config_plan_ = std::move(plan_json); }
   DoctorReport Finish();
 
  private:
   DoctorPolicy policy_;
   std::shared_ptr<const HostPlan> plan_;
+  std::shared_ptr<const SwitchConfigs> configs_;
+  std::string config_plan_;
   std::vector<HostLinkEnd> host_ends_;                // with a plan: each host's view of its planned ports
   std::map<std::string, SwitchPortEnd> switch_ends_;  // with a plan: "switch|port" (plan names) -> the switch's view
   std::map<std::string, SwitchQos> switch_qos_;       // with a plan: "switch|port" -> its RoCE QoS (the port's, else the switch's)

@@ -42,6 +42,8 @@ const std::vector<FleetRule>& SwitchRules() {
        "errors above 100 or InfiniBand transmit discards above 1000"},
       {"roce-qos-mismatch", Severity::kError,
        "(--plan) a RoCE port whose trust mode, PFC priorities or ECN marking disagree with its switch port's"},
+      {"switch-config-drift", Severity::kWarning,
+       "(--plan) a switch whose saved running configuration lacks or changes what `railyard config switches` writes for it"},
       {"switch-module-not-supported", Severity::kError,
        "a module the switch refuses (errdisabled xcvr-unsupported), or one whose transmitter the switch leaves dark (tx -30 dBm, bias 0 mA) "
        "on a port that is up by configuration"},
@@ -253,6 +255,41 @@ std::vector<Finding> RoceQosRules(const std::map<std::string, SwitchQos>& qos, c
         "(trust DSCP, PFC on the RoCE priority only, ECN on its class)")
         .evidence = ev;
   }
+  return out;
+}
+
+std::vector<Finding> ConfigDriftRules(const SwitchFacts& sw, const std::string& plan_name, const SwitchConfigs& configs, const DoctorPolicy& policy) {
+  std::vector<Finding> out;
+  if (policy.disabled_rules.count("switch-config-drift")) return out;
+  auto it = std::find_if(configs.switches.begin(), configs.switches.end(), [&plan_name](const SwitchConfig& c) { return c.name == plan_name; });
+  if (it == configs.switches.end()) return out;  // not an Ethernet switch of the plan: nothing to hold it to
+  std::string text, error;
+  try {
+    text = sw.running_os == "eos" ? EosConfig(*it, configs.plan_name) : sw.running_os == "sonic" ? SonicConfigDb(*it, configs.plan_name)
+                                                                                                 : NvueYaml(*it, configs.plan_name);
+  } catch (const std::exception& e) {
+    Add(out, "switch-config-drift", Severity::kInfo, sw.hostname, "running configuration",
+        fmt::format("the running configuration was not compared: railyard cannot write this switch's {} configuration ({})", sw.running_os, e.what()),
+        "compare by hand, or plan the switch with a model the configuration writer knows")
+        .evidence = {{"source", sw.running_source}};
+    return out;
+  }
+  const std::vector<DriftItem> drift = ConfigDrift(ConfigEntriesOf(sw.running_os, text, error), sw.running);
+  if (drift.empty()) return out;
+  std::vector<std::pair<std::string, std::string>> ev;
+  size_t missing = 0;
+  for (const DriftItem& d : drift) {
+    missing += d.missing;
+    if (ev.size() < 12) ev.emplace_back(d.key, d.missing ? "missing (plan: " + (d.expected.empty() ? std::string("present") : d.expected) + ")"
+                                                         : fmt::format("running {}, plan {}", d.running, d.expected));
+  }
+  if (drift.size() > ev.size()) ev.emplace_back("more", fmt::format("{} further differences", drift.size() - ev.size()));
+  ev.emplace_back("source", sw.running_source);
+  Add(out, "switch-config-drift", Severity::kWarning, sw.hostname, "running configuration",
+      fmt::format("{} of what the plan's configuration sets differ{} on the switch: {} missing, {} set otherwise (first: {})", drift.size(),
+                  drift.size() == 1 ? "s" : "", missing, drift.size() - missing, drift.front().key),
+      fmt::format("review the differences, then apply the plan's configuration (`railyard config switches --os {}`) or change the plan", sw.running_os))
+      .evidence = ev;
   return out;
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "config/switch_config.h"
 #include "doctor/fleet.h"
 #include "doctor/plan_rules.h"
 #include "doctor/policy.h"
@@ -37,6 +38,11 @@ std::vector<Finding> LinkEndRules(const std::map<std::string, SwitchPortEnd>& sw
 // name)|port (plan name)" to what the switch reports.
 std::vector<Finding> RoceQosRules(const std::map<std::string, SwitchQos>& qos, const std::vector<HostLinkEnd>& host_ends,
                                   const DoctorPolicy& policy);
+
+// switch-config-drift: the switch's saved running configuration against the one `railyard config
+// switches` writes for it (`plan_name`) in the same OS's form; only what the plan's configuration sets
+// is compared.
+std::vector<Finding> ConfigDriftRules(const SwitchFacts& sw, const std::string& plan_name, const SwitchConfigs& configs, const DoctorPolicy& policy);
 
 // vlan-not-allowed-on-trunk: a host that tags VLAN V on a port whose LLDP neighbour is a switch port
 // that does not carry V tagged (a trunk without V in its allowed list, an access or routed port).

@@ -118,6 +118,7 @@ std::string SwitchFactsJson(const SwitchFacts& f) {
     j["ports"].push_back(std::move(x));
   }
   if (f.qos) j["qos"] = QosJson(*f.qos);
+  if (!f.running_os.empty()) j["running_config"] = {{"os", f.running_os}, {"source", f.running_source}, {"entries", f.running}};
   j["warnings"] = json::array();
   for (const SwitchFactsWarning& w : f.warnings) j["warnings"].push_back({{"source", w.source}, {"line", w.line}, {"message", w.message}});
   j["sources"] = f.sources;
@@ -179,6 +180,16 @@ SwitchFacts ParseSwitchFactsJson(const std::string& text, const std::string& sou
       f.ports.push_back(std::move(p));
     }
     if (j.contains("qos") && j["qos"].is_object()) f.qos = QosFromJson(j["qos"]);
+    if (j.contains("running_config") && j["running_config"].is_object()) {
+      const auto& rc = j["running_config"];
+      f.running_os = rc.value("os", "");
+      f.running_source = rc.value("source", "");
+      if (rc.contains("entries") && rc["entries"].is_object()) {
+        for (auto e = rc["entries"].begin(); e != rc["entries"].end(); ++e) {
+          if (e.value().is_string()) f.running[e.key()] = e.value().get<std::string>();
+        }
+      }
+    }
     for (const auto& w : j.value("warnings", nlohmann::json::array())) {
       f.warnings.push_back({w.value("source", ""), w.value("line", 0), w.value("message", "")});
     }
@@ -268,6 +279,18 @@ SwitchFacts CollectSwitchFrom(const std::string& dir) {
         port.qos = q;
         port.qos->source = source;
         qos_ports.push_back(std::move(port));
+      }
+    } else if (name == "eos-show-running-config.txt" || name == "sonic-config-db.json" || name == "nvue-config.yaml") {
+      const std::string os = name.starts_with("eos") ? "eos" : name.starts_with("sonic") ? "sonic" : "nvue";
+      std::string error;
+      ConfigEntries entries = ConfigEntriesOf(os, read(p), error);
+      if (!error.empty() || entries.empty()) {
+        f.warnings.push_back({source, 0, error.empty() ? "no configuration line read" : error + ": not read"});
+      } else {
+        if (f.os.empty()) f.os = os;
+        f.running_os = os;
+        f.running = std::move(entries);
+        f.running_source = source;
       }
     } else if (name == "sonic-show-vlan-brief.txt") {
       supplement(ParseSonicVlanBrief(read(p)), "sonic", source, vlans);

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "config/config_drift.h"
 #include "parse/switch_ports.h"
 
 namespace railyard {
@@ -26,6 +27,11 @@ struct SwitchFacts {
   std::string guid;  // InfiniBand: the switch's GUID
   std::vector<SwitchPortFacts> ports;  // in the switch's order
   std::optional<SwitchQos> qos;        // switch-wide RoCE QoS (NVUE nv show qos roce), when read
+  // The running configuration as comparable entries (config/config_drift.h), when saved: doctor
+  // holds it against what `railyard config switches` writes from the plan.
+  std::string running_os;              // eos | sonic | nvue
+  ConfigEntries running;
+  std::string running_source;
   std::vector<SwitchFactsWarning> warnings;
   std::vector<std::string> sources;    // every file read
 };
@@ -48,6 +54,9 @@ SwitchFacts ParseSwitchFactsJson(const std::string& json, const std::string& sou
 //   sonic-show-interfaces-transceiver-eeprom.txt    SONiC `show interfaces transceiver eeprom [--dom]`: vendor, PN, SN, DOM
 //   eos-show-qos-interfaces.txt                 EOS `show qos interfaces`: per port trust mode and ECN queues
 //   nvue-show-qos-roce.txt                      Cumulus `nv show qos roce`: the switch's RoCE mode, PFC, ECN, trust
+//   eos-show-running-config.txt                 EOS `show running-config`   \  the running configuration,
+//   sonic-config-db.json                        SONiC `show runningconfiguration all` (CONFIG_DB)  > compared with
+//   nvue-config.yaml                            NVUE `nv config show -o yaml`  /  the plan's (doctor --plan)
 //   sonic-show-vlan-brief.txt                   SONiC `show vlan brief`: VLAN membership
 //   nvue-show-interface.json                    Cumulus `nv show interface -o json`
 // The InfiniBand fabric's files (iblinkinfo.txt, ibqueryerrors.txt, perfquery.txt) are left to
