@@ -69,10 +69,16 @@ std::function<int()> AddDoctorCommand(CLI::App& app) {
         RunSymptom(a->symptom, HostFacts{}, policy);  // an unknown symptom is an input error before any reading
         nlohmann::json hosts = nlohmann::json::array();
         // The switches first (a walk may look at the switch end), then each host.
+        std::shared_ptr<HostPlan> symptom_plan;
+        if (!a->plan.empty()) symptom_plan = std::make_shared<HostPlan>(LoadPlanNoting(a->plan, true));
+        if (!a->names.empty()) {
+          if (!symptom_plan) throw std::invalid_argument("--names needs --plan");
+          symptom_plan->LoadNames(a->names);
+        }
         std::vector<SwitchFacts> switches;
         ForEachFacts(a->facts, [](HostFacts&&) {}, [&](SwitchFacts&& s) { switches.push_back(std::move(s)); });
         ForEachFacts(a->facts, [&](HostFacts&& f) {
-          std::vector<StepResult> steps = RunSymptom(a->symptom, f, policy, switches);
+          std::vector<StepResult> steps = RunSymptom(a->symptom, f, policy, switches, symptom_plan);
           for (const StepResult& s : steps) failed = failed || s.status == StepStatus::kFailed;
           if (a->format == "json") hosts.push_back(SymptomJson(a->symptom, f.hostname, steps));
           else std::cout << SymptomTable(f.hostname, steps);

@@ -770,3 +770,51 @@ TEST(ConfigDrift, SonicAndNvueEntriesCompareByValue) {
 
 }  // namespace
 }  // namespace railyard
+
+namespace railyard {
+namespace {
+
+// The no-link-light walk on the ibsim capture: lab002's mlx5_4 is dark; with the plan the walk knows
+// its cable goes to compute-leaf-001 port 7 and finds that port Down/Polling in the fabric's iblinkinfo.
+TEST(SwitchRules, NoLinkLightWalkNamesTheSwitchEnd) {
+  TempDir fabric;
+  fabric.Put("iblinkinfo.txt", Fixture("switch/ib/iblinkinfo-ibsim-lab8-leaf-port7-unlinked.txt"));
+  fabric.Put("ibqueryerrors.txt", Fixture("switch/ib/ibqueryerrors-ibsim-lab8-symbol-linkdowned-xmitdiscards.txt"));
+  std::vector<SwitchFacts> switches = CollectSwitchesFrom(fabric.path.string()).switches;
+  TempDir d;
+  WritePlanOutputs(Plan(ParseSpec(ReadWholeFile(std::string(RAILYARD_SOURCE_DIR) + "/examples/lab-8-node.yaml"), "lab.yaml")), Catalog::Builtin(),
+                   (d.path / "plan").string());
+  std::shared_ptr<const HostPlan> plan = std::make_shared<HostPlan>(LoadPlannedFabric((d.path / "plan" / "plan.json").string(), true));
+  HostFacts lab002;
+  lab002.hostname = "lab002";
+  RdmaFacts dark;
+  dark.ca.name = "mlx5_4";
+  IbstatPort port;
+  port.number = 1;
+  port.state = "Down";
+  port.physical_state = "Polling";
+  dark.ca.ports = {port};
+  lab002.rdma = {dark};
+  DoctorPolicy policy;
+  policy.disabled_rules.insert("ib-link-degraded");  // ibsim trains every link at 4X SDR
+  std::vector<StepResult> steps = RunSymptom("no-link-light", lab002, policy, switches, plan);
+  const StepResult& end = steps.back();
+  EXPECT_EQ(end.status, StepStatus::kFailed) << end.detail;
+  EXPECT_NE(end.detail.find("compute-leaf-001 port 7"), std::string::npos) << end.detail;
+  EXPECT_NE(end.detail.find("lab002 mlx5_4"), std::string::npos) << end.detail;
+  // lab001, whose switch ends are up (port 3 has errors: a bandwidth matter, not a dark link).
+  HostFacts lab001 = lab002;
+  lab001.hostname = "lab001";
+  steps = RunSymptom("no-link-light", lab001, policy, switches, plan);
+  EXPECT_EQ(steps.back().status, StepStatus::kPassed) << steps.back().detail;
+  steps = RunSymptom("bandwidth-below-rated", lab001, policy, switches, plan);
+  EXPECT_EQ(steps.back().status, StepStatus::kFailed);
+  EXPECT_NE(steps.back().detail.find("compute-leaf-001 port 3"), std::string::npos) << steps.back().detail;
+  // Without switch facts for its ports: unknown, with the command.
+  steps = RunSymptom("no-link-light", lab002, policy, {}, plan);
+  EXPECT_EQ(steps.back().status, StepStatus::kUnknown);
+  EXPECT_FALSE(steps.back().command.empty());
+}
+
+}  // namespace
+}  // namespace railyard

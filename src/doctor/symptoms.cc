@@ -3,10 +3,13 @@
 #include "doctor/switch_rules.h"
 
 #include <functional>
+#include <map>
+#include <set>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
+#include "doctor/doctor.h"
 #include "doctor/rules.h"
 
 namespace railyard {
@@ -318,6 +321,61 @@ std::vector<StepResult> RunSymptom(const std::string& symptom, const HostFacts& 
 
 std::vector<StepResult> RunSymptom(const std::string& symptom, const HostFacts& facts, const DoctorPolicy& policy,
                                    const std::vector<SwitchFacts>& switches) {
+  return RunSymptom(symptom, facts, policy, switches, nullptr);
+}
+
+namespace {
+
+// The switch end of the host's planned cables, judged by the switch rules named in `rules` (and the
+// rules over both ends, link-end-mismatch and roce-qos-mismatch, for this host): a doctor pass over
+// this host and the switches, its findings kept when they are about one of this host's switch ports.
+StepResult SwitchEnd(const HostFacts& facts, const DoctorPolicy& policy, const std::vector<SwitchFacts>& switches,
+                     const std::shared_ptr<const HostPlan>& plan, const std::string& title, const std::set<std::string>& rules) {
+  const std::string command = "railyard collect --switch --from <each leaf's saved outputs>, then give them to doctor --plan";
+  auto unknown = [&title](std::string why, std::string run) {
+    StepResult r{title, StepStatus::kUnknown, "not checked: " + std::move(why), std::move(run), ""};
+    return r;
+  };
+  if (!plan) return unknown("without --plan the host's switch ports are not known", "railyard doctor --symptom ... --plan plan.json HOST.json SWITCHES.ndjson");
+  std::set<std::string> ends;  // "leaf|port" as the plan names them
+  for (const HostLinkEnd& e : HostLinkEnds(facts, *plan)) ends.insert(e.leaf + "|" + e.leaf_port);
+  // Each switch port the facts hold, by what its findings say ("leaf01", "port Et1/1") -> plan key.
+  std::map<std::pair<std::string, std::string>, std::string> key_of;
+  size_t judged = 0;
+  std::set<std::string> leaves;
+  for (const SwitchFacts& sw : switches) {
+    std::string name = plan->PlanNameOf(sw.hostname);
+    if (name.empty()) name = sw.hostname;
+    for (const SwitchPortFacts& p : sw.ports) {
+      const std::string key = name + "|" + PlanPortName(sw, p.name);
+      key_of[{sw.hostname, "port " + p.name}] = key;
+      if (ends.count(key)) ++judged, leaves.insert(name);
+    }
+  }
+  if (judged == 0) {
+    return unknown(ends.empty() ? "the plan has no cable for this host" : fmt::format("no switch facts for this host's {} planned switch port(s)", ends.size()),
+                   command);
+  }
+  Doctor doctor(policy, plan);
+  doctor.AddHost(facts);
+  for (const SwitchFacts& sw : switches) doctor.AddSwitch(sw);
+  std::string detail, fix;
+  for (const Finding& f : doctor.Finish().findings) {
+    if (!rules.count(f.rule)) continue;
+    auto it = key_of.find({f.host, f.object});
+    const bool ours = f.host == facts.hostname || (it != key_of.end() && ends.count(it->second));
+    if (!ours) continue;
+    detail += (detail.empty() ? "" : "; ") + fmt::format("{} {}: {}", f.host, f.object, f.message);
+    if (fix.empty()) fix = f.fix;
+  }
+  return Custom(title, true, detail.empty(),
+                detail.empty() ? fmt::format("{} switch port(s) on {} checked", judged, fmt::join(leaves, ", ")) : detail, command, fix);
+}
+
+}  // namespace
+
+std::vector<StepResult> RunSymptom(const std::string& symptom, const HostFacts& facts, const DoctorPolicy& policy,
+                                   const std::vector<SwitchFacts>& switches, std::shared_ptr<const HostPlan> plan) {
   for (const auto& [s, steps] : Catalog()) {
     if (symptom != s.id) continue;
     std::vector<StepResult> out;
@@ -338,6 +396,12 @@ std::vector<StepResult> RunSymptom(const std::string& symptom, const HostFacts& 
                             found.empty() ? "" : found.front().fix);
       if (judged == 0 && uses.empty()) r.detail = "not checked: no tagged VLAN with an LLDP neighbour in the host's facts";
       out.push_back(std::move(r));
+    } else if (symptom == "no-link-light") {
+      out.push_back(SwitchEnd(facts, policy, switches, plan, "the switch end is enabled, holds a module it supports and receives light",
+                              {"switch-port-admin-down", "switch-port-errdisabled", "switch-planned-port-down", "switch-module-not-supported"}));
+    } else if (symptom == "bandwidth-below-rated") {
+      out.push_back(SwitchEnd(facts, policy, switches, plan, "the switch end runs at the planned speed, clean, with the host's RoCE QoS",
+                              {"switch-port-forced-speed", "link-end-mismatch", "ib-link-degraded", "port-error-counters-high", "roce-qos-mismatch"}));
     }
     return out;
   }

@@ -3,9 +3,11 @@
 // tell, because the facts lack that source).
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "doctor/plan_rules.h"
 #include "doctor/policy.h"
 #include "facts/host_facts.h"
 #include "facts/switch_facts.h"
@@ -35,6 +37,12 @@ std::vector<StepResult> RunSymptom(const std::string& symptom, const HostFacts& 
 // switch port each VLAN's port reaches (LLDP) carries that VLAN.
 std::vector<StepResult> RunSymptom(const std::string& symptom, const HostFacts& facts, const DoctorPolicy& policy,
                                    const std::vector<SwitchFacts>& switches);
+// With the plan too, the walks know which switch port each of the host's ports is cabled to, even
+// when its link is down (so LLDP is silent): no-link-light checks that the switch end is enabled,
+// not errdisabled, holds a module it supports and receives light; bandwidth-below-rated that it runs
+// at the planned speed, clean, with the host's RoCE QoS.
+std::vector<StepResult> RunSymptom(const std::string& symptom, const HostFacts& facts, const DoctorPolicy& policy,
+                                   const std::vector<SwitchFacts>& switches, std::shared_ptr<const HostPlan> plan);
 
 std::string SymptomTable(const std::string& host, const std::vector<StepResult>& steps);
 
