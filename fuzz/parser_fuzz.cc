@@ -122,6 +122,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     railyard::ParseSonicTransceiverPresence(text);
     railyard::ParseSonicTransceiverEeprom(text);
     railyard::ParseNvueQosRoce(text);
+    railyard::ParseSonicCounters(text);
     {
       std::string error;
       const railyard::ConfigEntries entries = railyard::EosConfigEntries(text);

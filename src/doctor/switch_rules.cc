@@ -122,7 +122,8 @@ std::vector<Finding> RunSwitchRules(const SwitchFacts& sw, const DoctorPolicy& p
       // has stopped counting (InfiniBand's base counters are 4 to 16 bits wide).
       static const std::map<std::string, uint64_t, std::less<>> kAbove = {
           {"fcs", 0},    {"symbol", 0}, {"align", 0},         {"link_recovery", 0},    {"link_downed", 0},
-          {"rx", 100},   {"tx", 100},   {"xmit_discards", 1000}, {"local_link_integrity", 0}, {"buffer_overrun", 0}};
+          {"rx", 100},   {"tx", 100},   {"xmit_discards", 1000}, {"local_link_integrity", 0}, {"buffer_overrun", 0},
+          {"fec_uncorrected", 0}};
       std::string bad;
       std::vector<std::pair<std::string, std::string>> ev;
       for (const auto& [name, value] : p.errors) {

@@ -818,3 +818,43 @@ TEST(SwitchRules, NoLinkLightWalkNamesTheSwitchEnd) {
 
 }  // namespace
 }  // namespace railyard
+
+namespace railyard {
+namespace {
+
+TEST(SonicCounters, PortstatTablesErrorsAndFec) {
+  SwitchPortsReport big = ParseSonicCounters(Fixture("switch/sonic/show-interfaces-counters-docexample-large-comma-MBps.txt"));
+  ASSERT_EQ(big.warnings.size(), 1u);  // the prompt between the two runs
+  const SwitchPortFacts* e0 = Port(big, "Ethernet0");
+  ASSERT_TRUE(e0);
+  EXPECT_EQ(e0->errors.at("rx_drop"), 18682u);  // "18,682"; "653.87 MB/s" does not shift the columns
+  EXPECT_EQ(e0->errors.at("rx"), 0u);
+  // No dashes row under the header (pasted into an issue): the header words' edges place the cells.
+  SwitchPortsReport bare = ParseSonicCounters(Fixture("switch/sonic/show-interfaces-counters-issue-9193-tx-drp-no-underline.txt"));
+  ASSERT_EQ(bare.ports.size(), 1u);
+  EXPECT_EQ(bare.ports[0].errors.at("tx_drop"), 9268210u);
+  // N/A cells are not counters (the chassis supervisor's rows).
+  SwitchPortsReport na = ParseSonicCounters(Fixture("switch/sonic/show-interfaces-counters-unittest-chassis-sup-all-NA-rows.txt"));
+  EXPECT_TRUE(Port(na, "Ethernet11/1")->errors.empty());
+  // fec-stats: a header cell with a space ("FLR(P) (Accuracy)") is read from the dashes row.
+  TempDir d;
+  d.Put("hostname.txt", "sonic-leaf\n");
+  d.Put("sonic-show-interfaces-counters-fec-stats.txt", Fixture("switch/sonic/show-interfaces-counters-fec-stats-unittest.txt"));
+  d.Put("sonic-show-interfaces-counters-errors.txt", Fixture("switch/sonic/show-interfaces-counters-unittest-state-D-NA-units.txt"));
+  SwitchFacts f = CollectSwitchFrom(d.path.string());
+  EXPECT_TRUE(f.warnings.empty());
+  const SwitchPortFacts* fec = nullptr;
+  for (const SwitchPortFacts& p : f.ports) {
+    if (p.name == "Ethernet0") fec = &p;
+  }
+  ASSERT_TRUE(fec);
+  EXPECT_EQ(fec->errors.at("fec_uncorrected"), 3u);  // both outputs' counters on one port
+  EXPECT_EQ(fec->errors.at("rx_drop"), 100u);
+  std::vector<Finding> found = RunSwitchRules(f, DoctorPolicy{}, nullptr);
+  size_t uncorrected = 0;
+  for (const Finding& x : found) uncorrected += x.rule == "port-error-counters-high" && x.message.find("fec_uncorrected") != std::string::npos;
+  EXPECT_EQ(uncorrected, 2u);  // Ethernet0 (3) and Ethernet4 (1); drops are congestion, not judged
+}
+
+}  // namespace
+}  // namespace railyard

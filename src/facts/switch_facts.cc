@@ -292,6 +292,9 @@ SwitchFacts CollectSwitchFrom(const std::string& dir) {
         f.running = std::move(entries);
         f.running_source = source;
       }
+    } else if (name == "sonic-show-interfaces-counters.txt" || name == "sonic-show-interfaces-counters-errors.txt" ||
+               name == "sonic-show-interfaces-counters-fec-stats.txt") {
+      tag(ParseSonicCounters(read(p)), "sonic", source, counters);
     } else if (name == "sonic-show-vlan-brief.txt") {
       supplement(ParseSonicVlanBrief(read(p)), "sonic", source, vlans);
     } else if (name == "sonic-show-interfaces-status.txt") {
@@ -359,7 +362,7 @@ SwitchFacts CollectSwitchFrom(const std::string& dir) {
   });
   merge(qos_ports, [](SwitchPortFacts& port, const SwitchPortFacts& q) { port.qos = q.qos; });
   merge(counters, [](SwitchPortFacts& port, const SwitchPortFacts& c) {
-    port.errors = c.errors;
+    for (const auto& [key, value] : c.errors) port.errors[key] = value;  // several counter outputs add up to one view
     port.errors_source = c.line ? fmt::format("{}:{}", c.source, c.line) : c.source;
   });
   if (f.hostname.empty()) f.hostname = fs::path(dir).lexically_normal().filename().string();

@@ -57,6 +57,7 @@ SwitchFacts ParseSwitchFactsJson(const std::string& json, const std::string& sou
 //   eos-show-running-config.txt                 EOS `show running-config`   \  the running configuration,
 //   sonic-config-db.json                        SONiC `show runningconfiguration all` (CONFIG_DB)  > compared with
 //   nvue-config.yaml                            NVUE `nv config show -o yaml`  /  the plan's (doctor --plan)
+//   sonic-show-interfaces-counters[-errors|-fec-stats].txt  SONiC portstat: error, drop and FEC counters
 //   sonic-show-vlan-brief.txt                   SONiC `show vlan brief`: VLAN membership
 //   nvue-show-interface.json                    Cumulus `nv show interface -o json`
 // The InfiniBand fabric's files (iblinkinfo.txt, ibqueryerrors.txt, perfquery.txt) are left to

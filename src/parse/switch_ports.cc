@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "parse/key_value.h"
+#include "parse/tabulate.h"
 #include "util/lines.h"
 
 namespace railyard {
@@ -142,49 +143,22 @@ SwitchPortsReport ParseSonicInterfacesStatus(std::string_view text) {
   LineReader reader(text);
   std::string_view line, header;
   int header_line = 0;
-  std::vector<std::pair<size_t, size_t>> spans;  // [start, end) of each column
-  std::vector<std::string> names;
-  auto column = [&](std::string_view row, const std::string& name) -> std::string_view {
-    for (size_t i = 0; i < names.size(); ++i) {
-      if (names[i] != name) continue;
-      // Right-aligned values can start left of their span when a neighbour is short: take from the
-      // previous span's end.
-      const size_t from = i == 0 ? 0 : spans[i - 1].second;
-      const size_t to = i + 1 == spans.size() ? row.size() : spans[i].second;
-      if (from >= row.size()) return {};
-      return TrimView(row.substr(from, std::min(row.size(), to) - from));
-    }
-    return {};
-  };
+  TabulateColumns columns;
+  auto column = [&columns](std::string_view row, const char* name) { return columns.Cell(row, name); };
   while (reader.Next(line)) {
     const int n = reader.number();
     std::string_view t = TrimView(line);
     if (t.empty()) continue;
-    if (spans.empty()) {
-      if (t.find_first_not_of("- ") == std::string_view::npos && t.find('-') != std::string_view::npos) {
+    if (columns.empty()) {
+      if (IsDashesRow(t)) {
         if (header.empty()) {
           r.warnings.push_back({n, "a dashes row without a header above it"});
           continue;
         }
-        for (size_t i = 0; i < line.size();) {
-          if (line[i] != '-') {
-            ++i;
-            continue;
-          }
-          size_t j = i;
-          while (j < line.size() && line[j] == '-') ++j;
-          spans.push_back({i, j});
-          i = j;
-        }
-        for (size_t i = 0; i < spans.size(); ++i) {
-          const size_t from = i == 0 ? 0 : spans[i - 1].second;
-          const size_t to = i + 1 == spans.size() ? header.size() : spans[i].second;
-          names.emplace_back(from < header.size() ? TrimView(header.substr(from, std::min(header.size(), to) - from)) : "");
-        }
-        if (std::find(names.begin(), names.end(), "Interface") == names.end() || std::find(names.begin(), names.end(), "Oper") == names.end()) {
+        columns.FromDashes(header, line);
+        if (!columns.Has("Interface") || !columns.Has("Oper")) {
           r.warnings.push_back({header_line, "a table without Interface and Oper columns: not `show interfaces status`"});
-          spans.clear();
-          names.clear();
+          columns = TabulateColumns();
         }
         continue;
       }
@@ -227,7 +201,7 @@ SwitchPortsReport ParseSonicInterfacesStatus(std::string_view text) {
     p.module_type = type == "N/A" ? "" : std::string(type);
     r.ports.push_back(std::move(p));
   }
-  if (spans.empty()) r.warnings.push_back({reader.number(), "no table (a header and its dashes row): not `show interfaces status`"});
+  if (columns.empty()) r.warnings.push_back({reader.number(), "no table (a header and its dashes row): not `show interfaces status`"});
   return r;
 }
 
@@ -516,6 +490,76 @@ SwitchPortsReport ParseEosCountersErrors(std::string_view text) {
   }
   unread.Warn(r.warnings, "`show interfaces counters errors` rows");
   if (columns.empty()) r.warnings.push_back({reader.number(), "no header (Port FCS Align ...): not `show interfaces counters errors`"});
+  return r;
+}
+
+}  // namespace railyard
+
+namespace railyard {
+
+SwitchPortsReport ParseSonicCounters(std::string_view text) {
+  static const std::pair<const char*, const char*> kColumns[] = {
+      {"RX_ERR", "rx"},           {"TX_ERR", "tx"},           {"RX_DRP", "rx_drop"},           {"TX_DRP", "tx_drop"},
+      {"RX_OVR", "rx_overrun"},   {"TX_OVR", "tx_overrun"},   {"FEC_CORR", "fec_corrected"},  {"FEC_UNCORR", "fec_uncorrected"},
+      {"FEC_SYMBOL_ERR", "fec_symbol"}};
+  SwitchPortsReport r;
+  UnreadLines unread;
+  LineReader reader(text);
+  std::string_view line, header;
+  int header_line = 0;
+  TabulateColumns columns;
+  bool any_table = false;
+  while (reader.Next(line)) {
+    const int n = reader.number();
+    std::string_view t = TrimView(line);
+    if (t.empty()) continue;
+    if (t.starts_with("IFACE ")) {  // a (new) table's header: its dashes row, if any, follows
+      header = line;
+      header_line = n;
+      columns.FromHeader(line);  // until the dashes row says better
+      any_table = true;
+      continue;
+    }
+    if (IsDashesRow(t)) {
+      if (!header.empty() && header_line == n - 1) columns.FromDashes(header, line);
+      continue;
+    }
+    if (columns.empty() || t.starts_with("Last cached time") || t.starts_with("Reminder:") || t.starts_with("Time Since")) {
+      if (!t.starts_with("Last cached time") && !t.starts_with("Reminder:")) unread.Note(n, t);
+      continue;
+    }
+    const std::string_view name = columns.Cell(line, "IFACE");
+    if (!name.starts_with("Ethernet") && !name.starts_with("PortChannel")) {
+      unread.Note(n, t);  // a prompt, the next command's echo
+      continue;
+    }
+    SwitchPortFacts p;
+    p.name = std::string(name);
+    p.line = n;
+    bool ok = true;
+    for (const auto& [column, key] : kColumns) {
+      if (!columns.Has(column)) continue;
+      std::string_view cell = columns.Cell(line, column);
+      if (cell == "N/A" || cell.empty()) continue;
+      std::string digits;
+      for (char c : cell) {
+        if (c != ',') digits += c;
+      }
+      uint64_t v = 0;
+      if (!WholeUnsigned(digits, v)) {
+        ok = false;
+        break;
+      }
+      p.errors[key] = v;
+    }
+    if (!ok) {
+      unread.Note(n, t);
+      continue;
+    }
+    r.ports.push_back(std::move(p));
+  }
+  unread.Warn(r.warnings, "portstat rows (IFACE STATE ... counters)");
+  if (!any_table) r.warnings.push_back({0, "no \"IFACE  STATE\" header: not `show interfaces counters` output"});
   return r;
 }
 

@@ -82,6 +82,14 @@ SwitchPortsReport ParseSonicVlanBrief(std::string_view text);
 // frameTooShorts, frameTooLongs, outErrors): each port's error counters, as `errors`.
 SwitchPortsReport ParseEosCountersErrors(std::string_view text);
 
+// SONiC `show interfaces counters [errors | fec-stats]` (portstat): a tabulate table whose columns are
+// found by name (RX_ERR, RX_DRP, RX_OVR, TX_ERR, TX_DRP, TX_OVR; FEC_CORR, FEC_UNCORR,
+// FEC_SYMBOL_ERR), counts with thousands separators, N/A where the ASIC has none, and cells that hold
+// spaces ("653.87 MB/s"). Each port's counters, as `errors`: rx, tx, rx_drop, tx_drop, rx_overrun,
+// tx_overrun, fec_corrected, fec_uncorrected, fec_symbol. Several tables in one file (the command run
+// twice, "Last cached time" banners between) are read in turn.
+SwitchPortsReport ParseSonicCounters(std::string_view text);
+
 // Whether a VLAN list as switches print it ("ALL", "NONE", "1-4094", "13-14,200") holds `vlan`;
 // nullopt when the list cannot be read.
 std::optional<bool> VlanListHas(std::string_view list, int vlan);
