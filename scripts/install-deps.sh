@@ -19,6 +19,7 @@ PACKAGES=(
   time jq              # bench/: /usr/bin/time for peak RSS; jq as the verify baseline
   netplan.io           # `netplan generate` checks the host files `railyard config hosts` writes
   network-manager      # `nmcli --offline` reads its keyfiles with NetworkManager's own reader (daemon masked, below)
+  chromium             # headless: tests plan.html in a real browser (DOM and screenshots)
 )
 
 missing=()

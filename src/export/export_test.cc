@@ -70,6 +70,57 @@ TEST_F(ExportTest, PlanJsonIsTheWholeFabric) {
   for (const auto& l : j["links"]) EXPECT_TRUE(labels.insert(l["label"].get<std::string>()).second);
 }
 
+// plan.html's data blocks: each parses as JSON and holds the whole plan; the cables point at devices
+// and strings that exist.
+std::string Block(const std::string& html, const std::string& id) {
+  const std::string open = "<script type=\"application/json\" id=\"" + id + "\">";
+  const size_t from = html.find(open);
+  if (from == std::string::npos) return {};
+  const size_t start = from + open.size();
+  return html.substr(start, html.find("</script>", start) - start);
+}
+
+TEST_F(ExportTest, PlanHtmlCarriesTheWholePlanInItsDataBlocks) {
+  const std::string html = Read(dir_ / "plan.html");
+  ASSERT_FALSE(html.empty());
+  EXPECT_EQ(html.find("@DATA@"), std::string::npos);
+  EXPECT_EQ(html.find("http://"), std::string::npos);  // self-contained: nothing to fetch
+  auto cables = nlohmann::json::parse(Block(html, "rd-cables"));
+  auto devices = nlohmann::json::parse(Block(html, "rd-devices"));
+  auto strings = nlohmann::json::parse(Block(html, "rd-strings"));
+  auto summary = nlohmann::json::parse(Block(html, "rd-summary"));
+  ASSERT_EQ(cables.size(), result_.fabric.links.size());
+  ASSERT_EQ(devices.size(), result_.fabric.devices.size());
+  EXPECT_EQ(nlohmann::json::parse(Block(html, "rd-racks")).size(), result_.fabric.racks.size());
+  EXPECT_EQ(nlohmann::json::parse(Block(html, "rd-bom")).size(), result_.bom.lines.size());
+  EXPECT_EQ(summary["planes"].size(), result_.fabric.planes.size());
+  EXPECT_EQ(cables[0][0], "COMP-000001");
+  EXPECT_EQ(devices[cables[0][3].get<size_t>()][0], "dgx001");
+  EXPECT_EQ(strings[cables[0][4].get<size_t>()], "mlx5_0");
+  for (const auto& c : cables) {
+    ASSERT_LT(c[3].get<size_t>(), devices.size());
+    ASSERT_LT(c[9].get<size_t>(), strings.size());
+  }
+}
+
+TEST(PlanHtml, AHostileStringCannotCloseItsScriptBlock) {
+  PlanResult result = Plan(testing::ParseOrDie(testing::SuperPodYaml(4, "", "")));
+  Finding f;
+  f.rule = "x";
+  f.severity = Severity::kWarning;
+  f.message = "</script><script>alert(1)</script><!--";
+  result.findings.push_back(f);
+  const fs::path dir = fs::temp_directory_path() / ("railyard-html-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  WritePlanOutputs(result, Catalog::Builtin(), dir.string());
+  const std::string html = Read(dir / "plan.html");
+  fs::remove_all(dir);
+  const std::string findings = Block(html, "rd-findings");
+  EXPECT_EQ(findings.find('<'), std::string::npos);
+  EXPECT_EQ(nlohmann::json::parse(findings).back()["message"], f.message);  // the text survives, as text
+  EXPECT_EQ(html.find("alert(1)</script>"), std::string::npos);
+}
+
 TEST_F(ExportTest, CutsheetHasEachLinkOnce) {
   CsvTable t = ParseCsv(Read(dir_ / "cutsheet.csv"), "cutsheet.csv");
   EXPECT_EQ(t.rows.size(), result_.fabric.links.size());

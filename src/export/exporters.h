@@ -67,6 +67,9 @@ void WriteNetboxCables(const ExportContext& ctx, OutputFile& out);       // netb
 // library has one (catalog column netbox_interface), else the plan's port name.
 std::string NetboxInterface(const ExportContext& ctx, PortRef ref);
 void WriteDot(const ExportContext& ctx, OutputFile& out);               // topology.dot
+// plan.html: the plan as one self-contained page: tier diagrams, rack elevations, the cable table
+// (virtualized, with search and filters), the BOM and the findings (plan_html.cc).
+void WritePlanHtml(const ExportContext& ctx, OutputFile& out);
 void WriteSlurmTopology(const ExportContext& ctx, OutputFile& out);     // topology.conf
 // ibnetdiscover-format topology of one InfiniBand plane, loadable by ibsim.
 void WriteIbnetdiscover(const ExportContext& ctx, size_t plane, OutputFile& out);

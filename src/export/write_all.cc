@@ -66,6 +66,7 @@ std::vector<std::string> WritePlanOutputs(const PlanResult& result, const Catalo
          index->Close();
        }},
       {"ip-plan.csv", [&](OutputFile& o) { WriteIpPlan(ctx, o); }},
+      {"plan.html", [&](OutputFile& o) { WritePlanHtml(ctx, o); }},
       {"cutsheet.csv", [&](OutputFile& o) { WriteCutsheet(ctx, o); }},
       {"netbox-8-cables.csv", [&](OutputFile& o) { WriteNetboxCables(ctx, o); }},
       {"netbox-7-interfaces.csv", [&](OutputFile& o) { WriteNetboxInterfaces(ctx, o); }},
