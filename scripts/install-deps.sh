@@ -20,6 +20,7 @@ PACKAGES=(
   netplan.io           # `netplan generate` checks the host files `railyard config hosts` writes
   network-manager      # `nmcli --offline` reads its keyfiles with NetworkManager's own reader (daemon masked, below)
   chromium             # headless: tests plan.html in a real browser (DOM and screenshots)
+  libcpp-httplib-dev curl  # `railyard serve`'s HTTP server; curl drives it in the tests
 )
 
 missing=()

@@ -53,5 +53,6 @@ std::function<int()> AddAcceptCommand(CLI::App& app);
 std::function<int()> AddRolloutCommand(CLI::App& app);
 std::function<int()> AddConfigCommand(CLI::App& app);
 std::function<int()> AddBurninCommand(CLI::App& app);
+std::function<int()> AddServeCommand(CLI::App& app);
 
 }  // namespace railyard::cli

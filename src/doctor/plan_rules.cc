@@ -134,6 +134,11 @@ std::string HostPlan::PlaneOf(const std::string& device) const {
   return d ? plan_.devices[*d].plane : std::string();
 }
 
+const PlannedDevice* HostPlan::DeviceOf(const std::string& device) const {
+  std::optional<uint32_t> d = names_.ResolveDevice(device);
+  return d ? &plan_.devices[*d] : nullptr;
+}
+
 std::string HostPlan::PlanNameOf(const std::string& device) const {
   std::optional<uint32_t> d = names_.ResolveDevice(device);
   return d ? plan_.devices[*d].name : std::string();

@@ -63,6 +63,9 @@ class HostPlan {
   std::string PlaneOf(const std::string& device) const;
   // The plan's name of a device the field names differently ("" when unknown).
   std::string PlanNameOf(const std::string& device) const;
+  // The plan's device, by whatever name the field uses; nullptr when unknown.
+  const PlannedDevice* DeviceOf(const std::string& device) const;
+  const PlannedFabric& fabric() const { return plan_; }
   // The host ends planned on a switch's ports, by the plan's port name; nullptr for a switch the
   // plan does not know (or one with no host port).
   const std::unordered_map<std::string, PlannedSwitchPort>* HostEndsOf(const std::string& sw) const;

@@ -1,0 +1,227 @@
+#include "serve/dashboard.h"
+
+#include <sys/stat.h>
+
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "doctor/policy.h"
+#include "facts/switch_facts.h"
+
+namespace railyard {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+std::string Dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+ApiAnswer Error(int status, const std::string& message) { return {status, Dump({{"error", message}}), "application/json"}; }
+
+std::string ReadAll(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error(path + ": cannot read the file");
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string Now() {
+  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+}  // namespace
+
+Dashboard::Dashboard(DashboardSources sources) : sources_(std::move(sources)) {
+  if (sources_.plan.empty()) throw std::runtime_error("serve needs --plan plan.json");
+  LoadPlan();
+  LoadFacts();
+  LoadVerify();
+  for (const std::string& p : sources_.facts) stamps_[p] = Stamp(p);
+  stamps_[sources_.plan] = Stamp(sources_.plan);
+  if (!sources_.verify.empty()) stamps_[sources_.verify] = Stamp(sources_.verify);
+}
+
+std::string Dashboard::Stamp(const std::string& path) const {
+  // A directory's stamp covers its files: a new or rewritten facts file changes it.
+  std::error_code ec;
+  std::string stamp;
+  auto one = [&stamp](const fs::path& p) {
+    struct stat st {};
+    if (::stat(p.c_str(), &st) == 0) stamp += fmt::format("{}:{}.{}:{};", p.filename().string(), st.st_mtim.tv_sec, st.st_mtim.tv_nsec, st.st_size);
+  };
+  if (fs::is_directory(path, ec)) {
+    std::set<fs::path> files;
+    for (const auto& e : fs::directory_iterator(path, ec)) files.insert(e.path());
+    for (const fs::path& f : files) one(f);
+  } else {
+    one(path);
+  }
+  return stamp;
+}
+
+void Dashboard::LoadPlan() {
+  plan_ = std::make_shared<HostPlan>(LoadPlannedFabric(sources_.plan, true));
+  const fs::path html = fs::path(sources_.plan).parent_path() / "plan.html";
+  std::error_code ec;
+  plan_html_ = fs::is_regular_file(html, ec) ? ReadAll(html.string()) : std::string();
+}
+
+void Dashboard::LoadFacts() {
+  DoctorPolicy policy = sources_.policy.empty() ? DoctorPolicy{} : LoadPolicy(sources_.policy);
+  Doctor doctor(policy, plan_);
+  doctor.SetSwitchConfigPlan(sources_.plan);
+  if (!sources_.facts.empty()) {
+    ForEachFacts(sources_.facts, [&](HostFacts&& f) { doctor.AddHost(f); }, [&](SwitchFacts&& s) { doctor.AddSwitch(s); });
+  }
+  report_ = doctor.Finish();
+  // The unfiltered answer, once: each finding with the rack, row and rail of its host or switch.
+  json findings = json::array();
+  for (const Finding& f : report_.findings) {
+    json x = {{"rule", f.rule}, {"severity", ToString(f.severity)}, {"host", f.host}, {"object", f.object}, {"message", f.message}, {"fix", f.fix}};
+    if (const PlannedDevice* d = plan_->DeviceOf(f.host)) {
+      x["rack"] = d->rack;
+      x["row"] = d->row;
+      if (d->rail) x["rail"] = d->rail;
+    }
+    json evidence = json::object();
+    for (const auto& [k, v] : f.evidence) evidence[k] = v;
+    x["evidence"] = evidence;
+    findings.push_back(std::move(x));
+  }
+  findings_json_ = Dump({{"findings", findings}, {"count", report_.findings.size()}});
+  loaded_at_ = Now();
+}
+
+void Dashboard::LoadVerify() {
+  verify_json_.clear();
+  if (sources_.verify.empty()) return;
+  json j = json::parse(ReadAll(sources_.verify), nullptr, false);
+  if (j.is_discarded() || !j.is_object()) throw std::runtime_error(sources_.verify + ": not a verify --format json result");
+  verify_json_ = Dump(j);
+}
+
+bool Dashboard::Refresh() {
+  bool plan_changed = false, facts_changed = false, verify_changed = false;
+  for (auto& [path, stamp] : stamps_) {
+    std::string now = Stamp(path);
+    if (now == stamp) continue;
+    stamp = now;
+    if (path == sources_.plan) plan_changed = true;
+    else if (path == sources_.verify) verify_changed = true;
+    else facts_changed = true;
+  }
+  errors_.clear();
+  try {
+    if (plan_changed) LoadPlan();
+    if (plan_changed || facts_changed) LoadFacts();
+    if (verify_changed) LoadVerify();
+  } catch (const std::exception& e) {
+    errors_.push_back(e.what());  // the last good state stays
+  }
+  return plan_changed || facts_changed || verify_changed;
+}
+
+ApiAnswer Dashboard::Get(const std::string& path, const std::multimap<std::string, std::string>& query) const {
+  const PlannedFabric& fabric = plan_->fabric();
+  if (path == "/api/v1" || path == "/api/v1/") {
+    return {200, Dump({{"api", "railyard/1"},
+                       {"endpoints", {"/api/v1/summary", "/api/v1/findings?severity=&rule=&host=&rack=", "/api/v1/racks", "/api/v1/verify"}}}),
+            "application/json"};
+  }
+  if (path == "/api/v1/summary") {
+    std::map<std::string, size_t> by_severity = {{"error", 0}, {"warning", 0}, {"info", 0}};
+    for (const Finding& f : report_.findings) ++by_severity[std::string(ToString(f.severity))];
+    size_t nodes = 0, switches = 0;
+    std::set<std::string> racks;
+    for (const PlannedDevice& d : fabric.devices) {
+      nodes += d.role == "node";
+      switches += d.role == "switch";
+      racks.insert(d.rack);
+    }
+    json planes = json::array();
+    for (const PlannedPlane& p : fabric.planes) planes.push_back({{"name", p.name}, {"role", p.role}});
+    return {200,
+            Dump({{"plan", fabric.name},
+                  {"planes", planes},
+                  {"nodes", nodes},
+                  {"switches", switches},
+                  {"racks", racks.size()},
+                  {"facts", {{"hosts", report_.hosts.size()}, {"switches", report_.switches.size()}, {"loaded_at", loaded_at_}}},
+                  {"findings", by_severity},
+                  {"verify", !verify_json_.empty()},
+                  {"plan_html", !plan_html_.empty()},
+                  {"errors", errors_}}),
+            "application/json"};
+  }
+  if (path == "/api/v1/findings") {
+    if (query.empty()) return {200, findings_json_, "application/json"};
+    auto want = [&query](const char* key, const std::string& value) {
+      auto [from, to] = query.equal_range(key);
+      if (from == to) return true;
+      for (auto it = from; it != to; ++it) {
+        if (it->second == value) return true;
+      }
+      return false;
+    };
+    for (const auto& [key, value] : query) {
+      if (key != "severity" && key != "rule" && key != "host" && key != "rack") return Error(400, "unknown filter '" + key + "': severity, rule, host, rack");
+    }
+    json findings = json::array();
+    for (const Finding& f : report_.findings) {
+      const PlannedDevice* d = plan_->DeviceOf(f.host);
+      if (!want("severity", std::string(ToString(f.severity))) || !want("rule", f.rule) || !want("host", f.host) ||
+          !want("rack", d ? d->rack : std::string())) {
+        continue;
+      }
+      json x = {{"rule", f.rule}, {"severity", ToString(f.severity)}, {"host", f.host}, {"object", f.object}, {"message", f.message}, {"fix", f.fix}};
+      if (d) x["rack"] = d->rack, x["row"] = d->row;
+      findings.push_back(std::move(x));
+    }
+    const size_t count = findings.size();
+    return {200, Dump({{"findings", std::move(findings)}, {"count", count}}), "application/json"};
+  }
+  if (path == "/api/v1/racks") {
+    // Per rack: its hosts and switches, and the findings about them by severity (the heat map).
+    struct Tally { int row = 0, position = 0; size_t devices = 0, error = 0, warning = 0, info = 0; };
+    std::map<std::string, Tally> racks;
+    for (const PlannedDevice& d : fabric.devices) {
+      Tally& t = racks[d.rack];
+      t.row = d.row;
+      t.position = d.position;
+      ++t.devices;
+    }
+    for (const Finding& f : report_.findings) {
+      const PlannedDevice* d = plan_->DeviceOf(f.host);
+      if (!d) continue;
+      Tally& t = racks[d->rack];
+      (f.severity == Severity::kError ? t.error : f.severity == Severity::kWarning ? t.warning : t.info) += 1;
+    }
+    json out = json::array();
+    for (const auto& [name, t] : racks) {
+      out.push_back({{"rack", name}, {"row", t.row}, {"position", t.position}, {"devices", t.devices},
+                     {"error", t.error}, {"warning", t.warning}, {"info", t.info}});
+    }
+    return {200, Dump({{"racks", out}}), "application/json"};
+  }
+  if (path == "/api/v1/verify") {
+    if (verify_json_.empty()) return Error(404, "no verify result was given (serve --verify RESULT.json)");
+    return {200, verify_json_, "application/json"};
+  }
+  return Error(404, "no such endpoint: " + path + " (see /api/v1)");
+}
+
+}  // namespace railyard

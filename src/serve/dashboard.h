@@ -1,0 +1,70 @@
+// `railyard serve`: what the read-only dashboard knows and the answers of its JSON API (/api/v1),
+// kept apart from the HTTP server so that each answer is tested without a socket.
+//
+// The state is loaded from files: the plan (plan.json, with plan.html beside it when `plan -o` wrote
+// it), host and switch facts (files, directories or NDJSON, as doctor takes them), and a verify
+// result (verify --format json). Doctor runs over the facts with the plan once per load; the
+// unfiltered findings answer is serialized once, so that at 10,000 hosts it is a copy, not a rerun.
+// Refresh() reloads when a source file changed (by size and modification time).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "doctor/doctor.h"
+#include "doctor/plan_rules.h"
+#include "verify/planned.h"
+
+namespace railyard {
+
+struct DashboardSources {
+  std::string plan;                 // plan.json (required)
+  std::vector<std::string> facts;   // host and switch facts
+  std::string verify;               // a `verify --format json` result, or ""
+  std::string policy;               // a doctor policy YAML, or ""
+};
+
+struct ApiAnswer {
+  int status = 200;
+  std::string body;
+  std::string content_type = "application/json";
+};
+
+class Dashboard {
+ public:
+  // Throws std::runtime_error naming the file that cannot be read.
+  explicit Dashboard(DashboardSources sources);
+
+  // Reloads what changed; returns true when anything was reloaded. A source that became unreadable
+  // keeps the last good state and is reported in /api/v1/summary's "errors".
+  bool Refresh();
+
+  // GET PATH?QUERY for the API: /api/v1, /api/v1/summary, /api/v1/findings (filters: severity, rule,
+  // host, rack), /api/v1/racks, /api/v1/verify. Anything else under /api is 404 with a JSON error.
+  ApiAnswer Get(const std::string& path, const std::multimap<std::string, std::string>& query) const;
+
+  // plan.html written beside plan.json, when there is one ("" when not).
+  const std::string& PlanHtml() const { return plan_html_; }
+
+ private:
+  void LoadPlan();
+  void LoadFacts();
+  void LoadVerify();
+  std::string Stamp(const std::string& path) const;  // size and mtime: what Refresh compares
+
+  DashboardSources sources_;
+  std::shared_ptr<HostPlan> plan_;
+  std::string plan_html_;
+  DoctorReport report_;
+  std::string findings_json_;  // the unfiltered /api/v1/findings answer
+  std::string verify_json_;
+  std::map<std::string, std::string> stamps_;
+  std::vector<std::string> errors_;
+  std::string loaded_at_;
+};
+
+}  // namespace railyard
