@@ -112,6 +112,19 @@ void Dashboard::LoadVerify() {
   json j = json::parse(ReadAll(sources_.verify), nullptr, false);
   if (j.is_discarded() || !j.is_object()) throw std::runtime_error(sources_.verify + ": not a verify --format json result");
   verify_json_ = Dump(j);
+  // Each cabling finding counts once in every rack one of its ends is planned or seen in.
+  verify_by_rack_.clear();
+  for (const json& f : j.value("findings", json::array())) {
+    std::set<std::string> racks;
+    for (const char* side : {"planned", "observed"}) {
+      if (!f.contains(side) || !f[side].is_object()) continue;
+      for (const char* end : {"a", "b"}) {
+        const std::string where = f[side].value(end, "");
+        if (const PlannedDevice* d = plan_->DeviceOf(where.substr(0, where.find(':')))) racks.insert(d->rack);
+      }
+    }
+    for (const std::string& r : racks) ++verify_by_rack_[r];
+  }
 }
 
 bool Dashboard::Refresh() {
@@ -128,7 +141,7 @@ bool Dashboard::Refresh() {
   try {
     if (plan_changed) LoadPlan();
     if (plan_changed || facts_changed) LoadFacts();
-    if (verify_changed) LoadVerify();
+    if (plan_changed || verify_changed) LoadVerify();
   } catch (const std::exception& e) {
     errors_.push_back(e.what());  // the last good state stays
   }
@@ -212,8 +225,10 @@ ApiAnswer Dashboard::Get(const std::string& path, const std::multimap<std::strin
     }
     json out = json::array();
     for (const auto& [name, t] : racks) {
+      auto cabling = verify_by_rack_.find(name);
       out.push_back({{"rack", name}, {"row", t.row}, {"position", t.position}, {"devices", t.devices},
-                     {"error", t.error}, {"warning", t.warning}, {"info", t.info}});
+                     {"error", t.error}, {"warning", t.warning}, {"info", t.info},
+                     {"cabling", cabling == verify_by_rack_.end() ? 0 : cabling->second}});
     }
     return {200, Dump({{"racks", out}}), "application/json"};
   }

@@ -62,6 +62,7 @@ class Dashboard {
   DoctorReport report_;
   std::string findings_json_;  // the unfiltered /api/v1/findings answer
   std::string verify_json_;
+  std::map<std::string, size_t> verify_by_rack_;  // cabling findings whose planned or observed end is in the rack
   std::map<std::string, std::string> stamps_;
   std::vector<std::string> errors_;
   std::string loaded_at_;

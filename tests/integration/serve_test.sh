@@ -26,7 +26,11 @@ cp "$SRC/tests/fixtures/ibstat/h100-cx7-ib-400g-with-eth-ports-down.txt" "$WORK/
 echo base > "$WORK/cap/hostname.txt"
 "$RAILYARD" collect -q --from "$WORK/cap" > "$WORK/base.json" || { echo "FAIL: collect"; exit 1; }
 for h in dgx001 dgx002 dgx003 dgx004; do jq -c --arg h "$h" '.host.hostname = $h' "$WORK/base.json"; done > "$WORK/facts/fleet.ndjson"
-"$RAILYARD" verify --plan "$WORK/plan/plan.json" --ibnetdiscover "$WORK/plan/ibnetdiscover-compute.topo" --ignore-speed --format json \
+# The compute fabric as discovered, one cable short: dgx001 mlx5_0's, gone from both its ends' blocks.
+guid=$(sed -n 's/^Ca.*"\(H-[0-9a-f]*\)".*"dgx001 mlx5_0"$/\1/p' "$WORK/plan/ibnetdiscover-compute.topo")
+port=$(grep -A1 '^Ca.*"dgx001 mlx5_0"$' "$WORK/plan/ibnetdiscover-compute.topo" | sed -n '2s/^\[1\](\([0-9a-f]*\)).*/\1/p')
+grep -v "$guid" "$WORK/plan/ibnetdiscover-compute.topo" | grep -v "^\[1\]($port)" > "$WORK/discovered.topo"
+"$RAILYARD" verify --plan "$WORK/plan/plan.json" --ibnetdiscover "$WORK/discovered.topo" --ignore-speed --format json \
   > "$WORK/verify.json" 2> /dev/null
 
 # start ARGS...: serve in the background; sets URL to the address it printed.
@@ -59,6 +63,10 @@ check "the severity filter ($warnings warnings)" bash -c "curl -s '${URL}api/v1/
 rack=$(jq -r '[.findings[] | select(.host == "dgx001")][0].rack' "$WORK/findings.json")
 check "the rack filter keeps only that rack ($rack)" bash -c "curl -s '${URL}api/v1/findings?rack=$rack' | jq -e '.count > 0 and ([.findings[].rack] | all(. == \"$rack\"))' > /dev/null"
 check "racks: one per planned rack" bash -c "curl -s '${URL}api/v1/racks' | jq -e '(.racks | length) == 35' > /dev/null"
+check "verify found the missing cable" jqq -e '.links.missing == 1' "$WORK/verify.json"
+missing_racks=$(jq -r '.findings[0].planned | [.a, .b] | map(split(":")[0]) | join(" ")' "$WORK/verify.json")
+check "the missing cable marks the racks of both its planned ends ($missing_racks)" \
+  bash -c "curl -s '${URL}api/v1/racks' | jq -e '[.racks[] | select(.cabling > 0)] | length == 2' > /dev/null"
 check "verify: the result as given" bash -c "curl -s '${URL}api/v1/verify' | jq -e '. == $(jq -c . "$WORK/verify.json")' > /dev/null"
 check "an unknown endpoint is a JSON 404" test "$(curl -s -o /dev/null -w '%{http_code}' "${URL}api/v2/x")" = 404
 check "a write is refused (405)" test "$(curl -s -o /dev/null -w '%{http_code}' -X POST -d x "${URL}api/v1/findings")" = 405
@@ -77,6 +85,7 @@ if [ -n "$CHROMIUM" ]; then
     --dump-dom "$URL" > "$WORK/dash.html" 2> /dev/null
   check "the dashboard drew itself (data-ready)" grep -q 'data-ready="1"' "$WORK/dash.html"
   check "one heat-map box per rack (35)" test "$(grep -o 'class="rack" title=' "$WORK/dash.html" | wc -l)" -eq 35
+  check "the two racks of the missing cable outlined" test "$(grep -o 'data-cabling="1"' "$WORK/dash.html" | wc -l)" -eq 2
   now=$(curl -s "${URL}api/v1/findings" | jq .count)
   check "the findings table counts them all ($now)" grep -q "data-count=\"$now\"" "$WORK/dash.html"
   timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --no-first-run --user-data-dir="$WORK/profile" --virtual-time-budget=5000 \
