@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "ledger/import_apply.h"
 #include "ledger/ledger.h"
 
 namespace railyard {
@@ -55,26 +56,7 @@ CREATE TRIGGER events_append_only_delete BEFORE DELETE ON events
   BEGIN SELECT RAISE(ABORT, 'ledger events are append-only'); END;
 )sql";
 
-using Fields = std::map<std::string, std::string>;
-
-Fields FieldsFromJson(const std::string& text) {
-  Fields out;
-  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
-  if (!j.is_object()) return out;
-  for (const auto& [k, v] : j.items()) {
-    if (v.is_string()) out[k] = v.get<std::string>();
-  }
-  return out;
-}
-
-std::string NowUtc() {
-  std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
+LedgerFields FieldsFromJson(const std::string& text) { return LedgerFieldsFromJson(text); }
 
 class Statement {
  public:
@@ -276,109 +258,72 @@ class SqliteLedger final : public LedgerStore {
     }
   }
 
+  // The import's primitives over this connection, inside one IMMEDIATE transaction.
+  class Transaction final : public LedgerTransaction {
+   public:
+    explicit Transaction(SqliteLedger& l)
+        : l_(l),
+          get_(l.db_, "SELECT kind, state FROM assets WHERE serial = ?"),
+          add_event_(l.db_, "INSERT INTO events (import_id, line, serial, changes, n_changes) VALUES (?, ?, ?, ?, ?)"),
+          put_(l.db_, "INSERT INTO assets (serial, kind, state, last_event) VALUES (?, ?, ?, ?) "
+                      "ON CONFLICT (serial) DO UPDATE SET state = excluded.state, last_event = excluded.last_event"),
+          this_doc_(l.db_, "SELECT changes FROM events WHERE import_id = ? AND serial = ? ORDER BY id") {}
+    std::optional<std::string> PriorImport(const std::string& fingerprint) override {
+      Statement prior(l_.db_, "SELECT time, actor, source FROM imports WHERE fingerprint = ? LIMIT 1");
+      prior.Bind(1, fingerprint);
+      if (!prior.Step()) return std::nullopt;
+      return fmt::format("{} by {} from {}", prior.Text(0), prior.Text(1), prior.Text(2));
+    }
+    int64_t AddImport(const std::string& time, const std::string& actor, const std::string& source, const std::string& format,
+                      const std::string& fingerprint) override {
+      Statement add(l_.db_, "INSERT INTO imports (time, actor, source, format, fingerprint, assets, changes) VALUES (?, ?, ?, ?, ?, 0, 0)");
+      add.Bind(1, time).Bind(2, actor).Bind(3, source).Bind(4, format).Bind(5, fingerprint).Run();
+      return sqlite3_last_insert_rowid(l_.db_);
+    }
+    std::optional<std::pair<std::string, LedgerFields>> GetAsset(const std::string& serial) override {
+      get_.Bind(1, serial);
+      std::optional<std::pair<std::string, LedgerFields>> out;
+      if (get_.Step()) out.emplace(get_.Text(0), LedgerFieldsFromJson(get_.Text(1)));
+      get_.Reset();
+      return out;
+    }
+    void AddEvent(int64_t import_id, int line, const std::string& serial, const std::string& kind, const std::string& changes_json,
+                  size_t n_changes, const LedgerFields& state) override {
+      add_event_.Bind(1, import_id).Bind(2, static_cast<int64_t>(line)).Bind(3, serial).Bind(4, changes_json).Bind(5, static_cast<int64_t>(n_changes)).Run();
+      const int64_t event = sqlite3_last_insert_rowid(l_.db_);
+      put_.Bind(1, serial).Bind(2, kind).Bind(3, LedgerFieldsJson(state)).Bind(4, event).Run();
+    }
+    LedgerFields SetByImport(int64_t import_id, const std::string& serial) override {
+      LedgerFields set;
+      this_doc_.Bind(1, import_id).Bind(2, serial);
+      while (this_doc_.Step()) {
+        for (auto& [k, v] : LedgerFieldsFromJson(this_doc_.Text(0))) set[k] = v;
+      }
+      this_doc_.Reset();
+      return set;
+    }
+    void FinishImport(int64_t import_id, uint64_t assets, uint64_t changes) override {
+      Statement count(l_.db_, "UPDATE imports SET assets = ?, changes = ? WHERE id = ?");
+      count.Bind(1, static_cast<int64_t>(assets)).Bind(2, static_cast<int64_t>(changes)).Bind(3, import_id).Run();
+    }
+    void Commit() override { l_.Exec("COMMIT"); }
+    void Rollback() override { sqlite3_exec(l_.db_, "ROLLBACK", nullptr, nullptr, nullptr); }
+
+   private:
+    SqliteLedger& l_;
+    Statement get_, add_event_, put_, this_doc_;
+  };
+
   ImportResult Apply(const ImportStream& stream, const std::string& actor) {
-    const std::string& source = stream.source;
-    ImportResult result;
-    const std::string now = NowUtc();
     ExecRetrying("BEGIN IMMEDIATE");
+    std::optional<Transaction> tx;
     try {
-      if (!stream.fingerprint.empty()) {
-        Statement prior(db_, "SELECT time, actor, source FROM imports WHERE fingerprint = ? LIMIT 1");
-        prior.Bind(1, stream.fingerprint);
-        if (prior.Step()) {
-          result.already_imported = true;
-          result.previous = fmt::format("{} by {} from {}", prior.Text(0), prior.Text(1), prior.Text(2));
-          prior.Reset();
-          Exec("ROLLBACK");
-          return result;
-        }
-      }
-      Statement add_import(db_, "INSERT INTO imports (time, actor, source, format, fingerprint, assets, changes) VALUES (?, ?, ?, ?, ?, 0, 0)");
-      add_import.Bind(1, now).Bind(2, actor).Bind(3, source).Bind(4, stream.format).Bind(5, stream.fingerprint).Run();
-      result.import_id = sqlite3_last_insert_rowid(db_);
-      Statement get(db_, "SELECT kind, state FROM assets WHERE serial = ?");
-      Statement add_event(db_, "INSERT INTO events (import_id, line, serial, changes, n_changes) VALUES (?, ?, ?, ?, ?)");
-      Statement put(db_, "INSERT INTO assets (serial, kind, state, last_event) VALUES (?, ?, ?, ?) "
-                         "ON CONFLICT (serial) DO UPDATE SET state = excluded.state, last_event = excluded.last_event");
-      Statement this_doc(db_, "SELECT changes FROM events WHERE import_id = ? AND serial = ? ORDER BY id");
-      // Serials this document named already, with the line and kind of their first mention: a
-      // repeat is checked against what the document itself set (read back only for repeats).
-      std::unordered_map<std::string, std::pair<int, std::string>> seen;
-      auto record = [&](const std::string& serial, const std::string& kind, int line, const nlohmann::json& changes, Fields& state) {
-        add_event.Bind(1, result.import_id).Bind(2, static_cast<int64_t>(line)).Bind(3, serial).Bind(4, changes.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
-            .Bind(5, static_cast<int64_t>(changes.size())).Run();
-        int64_t event = sqlite3_last_insert_rowid(db_);
-        put.Bind(1, serial).Bind(2, kind).Bind(3, nlohmann::json(state).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)).Bind(4, event).Run();
-        result.events += changes.size();
-      };
-      stream.produce([&](const AssetObservation& o) {
-        if (o.serial.empty()) throw LedgerError(fmt::format("{}:{}: serial: an asset needs a serial", source, o.line));
-        auto [first, fresh] = seen.emplace(o.serial, std::make_pair(o.line, o.kind));
-        if (fresh) ++result.assets_seen;
-        if (!fresh && first->second.second != o.kind) {
-          throw LedgerError(fmt::format("{}:{}: kind: {} is a {} here but a {} on line {}", source, o.line, o.serial, o.kind,
-                                        first->second.second, first->second.first));
-        }
-        get.Bind(1, o.serial);
-        bool known = get.Step();
-        std::string kind = known ? get.Text(0) : o.kind;
-        Fields state = known ? FieldsFromJson(get.Text(1)) : Fields{};
-        get.Reset();
-        if (known && !o.kind.empty() && kind != o.kind) {
-          throw LedgerError(fmt::format("{}:{}: kind: {} is a {} in the ledger, not a {}", source, o.line, o.serial, kind, o.kind));
-        }
-        if (!fresh) {
-          Fields set_here;
-          this_doc.Bind(1, result.import_id).Bind(2, o.serial);
-          while (this_doc.Step()) {
-            for (auto& [k, v] : FieldsFromJson(this_doc.Text(0))) set_here[k] = v;
-          }
-          this_doc.Reset();
-          for (const auto& [field, value] : o.fields) {
-            auto f = set_here.find(field);
-            if (stream.repeats_are_conflicts && f != set_here.end() && f->second != value) {
-              throw LedgerError(fmt::format("{}:{}: {}: {} is '{}' here but '{}' on line {}", source, o.line, field, o.serial, value,
-                                            f->second, first->second.first));
-            }
-          }
-          if (!stream.repeats_are_conflicts) {
-            // One card reported twice (cloned, or a capture under the wrong host): keep the first
-            // report, note where else it was seen (the same place twice is the same report).
-            auto where = o.fields.find("location");
-            if (where != o.fields.end() && state["location"] == where->second) return;
-            std::string also = state["identity.also_seen"];
-            also += (also.empty() ? "" : "; ") + (where == o.fields.end() ? fmt::format("line {}", o.line) : where->second);
-            state["identity.also_seen"] = also;
-            record(o.serial, kind, o.line, nlohmann::json{{"identity.also_seen", also}}, state);
-            return;
-          }
-        }
-        nlohmann::json changes = nlohmann::json::object();
-        for (const auto& [field, value] : o.fields) {
-          auto it = state.find(field);
-          if (it != state.end() ? it->second == value : value.empty()) continue;  // unchanged, or empty saying nothing new
-          changes[field] = value;
-          state[field] = value;
-        }
-        if (changes.empty()) return;
-        result.assets_new += !known;
-        record(o.serial, kind, o.line, changes, state);
-      });
-      if (result.assets_seen == 0) {
-        // A document that named no asset (a wrong --as, a capture without VPD) is not recorded: its
-        // fingerprint must not stand in the way of the import that reads it right.
-        Exec("ROLLBACK");
-        result.import_id = 0;
-        return result;
-      }
-      Statement count(db_, "UPDATE imports SET assets = ?, changes = ? WHERE id = ?");
-      count.Bind(1, static_cast<int64_t>(result.assets_seen)).Bind(2, static_cast<int64_t>(result.events)).Bind(3, result.import_id).Run();
-      Exec("COMMIT");
+      tx.emplace(*this);
     } catch (...) {
       sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
       throw;
     }
-    return result;
+    return ApplyImport(*tx, stream, actor);
   }
 
   std::string path_;
