@@ -44,3 +44,19 @@ echo "  re-import: $(cat "$WORK/time2") s, $(cat "$WORK/out2")"
 /usr/bin/time -f "%e %M" -o "$WORK/time3" "./$BUILD/railyard" ledger --db "$WORK/ledger.db" check > "$WORK/check" || true
 read -r cwall crss < <(tail -n 1 "$WORK/time3")
 echo "  ledger check: ${cwall} s, peak RSS $((crss / 1024)) MiB, $(tail -1 "$WORK/check")"
+
+# The same import into PostgreSQL (a server started here: tests/integration/pg.sh). Target: no
+# more than 3x the SQLite time.
+if [ -n "$(ls -d /usr/lib/postgresql/*/bin 2> /dev/null)" ]; then
+  # shellcheck source=../tests/integration/pg.sh
+  . tests/integration/pg.sh
+  trap 'pg_stop; rm -rf "$WORK"' EXIT
+  pg_start > /dev/null
+  /usr/bin/time -f "%e %M" -o "$WORK/time4" "./$BUILD/railyard" ledger --db "$PG_URL" import "$WORK/fleet.ndjson" > "$WORK/out4"
+  read -r pwall prss < "$WORK/time4"
+  verdict=met
+  awk "BEGIN{exit !($pwall <= 3 * $wall)}" || verdict=MISSED
+  echo "railyard ledger import into PostgreSQL: ${pwall} s wall, peak RSS $((prss / 1024)) MiB ($(awk "BEGIN{printf \"%.1f\", $pwall / $wall}")x SQLite; target <= 3x: $verdict)"
+  /usr/bin/time -f "%e" -o "$WORK/time5" "./$BUILD/railyard" ledger --db "$PG_URL" import "$WORK/fleet.ndjson" > "$WORK/out5"
+  echo "  re-import: $(cat "$WORK/time5") s, $(cat "$WORK/out5")"
+fi

@@ -21,6 +21,7 @@ PACKAGES=(
   network-manager      # `nmcli --offline` reads its keyfiles with NetworkManager's own reader (daemon masked, below)
   chromium             # headless: tests plan.html in a real browser (DOM and screenshots)
   libcpp-httplib-dev curl  # `railyard serve`'s HTTP server; curl drives it in the tests
+  libpqxx-dev postgresql   # the PostgreSQL ledger; the tests start a real server (initdb in a temp dir)
 )
 
 missing=()

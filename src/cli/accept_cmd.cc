@@ -38,7 +38,7 @@ std::function<int()> AddAcceptCommand(CLI::App& app) {
   };
   auto a = std::make_shared<Args>();
   CLI::App* cmd = app.add_subcommand("accept", "Acceptance: move assets through identity, firmware and link checks to accepted or rejected");
-  cmd->add_option("--db", a->db, "the ledger database")->envname("RAILYARD_DB");
+  cmd->add_option("--db", a->db, "the ledger: a SQLite file or postgresql://user@host:port/db")->envname("RAILYARD_DB");
   cmd->require_subcommand(1);
   cmd->footer(
       "Examples:\n"
@@ -65,7 +65,7 @@ std::function<int()> AddAcceptCommand(CLI::App& app) {
   set->add_option("--actor", a->actor, "who (default: $USER)");
   return [a, run, report, sign, set] {
     try {
-      std::unique_ptr<LedgerStore> ledger = OpenSqliteLedger(a->db, report->parsed() ? LedgerAccess::kRead : LedgerAccess::kWrite);
+      std::unique_ptr<LedgerStore> ledger = OpenLedger(a->db, report->parsed() ? LedgerAccess::kRead : LedgerAccess::kWrite);
       std::string actor = a->actor.empty() ? (std::getenv("USER") ? std::getenv("USER") : "unknown") : a->actor;
       AcceptancePolicy policy = a->policy.empty() ? AcceptancePolicy{} : LoadAcceptancePolicy(a->policy);
       if (run->parsed()) {

@@ -98,7 +98,7 @@ std::function<int()> AddBurninCommand(CLI::App& app) {
         std::unique_ptr<LedgerStore> ledger;
         if (!c->ledger.empty()) {
           if (c->facts.empty()) throw std::runtime_error("--ledger needs --facts: the host facts map each RDMA device to its card");
-          ledger = OpenSqliteLedger(c->ledger, LedgerAccess::kWrite);
+          ledger = OpenLedger(c->ledger, LedgerAccess::kWrite);
         }
         BurninCheck result = CheckBurnin(bp, &fabric, c->results, policy);
         if (ledger && check->parsed()) {

@@ -34,7 +34,7 @@ std::function<int()> AddLedgerCommand(CLI::App& app) {
   };
   auto a = std::make_shared<Args>();
   CLI::App* cmd = app.add_subcommand("ledger", "Inventory ledger: every NIC, cable and transceiver by serial, and its history");
-  cmd->add_option("--db", a->db, "the ledger database (SQLite; created by import when missing)")->envname("RAILYARD_DB");
+  cmd->add_option("--db", a->db, "the ledger: a SQLite file (created by import when missing) or postgresql://user@host:port/db")->envname("RAILYARD_DB");
   cmd->require_subcommand(1);
   cmd->footer(
       "Examples:\n"
@@ -67,7 +67,7 @@ std::function<int()> AddLedgerCommand(CLI::App& app) {
     try {
       // Only import writes; every other verb reads (read-only: a mistyped --db is an error, not a new ledger).
       LedgerAccess access = import->parsed() ? LedgerAccess::kWrite : check->parsed() ? LedgerAccess::kReadFull : LedgerAccess::kRead;
-      std::unique_ptr<LedgerStore> ledger = OpenSqliteLedger(a->db, access);
+      std::unique_ptr<LedgerStore> ledger = OpenLedger(a->db, access);
       if (import->parsed()) {
         std::string actor = a->actor;
         if (actor.empty()) actor = std::getenv("USER") ? std::getenv("USER") : "unknown";

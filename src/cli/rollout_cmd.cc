@@ -77,7 +77,7 @@ int RunCheck(const Args& c) {
     }
     // Opened before the check so that a wrong --ledger stops here, before anything is recorded.
     std::unique_ptr<LedgerStore> ledger;
-    if (!c.ledger.empty()) ledger = OpenSqliteLedger(c.ledger, LedgerAccess::kWrite);
+    if (!c.ledger.empty()) ledger = OpenLedger(c.ledger, LedgerAccess::kWrite);
     WaveCheck check = CheckWave(rollout, c.wave, before, after, plan, c.switches.empty() ? nullptr : &switches);
     if (!check.pass) {
       OutputFile script((fs::path(c.state) / (check.wave + "-rollback.sh")).string());
@@ -219,7 +219,7 @@ std::function<int()> AddRolloutCommand(CLI::App& app) {
       if (fleet.empty()) throw std::runtime_error("no host facts in the given --facts");
       std::map<std::string, std::string> suspect;
       if (!a->ledger.empty()) {
-        std::unique_ptr<LedgerStore> ledger = OpenSqliteLedger(a->ledger, LedgerAccess::kRead);
+        std::unique_ptr<LedgerStore> ledger = OpenLedger(a->ledger, LedgerAccess::kRead);
         for (const AuthenticityFinding& f : CheckLedger(*ledger)) {
           if (f.finding.severity >= Severity::kWarning) suspect.emplace(f.finding.host, f.finding.rule + ": " + f.finding.message);
         }

@@ -3,7 +3,7 @@
 // who and when, and names the document it came from; an asset's current state is the last value
 // of each of its fields. Events are never updated or deleted.
 //
-// LedgerStore is the storage interface (SQLite today, docs/ledger.md; a server database later):
+// LedgerStore is the storage interface (SQLite embedded, PostgreSQL for a shared ledger; docs/ledger.md):
 // an import is one transaction, applied whole or not at all.
 #pragma once
 
@@ -119,7 +119,15 @@ class LedgerStore {
 enum class LedgerAccess { kWrite, kRead, kReadFull };
 std::unique_ptr<LedgerStore> OpenSqliteLedger(const std::string& path, LedgerAccess access = LedgerAccess::kWrite);
 
-// The schema version this build writes (PRAGMA user_version).
+// Opens a PostgreSQL ledger ("postgresql://user@host:port/db"), creating and migrating its tables
+// with kWrite; kRead and kReadFull never create them. Throws LedgerError naming the URL (without
+// its password).
+std::unique_ptr<LedgerStore> OpenPostgresLedger(const std::string& url, LedgerAccess access = LedgerAccess::kWrite);
+bool IsPostgresUrl(const std::string& db);
+// `--db` as the CLI takes it: a postgresql:// or postgres:// URL, else a SQLite file.
+std::unique_ptr<LedgerStore> OpenLedger(const std::string& db, LedgerAccess access = LedgerAccess::kWrite);
+
+// The schema version this build writes (PRAGMA user_version; PostgreSQL: railyard_schema).
 inline constexpr int kLedgerSchemaVersion = 1;
 
 }  // namespace railyard

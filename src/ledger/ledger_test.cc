@@ -59,54 +59,8 @@ AssetObservation Obs(std::string serial, std::string kind, std::map<std::string,
   return {std::move(serial), std::move(kind), std::move(fields), line};
 }
 
-TEST_F(LedgerTest, ImportIsIdempotentAndKeepsHistory) {
-  auto ledger = OpenSqliteLedger(db_);
-  ImportDocument doc = Doc("po-1.csv", "receiving-csv", "fp-1", {Obs("MT2347J0100T", "nic", {{"opn", "MCX75310AAS-NEAT"}, {"batch", "B1"}})});
-  ImportResult first = ledger->Import(doc, "alice");
-  EXPECT_EQ(first.assets_new, 1u);
-  EXPECT_EQ(first.events, 2u);
-  ImportResult again = ledger->Import(doc, "bob");
-  EXPECT_TRUE(again.already_imported);
-  EXPECT_NE(again.previous.find("by alice"), std::string::npos);
-  EXPECT_EQ(ledger->CountEvents(), 2u);
-  // Another document saying the same adds no event; one changing a field adds one.
-  ImportDocument same = Doc("po-1-copy.csv", "receiving-csv", "fp-2", doc.observations);
-  EXPECT_EQ(ledger->Import(same, "bob").events, 0u);
-  ImportDocument moved = Doc("facts.json", "facts", "fp-3", {Obs("MT2347J0100T", "nic", {{"location", "gpu001 19:00.0"}, {"batch", "B1"}})});
-  EXPECT_EQ(ledger->Import(moved, "carol").events, 1u);
-  std::vector<LedgerEvent> h = ledger->History("MT2347J0100T");
-  ASSERT_EQ(h.size(), 3u);
-  EXPECT_EQ(h[0].actor, "alice");
-  EXPECT_EQ(h[0].source, "po-1.csv:1");
-  EXPECT_EQ(h[2].field, "location");
-  EXPECT_EQ(h[2].actor, "carol");
-  std::optional<Asset> a = ledger->Get("MT2347J0100T");
-  ASSERT_TRUE(a);
-  EXPECT_EQ(a->fields.at("location"), "gpu001 19:00.0");
-  EXPECT_EQ(a->fields.at("opn"), "MCX75310AAS-NEAT");
-  // The state survives reopening: it is in the file, not the process.
-  ledger.reset();
-  EXPECT_EQ(OpenSqliteLedger(db_)->Get("MT2347J0100T")->fields.at("batch"), "B1");
-}
-
-TEST_F(LedgerTest, ContradictionsAreRefusedWholeWithTheLine) {
-  auto ledger = OpenSqliteLedger(db_);
-  ImportDocument bad = Doc("list.csv", "receiving-csv", "fp",
-                     {Obs("A1", "nic", {{"opn", "X"}}, 2), Obs("B2", "nic", {{"opn", "Y"}}, 3), Obs("A1", "nic", {{"opn", "Z"}}, 4)});
-  try {
-    ledger->Import(bad, "alice");
-    FAIL() << "expected a contradiction";
-  } catch (const LedgerError& e) {
-    EXPECT_STREQ(e.what(), "list.csv:4: opn: A1 is 'Z' here but 'X' on line 2");
-  }
-  EXPECT_EQ(ledger->CountEvents(), 0u);  // not half-applied: B2 is not there either
-  EXPECT_FALSE(ledger->Get("B2"));
-  ledger->Import(Doc("a.csv", "receiving-csv", "fp-a", {Obs("C3", "cable", {{"opn", "MCP1650-H001E30"}})}), "alice");
-  EXPECT_THROW(ledger->Import(Doc("b.csv", "receiving-csv", "fp-b", {Obs("D4", "nic", {{"opn", "Q"}}), Obs("C3", "nic", {{"opn", "Q"}})}), "bob"),
-               LedgerError);
-  EXPECT_FALSE(ledger->Get("D4"));  // the whole import rolled back
-  EXPECT_THROW(ledger->Import(Doc("c.csv", "x", "fp-c", {Obs("", "nic", {{"opn", "Q"}})}), "bob"), LedgerError);
-}
+// The store's semantics on every backend (import, idempotence, contradictions, history) are in
+// ledger_backends_test.cc; these are the SQLite file's own and the importers'.
 
 TEST_F(LedgerTest, EventsAreAppendOnlyAndTheSchemaIsVersioned) {
   OpenSqliteLedger(db_)->Import(Doc("a", "x", "fp", {Obs("S1", "nic", {{"opn", "O"}})}), "alice");

@@ -1,0 +1,157 @@
+// The ledger store's semantics, the same on every backend: SQLite always; PostgreSQL too when
+// RAILYARD_TEST_POSTGRES names a server's database (tests/integration/postgres_test.sh starts one
+// and runs this suite against it; the backend is only listed when it can run, so nothing is skipped).
+#include <unistd.h>
+
+#include <filesystem>
+#include <thread>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <pqxx/pqxx>
+
+#include "ledger/ledger.h"
+
+namespace railyard {
+namespace {
+
+namespace fs = std::filesystem;
+
+ImportDocument Doc(std::string source, std::string format, std::string fingerprint, std::vector<AssetObservation> obs) {
+  ImportDocument d;
+  d.source = std::move(source);
+  d.format = std::move(format);
+  d.fingerprint = std::move(fingerprint);
+  d.observations = std::move(obs);
+  return d;
+}
+
+AssetObservation Obs(std::string serial, std::string kind, std::map<std::string, std::string> fields, int line = 1) {
+  return {std::move(serial), std::move(kind), std::move(fields), line};
+}
+
+class LedgerBackends : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / fmt::format("railyard-backends-{}-{}", ::getpid(), ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    if (GetParam() == "postgres") {
+      db_ = std::getenv("RAILYARD_TEST_POSTGRES");
+      pqxx::connection c(db_);  // a fresh ledger for each test
+      pqxx::nontransaction(c).exec("DROP SCHEMA public CASCADE; CREATE SCHEMA public;");
+    } else {
+      db_ = (dir_ / "ledger.db").string();
+    }
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::unique_ptr<LedgerStore> Open(LedgerAccess access = LedgerAccess::kWrite) { return OpenLedger(db_, access); }
+  fs::path dir_;
+  std::string db_;
+};
+
+TEST_P(LedgerBackends, ImportIsIdempotentAndKeepsHistory) {
+  auto ledger = Open();
+  ImportDocument doc = Doc("po-1.csv", "receiving-csv", "fp-1", {Obs("MT2347J0100T", "nic", {{"opn", "MCX75310AAS-NEAT"}, {"batch", "B1"}})});
+  ImportResult first = ledger->Import(doc, "alice");
+  EXPECT_EQ(first.assets_new, 1u);
+  EXPECT_EQ(first.events, 2u);
+  ImportResult again = ledger->Import(doc, "bob");
+  EXPECT_TRUE(again.already_imported);
+  EXPECT_NE(again.previous.find("by alice"), std::string::npos);
+  EXPECT_EQ(ledger->ImportedBefore("fp-1"), again.previous);
+  EXPECT_EQ(ledger->CountEvents(), 2u);
+  // Another document saying the same adds no event; one changing a field adds one.
+  ImportDocument same = Doc("po-1-copy.csv", "receiving-csv", "fp-2", doc.observations);
+  EXPECT_EQ(ledger->Import(same, "bob").events, 0u);
+  ImportDocument moved = Doc("facts.json", "facts", "fp-3", {Obs("MT2347J0100T", "nic", {{"location", "gpu001 19:00.0"}, {"batch", "B1"}})});
+  EXPECT_EQ(ledger->Import(moved, "carol").events, 1u);
+  std::vector<LedgerEvent> h = ledger->History("MT2347J0100T");
+  ASSERT_EQ(h.size(), 3u);
+  EXPECT_EQ(h[0].actor, "alice");
+  EXPECT_EQ(h[0].source, "po-1.csv:1");
+  EXPECT_EQ(h[2].field, "location");
+  EXPECT_EQ(h[2].actor, "carol");
+  std::optional<Asset> a = ledger->Get("MT2347J0100T");
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->fields.at("location"), "gpu001 19:00.0");
+  EXPECT_EQ(a->fields.at("opn"), "MCX75310AAS-NEAT");
+  // The state survives reopening: it is in the store, not the process.
+  ledger.reset();
+  EXPECT_EQ(Open(LedgerAccess::kRead)->Get("MT2347J0100T")->fields.at("batch"), "B1");
+}
+
+TEST_P(LedgerBackends, ContradictionsAreRefusedWholeWithTheLine) {
+  auto ledger = Open();
+  ImportDocument bad = Doc("list.csv", "receiving-csv", "fp",
+                           {Obs("A1", "nic", {{"opn", "X"}}, 2), Obs("B2", "nic", {{"opn", "Y"}}, 3), Obs("A1", "nic", {{"opn", "Z"}}, 4)});
+  try {
+    ledger->Import(bad, "alice");
+    FAIL() << "expected a contradiction";
+  } catch (const LedgerError& e) {
+    EXPECT_STREQ(e.what(), "list.csv:4: opn: A1 is 'Z' here but 'X' on line 2");
+  }
+  EXPECT_EQ(ledger->CountEvents(), 0u);  // not half-applied: B2 is not there either
+  EXPECT_FALSE(ledger->Get("B2"));
+  EXPECT_EQ(ledger->ImportedBefore("fp"), "");  // and the refused document can be imported once fixed
+  ledger->Import(Doc("a.csv", "receiving-csv", "fp-a", {Obs("C3", "cable", {{"opn", "MCP1650-H001E30"}})}), "alice");
+  EXPECT_THROW(ledger->Import(Doc("b.csv", "receiving-csv", "fp-b", {Obs("D4", "nic", {{"opn", "Q"}}), Obs("C3", "nic", {{"opn", "Q"}})}), "bob"),
+               LedgerError);
+  EXPECT_FALSE(ledger->Get("D4"));  // the whole import rolled back
+  EXPECT_THROW(ledger->Import(Doc("c.csv", "x", "fp-c", {Obs("", "nic", {{"opn", "Q"}})}), "bob"), LedgerError);
+}
+
+TEST_P(LedgerBackends, OneCardInTwoPlacesIsNotedAndChangesAreListed) {
+  auto ledger = Open();
+  ImportDocument fleet = Doc("fleet.ndjson", "facts", "fp-f",
+                             {Obs("MT1", "nic", {{"location", "gpu001 19:00.0"}, {"psid", "MT_0000000838"}}, 1),
+                              Obs("MT1", "nic", {{"location", "gpu002 19:00.0"}, {"psid", "MT_0000000838"}}, 2)});
+  fleet.repeats_are_conflicts = false;
+  ledger->Import(fleet, "ops");
+  EXPECT_EQ(ledger->Get("MT1")->fields.at("identity.also_seen"), "gpu002 19:00.0");
+  ledger->Record({Obs("MT1", "nic", {{"state", "quarantined"}})}, "alice", "ticket-42");
+  ledger->Record({Obs("MT1", "nic", {{"state", "accepted"}})}, "alice", "ticket-43");
+  std::vector<std::string> states;
+  ledger->ForEachChange("state", [&](const std::string& serial, const std::string& value) { states.push_back(serial + "=" + value); });
+  EXPECT_EQ(states, (std::vector<std::string>{"MT1=quarantined", "MT1=accepted"}));
+  ledger->Import(Doc("b.csv", "receiving-csv", "fp-b", {Obs("MT0", "cable", {{"opn", "X"}}), Obs("Mt2", "nic", {{"opn", "Y"}})}), "bob");
+  std::vector<std::string> serials;
+  ledger->ForEachAsset([&](const Asset& a) { serials.push_back(a.serial); });
+  EXPECT_EQ(serials, (std::vector<std::string>{"MT0", "MT1", "Mt2"}));  // by bytes, as both backends order them
+}
+
+TEST_P(LedgerBackends, ConcurrentImportersLoseNothing) {
+  Open();  // created (and migrated) once
+  std::vector<std::thread> importers;
+  for (int n = 0; n < 4; ++n) {
+    importers.emplace_back([this, n] {
+      std::vector<AssetObservation> cards;
+      for (int i = 0; i < 50; ++i) cards.push_back(Obs(fmt::format("MT{}X{:04}", n, i), "nic", {{"batch", fmt::format("B{}", n)}}, i + 1));
+      OpenLedger(db_)->Import(Doc(fmt::format("list-{}.csv", n), "receiving-csv", fmt::format("fp-{}", n), cards), "importer");
+    });
+  }
+  for (std::thread& t : importers) t.join();
+  auto ledger = Open(LedgerAccess::kRead);
+  size_t assets = 0;
+  ledger->ForEachAsset([&](const Asset&) { ++assets; });
+  EXPECT_EQ(assets, 200u);
+  EXPECT_EQ(ledger->CountEvents(), 200u);
+}
+
+TEST_P(LedgerBackends, ReadingNeverCreatesALedger) {
+  EXPECT_THROW(Open(LedgerAccess::kRead), LedgerError);
+  auto ledger = Open();  // created by a write
+  EXPECT_FALSE(ledger->Get("nothing"));
+  EXPECT_NO_THROW(Open(LedgerAccess::kRead));
+}
+
+std::vector<std::string> Backends() {
+  std::vector<std::string> out = {"sqlite"};
+  if (const char* pg = std::getenv("RAILYARD_TEST_POSTGRES"); pg && *pg) out.push_back("postgres");
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Store, LedgerBackends, ::testing::ValuesIn(Backends()), [](const ::testing::TestParamInfo<std::string>& p) { return p.param; });
+
+}  // namespace
+}  // namespace railyard
