@@ -50,6 +50,8 @@ std::function<int()> AddServeCommand(CLI::App& app) {
   cmd->add_option("--facts", a->sources.facts, "host and switch facts: files, directories or NDJSON (doctor runs over them)");
   cmd->add_option("--verify", a->sources.verify, "a `railyard verify --format json` result")->check(CLI::ExistingFile);
   cmd->add_option("--policy", a->sources.policy, "doctor policy YAML")->check(CLI::ExistingFile);
+  cmd->add_option("--db", a->sources.db, "the ledger (SQLite file or postgresql:// URL): acceptance status per batch")->envname("RAILYARD_DB");
+  cmd->add_option("--rollout", a->sources.rollout, "a rollout state directory (rollout plan -o): each wave's state")->check(CLI::ExistingDirectory);
   cmd->add_option("--listen", a->listen, "ADDRESS:PORT (default 127.0.0.1:8080; port 0 picks a free one)");
   cmd->add_option("--token", a->token, "bearer token every request must carry (required off loopback)")->envname("RAILYARD_TOKEN");
   return [a]() -> int {

@@ -15,6 +15,8 @@
 
 #include "doctor/policy.h"
 #include "facts/switch_facts.h"
+#include "ledger/ledger.h"
+#include "rollout/state.h"
 
 namespace railyard {
 namespace {
@@ -152,7 +154,8 @@ ApiAnswer Dashboard::Get(const std::string& path, const std::multimap<std::strin
   const PlannedFabric& fabric = plan_->fabric();
   if (path == "/api/v1" || path == "/api/v1/") {
     return {200, Dump({{"api", "railyard/1"},
-                       {"endpoints", {"/api/v1/summary", "/api/v1/findings?severity=&rule=&host=&rack=", "/api/v1/racks", "/api/v1/verify"}}}),
+                       {"endpoints", {"/api/v1/summary", "/api/v1/findings?severity=&rule=&host=&rack=", "/api/v1/racks", "/api/v1/verify",
+                                      "/api/v1/acceptance", "/api/v1/rollout"}}}),
             "application/json"};
   }
   if (path == "/api/v1/summary") {
@@ -176,6 +179,8 @@ ApiAnswer Dashboard::Get(const std::string& path, const std::multimap<std::strin
                   {"facts", {{"hosts", report_.hosts.size()}, {"switches", report_.switches.size()}, {"loaded_at", loaded_at_}}},
                   {"findings", by_severity},
                   {"verify", !verify_json_.empty()},
+                  {"acceptance", !sources_.db.empty()},
+                  {"rollout", !sources_.rollout.empty()},
                   {"plan_html", !plan_html_.empty()},
                   {"errors", errors_}}),
             "application/json"};
@@ -231,6 +236,39 @@ ApiAnswer Dashboard::Get(const std::string& path, const std::multimap<std::strin
                      {"cabling", cabling == verify_by_rack_.end() ? 0 : cabling->second}});
     }
     return {200, Dump({{"racks", out}}), "application/json"};
+  }
+  if (path == "/api/v1/acceptance") {
+    if (sources_.db.empty()) return Error(404, "no ledger was given (serve --db LEDGER)");
+    // Per batch, how many of its assets are in each state (received when none was recorded yet).
+    std::map<std::string, std::map<std::string, size_t>> batches;
+    try {
+      std::unique_ptr<LedgerStore> ledger = OpenLedger(sources_.db, LedgerAccess::kRead);
+      ledger->ForEachAsset([&batches](const Asset& a) {
+        auto batch = a.fields.find("batch"), state = a.fields.find("state");
+        ++batches[batch == a.fields.end() ? "" : batch->second][state == a.fields.end() ? "received" : state->second];
+      });
+    } catch (const std::exception& e) {
+      return Error(503, e.what());
+    }
+    json out = json::array();
+    for (const auto& [batch, states] : batches) {
+      size_t total = 0;
+      for (const auto& [state, n] : states) total += n;
+      out.push_back({{"batch", batch}, {"assets", total}, {"states", states}});
+    }
+    return {200, Dump({{"batches", out}}), "application/json"};
+  }
+  if (path == "/api/v1/rollout") {
+    if (sources_.rollout.empty()) return Error(404, "no rollout was given (serve --rollout STATE_DIR)");
+    json waves = json::array();
+    try {
+      for (const WaveStatus& w : RolloutStatus(sources_.rollout)) {
+        waves.push_back({{"index", w.index}, {"name", w.name}, {"state", w.state}, {"detail", w.detail}});
+      }
+    } catch (const std::exception& e) {
+      return Error(503, e.what());
+    }
+    return {200, Dump({{"waves", waves}}), "application/json"};
   }
   if (path == "/api/v1/verify") {
     if (verify_json_.empty()) return Error(404, "no verify result was given (serve --verify RESULT.json)");

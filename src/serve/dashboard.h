@@ -26,6 +26,8 @@ struct DashboardSources {
   std::vector<std::string> facts;   // host and switch facts
   std::string verify;               // a `verify --format json` result, or ""
   std::string policy;               // a doctor policy YAML, or ""
+  std::string db;                   // the ledger (SQLite file or postgresql:// URL), or ""
+  std::string rollout;              // a rollout state directory (rollout plan -o), or ""
 };
 
 struct ApiAnswer {
@@ -44,7 +46,8 @@ class Dashboard {
   bool Refresh();
 
   // GET PATH?QUERY for the API: /api/v1, /api/v1/summary, /api/v1/findings (filters: severity, rule,
-  // host, rack), /api/v1/racks, /api/v1/verify. Anything else under /api is 404 with a JSON error.
+  // host, rack), /api/v1/racks, /api/v1/verify, /api/v1/acceptance (the ledger's assets per batch
+  // and state), /api/v1/rollout (each wave's state). Anything else under /api is 404 with a JSON error.
   ApiAnswer Get(const std::string& path, const std::multimap<std::string, std::string>& query) const;
 
   // plan.html written beside plan.json, when there is one ("" when not).

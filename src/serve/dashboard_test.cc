@@ -12,6 +12,7 @@
 #include "export/write_all.h"
 #include "facts/collect.h"
 #include "facts/host_facts.h"
+#include "ledger/ledger.h"
 #include "parse/fixtures.h"
 #include "plan/planner.h"
 #include "spec/spec.h"
@@ -50,7 +51,22 @@ class DashboardTest : public ::testing::Test {
 };
 
 TEST_F(DashboardTest, AnswersAreWhatDoctorAndThePlanSay) {
-  Dashboard d({(dir_ / "plan" / "plan.json").string(), {(dir_ / "fleet.ndjson").string()}, "", ""});
+  // A ledger with two batches: B1's two cards, one accepted; B2's cable, received.
+  const std::string db = (dir_ / "ledger.db").string();
+  {
+    auto ledger = OpenLedger(db);
+    ledger->Record({{"MT1", "nic", {{"batch", "B1"}, {"state", "accepted"}}, 0}, {"MT2", "nic", {{"batch", "B1"}}, 0},
+                    {"MT3", "cable", {{"batch", "B2"}}, 0}},
+                   "alice", "receiving");
+  }
+  Dashboard d({(dir_ / "plan" / "plan.json").string(), {(dir_ / "fleet.ndjson").string()}, "", "", db, ""});
+  json acceptance = Answer(d, "/api/v1/acceptance");
+  ASSERT_EQ(acceptance["batches"].size(), 2u);
+  EXPECT_EQ(acceptance["batches"][0]["batch"], "B1");
+  EXPECT_EQ(acceptance["batches"][0]["states"]["accepted"], 1);
+  EXPECT_EQ(acceptance["batches"][0]["states"]["received"], 1);
+  EXPECT_EQ(acceptance["batches"][1]["assets"], 1);
+  Answer(d, "/api/v1/rollout", {}, 404);  // none given
   json summary = Answer(d, "/api/v1/summary");
   EXPECT_EQ(summary["plan"], "lab-8-node");
   EXPECT_EQ(summary["nodes"], 8);
@@ -81,7 +97,7 @@ TEST_F(DashboardTest, AnswersAreWhatDoctorAndThePlanSay) {
 }
 
 TEST_F(DashboardTest, RefreshReloadsChangedFactsAndKeepsTheLastGoodState) {
-  Dashboard d({(dir_ / "plan" / "plan.json").string(), {(dir_ / "fleet.ndjson").string()}, "", ""});
+  Dashboard d({(dir_ / "plan" / "plan.json").string(), {(dir_ / "fleet.ndjson").string()}, "", "", "", ""});
   EXPECT_FALSE(d.Refresh());  // nothing changed
   std::string text = ReadWholeFile((dir_ / "fleet.ndjson").string());
   std::ofstream(dir_ / "fleet.ndjson") << text << text.substr(0, text.find('\n')) << "\n";  // lab001 twice: three documents
@@ -95,7 +111,7 @@ TEST_F(DashboardTest, RefreshReloadsChangedFactsAndKeepsTheLastGoodState) {
 }
 
 TEST(Dashboard, RefusesWhatItCannotRead) {
-  EXPECT_THROW(Dashboard({"/nonexistent/plan.json", {}, "", ""}), std::runtime_error);
+  EXPECT_THROW(Dashboard({"/nonexistent/plan.json", {}, "", "", "", ""}), std::runtime_error);
 }
 
 }  // namespace

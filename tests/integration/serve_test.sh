@@ -33,6 +33,13 @@ grep -v "$guid" "$WORK/plan/ibnetdiscover-compute.topo" | grep -v "^\[1\]($port)
 "$RAILYARD" verify --plan "$WORK/plan/plan.json" --ibnetdiscover "$WORK/discovered.topo" --ignore-speed --format json \
   > "$WORK/verify.json" 2> /dev/null
 
+# A ledger with two batches, and the README's example rollout planned (tests/integration/rollout_test.sh).
+printf 'serial,opn,kind,batch\nMT2347J0100T,MCX75310AAS-NEAT,nic,B1\nMT2347J0101T,MCX75310AAS-NEAT,nic,B1\nMT2019VS04757,MCP7Y00-N001,cable,B2\n' > "$WORK/recv.csv"
+"$RAILYARD" ledger --db "$WORK/ledger.db" import --as receiving-csv "$WORK/recv.csv" > /dev/null 2>&1
+(cd "$SRC" && bash examples/rollout/fleet.sh "$(realpath --relative-to="$SRC" "$(dirname "$RAILYARD")")") > "$WORK/rfleet.ndjson" 2> /dev/null
+"$RAILYARD" rollout plan --facts "$WORK/rfleet.ndjson" --target "$SRC/examples/rollout/target.yaml" -o "$WORK/rollout" > /dev/null 2>&1
+waves=$("$RAILYARD" rollout status --state "$WORK/rollout" 2> /dev/null | grep -Ec '^ *[0-9]+ ')
+
 # start ARGS...: serve in the background; sets URL to the address it printed.
 start() {
   "$RAILYARD" serve "$@" > "$WORK/addr" 2> "$WORK/serve.err" &
@@ -44,12 +51,17 @@ start() {
     sleep 0.1
   done
 }
-start --plan "$WORK/plan/plan.json" --facts "$WORK/facts" --verify "$WORK/verify.json" --listen 127.0.0.1:0
+start --plan "$WORK/plan/plan.json" --facts "$WORK/facts" --verify "$WORK/verify.json" --db "$WORK/ledger.db" --rollout "$WORK/rollout" \
+  --listen 127.0.0.1:0
 check "serve started and printed its address" test -n "$URL"
 get() { curl -s -m 10 "$URL${1#/}"; }
 jqq() { jq "$@" > /dev/null; }  # jq -e as a check: its verdict, not its output
 
-check "the API index lists its endpoints" bash -c "curl -s '${URL}api/v1' | jq -e '.api == \"railyard/1\" and (.endpoints | length) == 4' > /dev/null"
+check "the API index lists its endpoints" bash -c "curl -s '${URL}api/v1' | jq -e '.api == \"railyard/1\" and (.endpoints | length) == 6' > /dev/null"
+check "acceptance: B1's two cards and B2's cable, received" \
+  bash -c "curl -s '${URL}api/v1/acceptance' | jq -e '.batches == [{\"batch\":\"B1\",\"assets\":2,\"states\":{\"received\":2}},{\"batch\":\"B2\",\"assets\":1,\"states\":{\"received\":1}}]' > /dev/null"
+check "rollout: every wave of the planned rollout ($waves), the first ready" \
+  bash -c "curl -s '${URL}api/v1/rollout' | jq -e '(.waves | length) == $waves and $waves > 0 and .waves[0].state == \"ready\"' > /dev/null"
 get /api/v1/summary > "$WORK/summary.json"
 check "summary: four hosts' facts" jqq -e '.facts.hosts == 4' "$WORK/summary.json"
 check "summary: the plan's 127 nodes, 65 switches, 35 racks" jqq -e '.nodes == 127 and .switches == 65 and .racks == 35' "$WORK/summary.json"
@@ -86,6 +98,8 @@ if [ -n "$CHROMIUM" ]; then
   check "the dashboard drew itself (data-ready)" grep -q 'data-ready="1"' "$WORK/dash.html"
   check "one heat-map box per rack (35)" test "$(grep -o 'class="rack" title=' "$WORK/dash.html" | wc -l)" -eq 35
   check "the two racks of the missing cable outlined" test "$(grep -o 'data-cabling="1"' "$WORK/dash.html" | wc -l)" -eq 2
+  check "the acceptance table: two batches" test "$(grep -o 'data-batch="' "$WORK/dash.html" | wc -l)" -eq 2
+  check "the rollout table: every wave" test "$(grep -o 'data-wave="' "$WORK/dash.html" | wc -l)" -eq "$waves"
   now=$(curl -s "${URL}api/v1/findings" | jq .count)
   check "the findings table counts them all ($now)" grep -q "data-count=\"$now\"" "$WORK/dash.html"
   timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --no-first-run --user-data-dir="$WORK/profile" --virtual-time-budget=5000 \
