@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.h"
+#include "util/utc_time.h"
 #include "export/text.h"
 #include "ledger/acceptance.h"
 #include "ledger/ledger.h"
@@ -13,14 +14,7 @@
 namespace railyard::cli {
 namespace {
 
-std::string Now() {
-  std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M UTC", &tm);
-  return buf;
-}
+std::string Now() { return UtcNow("%Y-%m-%d %H:%M UTC"); }
 
 }  // namespace
 

@@ -10,6 +10,7 @@
 #include "catalog/csv.h"
 #include "export/exporters.h"
 #include "export/summary.h"
+#include "util/html.h"
 
 namespace railyard {
 namespace {
@@ -53,14 +54,7 @@ void WritePlanHtml(const ExportContext& ctx, OutputFile& out) {
     throw std::logic_error("the embedded plan.html template lost its @TITLE@ or @DATA@ mark");
   }
   out.Append(page.substr(0, title));
-  std::string escaped;  // the plan's name in HTML text
-  for (char c : f.name) {
-    if (c == '<') escaped += "&lt;";
-    else if (c == '>') escaped += "&gt;";
-    else if (c == '&') escaped += "&amp;";
-    else escaped += c;
-  }
-  out.Append(fmt::format("{} — railyard plan", escaped));
+  out.Append(fmt::format("{} — railyard plan", HtmlEscape(f.name)));
   out.Append(page.substr(title + 7, data - title - 7));
 
   out.Append("<script type=\"application/json\" id=\"rd-summary\">");

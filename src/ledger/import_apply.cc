@@ -1,11 +1,11 @@
 #include "ledger/import_apply.h"
 
-#include <chrono>
-#include <ctime>
 #include <unordered_map>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+
+#include "util/utc_time.h"
 
 namespace railyard {
 
@@ -23,15 +23,6 @@ LedgerFields LedgerFieldsFromJson(const std::string& text) {
   return out;
 }
 
-std::string LedgerNowUtc() {
-  std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
 ImportResult ApplyImport(LedgerTransaction& tx, const ImportStream& stream, const std::string& actor) {
   const std::string& source = stream.source;
   ImportResult result;
@@ -44,7 +35,7 @@ ImportResult ApplyImport(LedgerTransaction& tx, const ImportStream& stream, cons
         return result;
       }
     }
-    result.import_id = tx.AddImport(LedgerNowUtc(), actor, source, stream.format, stream.fingerprint);
+    result.import_id = tx.AddImport(UtcNow(), actor, source, stream.format, stream.fingerprint);
     // Serials this document named already, with the line and kind of their first mention: a
     // repeat is checked against what the document itself set (read back only for repeats).
     std::unordered_map<std::string, std::pair<int, std::string>> seen;

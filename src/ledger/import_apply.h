@@ -44,6 +44,5 @@ ImportResult ApplyImport(LedgerTransaction& tx, const ImportStream& stream, cons
 // The JSON object text of a field map, and back (non-string values are dropped).
 std::string LedgerFieldsJson(const LedgerFields& fields);
 LedgerFields LedgerFieldsFromJson(const std::string& text);
-std::string LedgerNowUtc();
 
 }  // namespace railyard

@@ -97,9 +97,14 @@ class LedgerStore {
                        }},
                       actor);
   }
-  // Adds events by hand (state changes, label audits): one transaction.
-  virtual ImportResult Record(const std::vector<AssetObservation>& changes, const std::string& actor,
-                              const std::string& source) = 0;
+  // Adds events by hand (state changes, label audits): one transaction, as a "manual" document.
+  ImportResult Record(const std::vector<AssetObservation>& changes, const std::string& actor, const std::string& source) {
+    return ImportFrom({source, "manual", "", "", true,
+                       [&changes](const ObservationSink& sink) {
+                         for (const AssetObservation& o : changes) sink(o);
+                       }},
+                      actor);
+  }
   virtual std::optional<Asset> Get(const std::string& serial) const = 0;
   virtual std::vector<LedgerEvent> History(const std::string& serial) const = 0;
   // Every asset's current state, in serial order, one at a time (100,000 assets stream).

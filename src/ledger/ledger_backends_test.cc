@@ -11,24 +11,15 @@
 #include <pqxx/pqxx>
 
 #include "ledger/ledger.h"
+#include "ledger/ledger_testing.h"
 
 namespace railyard {
 namespace {
 
 namespace fs = std::filesystem;
 
-ImportDocument Doc(std::string source, std::string format, std::string fingerprint, std::vector<AssetObservation> obs) {
-  ImportDocument d;
-  d.source = std::move(source);
-  d.format = std::move(format);
-  d.fingerprint = std::move(fingerprint);
-  d.observations = std::move(obs);
-  return d;
-}
-
-AssetObservation Obs(std::string serial, std::string kind, std::map<std::string, std::string> fields, int line = 1) {
-  return {std::move(serial), std::move(kind), std::move(fields), line};
-}
+using testing::Doc;
+using testing::Obs;
 
 class LedgerBackends : public ::testing::TestWithParam<std::string> {
  protected:

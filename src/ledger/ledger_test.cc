@@ -1,6 +1,7 @@
 // The ledger store: one transaction per import, idempotent, contradictions refused with the
 // line, history kept, events append-only; importers on real tool outputs.
 #include "ledger/ledger.h"
+#include "ledger/ledger_testing.h"
 
 #include <sqlite3.h>
 #include <unistd.h>
@@ -46,18 +47,8 @@ class LedgerTest : public ::testing::Test {
   std::string db_;
 };
 
-ImportDocument Doc(std::string source, std::string format, std::string fingerprint, std::vector<AssetObservation> obs) {
-  ImportDocument d;
-  d.source = std::move(source);
-  d.format = std::move(format);
-  d.fingerprint = std::move(fingerprint);
-  d.observations = std::move(obs);
-  return d;
-}
-
-AssetObservation Obs(std::string serial, std::string kind, std::map<std::string, std::string> fields, int line = 1) {
-  return {std::move(serial), std::move(kind), std::move(fields), line};
-}
+using testing::Doc;
+using testing::Obs;
 
 // The store's semantics on every backend (import, idempotence, contradictions, history) are in
 // ledger_backends_test.cc; these are the SQLite file's own and the importers'.

@@ -97,14 +97,6 @@ class PostgresLedger final : public LedgerStore {
 
   ImportResult ImportFrom(const ImportStream& stream, const std::string& actor) override { return Apply(stream, actor); }
 
-  ImportResult Record(const std::vector<AssetObservation>& changes, const std::string& actor, const std::string& source) override {
-    return Apply({source, "manual", "", "", true,
-                  [&changes](const ObservationSink& sink) {
-                    for (const AssetObservation& o : changes) sink(o);
-                  }},
-                 actor);
-  }
-
   std::optional<Asset> Get(const std::string& serial) const override {
     return Read<std::optional<Asset>>([&](pqxx::read_transaction& t) -> std::optional<Asset> {
       pqxx::result r = t.exec_params("SELECT kind, state FROM assets WHERE serial = $1", serial);

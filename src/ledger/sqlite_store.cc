@@ -145,14 +145,6 @@ class SqliteLedger final : public LedgerStore {
 
   ImportResult ImportFrom(const ImportStream& stream, const std::string& actor) override { return Apply(stream, actor); }
 
-  ImportResult Record(const std::vector<AssetObservation>& changes, const std::string& actor, const std::string& source) override {
-    return Apply({source, "manual", "", "", true,
-                  [&changes](const ObservationSink& sink) {
-                    for (const AssetObservation& o : changes) sink(o);
-                  }},
-                 actor);
-  }
-
   std::optional<Asset> Get(const std::string& serial) const override {
     Statement q(db_, "SELECT kind, state FROM assets WHERE serial = ?");
     q.Bind(1, serial);

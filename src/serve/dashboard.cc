@@ -17,6 +17,7 @@
 #include "facts/switch_facts.h"
 #include "ledger/ledger.h"
 #include "rollout/state.h"
+#include "util/utc_time.h"
 
 namespace railyard {
 namespace {
@@ -34,15 +35,6 @@ std::string ReadAll(const std::string& path) {
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
-}
-
-std::string Now() {
-  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
 }
 
 }  // namespace
@@ -105,7 +97,7 @@ void Dashboard::LoadFacts() {
     findings.push_back(std::move(x));
   }
   findings_json_ = Dump({{"findings", findings}, {"count", report_.findings.size()}});
-  loaded_at_ = Now();
+  loaded_at_ = UtcNow();
 }
 
 void Dashboard::LoadVerify() {
