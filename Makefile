@@ -52,6 +52,10 @@ bench: build
 	bench/ledger_bench.sh $(BUILD)
 	bench/rollout_bench.sh $(BUILD)
 	bench/config_bench.sh $(BUILD)
+	bench/switch_bench.sh $(BUILD)
+	bench/burnin_bench.sh $(BUILD)
+	bench/plan_html_bench.sh $(BUILD)
+	bench/serve_bench.sh $(BUILD)
 	./$(BUILD)/parse_bench --benchmark_counters_tabular=true
 
 clean:
