@@ -24,7 +24,7 @@ start=$(date +%s.%N)
 PID=$!
 until [ -s "$WORK/addr" ]; do sleep 0.1; done
 URL=$(head -1 "$WORK/addr")
-echo "railyard serve: $HOSTS hosts loaded (doctor run once) in $(echo "$(date +%s.%N) - $start" | bc) s"
+echo "railyard serve: $HOSTS hosts loaded (doctor run once) in $(awk "BEGIN{printf \"%.2f\", $(date +%s.%N) - $start}") s"
 count=$(curl -s "${URL}api/v1/findings" | jq .count)
 for q in "" "?severity=error" "?rack=r01-01"; do
   best=""
