@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "doctor/doctor.h"
 #include "doctor/symptoms.h"
@@ -854,6 +855,53 @@ TEST(SonicCounters, PortstatTablesErrorsAndFec) {
   size_t uncorrected = 0;
   for (const Finding& x : found) uncorrected += x.rule == "port-error-counters-high" && x.message.find("fec_uncorrected") != std::string::npos;
   EXPECT_EQ(uncorrected, 2u);  // Ethernet0 (3) and Ethernet4 (1); drops are congestion, not judged
+}
+
+}  // namespace
+}  // namespace railyard
+
+namespace railyard {
+namespace {
+
+TEST(EosInterfacesStatus, TheJsonFormsAndTheirCauses) {
+  SwitchPortsReport r = ParseEosInterfacesStatus(Fixture("switch/eos/show-interfaces-status-json-7160-notconnect-notpresent-breakout.json"));
+  EXPECT_TRUE(r.warnings.empty());
+  EXPECT_EQ(r.ports.size(), 62u);
+  size_t connected = 0, absent = 0;
+  for (const SwitchPortFacts& p : r.ports) {
+    connected += p.status == "connected";
+    absent += !p.module_present;
+  }
+  EXPECT_EQ(connected, 3u);
+  EXPECT_EQ(absent, 3u);  // "Not Present"
+  const SwitchPortFacts* e1 = Port(r, "Ethernet1");
+  ASSERT_TRUE(e1);
+  EXPECT_EQ(e1->oper, "down");
+  EXPECT_EQ(e1->vlan_mode, "trunk");
+  EXPECT_EQ(e1->module_type, "10GBASE-T");
+  SwitchPortsReport veos = ParseEosInterfacesStatus(Fixture("switch/eos/show-interfaces-status-json-veos-4.33-interfaceDamped-notconnect.json"));
+  const SwitchPortFacts* e2 = Port(veos, "Ethernet2");
+  ASSERT_TRUE(e2);
+  EXPECT_DOUBLE_EQ(e2->speed_gbps, 1);  // bandwidth 1000000000 bit/s
+  EXPECT_EQ(e2->duplex, "full");
+  EXPECT_EQ(e2->vlan_mode, "access");
+  EXPECT_EQ(e2->access_vlan, 1);
+  // The errdisabled form (ANTA's test data: one case per document) gives status and causes.
+  nlohmann::json cases = nlohmann::json::parse(Fixture("switch/eos/show-interfaces-status-errdisabled-json-causes-FIXTURE.json"));
+  SwitchPortsReport bpdu = ParseEosInterfacesStatus(cases["bpduguard_case"].dump());
+  ASSERT_EQ(bpdu.ports.size(), 1u);
+  EXPECT_EQ(bpdu.ports[0].status, "errdisabled");
+  EXPECT_EQ(bpdu.ports[0].reason, "bpduguard");
+  // Merged by the long name into a text status table's short one.
+  TempDir d;
+  d.Put("eos-show-interfaces-status.txt",
+        "Port       Name   Status       Vlan     Duplex Speed  Type         Flags Encapsulation\n"
+        "Et2                errdisabled  1        full   10G    10GBASE-SR                     \n");
+  d.Put("eos-show-interfaces-status-errdisabled.json", cases["bpduguard_case"].dump());
+  SwitchFacts f = CollectSwitchFrom(d.path.string());
+  ASSERT_EQ(f.ports.size(), 1u);
+  EXPECT_EQ(f.ports[0].reason, "bpduguard");
+  EXPECT_FALSE(ParseEosInterfacesStatus("{\"x\": 1}").warnings.empty());
 }
 
 }  // namespace

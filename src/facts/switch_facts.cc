@@ -245,9 +245,9 @@ SwitchFacts CollectSwitchFrom(const std::string& dir) {
       std::string h = read(p);
       h.erase(h.find_last_not_of(" \t\r\n") + 1);
       f.hostname = h.substr(0, h.find('\n'));
-    } else if (name == "eos-show-interfaces-status.txt") {
+    } else if (name == "eos-show-interfaces-status.txt" || name == "eos-show-interfaces-status.json") {
       add(ParseEosInterfacesStatus(read(p)), "eos", source);
-    } else if (name == "eos-show-interfaces-status-errdisabled.txt") {
+    } else if (name == "eos-show-interfaces-status-errdisabled.txt" || name == "eos-show-interfaces-status-errdisabled.json") {
       std::vector<SwitchPortFacts> table;  // the Reason table: merged below
       supplement(ParseEosInterfacesStatus(read(p)), "eos", source, table);
       for (const SwitchPortFacts& port : table) reasons[port.name] = {port.reason, source + ":" + std::to_string(port.line)};
@@ -310,7 +310,8 @@ SwitchFacts CollectSwitchFrom(const std::string& dir) {
   }
   for (const auto& [errdisabled_port, why] : reasons) {
     const std::string& port = errdisabled_port;  // a plain reference: lambdas cannot capture structured bindings (clang)
-    auto it = std::find_if(f.ports.begin(), f.ports.end(), [&port](const SwitchPortFacts& x) { return x.name == port; });
+    auto it = std::find_if(f.ports.begin(), f.ports.end(),
+                           [&port](const SwitchPortFacts& x) { return x.name == port || EosLongPortName(x.name) == EosLongPortName(port); });
     if (it != f.ports.end()) {
       it->reason = why.first;
     } else {

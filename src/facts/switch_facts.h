@@ -44,8 +44,8 @@ SwitchFacts ParseSwitchFactsJson(const std::string& json, const std::string& sou
 
 // Reads the outputs saved in `dir`, each file named for its command (docs/switch.md):
 //   hostname.txt                                the switch's name (else the directory's)
-//   eos-show-interfaces-status.txt              Arista EOS `show interfaces status`
-//   eos-show-interfaces-status-errdisabled.txt  EOS `show interfaces status errdisabled`: the causes
+//   eos-show-interfaces-status.txt | .json      Arista EOS `show interfaces status [| json]`
+//   eos-show-interfaces-status-errdisabled.txt | .json  EOS `show interfaces status errdisabled`: the causes
 //   eos-show-interfaces-switchport.txt | .json  EOS `show interfaces switchport`: VLAN membership
 //   eos-show-interfaces-counters-errors.txt | .json  EOS `show interfaces counters errors`
 //   sonic-show-interfaces-status.txt            SONiC `show interfaces status`

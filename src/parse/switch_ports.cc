@@ -57,7 +57,64 @@ bool ParseSwitchSpeed(std::string_view text, double& gbps, bool& negotiated) {
   return true;
 }
 
+namespace {
+
+// The `| json` form: {"interfaceStatuses": {"Ethernet1": {linkStatus, lineProtocolStatus, bandwidth
+// (bit/s, 0 when down), duplex (duplexFull...), interfaceType, description, autoNegotiateActive,
+// vlanInformation {interfaceMode trunk|bridged|routed, vlanId}, interfaceDamped}}}; the errdisabled
+// form's entries carry {status, causes[]} instead. Full port names (Ethernet1/2), not Et1/2.
+SwitchPortsReport EosInterfacesStatusJson(std::string_view text) {
+  SwitchPortsReport r;
+  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_object() || !j.contains("interfaceStatuses") || !j["interfaceStatuses"].is_object()) {
+    r.warnings.push_back({1, "not `show interfaces status | json` output (no \"interfaceStatuses\" object)"});
+    return r;
+  }
+  for (auto it = j["interfaceStatuses"].begin(); it != j["interfaceStatuses"].end(); ++it) {
+    const nlohmann::json& e = it.value();
+    if (!e.is_object()) {
+      r.warnings.push_back({0, it.key() + ": not an object: not read"});
+      continue;
+    }
+    SwitchPortFacts p;
+    p.name = it.key();
+    auto text_of = [&e](const char* key) { return e.contains(key) && e[key].is_string() ? e[key].get<std::string>() : std::string(); };
+    const std::string status = !text_of("linkStatus").empty() ? text_of("linkStatus") : text_of("status");
+    if (status.empty()) {
+      r.warnings.push_back({0, p.name + ": no linkStatus or status: not read"});
+      continue;
+    }
+    SetEosStatus(p, status);
+    p.description = text_of("description");
+    if (e.contains("causes") && e["causes"].is_array()) {
+      for (const auto& c : e["causes"]) {
+        if (c.is_string()) p.reason += (p.reason.empty() ? "" : ",") + c.get<std::string>();
+      }
+    }
+    if (e.value("interfaceDamped", false) == true) p.reason += std::string(p.reason.empty() ? "" : ",") + "link-flap damping holds it down";
+    if (e.contains("bandwidth") && e["bandwidth"].is_number() && e["bandwidth"].get<double>() > 0) p.speed_gbps = e["bandwidth"].get<double>() / 1e9;
+    p.speed_auto = e.value("autoNegotiateActive", false) == true;
+    const std::string duplex = text_of("duplex");
+    p.duplex = duplex == "duplexFull" ? "full" : duplex == "duplexHalf" ? "half" : "";
+    p.module_type = text_of("interfaceType");
+    if (p.module_type == "Not Present") p.module_present = false;
+    if (e.contains("vlanInformation") && e["vlanInformation"].is_object()) {
+      const nlohmann::json& v = e["vlanInformation"];
+      const std::string mode = v.value("interfaceMode", "");
+      if (mode == "trunk" || mode == "routed") p.vlan_mode = mode;
+      else if (mode == "bridged") p.vlan_mode = "access";
+      if (v.contains("vlanId") && v["vlanId"].is_number_integer()) p.access_vlan = v["vlanId"].get<int>();
+    }
+    r.ports.push_back(std::move(p));
+  }
+  return r;
+}
+
+}  // namespace
+
 SwitchPortsReport ParseEosInterfacesStatus(std::string_view text) {
+  const size_t first = text.find_first_not_of(" \t\r\n");
+  if (first != std::string_view::npos && text[first] == '{') return EosInterfacesStatusJson(text);
   // Anchored on the Status word rather than on column offsets: names may hold spaces and anything,
   // and pasted or re-spaced tables lose the alignment. The first status word after the port from
   // which the rest reads as Vlan Duplex Speed Type is the row's status; the name is what lies

@@ -3,6 +3,8 @@
 //   Arista EOS `show interfaces status`: fixed columns under a header (Port Name Status Vlan Duplex
 //   Speed Type Flags Encapsulation), a Name may hold spaces, the Vlan "in Po100", the Type "Not
 //   Present"; so cells are cut at the header's column starts. Speed "a-25G" is negotiated.
+//   Its `| json` form too (told apart by the first byte): interfaceStatuses -> linkStatus, bandwidth,
+//   duplex, interfaceType, vlanInformation; the errdisabled form's status and causes.
 #pragma once
 
 #include <cstdint>
