@@ -63,22 +63,22 @@ std::function<int()> AddDoctorCommand(CLI::App& app) {
     }
     try {
       DoctorPolicy policy = a->policy.empty() ? DoctorPolicy{} : LoadPolicy(a->policy);
+      std::shared_ptr<HostPlan> plan;
+      if (!a->plan.empty()) plan = std::make_shared<HostPlan>(LoadPlanNoting(a->plan, true));
+      if (!a->names.empty()) {
+        if (!plan) throw std::invalid_argument("--names needs --plan");
+        plan->LoadNames(a->names);
+      }
       if (!a->symptom.empty()) {
         if (a->format != "table" && a->format != "json") throw std::invalid_argument("--symptom prints table or json");
         bool failed = false;
         RunSymptom(a->symptom, HostFacts{}, policy);  // an unknown symptom is an input error before any reading
         nlohmann::json hosts = nlohmann::json::array();
         // The switches first (a walk may look at the switch end), then each host.
-        std::shared_ptr<HostPlan> symptom_plan;
-        if (!a->plan.empty()) symptom_plan = std::make_shared<HostPlan>(LoadPlanNoting(a->plan, true));
-        if (!a->names.empty()) {
-          if (!symptom_plan) throw std::invalid_argument("--names needs --plan");
-          symptom_plan->LoadNames(a->names);
-        }
         std::vector<SwitchFacts> switches;
         ForEachFacts(a->facts, [](HostFacts&&) {}, [&](SwitchFacts&& s) { switches.push_back(std::move(s)); });
         ForEachFacts(a->facts, [&](HostFacts&& f) {
-          std::vector<StepResult> steps = RunSymptom(a->symptom, f, policy, switches, symptom_plan);
+          std::vector<StepResult> steps = RunSymptom(a->symptom, f, policy, switches, plan);
           for (const StepResult& s : steps) failed = failed || s.status == StepStatus::kFailed;
           if (a->format == "json") hosts.push_back(SymptomJson(a->symptom, f.hostname, steps));
           else std::cout << SymptomTable(f.hostname, steps);
@@ -87,12 +87,6 @@ std::function<int()> AddDoctorCommand(CLI::App& app) {
           std::cout << nlohmann::json{{"schema", "railyard.symptom/1"}, {"symptom", a->symptom}, {"hosts", hosts}}.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
         }
         return failed ? kExitFindings : kExitOk;
-      }
-      std::shared_ptr<HostPlan> plan;
-      if (!a->plan.empty()) plan = std::make_shared<HostPlan>(LoadPlanNoting(a->plan, true));
-      if (!a->names.empty()) {
-        if (!plan) throw std::invalid_argument("--names needs --plan");
-        plan->LoadNames(a->names);
       }
       Doctor doctor(policy, plan);
       if (plan) doctor.SetSwitchConfigPlan(a->plan);  // switch-config-drift, read when a running configuration is given

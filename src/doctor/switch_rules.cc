@@ -143,9 +143,8 @@ std::vector<Finding> RunSwitchRules(const SwitchFacts& sw, const DoctorPolicy& p
             .evidence = ev;
       }
     }
-    if (p.oper == "up" && on("ib-link-degraded") && (!p.could_be.empty() || (far && far->speed_gbps > 0 && sw.os == "ib" &&
-                                                                             p.speed_gbps > 0 && p.speed_gbps + 0.01 < far->speed_gbps))) {
-      const bool below_plan = far && far->speed_gbps > 0 && p.speed_gbps > 0 && p.speed_gbps + 0.01 < far->speed_gbps;
+    const bool below_plan = far && far->speed_gbps > 0 && p.speed_gbps > 0 && p.speed_gbps + 0.01 < far->speed_gbps;
+    if (p.oper == "up" && on("ib-link-degraded") && (!p.could_be.empty() || (sw.os == "ib" && below_plan))) {
       std::string why = p.could_be.empty() ? "" : fmt::format("; both ends support {}", p.could_be);
       if (below_plan) why += fmt::format("; the plan gives this cable {} Gb/s", far->speed_gbps);
       Add(out, "ib-link-degraded", below_plan ? Severity::kError : Severity::kWarning, sw.hostname, "port " + p.name,

@@ -2,10 +2,8 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <map>
-#include <sstream>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -13,6 +11,7 @@
 
 #include "facts/ib_switch_facts.h"
 #include "parse/switch_modules.h"
+#include "util/file.h"
 
 namespace railyard {
 namespace {
@@ -22,13 +21,6 @@ using json = nlohmann::ordered_json;
 
 // The InfiniBand fabric's outputs: one run from any host sees every switch of the subnet.
 bool IsIbFabricFile(const std::string& name) { return name == "iblinkinfo.txt" || name == "ibqueryerrors.txt" || name == "perfquery.txt"; }
-
-std::string ReadFile(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 json QosJson(const SwitchQos& q) {
   json j;
@@ -213,7 +205,7 @@ SwitchFacts CollectSwitchFrom(const std::string& dir) {
     }
   }
   std::sort(files.begin(), files.end());
-  auto read = [](const fs::path& p) { return ReadFile(p); };
+  auto read = [](const fs::path& p) { return ReadWholeFile(p.string()); };  // names the file when it cannot be read
   auto add = [&](const SwitchPortsReport& r, const std::string& os, const std::string& source) {
     if (f.os.empty()) f.os = os;
     for (SwitchPortFacts p : r.ports) {
@@ -387,13 +379,13 @@ SwitchFactsSet CollectSwitchesFrom(const std::string& dir) {
     auto warn = [&set](const std::vector<ParseWarning>& warnings, const std::string& source) {
       for (const ParseWarning& w : warnings) set.warnings.push_back({source, w.line, w.message});
     };
-    IblinkinfoPorts ports = ParseIblinkinfoPorts(ReadFile(links));
+    IblinkinfoPorts ports = ParseIblinkinfoPorts(ReadWholeFile(links.string()));
     warn(ports.warnings, links.string());
     std::vector<IbCountersFile> counters;
     for (const char* name : {"ibqueryerrors.txt", "perfquery.txt"}) {
       const fs::path p = fs::path(dir) / name;
       if (!fs::is_regular_file(p, ec) || fs::is_symlink(p, ec)) continue;
-      IbCountersFile c{std::string(name) == "perfquery.txt" ? ParsePerfquery(ReadFile(p)) : ParseIbqueryerrors(ReadFile(p)), p.string()};
+      IbCountersFile c{std::string(name) == "perfquery.txt" ? ParsePerfquery(ReadWholeFile(p.string())) : ParseIbqueryerrors(ReadWholeFile(p.string())), p.string()};
       warn(c.report.warnings, c.source);
       counters.push_back(std::move(c));
     }

@@ -56,8 +56,6 @@ CREATE TRIGGER events_append_only_delete BEFORE DELETE ON events
   BEGIN SELECT RAISE(ABORT, 'ledger events are append-only'); END;
 )sql";
 
-LedgerFields FieldsFromJson(const std::string& text) { return LedgerFieldsFromJson(text); }
-
 class Statement {
  public:
   Statement(sqlite3* db, const char* sql) : db_(db) {
@@ -149,7 +147,7 @@ class SqliteLedger final : public LedgerStore {
     Statement q(db_, "SELECT kind, state FROM assets WHERE serial = ?");
     q.Bind(1, serial);
     if (!q.Step()) return std::nullopt;
-    return Asset{serial, q.Text(0), FieldsFromJson(q.Text(1))};
+    return Asset{serial, q.Text(0), LedgerFieldsFromJson(q.Text(1))};
   }
 
   std::vector<LedgerEvent> History(const std::string& serial) const override {
@@ -159,7 +157,7 @@ class SqliteLedger final : public LedgerStore {
     std::vector<LedgerEvent> out;
     while (q.Step()) {
       std::string source = q.Int(4) > 0 ? fmt::format("{}:{}", q.Text(3), q.Int(4)) : q.Text(3);
-      for (const auto& [field, value] : FieldsFromJson(q.Text(7))) {
+      for (const auto& [field, value] : LedgerFieldsFromJson(q.Text(7))) {
         out.push_back({q.Int(0), q.Text(1), q.Text(2), source, q.Int(5), serial, q.Text(6), field, value});
       }
     }
@@ -168,7 +166,7 @@ class SqliteLedger final : public LedgerStore {
 
   void ForEachAsset(const std::function<void(const Asset&)>& visit) const override {
     Statement q(db_, "SELECT serial, kind, state FROM assets ORDER BY serial");
-    while (q.Step()) visit(Asset{q.Text(0), q.Text(1), FieldsFromJson(q.Text(2))});
+    while (q.Step()) visit(Asset{q.Text(0), q.Text(1), LedgerFieldsFromJson(q.Text(2))});
   }
 
   void ForEachChange(const std::string& field, const std::function<void(const std::string&, const std::string&)>& visit) const override {

@@ -2,12 +2,8 @@
 
 #include <sys/stat.h>
 
-#include <chrono>
-#include <ctime>
 #include <filesystem>
-#include <fstream>
 #include <set>
-#include <sstream>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -17,6 +13,7 @@
 #include "facts/switch_facts.h"
 #include "ledger/ledger.h"
 #include "rollout/state.h"
+#include "util/file.h"
 #include "util/utc_time.h"
 
 namespace railyard {
@@ -29,12 +26,19 @@ std::string Dump(const json& j) { return j.dump(-1, ' ', false, json::error_hand
 
 ApiAnswer Error(int status, const std::string& message) { return {status, Dump({{"error", message}}), "application/json"}; }
 
-std::string ReadAll(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path + ": cannot read the file");
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+// One finding as every /api/v1/findings answer has it, filtered or not: doctor's fields, plus the
+// rack, row and rail of its host or switch in the plan.
+json FindingJson(const Finding& f, const PlannedDevice* d) {
+  json x = {{"rule", f.rule}, {"severity", ToString(f.severity)}, {"host", f.host}, {"object", f.object}, {"message", f.message}, {"fix", f.fix}};
+  if (d) {
+    x["rack"] = d->rack;
+    x["row"] = d->row;
+    if (d->rail) x["rail"] = d->rail;
+  }
+  json evidence = json::object();
+  for (const auto& [k, v] : f.evidence) evidence[k] = v;
+  x["evidence"] = evidence;
+  return x;
 }
 
 }  // namespace
@@ -71,7 +75,7 @@ void Dashboard::LoadPlan() {
   plan_ = std::make_shared<HostPlan>(LoadPlannedFabric(sources_.plan, true));
   const fs::path html = fs::path(sources_.plan).parent_path() / "plan.html";
   std::error_code ec;
-  plan_html_ = fs::is_regular_file(html, ec) ? ReadAll(html.string()) : std::string();
+  plan_html_ = fs::is_regular_file(html, ec) ? ReadWholeFile(html.string()) : std::string();
 }
 
 void Dashboard::LoadFacts() {
@@ -84,18 +88,7 @@ void Dashboard::LoadFacts() {
   report_ = doctor.Finish();
   // The unfiltered answer, once: each finding with the rack, row and rail of its host or switch.
   json findings = json::array();
-  for (const Finding& f : report_.findings) {
-    json x = {{"rule", f.rule}, {"severity", ToString(f.severity)}, {"host", f.host}, {"object", f.object}, {"message", f.message}, {"fix", f.fix}};
-    if (const PlannedDevice* d = plan_->DeviceOf(f.host)) {
-      x["rack"] = d->rack;
-      x["row"] = d->row;
-      if (d->rail) x["rail"] = d->rail;
-    }
-    json evidence = json::object();
-    for (const auto& [k, v] : f.evidence) evidence[k] = v;
-    x["evidence"] = evidence;
-    findings.push_back(std::move(x));
-  }
+  for (const Finding& f : report_.findings) findings.push_back(FindingJson(f, plan_->DeviceOf(f.host)));
   findings_json_ = Dump({{"findings", findings}, {"count", report_.findings.size()}});
   loaded_at_ = UtcNow();
 }
@@ -103,7 +96,7 @@ void Dashboard::LoadFacts() {
 void Dashboard::LoadVerify() {
   verify_json_.clear();
   if (sources_.verify.empty()) return;
-  json j = json::parse(ReadAll(sources_.verify), nullptr, false);
+  json j = json::parse(ReadWholeFile(sources_.verify), nullptr, false);
   if (j.is_discarded() || !j.is_object()) throw std::runtime_error(sources_.verify + ": not a verify --format json result");
   verify_json_ = Dump(j);
   // Each cabling finding counts once in every rack one of its ends is planned or seen in.
@@ -197,9 +190,7 @@ ApiAnswer Dashboard::Get(const std::string& path, const std::multimap<std::strin
           !want("rack", d ? d->rack : std::string())) {
         continue;
       }
-      json x = {{"rule", f.rule}, {"severity", ToString(f.severity)}, {"host", f.host}, {"object", f.object}, {"message", f.message}, {"fix", f.fix}};
-      if (d) x["rack"] = d->rack, x["row"] = d->row;
-      findings.push_back(std::move(x));
+      findings.push_back(FindingJson(f, d));
     }
     const size_t count = findings.size();
     return {200, Dump({{"findings", std::move(findings)}, {"count", count}}), "application/json"};
