@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "catalog/csv.h"
+#include "util/csv.h"
 #include "model/fabric.h"
 #include "model/units.h"
 

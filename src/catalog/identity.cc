@@ -1,4 +1,5 @@
 #include "catalog/identity.h"
+#include "util/text.h"
 
 #include <algorithm>
 #include <charconv>
@@ -6,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "catalog/csv.h"
+#include "util/csv.h"
 
 namespace railyard {
 namespace {
@@ -15,12 +16,6 @@ bool EqualsNoCase(std::string_view a, std::string_view b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
            return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
          });
-}
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
 }
 
 // Column access with errors naming file, line and column.

@@ -8,7 +8,7 @@
 
 #include "cli/commands.h"
 #include "util/terminal.h"
-#include "catalog/csv.h"
+#include "util/csv.h"
 #include "ledger/authenticity.h"
 #include "ledger/ledger.h"
 #include "ledger/labels.h"

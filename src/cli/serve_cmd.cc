@@ -12,7 +12,7 @@
 #include <httplib.h>
 #include <fmt/format.h>
 
-#include "catalog/csv.h"
+#include "util/csv.h"
 #include "cli/commands.h"
 #include "serve/dashboard.h"
 

@@ -16,7 +16,7 @@
 #include <simdjson.h>
 
 #include "catalog/catalog.h"
-#include "catalog/csv.h"
+#include "util/csv.h"
 #include "util/file.h"
 #include "util/natural_order.h"
 #include "util/yaml_emit.h"

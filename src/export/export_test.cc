@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "catalog/csv.h"
+#include "util/csv.h"
 #include "export/exporters.h"
 #include "export/summary.h"
 #include "export/write_all.h"

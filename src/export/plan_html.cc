@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "catalog/csv.h"
+#include "util/csv.h"
 #include "export/exporters.h"
 #include "export/summary.h"
 #include "util/html.h"

@@ -1,7 +1,7 @@
 // CSV exports: cut-sheet, BOM, labels, IP plan and NetBox cables.
 #include <fmt/format.h>
 
-#include "catalog/csv.h"
+#include "util/csv.h"
 #include "export/exporters.h"
 
 namespace railyard {

@@ -10,7 +10,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "catalog/catalog.h"
-#include "catalog/csv.h"
+#include "util/csv.h"
 #include "util/html.h"
 #include "catalog/identity.h"
 #include "doctor/policy.h"

@@ -10,7 +10,7 @@
 #include <fmt/ranges.h>
 
 #include "catalog/catalog.h"
-#include "catalog/csv.h"
+#include "util/csv.h"
 #include "doctor/doctor.h"
 #include "doctor/rules.h"
 #include "facts/collect.h"

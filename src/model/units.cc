@@ -1,4 +1,5 @@
 #include "model/units.h"
+#include "util/text.h"
 
 #include <array>
 #include <charconv>
@@ -13,12 +14,6 @@ uint32_t HostMask(uint8_t length) {
   if (length == 0) return 0xFFFFFFFFu;
   if (length >= 32) return 0;
   return (1u << (32 - length)) - 1;
-}
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "parse/key_value.h"
+#include "parse/nic_drivers.h"
 #include "util/lines.h"
 
 namespace railyard {
@@ -25,12 +26,21 @@ std::string_view ToString(KernelEventKind kind) {
     case KernelEventKind::kFirmwareHealth: return "firmware-health";
     case KernelEventKind::kSlotPowerInsufficient: return "slot-power-insufficient";
     case KernelEventKind::kPcieError: return "pcie-error";
+    case KernelEventKind::kFirmwareMissing: return "firmware-missing";
+    case KernelEventKind::kNoSuitableFirmware: return "no-suitable-firmware";
+    case KernelEventKind::kFirmwareLoaded: return "firmware-loaded";
+    case KernelEventKind::kUnknownChip: return "unknown-chip";
+    case KernelEventKind::kChipTimeout: return "chip-timeout";
+    case KernelEventKind::kTxTimeout: return "tx-timeout";
+    case KernelEventKind::kUsbEnumerated: return "usb-enumerated";
+    case KernelEventKind::kUsbBelowTopSpeed: return "usb-below-top-speed";
+    case KernelEventKind::kUsbDeviceId: return "usb-device-id";
   }
   return "other";
 }
 
 std::optional<KernelEventKind> KernelEventKindFromString(std::string_view name) {
-  for (int k = 0; k <= static_cast<int>(KernelEventKind::kPcieError); ++k) {
+  for (int k = 0; k <= static_cast<int>(KernelEventKind::kUsbDeviceId); ++k) {
     if (ToString(static_cast<KernelEventKind>(k)) == name) return static_cast<KernelEventKind>(k);
   }
   return std::nullopt;
@@ -50,7 +60,73 @@ std::string NumberBefore(std::string_view text, std::string_view marker) {
 void Classify(KernelEvent& e) {
   std::string_view m = e.message;
   auto has = [&](std::string_view s) { return m.find(s) != std::string_view::npos; };
-  if (m.starts_with("firmware version: ")) {
+  // The word after `marker` up to the first of `stops` ("rtl_nic/rtl8125b-2.fw" after "load for ").
+  auto word_after = [&](std::string_view marker, std::string_view stops = " ") {
+    size_t at = m.find(marker);
+    if (at == std::string_view::npos) return std::string();
+    std::string_view rest = m.substr(at + marker.size());
+    return std::string(rest.substr(0, rest.find_first_of(stops)));
+  };
+  if (has("Direct firmware load for ") && has(" failed with error ")) {
+    e.kind = KernelEventKind::kFirmwareMissing;
+    e.values["file"] = word_after("Direct firmware load for ");
+    e.values["error"] = word_after(" failed with error ");
+  } else if (m.starts_with("firmware: failed to load ") || has("nable to load firmware ")) {
+    // Debian's firmware_class "firmware: failed to load F (-2)"; r8169 "Unable to load firmware F (-2)";
+    // r8152 and old r8169 "unable to load firmware patch F (-2)".
+    e.kind = KernelEventKind::kFirmwareMissing;
+    std::string file = m.starts_with("firmware: ") ? word_after("failed to load ")
+                       : has("firmware patch ")      ? word_after("firmware patch ")
+                                                     : word_after("load firmware ");
+    e.values["file"] = file;
+    e.values["error"] = word_after(" (", ")");
+  } else if (has("request for firmware file '") && has("' failed")) {
+    e.kind = KernelEventKind::kFirmwareMissing;
+    e.values["file"] = word_after("request for firmware file '", "'");
+  } else if (has("no suitable firmware found")) {
+    e.kind = KernelEventKind::kNoSuitableFirmware;
+  } else if (m.starts_with("minimum version required: ") || m.starts_with("maximum version supported: ")) {
+    e.values[m.starts_with("minimum") ? "minimum" : "maximum"] = std::string(TrimView(m.substr(m.find(':') + 1)));
+  } else if (m.starts_with("loaded firmware version ")) {
+    e.kind = KernelEventKind::kFirmwareLoaded;
+    std::vector<std::string_view> w = SplitWords(m.substr(24));
+    if (!w.empty()) e.values["version"] = std::string(w[0]);
+    if (w.size() >= 2 && w[1] != "op_mode") e.values["file"] = std::string(w[1]);
+  } else if (m.starts_with("firmware: direct-loading firmware ")) {
+    e.kind = KernelEventKind::kFirmwareLoaded;
+    e.values["file"] = std::string(TrimView(m.substr(34)));
+  } else if (has("unknown chip XID ")) {
+    e.kind = KernelEventKind::kUnknownChip;
+    e.values["xid"] = word_after("unknown chip XID ", " ,");
+    if (has("error ")) e.values["error"] = word_after("error ", " :");
+  } else if (m.starts_with("rtl_") && has("_cond == ") && has("(loop: ")) {
+    e.kind = KernelEventKind::kChipTimeout;
+    e.values["condition"] = std::string(m.substr(0, m.find(' ')));
+  } else if (has("NETDEV WATCHDOG") && has("timed out")) {
+    e.kind = KernelEventKind::kTxTimeout;
+    e.values["queue"] = word_after("transmit queue ");
+  } else if (has(" USB device number ") && (has("new ") || has("reset "))) {
+    // "new high-speed USB device number 3 using xhci_hcd", "reset SuperSpeed Gen 1 USB device number 2 using xhci_hcd"
+    e.kind = KernelEventKind::kUsbEnumerated;
+    bool reset = m.starts_with("reset ");
+    e.values["reset"] = reset ? "yes" : "no";
+    std::string_view speed = m.substr(reset ? 6 : 4);
+    speed = speed.substr(0, speed.find(" USB device number "));
+    e.values["speed"] = std::string(speed);
+    e.values["mbps"] = speed.starts_with("low-speed")    ? "1.5"
+                       : speed.starts_with("full-speed") ? "12"
+                       : speed.starts_with("high-speed") ? "480"
+                       : speed.find("Plus Gen 2x2") != std::string_view::npos ? "20000"
+                       : speed.find("Plus") != std::string_view::npos         ? "10000"
+                       : speed.starts_with("SuperSpeed")                      ? "5000"
+                                                                              : "";
+    e.values["hcd"] = word_after(" using ");
+  } else if (m.starts_with("not running at top speed")) {
+    e.kind = KernelEventKind::kUsbBelowTopSpeed;
+  } else if (m.starts_with("New USB device found, idVendor=")) {
+    e.values["usb_id"] = word_after("idVendor=", ", ") + ":" + word_after("idProduct=", ", ");
+    e.kind = KernelEventKind::kUsbDeviceId;
+  } else if (m.starts_with("firmware version: ")) {
     e.kind = KernelEventKind::kFirmwareVersion;
     e.values["version"] = std::string(TrimView(m.substr(18)));
   } else if (has("available PCIe bandwidth")) {
@@ -71,11 +147,14 @@ void Classify(KernelEvent& e) {
       size_t open = m.find('(');
       if (open != std::string_view::npos) e.values["link"] = std::string(m.substr(open + 1, m.find(')', open) - open - 1));
     }
-  } else if (has("probe of ") && has(" failed with error ")) {
+  } else if ((has("probe of ") || has("probe with driver ")) && has(" failed with error ")) {
+    // "bnxt_en: probe of 0000:af:00.1 failed with error -1"; since Linux 6.x "igc 0001:03:00.0: probe with driver
+    // igc failed with error -13".
     e.kind = KernelEventKind::kProbeFailed;
-    size_t of = m.find("probe of ");
-    std::string_view rest = m.substr(of + 9);
-    if (e.device.empty()) e.device = std::string(rest.substr(0, rest.find(' ')));
+    if (size_t of = m.find("probe of "); of != std::string_view::npos && e.device.empty()) {
+      std::string_view rest = m.substr(of + 9);
+      e.device = std::string(rest.substr(0, rest.find(' ')));
+    }
     e.values["error"] = std::string(TrimView(m.substr(m.find(" failed with error ") + 19)));
   } else if (has("load_one failed with error code ")) {
     e.kind = KernelEventKind::kLoadFailed;
@@ -108,9 +187,13 @@ void Classify(KernelEvent& e) {
     } else if (has("Uncorrect") || has("uncorrect") || has("containment")) {
       e.values["severity"] = "Uncorrected";
     }
-  } else if (has("Link up") || has("Link down")) {
+  } else if (has("Link up") || has("Link down") || m.starts_with("Link is Up") || m.starts_with("Link is Down") ||
+             m == "link down" || m == "link up") {
+    // mlx5 "Link up"; phylib and most Ethernet drivers "Link is Up - 1Gbps/Full - flow control off", "Link is Down";
+    // old r8169 "link down".
     e.kind = KernelEventKind::kLinkEvent;
-    e.values["state"] = has("Link up") ? "up" : "down";
+    e.values["state"] = has("Link up") || has("Link is Up") || m == "link up" ? "up" : "down";
+    if (m.starts_with("Link is Up - ")) e.values["speed"] = word_after("Link is Up - ");
   }
 }
 
@@ -154,6 +237,9 @@ bool StripKernelPrefix(std::string_view& t, KernelEvent& e) {
     e.time = std::string(IsIsoTime(words[0]) ? words[0] : head.substr(0, head.rfind(' ')));
     t = TrimView(t.substr(kernel + 9));
     shaped = true;
+  } else if (t.starts_with("kernel: ")) {  // a syslog/journal line whose time and host were cut away
+    t = TrimView(t.substr(8));
+    shaped = true;
   } else if (!words.empty() && IsIsoTime(words[0])) {  // dmesg --time-format iso: "2026-11-30T14:15:29,000000+00:00 ..."
     e.time = std::string(words[0]);
     t = TrimView(t.substr(words[0].size()));
@@ -180,8 +266,30 @@ bool StripKernelPrefix(std::string_view& t, KernelEvent& e) {
 
 // "mlx5_core", "mlx5_ib", "mlx4_en", "pci", "pcieport": the writers whose lines concern the NIC.
 bool OurDriver(std::string_view driver) {
-  return driver == "mlx5_core" || driver == "mlx4_core" || driver == "mlx4_en" || driver == "mlx5_ib" || driver == "mlx4_ib" ||
-         driver == "pci" || driver == "pcieport";
+  return driver == "pci" || driver == "pcieport" || driver == "usb" || FindNicDriver(driver) != nullptr;
+}
+
+// "2-1", "1-10.4", "2-1.1:2.0": a USB device or interface as the kernel names it.
+bool IsUsbDevice(std::string_view s) {
+  size_t dash = s.find('-');
+  if (dash == 0 || dash == std::string_view::npos || dash + 1 >= s.size()) return false;
+  for (char c : s) {
+    if (!std::isdigit(static_cast<unsigned char>(c)) && c != '-' && c != '.' && c != ':') return false;
+  }
+  return true;
+}
+
+// A serial-console capture's own prefix ("2024-11-18-_15:53:55_", "host login: ") before the kernel's
+// "[   11.724874] ": the offset of that '[' within the first 64 bytes, or npos.
+size_t EmbeddedTimestamp(std::string_view t) {
+  for (size_t open = t.find('['); open != std::string_view::npos && open < 64; open = t.find('[', open + 1)) {
+    size_t close = t.find(']', open);
+    if (close == std::string_view::npos || close - open > 20) return std::string_view::npos;
+    std::string_view ts = TrimView(t.substr(open + 1, close - open - 1));
+    double seconds = 0;
+    if (ts.find('.') != std::string_view::npos && WholeDouble(ts, seconds)) return open;
+  }
+  return std::string_view::npos;
 }
 
 bool IsPciAddress(std::string_view s) {
@@ -203,6 +311,12 @@ KernelLog ParseDmesg(std::string_view text) {
     KernelEvent e;
     e.line = lines.number();
     bool shaped = StripKernelPrefix(t, e);
+    if (!shaped) {
+      if (size_t at = EmbeddedTimestamp(t); at != std::string_view::npos && at > 0) {
+        t = t.substr(at);
+        shaped = StripKernelPrefix(t, e);
+      }
+    }
     // "mlx5_core 0000:03:00.0: message", "mlx5_core 0000:03:00.0 ens1f0np0: Link up",
     // "mlx5_core: probe of ... failed", "pci 0000:01:01.2: ...", "pcieport 0004:00:00.0: AER: ..."
     size_t colon = t.find(": ");
@@ -215,11 +329,36 @@ KernelLog ParseDmesg(std::string_view text) {
     std::string_view driver = head_words.empty() ? std::string_view() : head_words[0];
     bool driver_shaped = head_words.size() >= 2 && IsPciAddress(head_words[1]);
     if (shaped || driver_shaped) ++log.kernel_lines;
-    if (!OurDriver(driver)) continue;
+    std::string_view message = t.substr(colon + 2);
+    if (head == "NETDEV WATCHDOG") {
+      // The old watchdog line names no driver prefix: "NETDEV WATCHDOG: eth2 (r8125): transmit queue 0 timed out".
+      size_t open = message.find(" ("), close = message.find("):");
+      if (open == std::string_view::npos || close == std::string_view::npos || close < open) continue;
+      e.driver = std::string(message.substr(open + 2, close - open - 2));
+      e.values["netdev"] = std::string(message.substr(0, open));
+      e.message = std::string(t);
+      Classify(e);
+      if (FindNicDriver(e.driver)) log.events.push_back(std::move(e));
+      continue;
+    }
+    bool usb_device = head_words.size() == 2 && IsUsbDevice(head_words[1]);
+    // A USB device bound to a device driver (r8152-cfgselector) has the USB core's enumeration lines under
+    // that driver's name: keep them by their device name and message.
+    bool usb_core = usb_device && (message.find(" USB device number ") != std::string_view::npos ||
+                                   message.starts_with("not running at top speed") || message.starts_with("New USB device found"));
+    if (!OurDriver(driver) && !usb_core) continue;
+    if (driver == "usb" && !usb_core) continue;  // the USB core about hubs, descriptors, strings
     e.driver = std::string(driver);
     if (head_words.size() >= 2) e.device = std::string(head_words[1]);
-    if (head_words.size() >= 3) e.values["netdev"] = std::string(head_words[2]);
-    std::string_view message = t.substr(colon + 2);
+    if (head_words.size() >= 3 && !head_words[2].starts_with("(") && !IsPciAddress(head_words[2])) {
+      e.values["netdev"] = std::string(head_words[2]);
+    }
+    if (head_words.size() == 1 && message.find(": ") != std::string_view::npos && message.find(": ") <= 15 &&
+        message.substr(0, message.find(": ")).find(' ') == std::string_view::npos) {
+      // A vendor driver without a device: "r8125: eth1: Link is Up - 2.5Gbps/Full".
+      e.values["netdev"] = std::string(message.substr(0, message.find(": ")));
+      message = message.substr(message.find(": ") + 2);
+    }
     // "(mlx5_pcie_event:301:(pid 10): PCIe slot ...": the function, line and pid the driver prints first.
     size_t pid = message.find("(pid ");
     if (pid != std::string_view::npos && pid < 64 && message.find("): ", pid) != std::string_view::npos &&

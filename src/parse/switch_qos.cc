@@ -1,4 +1,5 @@
 #include "parse/switch_qos.h"
+#include "util/text.h"
 
 #include <cctype>
 
@@ -19,12 +20,6 @@ bool PriorityList(std::string_view text, std::vector<int>& out) {
     out.push_back(static_cast<int>(v));
   }
   return true;
-}
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
 }
 
 }  // namespace

@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "catalog/csv.h"
+#include "util/csv.h"
 #include "doctor/policy.h"
 #include "util/file.h"
 #include "util/terminal.h"

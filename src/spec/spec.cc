@@ -14,7 +14,7 @@
 #include "util/terminal.h"
 #include "util/yaml_strict.h"
 
-#include "catalog/csv.h"
+#include "util/csv.h"
 #include "spec/part_names.h"
 #include "util/suggest.h"
 

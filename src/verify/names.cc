@@ -1,4 +1,5 @@
 #include "verify/names.h"
+#include "util/text.h"
 
 #include "parse/ibstat.h"
 #include "parse/key_value.h"
@@ -17,12 +18,6 @@
 
 namespace railyard {
 namespace {
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 std::string PortKey(std::string_view device, std::string_view port) {
   std::string key(device);

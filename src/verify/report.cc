@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "catalog/csv.h"
+#include "util/csv.h"
 
 namespace railyard {
 

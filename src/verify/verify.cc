@@ -14,7 +14,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "catalog/csv.h"
+#include "util/csv.h"
 #include "util/natural_order.h"
 
 namespace railyard {

@@ -1,4 +1,4 @@
-#include "catalog/csv.h"
+#include "util/csv.h"
 
 #include <cctype>
 
