@@ -274,6 +274,52 @@ FwManagerDevice FwImageFrom(const json& j) {
 
 }  // namespace
 
+json PciJson(const PciFunction& p) {
+  return json{{"bdf", p.bdf},
+              {"class", p.class_name},
+              {"description", p.description},
+              {"vendor_id", p.vendor_id},
+              {"device_id", p.device_id},
+              {"subsystem", p.subsystem},
+              {"driver", p.driver},
+              {"numa_node", p.numa_node},
+              {"link_capability", LinkJson(p.cap)},
+              {"link_status", LinkJson(p.sta)},
+              {"aspm", p.aspm},
+              {"sriov_total_vfs", p.sriov_total_vfs},
+              {"sriov_num_vfs", p.sriov_num_vfs},
+              {"has_vpd", p.has_vpd},
+              {"vpd_product_name", p.vpd_product_name},
+              {"vpd", p.vpd},
+              {"vpd_checksum", ChecksumName(p.vpd_checksum)}};
+}
+
+PciFunction PciFrom(const json& p) {
+  PciFunction x;
+  x.bdf = p.at("bdf").get<std::string>();
+  x.class_name = p.at("class").get<std::string>();
+  x.description = p.at("description").get<std::string>();
+  x.vendor_id = p.at("vendor_id").get<std::string>();
+  x.device_id = p.at("device_id").get<std::string>();
+  x.subsystem = p.at("subsystem").get<std::string>();
+  x.driver = p.at("driver").get<std::string>();
+  x.numa_node = p.at("numa_node").get<int>();
+  x.cap = LinkFrom(p.at("link_capability"));
+  x.sta = LinkFrom(p.at("link_status"));
+  // Added within railyard.facts/1: absent in older documents.
+  x.aspm = p.value("aspm", "");
+  x.sriov_total_vfs = p.value("sriov_total_vfs", -1);
+  x.sriov_num_vfs = p.value("sriov_num_vfs", -1);
+  x.has_vpd = p.at("has_vpd").get<bool>();
+  x.vpd_product_name = p.at("vpd_product_name").get<std::string>();
+  x.vpd = p.at("vpd").get<std::map<std::string, std::string>>();
+  std::string c = p.at("vpd_checksum").get<std::string>();
+  x.vpd_checksum = c == "good" ? PciFunction::VpdChecksum::kGood
+                   : c == "bad" ? PciFunction::VpdChecksum::kBad
+                                : PciFunction::VpdChecksum::kNone;
+  return x;
+}
+
 json ToJson(const HostFacts& f) {
   json lldp = json::array();
   for (const LldpNeighbor& n : f.lldp) {
@@ -281,25 +327,9 @@ json ToJson(const HostFacts& f) {
                     {"remote_chassis", n.remote_chassis}, {"pvid", n.pvid}});
   }
   json pci = json::array();
-  for (const PciFunction& p : f.pci) {
-    pci.push_back({{"bdf", p.bdf},
-                   {"class", p.class_name},
-                   {"description", p.description},
-                   {"vendor_id", p.vendor_id},
-                   {"device_id", p.device_id},
-                   {"subsystem", p.subsystem},
-                   {"driver", p.driver},
-                   {"numa_node", p.numa_node},
-                   {"link_capability", LinkJson(p.cap)},
-                   {"link_status", LinkJson(p.sta)},
-                   {"aspm", p.aspm},
-                   {"sriov_total_vfs", p.sriov_total_vfs},
-                   {"sriov_num_vfs", p.sriov_num_vfs},
-                   {"has_vpd", p.has_vpd},
-                   {"vpd_product_name", p.vpd_product_name},
-                   {"vpd", p.vpd},
-                   {"vpd_checksum", ChecksumName(p.vpd_checksum)}});
-  }
+  for (const PciFunction& p : f.pci) pci.push_back(PciJson(p));
+  json other_pci = json::array();
+  for (const PciFunction& p : f.other_pci) other_pci.push_back(PciJson(p));
   json firmware = json::object();
   for (const auto& [bdf, q] : f.firmware) {
     firmware[bdf] = {{"image_type", q.image_type},
@@ -347,7 +377,14 @@ json ToJson(const HostFacts& f) {
                        {"link_detected", Optional(n.link_detected)},
                        {"link_detected_reason", n.link_detected_reason},
                        {"supported_fec_modes", n.supported_fec_modes},
+                       {"supported_link_modes", n.supported_link_modes},
+                       {"partner_link_modes", n.partner_link_modes},
                        {"lanes", n.lanes},
+                       {"bus_info", n.bus_info},
+                       {"usb_device", n.usb_device},
+                       {"usb_speed_mbps", n.usb_speed_mbps},
+                       {"usb_speed_from", n.usb_speed_from},
+                       {"usb_id", n.usb_id},
                        {"module", n.module ? ModuleJson(*n.module) : json(nullptr)},
                        {"counters", n.counters},
                        {"qos", n.qos ? QosJson(*n.qos) : json(nullptr)},
@@ -478,13 +515,23 @@ json ToJson(const HostFacts& f) {
   }
   return {{"schema", kFactsSchema},
           {"host",
-           {{"hostname", f.hostname},
+           {{"platform", f.platform},
+            {"hostname", f.hostname},
             {"kernel", f.kernel},
             {"ofed", f.ofed},
             {"kernel_cmdline", f.kernel_cmdline},
             {"kernel_params", f.kernel_params},
             {"has_nvidia_nic", f.has_nvidia_nic ? json(*f.has_nvidia_nic) : json(nullptr)}}},
           {"pci", pci},
+          {"other_pci", other_pci},
+          {"packages", [&] {
+             json out = json::array();
+             for (const DriverPackage& d : f.packages) {
+               out.push_back({{"name", d.name}, {"version", d.version}, {"vendor", d.vendor},
+                              {"acceptance", d.acceptance}, {"install_date", d.install_date}});
+             }
+             return out;
+           }()},
           {"firmware", firmware},
           {"netdevs", netdevs},
           {"bonds", bonds},
@@ -516,35 +563,19 @@ HostFacts FactsFromJson(const json& j) {
   try {
     const json& host = j.at("host");
     f.hostname = host.at("hostname").get<std::string>();
+    f.platform = host.value("platform", std::string("linux"));  // added within facts/1
     f.kernel = host.at("kernel").get<std::string>();
     f.ofed = host.at("ofed").get<std::string>();
     f.kernel_cmdline = host.at("kernel_cmdline").get<std::string>();
     f.kernel_params = host.at("kernel_params").get<std::map<std::string, std::string>>();
     where = "pci";
-    for (const json& p : j.at("pci")) {
-      PciFunction x;
-      x.bdf = p.at("bdf").get<std::string>();
-      x.class_name = p.at("class").get<std::string>();
-      x.description = p.at("description").get<std::string>();
-      x.vendor_id = p.at("vendor_id").get<std::string>();
-      x.device_id = p.at("device_id").get<std::string>();
-      x.subsystem = p.at("subsystem").get<std::string>();
-      x.driver = p.at("driver").get<std::string>();
-      x.numa_node = p.at("numa_node").get<int>();
-      x.cap = LinkFrom(p.at("link_capability"));
-      x.sta = LinkFrom(p.at("link_status"));
-      // Added within railyard.facts/1: absent in older documents.
-      x.aspm = p.value("aspm", "");
-      x.sriov_total_vfs = p.value("sriov_total_vfs", -1);
-      x.sriov_num_vfs = p.value("sriov_num_vfs", -1);
-      x.has_vpd = p.at("has_vpd").get<bool>();
-      x.vpd_product_name = p.at("vpd_product_name").get<std::string>();
-      x.vpd = p.at("vpd").get<std::map<std::string, std::string>>();
-      std::string c = p.at("vpd_checksum").get<std::string>();
-      x.vpd_checksum = c == "good" ? PciFunction::VpdChecksum::kGood
-                       : c == "bad" ? PciFunction::VpdChecksum::kBad
-                                    : PciFunction::VpdChecksum::kNone;
-      f.pci.push_back(std::move(x));
+    for (const json& p : j.at("pci")) f.pci.push_back(PciFrom(p));
+    where = "other_pci";  // added within facts/1: absent in older documents
+    for (const json& p : j.value("other_pci", json::array())) f.other_pci.push_back(PciFrom(p));
+    where = "packages";  // added within facts/1
+    for (const json& d : j.value("packages", json::array())) {
+      f.packages.push_back({d.at("name").get<std::string>(), d.at("version").get<std::string>(), d.at("vendor").get<std::string>(),
+                            d.at("acceptance").get<std::string>(), d.at("install_date").get<std::string>()});
     }
     where = "firmware";
     for (const auto& [bdf, q] : j.at("firmware").items()) {
@@ -597,6 +628,14 @@ HostFacts FactsFromJson(const json& j) {
       x.link_detected_reason = n.at("link_detected_reason").get<std::string>();
       x.supported_fec_modes = n.at("supported_fec_modes").get<std::vector<std::string>>();
       x.lanes = n.at("lanes").get<int>();
+      // Added within facts/1 (nodes beyond ConnectX): absent in older documents.
+      x.supported_link_modes = n.value("supported_link_modes", std::vector<std::string>());
+      x.partner_link_modes = n.value("partner_link_modes", std::vector<std::string>());
+      x.bus_info = n.value("bus_info", std::string());
+      x.usb_device = n.value("usb_device", std::string());
+      x.usb_speed_mbps = n.value("usb_speed_mbps", 0.0);
+      x.usb_speed_from = n.value("usb_speed_from", std::string());
+      x.usb_id = n.value("usb_id", std::string());
       if (!n.at("module").is_null()) x.module = ModuleFrom(n.at("module"));
       x.counters = n.at("counters").get<std::map<std::string, uint64_t>>();
       if (!n.at("qos").is_null()) x.qos = QosFrom(n.at("qos"));

@@ -51,7 +51,14 @@ struct NetdevFacts {
   std::optional<bool> link_detected;
   std::string link_detected_reason;
   std::vector<std::string> supported_fec_modes;
+  std::vector<std::string> supported_link_modes;  // ethtool: "1000baseT/Full", "2500baseT/Full" ...
+  std::vector<std::string> partner_link_modes;    // ethtool "Link partner advertised link modes"
   int lanes = 0;
+  std::string bus_info;       // ethtool -i: "0000:03:00.0", "usb-0000:00:14.0-2" (USB: host controller + port path)
+  std::string usb_device;     // a USB adapter's device as the kernel names it ("2-1.1"), "" for others
+  double usb_speed_mbps = 0;  // the speed its USB link enumerated at: 1.5, 12, 480, 5000, 10000, 20000; 0 = unknown
+  std::string usb_speed_from; // where that came from: sysfs, lsusb -t, the kernel log
+  std::string usb_id;         // "0bda:8156" (idVendor:idProduct)
   std::optional<ModuleInfo> module;            // ethtool -m
   std::map<std::string, uint64_t> counters;    // ethtool -S, the counters in kKeptCounters
   std::optional<MlnxQos> qos;                  // mlnx_qos -i IF
@@ -80,6 +87,15 @@ struct LldpNeighbor {
   int pvid = -1;              // the port VLAN the switch announces (LLDP 802.1 TLV), -1 when not sent
 };
 
+// A driver package an OS installed (ESXi: `esxcli software vib list`).
+struct DriverPackage {
+  std::string name;           // "nmlx5-core", "i40en"
+  std::string version;
+  std::string vendor;
+  std::string acceptance;     // VMwareCertified | VMwareAccepted | PartnerSupported | CommunitySupported
+  std::string install_date;
+};
+
 struct SourceStatus {
   std::string name;           // "lspci -vvv", "/sys/class/net", "ethtool -i ib0" ...
   bool present = false;       // the tool or file existed and produced output
@@ -88,12 +104,15 @@ struct SourceStatus {
 };
 
 struct HostFacts {
+  std::string platform = "linux";  // linux | esxi
   std::string hostname;
   std::string kernel;
   std::string ofed;           // ofed_info -s
   std::string kernel_cmdline;                      // /proc/cmdline, as read
   std::map<std::string, std::string> kernel_params;  // its words: "iommu" -> "pt"; flags -> ""
   std::vector<PciFunction> pci;                    // Mellanox/NVIDIA functions (vendor 15b3)
+  std::vector<PciFunction> other_pci;              // every other network function (Ethernet, Network, InfiniBand class)
+  std::vector<DriverPackage> packages;             // driver packages the OS lists (ESXi VIBs)
   std::map<std::string, FirmwareQuery> firmware;   // by PCI address
   std::vector<NetdevFacts> netdevs;
   std::map<std::string, BondStatus> bonds;         // by bond name
