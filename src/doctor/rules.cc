@@ -29,6 +29,7 @@ const std::vector<HostRule>& HostRules() {
     AddRoceRules(r);
     AddOpticsRules(r);
     AddKernelRules(r);
+    AddOtherNicRules(r);
     return r;
   }();
   return rules;

@@ -64,5 +64,8 @@ void AddConfigRules(std::vector<HostRule>& rules);
 void AddRoceRules(std::vector<HostRule>& rules);
 void AddOpticsRules(std::vector<HostRule>& rules);
 void AddKernelRules(std::vector<HostRule>& rules);
+void AddOtherNicRules(std::vector<HostRule>& rules);
+// link-below-capability's half for NICs other than ConnectX (ethtool link modes), in rules_other_nics.cc.
+void LinkBelowCapabilityOtherNics(RuleContext& c);
 
 }  // namespace railyard

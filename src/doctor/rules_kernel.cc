@@ -102,8 +102,11 @@ void LinkFlapping(RuleContext& c) {
     c.Report(fmt::format("port {}", port),
              fmt::format("the link went down {} times in the kernel log: a flapping link stalls collectives and "
                          "retransmits on every drop", downs),
-             "read the port's counters (`mlxlink -d DEV -c`, `ethtool -S IF | grep -i link_down`) and the module's "
-             "light levels (`ethtool -m IF`); clean or replace the cable or optic, then check the switch port")
+             last.driver.starts_with("mlx")
+                 ? "read the port's counters (`mlxlink -d DEV -c`, `ethtool -S IF | grep -i link_down`) and the module's "
+                   "light levels (`ethtool -m IF`); clean or replace the cable or optic, then check the switch port"
+                 : "check the cable and the switch port (speed, EEE); read `ethtool -S IF`; for a Realtek 2.5G/5G chip on "
+                   "r8169 see realtek-inbox-driver")
         .evidence = {{"link_down_events", std::to_string(downs)}, {"last", last.message}, {"line", std::to_string(last.line)},
                      {"when", When(last)}};
   }

@@ -108,6 +108,7 @@ void LinkBelowCapability(RuleContext& c) {
         .evidence = {{"speed", l.speed}, {"width", l.width}, {"enabled_speeds", fmt::format("{}", fmt::join(l.enabled_speeds, ","))},
                      {"cable_speeds", fmt::format("{}", fmt::join(l.cable_speeds, ","))}};
   }
+  LinkBelowCapabilityOtherNics(c);
 }
 
 void FecMismatchOrOff(RuleContext& c) {

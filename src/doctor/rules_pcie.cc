@@ -70,6 +70,7 @@ void FirmwareNotRunning(RuleContext& c) {
         .evidence = {{"device", p.description}};
   }
   for (const KernelEvent& e : c.facts.kernel_events) {
+    if (!e.driver.starts_with("mlx") && e.driver != "pci") continue;  // other drivers: nic-probe-failed
     const char* what = e.kind == KernelEventKind::kProbeFailed       ? "the driver's probe failed"
                        : e.kind == KernelEventKind::kLoadFailed      ? "the driver could not load the device"
                        : e.kind == KernelEventKind::kFirmwareTimeout ? "the firmware did not finish initialising"
@@ -303,10 +304,22 @@ void VmNicNotPassthrough(RuleContext& c) {
 void NoNvidiaNic(RuleContext& c) {
   const HostFacts& f = c.facts;
   if (f.has_nvidia_nic != false || !f.pci.empty() || !f.rdma.empty() || !f.firmware.empty() || !f.links.empty()) return;
-  c.Report("host", "lspci lists no NVIDIA/Mellanox network function (vendor 15b3): none of the NIC checks had a card to look at",
+  // The other NICs the facts hold were checked by the rules for them (nic-probe-failed, realtek-inbox-driver,
+  // usb-nic-below-usb3, link-below-capability ...): say how many, so the answer is never a bare all-clear.
+  std::set<std::string> others;
+  for (const PciFunction& p : f.other_pci) others.insert("PCI " + p.bdf);
+  for (const NetdevFacts& n : f.netdevs) {
+    if (n.kind == "physical" && !n.driver.empty()) others.insert("netdev " + n.name);
+  }
+  std::string listed;
+  for (const std::string& o : others) listed += (listed.empty() ? "" : ", ") + o;
+  c.Report(others.empty() ? Severity::kWarning : Severity::kInfo, "host",
+           others.empty() ? "lspci lists no NVIDIA/Mellanox network function (vendor 15b3) and no other NIC: none of the NIC "
+                            "checks had a card to look at"
+                          : fmt::format("no NVIDIA NIC; {} other NIC function(s)/port(s) checked ({})", others.size(), listed),
            "if this host should have a ConnectX/BlueField: reseat it, check the slot is enabled in the BIOS, and run "
            "`lspci -nn -d 15b3:`; if it should not (a login or management node), turn the rule off for it in the policy")
-      .evidence = {{"lspci", "ran, no 15b3 function"}};
+      .evidence = {{"lspci", "ran, no 15b3 function"}, {"other_nics", std::to_string(others.size())}};
 }
 
 }  // namespace

@@ -1,5 +1,9 @@
 #include "facts/collect.h"
 
+#include "parse/lsusb.h"
+#include "parse/nic_drivers.h"
+#include "util/lines.h"
+
 #include <algorithm>
 #include <initializer_list>
 #include <set>
@@ -121,6 +125,93 @@ std::map<std::string, BondStatus> BondsFromIpLinks(const std::vector<IpLink>& li
   return bonds;
 }
 
+namespace {
+
+// "usb-0000:00:14.0-2.1" (ethtool -i bus-info of a USB adapter) -> "2.1", the port path below the root hub.
+std::string UsbPortPath(const std::string& bus_info) {
+  if (!bus_info.starts_with("usb-")) return {};
+  size_t dash = bus_info.rfind('-');
+  return dash > 3 ? bus_info.substr(dash + 1) : std::string();
+}
+
+// Which USB device each USB network adapter is, and the speed its USB link runs at: sysfs (live) says it
+// directly; from a capture, `lsusb -t` (matched by driver and the port path of ethtool's bus-info) or the
+// kernel log (the driver's lines name the interface "2-1.1:2.0" and the netdev; the USB core says how the
+// device "2-1.1" enumerated).
+void AttributeUsbAdapters(HostFacts& f, const CollectInputs& in) {
+  std::vector<UsbTreeNode> tree;
+  if (in.lsusb) {
+    UsbTree t = ParseLsusbTree(*in.lsusb);
+    Account(f, {"lsusb -t"}, t.warnings, !t.nodes.empty(), "`/:  Bus` line");
+    tree = std::move(t.nodes);
+  }
+  std::map<std::string, std::string> usb_of_netdev;   // from the kernel log: netdev -> USB device
+  std::map<std::string, const KernelEvent*> enumerated, ids;  // USB device -> last enumeration / id line
+  for (const KernelEvent& e : f.kernel_events) {
+    if (e.kind == KernelEventKind::kUsbEnumerated) enumerated[e.device] = &e;
+    if (e.kind == KernelEventKind::kUsbDeviceId) ids[e.device] = &e;
+    const NicDriver* d = FindNicDriver(e.driver);
+    auto netdev = e.values.find("netdev");
+    if (d && d->bus == "usb" && netdev != e.values.end() && e.device.find(':') != std::string::npos) {
+      usb_of_netdev[netdev->second] = e.device.substr(0, e.device.find(':'));
+      if (e.message.find(": renamed from ") != std::string::npos) usb_of_netdev[e.message.substr(e.message.rfind(' ') + 1)] = usb_of_netdev[netdev->second];
+    }
+  }
+  for (NetdevFacts& n : f.netdevs) {
+    const NicDriver* d = FindNicDriver(n.driver);
+    bool usb = n.bus_info.starts_with("usb-") || (d && d->bus == "usb") || usb_of_netdev.count(n.name);
+    if (!usb) continue;
+    std::string path = UsbPortPath(n.bus_info);
+    if (n.usb_speed_mbps <= 0 && !tree.empty()) {
+      std::vector<const UsbTreeNode*> match;
+      for (const UsbTreeNode& t : tree) {
+        if (t.interface < 0 || (!n.driver.empty() && t.driver != n.driver)) continue;
+        if (!path.empty() && t.port_path != path) continue;
+        if (!n.usb_device.empty() && t.Device() != n.usb_device) continue;
+        bool seen = false;
+        for (const UsbTreeNode* m : match) seen |= m->Device() == t.Device();
+        if (!seen) match.push_back(&t);
+      }
+      if (match.size() == 1) {
+        n.usb_device = match[0]->Device();
+        n.usb_speed_mbps = match[0]->speed_mbps;
+        n.usb_speed_from = "lsusb -t";
+        if (n.usb_id.empty()) n.usb_id = match[0]->usb_id;
+      } else if (match.size() > 1) {
+        SourceNamed(f, {"lsusb -t"}).warnings.push_back(fmt::format(
+            "{}: {} USB devices with driver {} at port path {}; its USB speed is not guessed", n.name, match.size(), n.driver,
+            path.empty() ? "(unknown)" : path));
+      }
+    }
+    if (n.usb_device.empty()) {
+      if (auto it = usb_of_netdev.find(n.name); it != usb_of_netdev.end()) n.usb_device = it->second;
+    }
+    if (n.usb_device.empty() && !path.empty()) {
+      std::vector<std::string> candidates;  // the same port path on any bus: "1-2" or "2-2"
+      for (const auto& [device, e] : enumerated) {
+        if (device.size() > path.size() && device.ends_with("-" + path)) candidates.push_back(device);
+      }
+      if (candidates.size() == 1) n.usb_device = candidates[0];
+    }
+    if (n.usb_speed_mbps <= 0) {
+      if (auto it = enumerated.find(n.usb_device); it != enumerated.end()) {
+        double mbps = 0;
+        WholeDouble(it->second->values.count("mbps") ? it->second->values.at("mbps") : "", mbps);
+        if (mbps > 0) {
+          n.usb_speed_mbps = mbps;
+          n.usb_speed_from = fmt::format("kernel log line {}", it->second->line);
+        }
+      }
+    }
+    if (n.usb_id.empty()) {
+      if (auto it = ids.find(n.usb_device); it != ids.end()) n.usb_id = it->second->values.at("usb_id");
+    }
+    if (n.kind == "other") n.kind = "physical";
+  }
+}
+
+}  // namespace
+
 HostFacts BuildHostFacts(const CollectInputs& in) {
   HostFacts f;
   std::set<std::string> from_ip;
@@ -138,9 +229,16 @@ HostFacts BuildHostFacts(const CollectInputs& in) {
     LspciReport r = ParseLspci(*in.lspci);
     for (PciFunction& p : r.functions) {
       // Mellanox/NVIDIA functions only: by id with -nn, else by name.
-      bool ours = p.vendor_id == "15b3" || p.description.find("Mellanox") != std::string::npos ||
-                  p.description.find("NVIDIA") != std::string::npos || p.has_vpd;
-      if (ours) f.pci.push_back(std::move(p));
+      // (A function whose ids say another vendor is never ours, whatever its VPD or name says.)
+      bool other_vendor = !p.vendor_id.empty() && p.vendor_id != "15b3";
+      bool ours = !other_vendor && (p.vendor_id == "15b3" || p.description.find("Mellanox") != std::string::npos ||
+                                    p.description.find("NVIDIA") != std::string::npos || p.has_vpd);
+      if (ours) {
+        f.pci.push_back(std::move(p));
+      } else if (p.class_name.find("Ethernet") != std::string::npos || p.class_name.find("Network") != std::string::npos ||
+                 p.class_name.find("Infiniband") != std::string::npos || p.class_name.find("Fabric") != std::string::npos) {
+        f.other_pci.push_back(std::move(p));  // every other network function: checked too, never ignored
+      }
     }
     for (SourceStatus& s : f.sources) {
       if (s.name == "lspci -vvv") {
@@ -377,6 +475,10 @@ HostFacts BuildHostFacts(const CollectInputs& in) {
     n.tx_queues = s.tx_queues;
     n.rx_queues = s.rx_queues;
     n.addresses = s.addresses;
+    n.usb_device = s.usb_device;
+    n.usb_speed_mbps = s.usb_speed_mbps;
+    n.usb_id = s.usb_id;
+    if (n.usb_speed_mbps > 0) n.usb_speed_from = "sysfs";
     if (auto it = in.ethtool_info.find(s.name); it != in.ethtool_info.end()) {
       EthtoolDriver d = ParseEthtoolDriver(it->second);
       Account(f, {"ethtool -i " + s.name}, d.warnings, !d.driver.empty(), "`driver:` line");
@@ -386,7 +488,8 @@ HostFacts BuildHostFacts(const CollectInputs& in) {
       n.driver_origin = DriverOrigin(d.version);
       n.firmware_version = d.firmware_version;
       n.firmware_psid = d.firmware_psid;
-      if (n.pci_bdf.empty() && d.bus_info.find(':') != std::string::npos) n.pci_bdf = d.bus_info;
+      n.bus_info = d.bus_info;
+      if (n.pci_bdf.empty() && d.bus_info.find(':') != std::string::npos && !d.bus_info.starts_with("usb-")) n.pci_bdf = d.bus_info;
       if (d.driver == "veth" && n.kind == "other") n.kind = "veth";
     }
     if (auto it = in.ethtool_module.find(s.name); it != in.ethtool_module.end()) {
@@ -430,11 +533,14 @@ HostFacts BuildHostFacts(const CollectInputs& in) {
       n.link_detected = e.link_detected;
       n.link_detected_reason = e.link_detected_reason;
       n.supported_fec_modes = e.supported_fec_modes;
+      n.supported_link_modes = e.supported_link_modes;
+      n.partner_link_modes = e.partner_link_modes;
       n.lanes = e.lanes;
     }
     f.netdevs.push_back(std::move(n));
   }
   std::sort(f.netdevs.begin(), f.netdevs.end(), [](const NetdevFacts& a, const NetdevFacts& b) { return a.name < b.name; });
+  AttributeUsbAdapters(f, in);
   // Bytes that are not UTF-8 (a corrupt hostname file, VPD garbage) are kept out of the JSON by the writer
   // (replaced with U+FFFD); say where they were.
   if (!ValidUtf8(f.hostname)) {
@@ -504,12 +610,14 @@ CollectInputs ReadCaptureDir(const std::string& dir) {
   if (in.devlink) note("devlink dev info", true, (root / "devlink-dev-info.txt").string());
   in.rdma_link = ReadIfExists(root / "rdma-link.txt");
   if (in.rdma_link) note("rdma link", true, (root / "rdma-link.txt").string());
+  in.lsusb = ReadIfExists(root / "lsusb-t.txt");
+  if (in.lsusb) note("lsusb -t", true, (root / "lsusb-t.txt").string());
   in.cmdline = ReadIfExists(root / "proc-cmdline.txt");
   note("/proc/cmdline", in.cmdline.has_value(), in.cmdline ? (root / "proc-cmdline.txt").string() : "proc-cmdline.txt not in the capture");
   // The files read by name above; any other file is reported, never skipped in silence.
   static const std::set<std::string> kFixedNames = {
       "hostname.txt", "uname-r.txt", "ofed_info-s.txt", "lspci-vvv.txt", "dmesg.txt", "nmcli.txt", "ibstat.txt",
-      "ibdev2netdev.txt", "mst-status.txt", "mlxfwmanager.txt", "mlxfwmanager.xml", "lldpctl.json", "lldpctl.xml", "lldpctl.txt", "ibstatus.txt", "rdma-link.txt", "devlink-dev-info.txt",
+      "ibdev2netdev.txt", "mst-status.txt", "mlxfwmanager.txt", "mlxfwmanager.xml", "lldpctl.json", "lldpctl.xml", "lldpctl.txt", "ibstatus.txt", "rdma-link.txt", "devlink-dev-info.txt", "lsusb-t.txt",
       "proc-cmdline.txt", "ip-j-d-link.json", "ip-d-link.txt", "ip-d-addr.txt", "ip-j-addr.json"};
   std::vector<std::string> unknown;
   std::vector<fs::path> files;

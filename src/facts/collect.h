@@ -31,6 +31,9 @@ struct NetdevSnapshot {
   int tx_queues = 0;
   int rx_queues = 0;
   std::vector<std::string> addresses;  // "10.0.0.5/24", "fd00::5/64"
+  std::string usb_device;     // a USB adapter's device ("2-1"), from sysfs
+  double usb_speed_mbps = 0;  // its sysfs `speed`
+  std::string usb_id;         // its sysfs idVendor:idProduct
 };
 
 struct CollectInputs {
@@ -64,6 +67,7 @@ struct CollectInputs {
   std::map<std::string, std::string> mlnx_qos;       // interface -> mlnx_qos -i IF
   std::map<std::string, std::string> ecn;            // interface -> "PATH:VALUE" lines of its ecn/*/enable/N
   std::optional<std::string> cmdline;                // /proc/cmdline
+  std::optional<std::string> lsusb;                  // lsusb -t (and/or plain lsusb)
   std::vector<SourceStatus> sources;                 // what was read or missing, and why
 };
 
@@ -84,7 +88,7 @@ std::map<std::string, BondStatus> BondsFromIpLinks(const std::vector<IpLink>& li
 // ethtool-m-<if>.txt, ethtool-S-<if>.txt, vpd-<pci address>.bin, mstvpd-<pci address>.txt, mlnx_qos-<if>.txt,
 // ecn-<if>.txt (`grep -H . /sys/class/net/IF/ecn/roce_*/enable/*`), proc-cmdline.txt,
 // netplan-<file>.yaml (a copy of /etc/netplan/<file>.yaml), mst-status.txt, mlxfwmanager.txt, lldpctl.json
-// (or .xml), ibstatus.txt, rdma-link.txt, devlink-dev-info.txt. Missing files are recorded as
+// (or .xml), ibstatus.txt, rdma-link.txt, devlink-dev-info.txt, lsusb-t.txt. Missing files are recorded as
 // absent sources, not errors. Throws std::runtime_error for an unreadable directory or a
 // malformed ip-j-d-link.json (naming the file).
 CollectInputs ReadCaptureDir(const std::string& dir);

@@ -92,6 +92,17 @@ CollectInputs CollectLive(const LiveOptions& o) {
     s.master = LinkTarget(dir / "master");
     std::string device = LinkTarget(dir / "device");
     if (LooksLikePciAddress(device)) s.pci_bdf = device;
+    // A USB adapter: `device` is its USB interface ("2-1:1.0"); the USB device above it says the speed its
+    // link enumerated at (Mbit/s: 480 is USB 2.0) and its ids.
+    if (std::error_code uec; device.find(':') != std::string::npos && !s.pci_bdf.size()) {
+      fs::path usb = fs::canonical(dir / "device", uec).parent_path();
+      if (!uec && fs::exists(usb / "speed") && fs::exists(usb / "idVendor")) {
+        s.usb_device = usb.filename().string();
+        s.usb_speed_mbps = std::strtod(ReadTrimmed(usb / "speed").c_str(), nullptr);
+        s.usb_id = ReadTrimmed(usb / "idVendor") + ":" + ReadTrimmed(usb / "idProduct");
+        s.kind = "physical";
+      }
+    }
     std::string uevent;
     if (auto text = std::ifstream(dir / "uevent"); text) {
       std::stringstream ss;
@@ -102,7 +113,7 @@ CollectInputs CollectLive(const LiveOptions& o) {
     else if (fs::exists(dir / "bonding")) s.kind = "bond";
     else if (fs::exists(dir / "bridge")) s.kind = "bridge";
     else if (uevent.find("DEVTYPE=vlan") != std::string::npos) s.kind = "vlan";
-    else if (!s.pci_bdf.empty()) s.kind = "physical";
+    else if (!s.pci_bdf.empty() || !s.usb_device.empty()) s.kind = "physical";
     else s.kind = "other";  // refined to veth from `ethtool -i` when available
     for (const auto& q : fs::directory_iterator(dir / "queues", ec)) {
       std::string qn = q.path().filename().string();
@@ -249,6 +260,16 @@ CollectInputs CollectLive(const LiveOptions& o) {
   };
   // Mellanox/NVIDIA functions only: LnkCap and VPD need root; what lspci cannot read it omits.
   in.lspci = run({"lspci", "-vvv", "-d", "15b3:"}, "lspci -vvv", true);
+  // Every other network function (Ethernet 0200, Network 0280, InfiniBand 0207, Fabric 0208), with ids (-nn) so
+  // that no other vendor's card is taken for a ConnectX.
+  for (const char* cls : {"::0200", "::0280", "::0207", "::0208"}) {
+    RunResult r = RunTool({"lspci", "-vvvnn", "-d", cls}, o.tool_timeout_ms);
+    if (r.started && !r.timed_out && r.exit_code == 0 && !r.output.empty()) {
+      if (!in.lspci) in.lspci = std::string();
+      *in.lspci += (in.lspci->empty() || in.lspci->ends_with("\n") ? "" : "\n") + r.output;
+    }
+  }
+  if (OnPath("lsusb")) in.lsusb = run({"lsusb", "-t"}, "lsusb -t", true);
   in.dmesg = run({"dmesg"}, "dmesg");  // needs root where kernel.dmesg_restrict is set
   in.nmcli = run({"nmcli", "-t", "device", "status"}, "nmcli -t device status");
   const bool have_mlnx_qos = OnPath("mlnx_qos");

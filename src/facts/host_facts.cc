@@ -282,6 +282,7 @@ json PciJson(const PciFunction& p) {
               {"device_id", p.device_id},
               {"subsystem", p.subsystem},
               {"driver", p.driver},
+              {"kernel_modules", p.kernel_modules},
               {"numa_node", p.numa_node},
               {"link_capability", LinkJson(p.cap)},
               {"link_status", LinkJson(p.sta)},
@@ -303,6 +304,7 @@ PciFunction PciFrom(const json& p) {
   x.device_id = p.at("device_id").get<std::string>();
   x.subsystem = p.at("subsystem").get<std::string>();
   x.driver = p.at("driver").get<std::string>();
+  x.kernel_modules = p.value("kernel_modules", std::vector<std::string>());  // added within facts/1
   x.numa_node = p.at("numa_node").get<int>();
   x.cap = LinkFrom(p.at("link_capability"));
   x.sta = LinkFrom(p.at("link_status"));

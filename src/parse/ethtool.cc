@@ -57,6 +57,7 @@ EthtoolSettings ParseEthtoolSettings(std::string_view text) {
     else if (k == "Lanes") std::from_chars(kv.value.data(), kv.value.data() + kv.value.size(), s.lanes);
     else if (k == "Supported link modes") s.supported_link_modes = Words(kv.value);
     else if (k == "Advertised link modes") s.advertised_link_modes = Words(kv.value);
+    else if (k == "Link partner advertised link modes") s.partner_link_modes = Words(kv.value);
     else if (k == "Supported FEC modes") s.supported_fec_modes = Words(kv.value);
     else if (k == "Advertised FEC modes") s.advertised_fec_modes = Words(kv.value);
   }

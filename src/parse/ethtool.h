@@ -21,6 +21,7 @@ struct EthtoolSettings {
   int lanes = 0;
   std::vector<std::string> supported_link_modes;
   std::vector<std::string> advertised_link_modes;
+  std::vector<std::string> partner_link_modes;    // "Link partner advertised link modes"
   std::vector<std::string> supported_fec_modes;
   std::vector<std::string> advertised_fec_modes;
   std::vector<ParseWarning> warnings;

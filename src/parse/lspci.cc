@@ -124,7 +124,8 @@ LspciReport ParseLspci(std::string_view text) {
       // A grep excerpt without the device header: keep what it says, and say so. Other text before the first
       // header (an author's "...", a prompt) says nothing about a device.
       bool device_line = t.starts_with("Lnk") || t.starts_with("[") || t.starts_with("Capabilities") ||
-                         t.starts_with("Product Name") || t.starts_with("Subsystem") || t.starts_with("Kernel driver");
+                         t.starts_with("Product Name") || t.starts_with("Subsystem") || t.starts_with("Kernel driver") ||
+                         t.starts_with("Kernel modules");
       if (!device_line) {
         report.warnings.push_back({lines.number(), "text before the first device header, ignored: " + std::string(t.substr(0, 60))});
         continue;
@@ -142,6 +143,8 @@ LspciReport ParseLspci(std::string_view text) {
       std::from_chars(v.data(), v.data() + v.size(), current->numa_node);
     } else if (t.starts_with("Kernel driver in use:")) {
       current->driver = std::string(value_of("Kernel driver in use:"));
+    } else if (t.starts_with("Kernel modules:")) {
+      for (std::string_view m : SplitWords(value_of("Kernel modules:"), ',')) current->kernel_modules.emplace_back(m);
     } else if (t.starts_with("LnkCap:")) {
       ParseLink(value_of("LnkCap:"), current->cap);
     } else if (t.starts_with("LnkSta:")) {

@@ -31,6 +31,7 @@ struct PciFunction {
   std::string device_id;      // "1021" with -nn, else ""
   std::string subsystem;
   std::string driver;         // "Kernel driver in use"
+  std::vector<std::string> kernel_modules;  // "Kernel modules: r8169, r8125" (-k): the drivers that could bind it
   int numa_node = -1;
   PcieLink cap;               // LnkCap
   PcieLink sta;               // LnkSta
