@@ -15,6 +15,7 @@ std::function<int()> AddDoctorCommand(CLI::App& app) {
   struct Args {
     std::vector<std::string> facts;
     std::string policy;
+    std::string hcl;
     std::string plan;
     std::string names;
     std::string format = "table";
@@ -38,6 +39,7 @@ std::function<int()> AddDoctorCommand(CLI::App& app) {
   cmd->add_option("--plan", a->plan, "plan.json from `railyard plan`: adds rail-mismatch and speed-below-plan");
   cmd->add_option("--names", a->names, "with --plan: map the field's names to the plan's (verify's --names CSV)");
   cmd->add_option("--policy", a->policy, "policy YAML (docs/doctor.md); defaults without one");
+  cmd->add_option("--hcl", a->hcl, "compatibility list CSV (vendor_id,device_id,driver,min_driver_version,releases): adds esxi-nic-not-on-hcl");
   cmd->add_option("--format", a->format, "table (default), json, junit or prometheus")
       ->check(CLI::IsMember({"table", "json", "junit", "prometheus"}));
   cmd->add_option("--fail-on", a->fail_on, "exit 1 when a finding reaches: info, warning or error (default)")
@@ -63,6 +65,7 @@ std::function<int()> AddDoctorCommand(CLI::App& app) {
     }
     try {
       DoctorPolicy policy = a->policy.empty() ? DoctorPolicy{} : LoadPolicy(a->policy);
+      if (!a->hcl.empty()) LoadHcl(policy, a->hcl);
       std::shared_ptr<HostPlan> plan;
       if (!a->plan.empty()) plan = std::make_shared<HostPlan>(LoadPlanNoting(a->plan, true));
       if (!a->names.empty()) {

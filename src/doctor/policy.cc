@@ -1,4 +1,8 @@
 #include "doctor/policy.h"
+#include "util/file.h"
+#include "util/lines.h"
+#include "util/text.h"
+#include "util/csv.h"
 
 #include <type_traits>
 
@@ -125,6 +129,43 @@ int CompareVersions(const std::string& a, const std::string& b) {
     j = ej == std::string::npos ? b.size() : ej + 1;
   }
   return 0;
+}
+
+}  // namespace railyard
+
+namespace railyard {
+
+void LoadHcl(DoctorPolicy& policy, const std::string& path) {
+  std::string text = ReadWholeFile(path);
+  CsvTable t;
+  try {
+    t = ParseCsv(text, path);
+  } catch (const std::runtime_error& e) {
+    throw PolicyError(e.what());
+  }
+  for (const char* column : {"vendor_id", "device_id", "driver", "min_driver_version", "releases"}) {
+    if (t.Column(column) < 0) throw PolicyError(fmt::format("{}:1: column \"{}\" is missing (header: vendor_id,device_id,driver,"
+                                                            "min_driver_version,releases)", path, column));
+  }
+  auto hex = [&](const CsvRow& r, const char* column) {
+    std::string v = Lower(TrimSpace(r.fields[static_cast<size_t>(t.Column(column))]));
+    if (v.starts_with("0x")) v = v.substr(2);
+    if (v.size() != 4 || v.find_first_not_of("0123456789abcdef") != std::string::npos) {
+      throw PolicyError(fmt::format("{}:{}: {}: four hex digits are required, not \"{}\"", path, r.line, column, v));
+    }
+    return v;
+  };
+  for (const CsvRow& r : t.rows) {
+    DoctorPolicy::HclEntry e;
+    e.vendor_id = hex(r, "vendor_id");
+    e.device_id = hex(r, "device_id");
+    e.driver = std::string(TrimSpace(r.fields[static_cast<size_t>(t.Column("driver"))]));
+    e.min_driver_version = std::string(TrimSpace(r.fields[static_cast<size_t>(t.Column("min_driver_version"))]));
+    for (std::string_view w : SplitWords(r.fields[static_cast<size_t>(t.Column("releases"))], ';')) e.releases.emplace_back(w);
+    e.line = r.line;
+    policy.hcl.push_back(std::move(e));
+  }
+  policy.hcl_file = path;
 }
 
 }  // namespace railyard

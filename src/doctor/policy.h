@@ -29,6 +29,16 @@ struct DoctorPolicy {
   bool require_sriov = false;       // hosts hand VFs to VMs or pods: SR-IOV must be on with VFs created
   std::string driver_stack;         // "" no requirement | any | mlnx_ofed | doca (ofed_info -s must show it)
   std::vector<std::string> qualified_module_vendors = {"NVIDIA", "Mellanox"};  // module EEPROM vendor names
+  // A hardware compatibility list the user supplies (`doctor --hcl FILE`, docs/rules/esxi-nic-not-on-hcl.md).
+  struct HclEntry {
+    std::string vendor_id, device_id;   // "8086", "1563" (lower-case hex, no 0x)
+    std::string driver;                 // "ixgben"; "" = any
+    std::string min_driver_version;     // "" = any
+    std::vector<std::string> releases;  // ESXi releases ("7.0", "8.0.2"), matched as prefixes; empty = any
+    int line = 0;
+  };
+  std::vector<HclEntry> hcl;
+  std::string hcl_file;
   std::set<std::string> disabled_rules;
   std::map<std::string, Severity> severity;  // rule -> severity override
 };
@@ -41,6 +51,9 @@ class PolicyError : public std::runtime_error {
 
 DoctorPolicy ParsePolicy(const std::string& yaml_text, const std::string& file_name);
 DoctorPolicy LoadPolicy(const std::string& path);
+// Reads a compatibility list CSV (vendor_id,device_id,driver,min_driver_version,releases) into the policy.
+// Throws PolicyError naming the file, line and column on a bad row.
+void LoadHcl(DoctorPolicy& policy, const std::string& path);
 
 // "28.39.1002" < "28.40.1000": dotted numeric comparison; non-numeric parts compare as text.
 int CompareVersions(const std::string& a, const std::string& b);

@@ -30,6 +30,7 @@ const std::vector<HostRule>& HostRules() {
     AddOpticsRules(r);
     AddKernelRules(r);
     AddOtherNicRules(r);
+    AddEsxiRules(r);
     return r;
   }();
   return rules;

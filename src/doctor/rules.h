@@ -65,6 +65,7 @@ void AddRoceRules(std::vector<HostRule>& rules);
 void AddOpticsRules(std::vector<HostRule>& rules);
 void AddKernelRules(std::vector<HostRule>& rules);
 void AddOtherNicRules(std::vector<HostRule>& rules);
+void AddEsxiRules(std::vector<HostRule>& rules);
 // link-below-capability's half for NICs other than ConnectX (ethtool link modes), in rules_other_nics.cc.
 void LinkBelowCapabilityOtherNics(RuleContext& c);
 

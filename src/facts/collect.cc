@@ -1,8 +1,10 @@
 #include "facts/collect.h"
 
+#include "parse/esxcli.h"
 #include "parse/lsusb.h"
 #include "parse/nic_drivers.h"
 #include "util/lines.h"
+#include "util/text.h"
 
 #include <algorithm>
 #include <initializer_list>
@@ -210,6 +212,69 @@ void AttributeUsbAdapters(HostFacts& f, const CollectInputs& in) {
   }
 }
 
+// An ESXi host: its vmnics as netdevs (driver, link, speed, MTU, MAC; driver and firmware versions and
+// advertised link modes from `nic get`), its network-class PCI functions as other_pci (driver = the VMkernel
+// module, "" when none claimed it), and its VIBs as packages.
+void BuildEsxiFacts(HostFacts& f, const CollectInputs& in) {
+  f.platform = "esxi";
+  if (in.vmware_version) f.kernel = FirstLine(*in.vmware_version);
+  std::vector<ParseWarning> w;
+  std::vector<EsxiNic> nics = ParseEsxcliNicList(*in.esxcli_nic_list, &w);
+  Account(f, {"esxcli network nic list"}, w, !nics.empty(), "vmnic row");
+  for (const EsxiNic& e : nics) {
+    NetdevFacts n;
+    n.name = e.name;
+    n.kind = "physical";
+    n.mtu = e.mtu;
+    n.operstate = Lower(e.link_status);
+    n.carrier = e.link_status == "Up";
+    n.mac = e.mac;
+    n.speed_mbps = e.speed_mbps;
+    n.duplex = e.duplex;
+    n.pci_bdf = e.pci;
+    n.driver = e.driver;
+    if (auto it = in.esxcli_nic_get.find(e.name); it != in.esxcli_nic_get.end()) {
+      EsxiNicDetail d = ParseEsxcliNicGet(it->second);
+      Account(f, {"esxcli network nic get -n " + e.name}, d.warnings, !d.name.empty() || !d.driver.empty(), "`Key: Value` line");
+      n.driver_version = d.driver_version;
+      n.firmware_version = d.firmware_version;
+      for (const std::string& m : d.advertised_link_modes) n.supported_link_modes.push_back(Lower(m));  // "1000BaseT/Full"
+    }
+    f.netdevs.push_back(std::move(n));
+  }
+  if (in.esxcli_pci_list) {
+    std::vector<ParseWarning> pw;
+    for (const EsxiPciDevice& d : ParseEsxcliPciList(*in.esxcli_pci_list, &pw)) {
+      if (d.device_class.rfind("02", 0) != 0 && d.class_name.find("Ethernet") == std::string::npos &&
+          d.class_name.find("Network") == std::string::npos && d.class_name.find("Infiniband") == std::string::npos) {
+        continue;
+      }
+      PciFunction p;
+      p.bdf = d.address.empty() ? d.vmkernel_name : d.address;
+      p.class_name = d.class_name;
+      p.description = d.vendor_name + " " + d.device_name;
+      p.vendor_id = d.vendor_id;
+      p.device_id = d.device_id;
+      p.driver = d.module_name;
+      p.kernel_modules = {d.vmkernel_name};  // the VMkernel's name for it (vmnicN), "" when it has none
+      p.line = d.line;
+      (p.vendor_id == "15b3" ? f.pci : f.other_pci).push_back(std::move(p));
+    }
+    Account(f, {"esxcli hardware pci list"}, pw, true, "");
+  }
+  if (in.esxcli_vib_list) {
+    std::vector<ParseWarning> vw;
+    bool complete = false;
+    for (const EsxiVib& v : ParseEsxcliVibList(*in.esxcli_vib_list, &complete, &vw)) {
+      f.packages.push_back({v.name, v.version, v.vendor, v.acceptance, v.install_date});
+    }
+    Account(f, {"esxcli software vib list"}, vw, !f.packages.empty(), "VIB row");
+  }
+  bool nvidia = !f.pci.empty();
+  for (const NetdevFacts& n : f.netdevs) nvidia |= n.driver.starts_with("nmlx");
+  f.has_nvidia_nic = nvidia;
+}
+
 }  // namespace
 
 HostFacts BuildHostFacts(const CollectInputs& in) {
@@ -225,6 +290,10 @@ HostFacts BuildHostFacts(const CollectInputs& in) {
     f.kernel_params = ParseKernelCmdline(f.kernel_cmdline);
   }
   f.sources = in.sources;
+  if (in.esxcli_nic_list) {
+    BuildEsxiFacts(f, in);
+    return f;
+  }
   if (in.lspci) {
     LspciReport r = ParseLspci(*in.lspci);
     for (PciFunction& p : r.functions) {
@@ -610,6 +679,17 @@ CollectInputs ReadCaptureDir(const std::string& dir) {
   if (in.devlink) note("devlink dev info", true, (root / "devlink-dev-info.txt").string());
   in.rdma_link = ReadIfExists(root / "rdma-link.txt");
   if (in.rdma_link) note("rdma link", true, (root / "rdma-link.txt").string());
+  in.esxcli_nic_list = ReadIfExists(root / "esxcli-network-nic-list.txt");
+  if (in.esxcli_nic_list) {
+    note("esxcli network nic list", true, (root / "esxcli-network-nic-list.txt").string());
+    in.esxcli_vib_list = ReadIfExists(root / "esxcli-software-vib-list.txt");
+    note("esxcli software vib list", in.esxcli_vib_list.has_value(),
+         in.esxcli_vib_list ? (root / "esxcli-software-vib-list.txt").string() : "esxcli-software-vib-list.txt not in the capture");
+    in.esxcli_pci_list = ReadIfExists(root / "esxcli-hardware-pci-list.txt");
+    note("esxcli hardware pci list", in.esxcli_pci_list.has_value(),
+         in.esxcli_pci_list ? (root / "esxcli-hardware-pci-list.txt").string() : "esxcli-hardware-pci-list.txt not in the capture");
+    in.vmware_version = ReadIfExists(root / "vmware-vl.txt");
+  }
   in.lsusb = ReadIfExists(root / "lsusb-t.txt");
   if (in.lsusb) note("lsusb -t", true, (root / "lsusb-t.txt").string());
   in.cmdline = ReadIfExists(root / "proc-cmdline.txt");
@@ -617,7 +697,7 @@ CollectInputs ReadCaptureDir(const std::string& dir) {
   // The files read by name above; any other file is reported, never skipped in silence.
   static const std::set<std::string> kFixedNames = {
       "hostname.txt", "uname-r.txt", "ofed_info-s.txt", "lspci-vvv.txt", "dmesg.txt", "nmcli.txt", "ibstat.txt",
-      "ibdev2netdev.txt", "mst-status.txt", "mlxfwmanager.txt", "mlxfwmanager.xml", "lldpctl.json", "lldpctl.xml", "lldpctl.txt", "ibstatus.txt", "rdma-link.txt", "devlink-dev-info.txt", "lsusb-t.txt",
+      "ibdev2netdev.txt", "mst-status.txt", "mlxfwmanager.txt", "mlxfwmanager.xml", "lldpctl.json", "lldpctl.xml", "lldpctl.txt", "ibstatus.txt", "rdma-link.txt", "devlink-dev-info.txt", "lsusb-t.txt", "esxcli-network-nic-list.txt", "esxcli-software-vib-list.txt", "esxcli-hardware-pci-list.txt", "vmware-vl.txt",
       "proc-cmdline.txt", "ip-j-d-link.json", "ip-d-link.txt", "ip-d-addr.txt", "ip-j-addr.json"};
   std::vector<std::string> unknown;
   std::vector<fs::path> files;
@@ -629,7 +709,10 @@ CollectInputs ReadCaptureDir(const std::string& dir) {
     std::string name = p.filename().string();
     auto body = [&](const std::string& prefix) { return name.substr(prefix.size(), name.size() - prefix.size() - 4); };
     bool txt = name.size() > 4 && name.ends_with(".txt");
-    if (txt && name.starts_with("flint-q-")) {
+    if (txt && name.starts_with("esxcli-network-nic-get-")) {
+      in.esxcli_nic_get[body("esxcli-network-nic-get-")] = *ReadIfExists(p);
+      note("esxcli network nic get -n " + body("esxcli-network-nic-get-"), true, p.string());
+    } else if (txt && name.starts_with("flint-q-")) {
       in.flint[body("flint-q-")] = *ReadIfExists(p);
       note("flint q " + body("flint-q-"), true, p.string());
     } else if (txt && name.starts_with("ethtool-i-")) {
