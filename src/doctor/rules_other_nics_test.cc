@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "doctor/rules.h"
+#include "doctor/symptoms.h"
 #include "facts/collect.h"
 #include "parse/fixtures.h"
 
@@ -194,6 +195,28 @@ TEST(OtherNicRules, LinkBelowCapabilityForOtherNics) {
   // A 2.5G port whose partner stops at 1G is not below capability.
   in.ethtool["eth0"] = Fixture("ethtool/other-nics/ethtool-rtl8125-2500-capable-partner-1000-proxmox.txt");
   EXPECT_TRUE(Of(Doctor(in), "link-below-capability").empty());
+}
+
+StepStatus StepNamed(const std::vector<StepResult>& steps, const std::string& prefix) {
+  for (const StepResult& s : steps) {
+    if (s.step.starts_with(prefix)) return s.status;
+  }
+  ADD_FAILURE() << "no step " << prefix;
+  return StepStatus::kUnknown;
+}
+
+TEST(OtherNicRules, SymptomWalksReachTheseHosts) {
+  HostFacts probe = BuildHostFacts(WithDmesg("e1000e-nvm-checksum-probe-failed.txt"));
+  EXPECT_EQ(StepNamed(RunSymptom("no-network-after-boot", probe, DoctorPolicy{}), "every other NIC"), StepStatus::kFailed);
+  CollectInputs unbound;
+  unbound.lspci = Fixture("lspci/other-nics/lspci-s-k-rtl8125-no-kernel-driver-in-use-modules-r8169-r8125-pve.txt");
+  EXPECT_EQ(StepNamed(RunSymptom("device-missing", BuildHostFacts(unbound), DoctorPolicy{}), "every other NIC"), StepStatus::kFailed);
+  HostFacts usb = BuildHostFacts(WithDmesg("usb-r8156-not-running-at-top-speed.txt"));
+  EXPECT_EQ(StepNamed(RunSymptom("bandwidth-below-rated", usb, DoctorPolicy{}), "USB adapters"), StepStatus::kFailed);
+  HostFacts healthy = BuildHostFacts(WithDmesg("usb-rtl8153b-superspeed-cfgselector.txt"));
+  EXPECT_EQ(StepNamed(RunSymptom("bandwidth-below-rated", healthy, DoctorPolicy{}), "USB adapters"), StepStatus::kPassed);
+  // Nothing to read: unknown, never passed.
+  EXPECT_EQ(StepNamed(RunSymptom("device-missing", HostFacts{}, DoctorPolicy{}), "every other NIC"), StepStatus::kUnknown);
 }
 
 }  // namespace

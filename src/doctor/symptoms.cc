@@ -2,6 +2,7 @@
 
 #include "doctor/switch_rules.h"
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <set>
@@ -217,7 +218,13 @@ const std::vector<std::pair<Symptom, Steps>>& Catalog() {
         [](const HostFacts& f, const DoctorPolicy& p) {
           return ByRules(f, p, "the configured ports have link", {"link-down"}, !f.netdevs.empty(), "ip -d link show");
         },
-        [](const HostFacts& f, const DoctorPolicy&) { return Addresses(f); }}},
+        [](const HostFacts& f, const DoctorPolicy&) { return Addresses(f); },
+        [](const HostFacts& f, const DoctorPolicy& p) {
+          return ByRules(f, p, "every other NIC's driver took its device and found its firmware",
+                         {"nic-probe-failed", "realtek-inbox-driver", "nic-firmware-missing", "wifi-firmware-missing", "esxi-driver-missing"},
+                         SourcePresent(f, "dmesg") || !f.other_pci.empty() || f.platform == "esxi",
+                         "dmesg | grep -iE 'probe|firmware|XID'; lspci -k");
+        }}},
       {{"bandwidth-below-rated", "throughput well below the ports' rated speed"},
        {[](const HostFacts& f, const DoctorPolicy& p) {
           return ByRules(f, p, "the PCIe slot carries the line rate", {"pcie-link-downgraded", "pcie-slot-below-line-rate"},
@@ -225,7 +232,10 @@ const std::vector<std::pair<Symptom, Steps>>& Catalog() {
         },
         [](const HostFacts& f, const DoctorPolicy& p) {
           return ByRules(f, p, "the link runs at the speed port and cable allow, with FEC",
-                         {"link-below-capability", "fec-mismatch-or-off"}, !f.links.empty(), "mlxlink -d DEV (for each RDMA device)");
+                         {"link-below-capability", "fec-mismatch-or-off"},
+                         !f.links.empty() || std::any_of(f.netdevs.begin(), f.netdevs.end(),
+                                                         [](const NetdevFacts& n) { return !n.partner_link_modes.empty(); }),
+                         "mlxlink -d DEV (for each RDMA device); ethtool IF (other NICs)");
         },
         [](const HostFacts& f, const DoctorPolicy& p) {
           return ByRules(f, p, "bonds aggregate (not active-backup, LACP negotiated, members up)",
@@ -257,6 +267,12 @@ const std::vector<std::pair<Symptom, Steps>>& Catalog() {
         [](const HostFacts& f, const DoctorPolicy& p) {
           return ByRules(f, p, "the links are clean (BER, drops)", {"ber-high", "rx-drops-high"}, !f.links.empty(),
                          "mlxlink -d DEV -c; ethtool -S IF");
+        },
+        [](const HostFacts& f, const DoctorPolicy& p) {
+          bool usb_known = f.platform == "esxi" || SourcePresent(f, "dmesg");
+          for (const NetdevFacts& n : f.netdevs) usb_known |= n.usb_speed_mbps > 0;
+          return ByRules(f, p, "USB adapters run on USB 3; ESXi vmnics at the speed they advertise",
+                         {"usb-nic-below-usb3", "esxi-nic-below-capability"}, usb_known, "lsusb -t; esxcli network nic get -n vmnicN");
         }}},
       {{"vlan-unreachable", "hosts on a VLAN cannot reach each other"},
        {[](const HostFacts& f, const DoctorPolicy&) { return VlanPresent(f); },
@@ -278,6 +294,12 @@ const std::vector<std::pair<Symptom, Steps>>& Catalog() {
                          SourcePresent(f, "dmesg") || SourcePresent(f, "lspci"), "dmesg | grep -i mlx5");
         },
         [](const HostFacts& f, const DoctorPolicy&) { return DriverBound(f); },
+        [](const HostFacts& f, const DoctorPolicy& p) {
+          return ByRules(f, p, "every other NIC's driver took its device and found its firmware",
+                         {"nic-probe-failed", "realtek-inbox-driver", "nic-firmware-missing", "wifi-firmware-missing", "esxi-driver-missing"},
+                         SourcePresent(f, "dmesg") || !f.other_pci.empty() || f.platform == "esxi",
+                         "dmesg | grep -iE 'probe|firmware|XID'; lspci -k");
+        },
         [](const HostFacts& f, const DoctorPolicy&) {
           bool known = !f.pci.empty() && !f.netdevs.empty();
           std::string orphans;

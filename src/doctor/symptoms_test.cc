@@ -77,8 +77,8 @@ TEST(Symptom, BandwidthBelowRatedFindsTheSlot) {
                          {"mlxlink-mlx5_0.txt", "mlxlink/cx6dx-eth-100g-rs528-no-issue.txt"},
                          {"ip-d-link.txt", "ip-link/ip-d-s-link-8023ad-bond-slave-and-vlan-on-bond-mtu9000.txt"}});
   std::vector<StepResult> steps = RunSymptom("bandwidth-below-rated", f, {});
-  EXPECT_EQ(Statuses(steps), (std::vector<StepStatus>{F, P, P, U, P, U, P, U}));
-  EXPECT_NE(steps[7].detail.find("without --plan"), std::string::npos);  // the switch end: needs the plan
+  EXPECT_EQ(Statuses(steps), (std::vector<StepStatus>{F, P, P, U, P, U, P, P, U}));
+  EXPECT_NE(steps[8].detail.find("without --plan"), std::string::npos);  // the switch end: needs the plan
   EXPECT_NE(steps[0].detail.find("limited by"), std::string::npos);
   EXPECT_FALSE(steps[0].fix.empty());
   EXPECT_EQ(steps[3].command, "ethtool -l IF");
