@@ -13,6 +13,8 @@
 #include "parse/iproute.h"
 #include "parse/qos.h"
 #include "parse/dmesg.h"
+#include "parse/esxcli.h"
+#include "parse/lsusb.h"
 #include "parse/netconfig.h"
 #include "parse/ethtool.h"
 #include "parse/flint.h"
@@ -162,6 +164,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     railyard::ParseRdmaLink(text);
   }
   else if (parser == "dmesg") railyard::ParseDmesg(text);
+  else if (parser == "other_nics") {
+    // Nodes beyond ConnectX: lsusb -t, ibv_devinfo, and the four esxcli outputs.
+    std::vector<railyard::ParseWarning> w;
+    bool complete = false;
+    railyard::ParseLsusbTree(text);
+    railyard::ParseIbvDevinfo(text);
+    railyard::ParseEsxcliNicList(text, &w);
+    railyard::ParseEsxcliNicGet(text);
+    railyard::ParseEsxcliVibList(text, &complete, &w);
+    railyard::ParseEsxcliPciList(text, &w);
+  }
   else if (parser == "iproute") {
     railyard::ParseIpLinkText(text);
     railyard::ParseIpLinkJson(text);

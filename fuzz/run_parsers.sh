@@ -23,7 +23,8 @@ seed switch_lldp "$SHARED/switch-lldp" "$SRC/tests/fixtures/sonic" "$SRC/tests/f
 seed mlxlink "$SHARED/mlxlink"
 seed ib_fabric "$SRC/tests/fixtures/switch/ib" "$SHARED/iblinkinfo" "$SHARED/perfquery"
 seed ibstat "$SHARED/ibstat" "$SHARED/ibdev2netdev" "$SHARED/rdma-link"
-seed dmesg "$SHARED/dmesg"
+seed dmesg "$SHARED/dmesg" "$SHARED/dmesg/other-nics"
+seed other_nics "$SHARED/lsusb" "$SHARED/esxi" "$SHARED/rdma-other"
 seed netconfig "$SHARED/nmcli" "$SHARED/ifcfg" "$SRC/tests/fixtures/netplan"
 seed module "$SHARED/ethtool"
 mkdir -p "$BUILD/corpus/vpd" && printf '\x82\x03\x00abc\x90\x06\x00RV\x03\x00\x00\x00\x78' > "$BUILD/corpus/vpd/seed" && cp "$SHARED"/mstvpd/* "$BUILD/corpus/vpd/"
@@ -54,7 +55,7 @@ printf '\x01firmware_baseline: {ConnectX-7: 28.42.1000, MT_0000000838: 28.43.101
   > "$BUILD/corpus/ledger/policy"
 echo "fuzz: ledger (receiving lists, acceptance policy) for ${SECONDS_EACH}s"
 "$BUILD/ledger_fuzz" -max_total_time="$SECONDS_EACH" -max_len=16384 -timeout=10 "$BUILD/corpus/ledger" 2>&1 | tail -n 2
-for parser in lspci flint ethtool bonding ibnetdiscover lldpctl switch_lldp mlxlink ibstat dmesg netconfig module vpd mellanox_tools qos iproute burnin ib_fabric; do
+for parser in lspci flint ethtool bonding ibnetdiscover lldpctl switch_lldp mlxlink ibstat dmesg netconfig module vpd mellanox_tools qos iproute burnin ib_fabric other_nics; do
   echo "fuzz: $parser for ${SECONDS_EACH}s"
   "$BUILD/${parser}_fuzz" -max_total_time="$SECONDS_EACH" -max_len=16384 -timeout=10 \
     "$BUILD/corpus/$parser" 2>&1 | tail -n 2

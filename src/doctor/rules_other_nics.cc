@@ -280,6 +280,18 @@ void UsbNicBelowUsb3(RuleContext& c) {
         .evidence = {{"usb_speed_mbps", fmt::format("{:g}", n.usb_speed_mbps)}, {"from", n.usb_speed_from},
                      {"usb_device", n.usb_device}, {"usb_id", n.usb_id}, {"driver", n.driver}};
   }
+  // From lsusb alone (no netdev matched): an adapter interface whose USB id names a USB 3 chip, on a 480M link.
+  for (const UsbTreeNode& u : c.facts.usb) {
+    const NicDriver* d = FindNicDriver(u.driver);
+    const UsbNic* chip = u.usb_id.empty() ? nullptr : UsbNicById(u.usb_id);
+    if (!d || d->bus != "usb" || !chip || chip->usb_generation < 3 || u.speed_mbps <= 0 || u.speed_mbps > 480) continue;
+    if (!reported.insert(u.Device()).second) continue;
+    c.Report(fmt::format("USB {}", u.Device()),
+             fmt::format("the USB network adapter ({}, driver {}) runs its USB link at {:g} Mbit/s (USB 2.0): its throughput is "
+                         "capped below 480 Mbit/s, whatever its Ethernet link says", chip->chip, u.driver, u.speed_mbps),
+             "plug it into a USB 3 port directly, not through a USB 2.0 hub or the USB 2.0 half of a dock; use a USB 3 cable")
+        .evidence = {{"usb_speed_mbps", fmt::format("{:g}", u.speed_mbps)}, {"from", "lsusb -t"}, {"usb_id", u.usb_id}};
+  }
   // From the kernel log alone: the USB core says "not running at top speed" for a device whose interface a
   // network driver took.
   std::map<std::string, const KernelEvent*> below;

@@ -197,6 +197,48 @@ TEST(OtherNicRules, LinkBelowCapabilityForOtherNics) {
   EXPECT_TRUE(Of(Doctor(in), "link-below-capability").empty());
 }
 
+TEST(OtherNicRules, OtherRdmaAdaptersFromIbvDevinfo) {
+  CollectInputs in;
+  in.ibv_devinfo = Fixture("rdma-other/ibv_devinfo-v-broadcom-bnxt_re-port-down-disabled-ucx-EXCERPT.txt");
+  HostFacts f = BuildHostFacts(in);
+  ASSERT_EQ(f.rdma.size(), 1u);  // the excerpt starts below hca_id: a device without a name, said
+  ASSERT_EQ(f.rdma[0].ca.ports.size(), 1u);
+  EXPECT_EQ(f.rdma[0].ca.ports[0].state, "Down");
+  EXPECT_EQ(f.rdma[0].ca.ports[0].physical_state, "Disabled");
+  EXPECT_EQ(f.rdma[0].ca.ports[0].rate, 0u);  // "1X", "2.5 Gbps" on a down port are placeholders, not a rate
+  EXPECT_EQ(f.rdma[0].ca.ports[0].link_layer, "Ethernet");
+  in.ibv_devinfo = Fixture("rdma-other/ibv_devinfo-v-huawei-hns-hrn0_0-EXCERPT.txt");
+  f = BuildHostFacts(in);
+  ASSERT_EQ(f.rdma.size(), 1u);
+  EXPECT_EQ(f.rdma[0].ca.name, "hrn0_0");
+  EXPECT_EQ(f.rdma[0].ca.firmware_version, "3.5.0.3");
+  in.ibv_devinfo = Fixture("rdma-other/ibv_devinfo-aws-efa_0-transport-unspecified.txt");
+  f = BuildHostFacts(in);
+  ASSERT_EQ(f.rdma.size(), 1u);
+  EXPECT_EQ(f.rdma[0].ca.name, "efa_0");
+  EXPECT_EQ(f.rdma[0].ca.ports[0].state, "Active");
+  in.ibv_devinfo = Fixture("rdma-other/ibv_devinfo-v-bnxt_re2-gid-types-rdma-core-patch-v7.txt");
+  f = BuildHostFacts(in);
+  ASSERT_EQ(f.rdma.size(), 1u);
+  EXPECT_EQ(f.rdma[0].ca.firmware_version, "216.0.220.0");
+}
+
+TEST(OtherNicRules, UsbAdapterFromLsusbAloneWithItsId) {
+  CollectInputs in;
+  // lsusb -tv: the ID line under the adapter names an RTL8153 (USB 3), on a 480M link.
+  const std::string tree = "/:  Bus 01.Port 1: Dev 1, Class=root_hub, Driver=xhci_hcd/12p, 480M\n"
+             "    ID 1d6b:0002 Linux Foundation 2.0 root hub\n"
+             "    |__ Port 1: Dev 4, If 0, Class=Vendor Specific Class, Driver=r8152, 480M\n"
+             "        ID 0bda:8153 Realtek Semiconductor Corp. RTL8153 Gigabit Ethernet Adapter\n";
+  in.lsusb.emplace(tree);
+  auto found = Of(Doctor(in), "usb-nic-below-usb3");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].object, "USB 1-1");
+  // The real tree without ids: an r8152 could be a USB 2.0 RTL8152, so nothing is claimed.
+  in.lsusb.emplace(Fixture("lsusb/lsusb-t-2digit-r8152-rtl8153-480M-usb3-root-empty-dell-inspiron.txt"));
+  EXPECT_TRUE(Of(Doctor(in), "usb-nic-below-usb3").empty());
+}
+
 StepStatus StepNamed(const std::vector<StepResult>& steps, const std::string& prefix) {
   for (const StepResult& s : steps) {
     if (s.step.starts_with(prefix)) return s.status;

@@ -134,7 +134,7 @@ void WriteOpensmRootGuids(const ExportContext& ctx, size_t plane_index, OutputFi
   const Plane& plane = f.planes[plane_index];
   for (uint32_t s = 0; s < plane.switch_count; ++s) {
     uint32_t device = plane.first_switch + s;
-    if (static_cast<int>(f.devices[device].tier) == plane.tiers) out.Print("{:#018x}\n", SwitchGuid(device));
+    if (f.devices[device].tier == static_cast<decltype(f.devices[device].tier)>(plane.tiers)) out.Print("{:#018x}\n", SwitchGuid(device));
   }
 }
 

@@ -145,7 +145,8 @@ void AttributeUsbAdapters(HostFacts& f, const CollectInputs& in) {
   if (in.lsusb) {
     UsbTree t = ParseLsusbTree(*in.lsusb);
     Account(f, {"lsusb -t"}, t.warnings, !t.nodes.empty(), "`/:  Bus` line");
-    tree = std::move(t.nodes);
+    tree = t.nodes;
+    f.usb = std::move(t.nodes);
   }
   std::map<std::string, std::string> usb_of_netdev;   // from the kernel log: netdev -> USB device
   std::map<std::string, const KernelEvent*> enumerated, ids;  // USB device -> last enumeration / id line
@@ -294,6 +295,17 @@ HostFacts BuildHostFacts(const CollectInputs& in) {
     BuildEsxiFacts(f, in);
     return f;
   }
+  // ESXi outputs without `esxcli network nic list` describe no vmnic: say so rather than read half a host.
+  for (const auto& [name, present] : std::vector<std::pair<std::string, bool>>{
+           {"esxcli software vib list", in.esxcli_vib_list.has_value()},
+           {"esxcli hardware pci list", in.esxcli_pci_list.has_value()},
+           {"vmware -vl", in.vmware_version.has_value()},
+           {"esxcli network nic get", !in.esxcli_nic_get.empty()}}) {
+    if (present) {
+      SourceNamed(f, {name}).warnings.push_back(
+          "line 1: an ESXi output without esxcli-network-nic-list.txt: not read (an ESXi capture starts with the vmnic list)");
+    }
+  }
   if (in.lspci) {
     LspciReport r = ParseLspci(*in.lspci);
     for (PciFunction& p : r.functions) {
@@ -379,7 +391,32 @@ HostFacts BuildHostFacts(const CollectInputs& in) {
     }
   }
   // rdma link (iproute2) where neither ibstat nor ibstatus ran: every port with its logical and physical state.
-  if (!in.ibstat && !in.ibstatus && in.rdma_link) {
+  if (!in.ibstat && !in.ibstatus && in.ibv_devinfo) {
+    // ibv_devinfo: every verbs device, whoever made it (bnxt_re, irdma, hns, efa, rxe); rdma link adds netdevs.
+    IbstatReport report = ParseIbvDevinfo(*in.ibv_devinfo);
+    Account(f, {"ibv_devinfo"}, report.warnings, !report.cas.empty(), "`hca_id:` block");
+    std::vector<RdmaLink> links;
+    if (in.rdma_link) {
+      std::vector<ParseWarning> w;
+      links = ParseRdmaLink(*in.rdma_link, &w);
+      Account(f, {"rdma link"}, w, !links.empty(), "`link DEV/PORT ... state ...` line");
+    }
+    for (IbstatCa& ca : report.cas) {
+      RdmaFacts r;
+      for (const RdmaLink& l : links) {
+        if (l.rdma_device == ca.name && !l.netdev.empty()) r.netdev = l.netdev;
+      }
+      for (const RdmaNetdev& m : map) {
+        if (m.rdma_device == ca.name) {
+          r.pci_bdf = m.pci_bdf;
+          if (r.netdev.empty()) r.netdev = m.netdev;
+        }
+      }
+      r.ca = std::move(ca);
+      f.rdma.push_back(std::move(r));
+    }
+  }
+  if (!in.ibstat && !in.ibstatus && !in.ibv_devinfo && in.rdma_link) {
     std::vector<ParseWarning> w;
     std::vector<RdmaLink> ports = ParseRdmaLink(*in.rdma_link, &w);
     Account(f, {"rdma link"}, w, !ports.empty(), "`link DEV/PORT ... state ...` line");
@@ -412,7 +449,7 @@ HostFacts BuildHostFacts(const CollectInputs& in) {
     }
   }
   // ibdev2netdev alone (no ibstat, no ibstatus, no rdma link): its lines still name every RDMA port, its netdev and state.
-  if (!in.ibstat && !in.ibstatus && !in.rdma_link) {
+  if (!in.ibstat && !in.ibstatus && !in.rdma_link && !in.ibv_devinfo) {
     for (const RdmaNetdev& m : map) {
       if (f.rdma.empty() || f.rdma.back().ca.name != m.rdma_device) {
         RdmaFacts r;
@@ -678,17 +715,19 @@ CollectInputs ReadCaptureDir(const std::string& dir) {
   in.devlink = ReadIfExists(root / "devlink-dev-info.txt");
   if (in.devlink) note("devlink dev info", true, (root / "devlink-dev-info.txt").string());
   in.rdma_link = ReadIfExists(root / "rdma-link.txt");
+  in.ibv_devinfo = ReadIfExists(root / "ibv_devinfo.txt");
+  if (in.ibv_devinfo) note("ibv_devinfo", true, (root / "ibv_devinfo.txt").string());
   if (in.rdma_link) note("rdma link", true, (root / "rdma-link.txt").string());
   in.esxcli_nic_list = ReadIfExists(root / "esxcli-network-nic-list.txt");
+  in.esxcli_vib_list = ReadIfExists(root / "esxcli-software-vib-list.txt");
+  in.esxcli_pci_list = ReadIfExists(root / "esxcli-hardware-pci-list.txt");
+  in.vmware_version = ReadIfExists(root / "vmware-vl.txt");
   if (in.esxcli_nic_list) {
     note("esxcli network nic list", true, (root / "esxcli-network-nic-list.txt").string());
-    in.esxcli_vib_list = ReadIfExists(root / "esxcli-software-vib-list.txt");
     note("esxcli software vib list", in.esxcli_vib_list.has_value(),
          in.esxcli_vib_list ? (root / "esxcli-software-vib-list.txt").string() : "esxcli-software-vib-list.txt not in the capture");
-    in.esxcli_pci_list = ReadIfExists(root / "esxcli-hardware-pci-list.txt");
     note("esxcli hardware pci list", in.esxcli_pci_list.has_value(),
          in.esxcli_pci_list ? (root / "esxcli-hardware-pci-list.txt").string() : "esxcli-hardware-pci-list.txt not in the capture");
-    in.vmware_version = ReadIfExists(root / "vmware-vl.txt");
   }
   in.lsusb = ReadIfExists(root / "lsusb-t.txt");
   if (in.lsusb) note("lsusb -t", true, (root / "lsusb-t.txt").string());
@@ -697,7 +736,7 @@ CollectInputs ReadCaptureDir(const std::string& dir) {
   // The files read by name above; any other file is reported, never skipped in silence.
   static const std::set<std::string> kFixedNames = {
       "hostname.txt", "uname-r.txt", "ofed_info-s.txt", "lspci-vvv.txt", "dmesg.txt", "nmcli.txt", "ibstat.txt",
-      "ibdev2netdev.txt", "mst-status.txt", "mlxfwmanager.txt", "mlxfwmanager.xml", "lldpctl.json", "lldpctl.xml", "lldpctl.txt", "ibstatus.txt", "rdma-link.txt", "devlink-dev-info.txt", "lsusb-t.txt", "esxcli-network-nic-list.txt", "esxcli-software-vib-list.txt", "esxcli-hardware-pci-list.txt", "vmware-vl.txt",
+      "ibdev2netdev.txt", "mst-status.txt", "mlxfwmanager.txt", "mlxfwmanager.xml", "lldpctl.json", "lldpctl.xml", "lldpctl.txt", "ibstatus.txt", "rdma-link.txt", "devlink-dev-info.txt", "lsusb-t.txt", "ibv_devinfo.txt", "esxcli-network-nic-list.txt", "esxcli-software-vib-list.txt", "esxcli-hardware-pci-list.txt", "vmware-vl.txt",
       "proc-cmdline.txt", "ip-j-d-link.json", "ip-d-link.txt", "ip-d-addr.txt", "ip-j-addr.json"};
   std::vector<std::string> unknown;
   std::vector<fs::path> files;

@@ -68,6 +68,7 @@ struct CollectInputs {
   std::map<std::string, std::string> ecn;            // interface -> "PATH:VALUE" lines of its ecn/*/enable/N
   std::optional<std::string> cmdline;                // /proc/cmdline
   std::optional<std::string> lsusb;                  // lsusb -t (and/or plain lsusb)
+  std::optional<std::string> ibv_devinfo;            // ibv_devinfo [-v]: RDMA ports of any vendor where ibstat is missing
   // VMware ESXi hosts (a capture made with esxcli; no Linux tool output then):
   std::optional<std::string> esxcli_nic_list;        // esxcli network nic list
   std::map<std::string, std::string> esxcli_nic_get; // vmnic -> esxcli network nic get -n vmnicN
@@ -94,7 +95,7 @@ std::map<std::string, BondStatus> BondsFromIpLinks(const std::vector<IpLink>& li
 // ethtool-m-<if>.txt, ethtool-S-<if>.txt, vpd-<pci address>.bin, mstvpd-<pci address>.txt, mlnx_qos-<if>.txt,
 // ecn-<if>.txt (`grep -H . /sys/class/net/IF/ecn/roce_*/enable/*`), proc-cmdline.txt,
 // netplan-<file>.yaml (a copy of /etc/netplan/<file>.yaml), mst-status.txt, mlxfwmanager.txt, lldpctl.json
-// (or .xml), ibstatus.txt, rdma-link.txt, devlink-dev-info.txt, lsusb-t.txt; for ESXi esxcli-network-nic-list.txt, esxcli-network-nic-get-<vmnic>.txt,
+// (or .xml), ibstatus.txt, rdma-link.txt, devlink-dev-info.txt, lsusb-t.txt, ibv_devinfo.txt; for ESXi esxcli-network-nic-list.txt, esxcli-network-nic-get-<vmnic>.txt,
 // esxcli-software-vib-list.txt, esxcli-hardware-pci-list.txt, vmware-vl.txt. Missing files are recorded as
 // absent sources, not errors. Throws std::runtime_error for an unreadable directory or a
 // malformed ip-j-d-link.json (naming the file).

@@ -534,6 +534,14 @@ json ToJson(const HostFacts& f) {
              }
              return out;
            }()},
+          {"usb", [&] {
+             json out = json::array();
+             for (const UsbTreeNode& u : f.usb) {
+               out.push_back({{"bus", u.bus}, {"port_path", u.port_path}, {"dev", u.dev}, {"interface", u.interface},
+                              {"class", u.class_name}, {"driver", u.driver}, {"speed_mbps", u.speed_mbps}, {"usb_id", u.usb_id}});
+             }
+             return out;
+           }()},
           {"firmware", firmware},
           {"netdevs", netdevs},
           {"bonds", bonds},
@@ -578,6 +586,19 @@ HostFacts FactsFromJson(const json& j) {
     for (const json& d : j.value("packages", json::array())) {
       f.packages.push_back({d.at("name").get<std::string>(), d.at("version").get<std::string>(), d.at("vendor").get<std::string>(),
                             d.at("acceptance").get<std::string>(), d.at("install_date").get<std::string>()});
+    }
+    where = "usb";  // added within facts/1
+    for (const json& u : j.value("usb", json::array())) {
+      UsbTreeNode x;
+      x.bus = u.at("bus").get<int>();
+      x.port_path = u.at("port_path").get<std::string>();
+      x.dev = u.at("dev").get<int>();
+      x.interface = u.at("interface").get<int>();
+      x.class_name = u.at("class").get<std::string>();
+      x.driver = u.at("driver").get<std::string>();
+      x.speed_mbps = u.at("speed_mbps").get<double>();
+      x.usb_id = u.at("usb_id").get<std::string>();
+      f.usb.push_back(std::move(x));
     }
     where = "firmware";
     for (const auto& [bdf, q] : j.at("firmware").items()) {

@@ -20,6 +20,7 @@
 #include "parse/qos.h"
 #include "parse/vpd.h"
 #include "parse/lspci.h"
+#include "parse/lsusb.h"
 #include "parse/mellanox_tools.h"
 
 namespace railyard {
@@ -113,6 +114,7 @@ struct HostFacts {
   std::vector<PciFunction> pci;                    // Mellanox/NVIDIA functions (vendor 15b3)
   std::vector<PciFunction> other_pci;              // every other network function (Ethernet, Network, InfiniBand class)
   std::vector<DriverPackage> packages;             // driver packages the OS lists (ESXi VIBs)
+  std::vector<UsbTreeNode> usb;                    // lsusb -t: every USB device interface with its link speed
   std::map<std::string, FirmwareQuery> firmware;   // by PCI address
   std::vector<NetdevFacts> netdevs;
   std::map<std::string, BondStatus> bonds;         // by bond name

@@ -26,7 +26,8 @@ const std::vector<std::string> kSlots = {
     "mlxlink-mlx5_9.txt",     "bonding-bond9.txt",    "ifcfg-eth9",          "netplan-99-test.yaml",
     "ip-d-link.txt",          "ip-j-d-link.json",     "ip-j-addr.json",      "vpd-19:00.0.bin",
     "mstvpd-19:00.0.txt",     "rdma-link.txt",        "ip-d-addr.txt",       "devlink-dev-info.txt",
-    "something-else.txt"};
+    "lsusb-t.txt",            "ibv_devinfo.txt",      "esxcli-network-nic-list.txt", "esxcli-network-nic-get-vmnic9.txt",
+    "esxcli-software-vib-list.txt", "esxcli-hardware-pci-list.txt", "vmware-vl.txt", "something-else.txt"};
 
 // The facts without their sources: what a file added, if anything.
 nlohmann::json FactsOnly(const HostFacts& f) {

@@ -168,4 +168,91 @@ std::vector<RdmaLink> ParseRdmaLink(std::string_view text, std::vector<ParseWarn
   return out;
 }
 
+IbstatReport ParseIbvDevinfo(std::string_view text) {
+  IbstatReport r;
+  LineReader lines(text);
+  std::string_view raw;
+  IbstatCa* ca = nullptr;
+  IbstatPort* port = nullptr;
+  double lane_gbps = 0;
+  int lanes = 0;
+  auto finish_port = [&] {
+    if (port && port->state == "Active" && lanes > 0 && lane_gbps > 0) port->rate = static_cast<uint32_t>(lanes * lane_gbps + 0.5);
+    lane_gbps = 0;
+    lanes = 0;
+  };
+  // "PORT_ACTIVE (4)" -> "Active"; "LINK_UP (5)" -> "LinkUp"; "DISABLED (3)" -> "Disabled".
+  auto words = [](std::string_view v) {
+    v = v.substr(0, v.find(" ("));
+    if (v.starts_with("PORT_")) v = v.substr(5);
+    std::string out;
+    bool upper = true;
+    for (char c : v) {
+      if (c == '_') {
+        upper = true;
+        continue;
+      }
+      out += upper ? c : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      upper = false;
+    }
+    if (out == "Init") out = "Initializing";
+    return out;
+  };
+  while (lines.Next(raw)) {
+    std::string_view t = TrimView(raw);
+    if (t.empty()) continue;
+    size_t colon = t.find(':');
+    if (t.starts_with("hca_id:")) {
+      finish_port();
+      r.cas.emplace_back();
+      ca = &r.cas.back();
+      ca->name = std::string(TrimView(t.substr(7)));
+      port = nullptr;
+      continue;
+    }
+    if (colon == std::string_view::npos) {
+      // device_cap_flags' continuation words, or an author's elision (".")
+      if (!ca) r.warnings.push_back({lines.number(), "text before any hca_id: line, ignored"});
+      continue;
+    }
+    std::string_view key = TrimView(t.substr(0, colon)), value = TrimView(t.substr(colon + 1));
+    if (!ca) {
+      if (!t.starts_with("$") && !t.starts_with("#")) r.warnings.push_back({lines.number(), "a field before any hca_id: line (an excerpt?)"});
+      else r.warnings.push_back({lines.number(), "a command line, ignored"});
+      if (t.starts_with("$") || t.starts_with("#") || key != "port") continue;
+      r.cas.emplace_back();
+      ca = &r.cas.back();
+    }
+    if (key == "port") {
+      finish_port();
+      ca->ports.emplace_back();
+      port = &ca->ports.back();
+      port->number = LeadingInt(value);
+    } else if (!port) {
+      if (key == "fw_ver") ca->firmware_version = std::string(value);
+      else if (key == "node_guid") ca->node_guid = std::string(value);
+      else if (key == "vendor_part_id") ca->ca_type = std::string(value);
+    } else if (key == "state") {
+      port->state = words(value);
+    } else if (key == "phys_state") {
+      port->physical_state = words(value);
+    } else if (key == "link_layer") {
+      port->link_layer = std::string(value);
+    } else if (key == "port_lid") {
+      port->base_lid = LeadingInt(value);
+    } else if (key == "sm_lid") {
+      port->sm_lid = LeadingInt(value);
+    } else if (key == "active_width") {
+      lanes = LeadingInt(value);  // "4X (2)"
+    } else if (key == "active_speed") {
+      double v = 0;
+      auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
+      if (ec == std::errc()) lane_gbps = v;  // "25.0 Gbps (32)", "2.5 Gbps (1)"
+    }
+  }
+  finish_port();
+  if (r.cas.empty() && !TrimView(text).empty()) r.warnings.push_back({1, "no hca_id: line: not ibv_devinfo output"});
+  return r;
+}
+
 }  // namespace railyard

@@ -64,6 +64,11 @@ struct RdmaLink {
   int line = 0;
 };
 
+// `ibv_devinfo [-v]` (rdma-core; TAB- or space-aligned): every verbs device, whoever made it (bnxt_re, irdma,
+// hns, efa, rxe, mlx5), as ibstat's CA blocks: states in ibstat's words (PORT_ACTIVE -> Active, LINK_UP -> LinkUp),
+// rate = lanes x lane speed for an Active port (a down port prints placeholder "1X", "2.5 Gbps": not a rate).
+IbstatReport ParseIbvDevinfo(std::string_view text);
+
 std::vector<RdmaLink> ParseRdmaLink(std::string_view text, std::vector<ParseWarning>* warnings = nullptr);
 
 }  // namespace railyard

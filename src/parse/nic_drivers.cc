@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <stdexcept>
+#include <unordered_map>
 
 #include "util/csv.h"
 #include "util/lines.h"
@@ -37,7 +38,8 @@ const Tables& Data() {
       NicDriver n{.driver = Field(d, r, "driver"), .bus = Field(d, r, "bus"), .medium = Field(d, r, "medium"),
                   .vendor = Field(d, r, "vendor"), .origin = Field(d, r, "origin"), .vendor_drivers = {},
                   .source = Field(d, r, "source")};
-      for (std::string_view w : SplitWords(Field(d, r, "vendor_driver"))) n.vendor_drivers.emplace_back(w);
+      const std::string vendor_drivers = Field(d, r, "vendor_driver");  // kept alive: SplitWords returns views into it
+      for (std::string_view w : SplitWords(vendor_drivers)) n.vendor_drivers.emplace_back(w);
       t.drivers.push_back(std::move(n));
     }
     CsvTable c = ParseCsv(EmbeddedFileText("realtek_chips.csv"), "realtek_chips.csv");
@@ -61,10 +63,14 @@ const Tables& Data() {
 }  // namespace
 
 const NicDriver* FindNicDriver(std::string_view driver) {
-  for (const NicDriver& d : Data().drivers) {
-    if (d.driver == driver) return &d;
-  }
-  return nullptr;
+  // Called for every kernel-log line: a hash lookup, not a scan of the table.
+  static const std::unordered_map<std::string_view, const NicDriver*> index = [] {
+    std::unordered_map<std::string_view, const NicDriver*> m;
+    for (const NicDriver& d : Data().drivers) m.emplace(d.driver, &d);
+    return m;
+  }();
+  auto it = index.find(driver);
+  return it == index.end() ? nullptr : it->second;
 }
 
 const RealtekChip* RealtekChipByXid(std::string_view xid) {
