@@ -271,6 +271,13 @@ void BuildEsxiFacts(HostFacts& f, const CollectInputs& in) {
     }
     Account(f, {"esxcli software vib list"}, vw, !f.packages.empty(), "VIB row");
   }
+  // Linux outputs in an ESXi capture describe some other machine (or none): said, not mixed in.
+  for (const auto& [name, present] : std::vector<std::pair<std::string, bool>>{
+           {"lspci -vvv", in.lspci.has_value()}, {"dmesg", in.dmesg.has_value()}, {"lsusb -t", in.lsusb.has_value()},
+           {"ibstat", in.ibstat.has_value()}, {"ibv_devinfo", in.ibv_devinfo.has_value()},
+           {"ethtool", !in.ethtool.empty() || !in.ethtool_info.empty()}, {"ip link", !in.netdevs.empty()}}) {
+    if (present) SourceNamed(f, {name}).warnings.push_back("line 1: a Linux output in an ESXi capture: not read");
+  }
   bool nvidia = !f.pci.empty();
   for (const NetdevFacts& n : f.netdevs) nvidia |= n.driver.starts_with("nmlx");
   f.has_nvidia_nic = nvidia;

@@ -90,9 +90,16 @@ std::vector<EsxiNic> ParseEsxcliNicList(std::string_view text, std::vector<Parse
       n.driver = std::string(w[2]);
       n.admin_status = std::string(w[3]);
       n.link_status = std::string(w[4]);
+      uint64_t number = 0;
+      if (!WholeUnsigned(w[5], number) || number > UINT32_MAX) {
+        warnings->push_back({lines.number(), "Speed \"" + std::string(w[5].substr(0, 24)) + "\" is not a number of Mb/s; read as unknown"});
+      }
       n.speed_mbps = U32(w[5]);
       n.duplex = std::string(w[6]);
       n.mac = std::string(w[7]);
+      if (!WholeUnsigned(w[8], number) || number > UINT32_MAX) {
+        warnings->push_back({lines.number(), "MTU \"" + std::string(w[8].substr(0, 24)) + "\" is not a number; read as unknown"});
+      }
       n.mtu = U32(w[8]);
       n.description = std::string(TrimView(t.substr(static_cast<size_t>(w[9].data() - t.data()))));
       n.line = lines.number();
@@ -209,6 +216,10 @@ std::vector<EsxiPciDevice> ParseEsxcliPciList(std::string_view text, std::vector
       }
       start(lines.number());
       warnings->push_back({lines.number(), "device fields before any address line (an excerpt?)"});
+    }
+    if ((key == "Vendor ID" || key == "Device ID") && (Hex(value).size() != 4 || Hex(value).find_first_not_of("0123456789abcdef") != std::string::npos)) {
+      warnings->push_back({lines.number(), std::string(key) + " \"" + std::string(value.substr(0, 24)) + "\" is not four hex digits; ignored"});
+      continue;
     }
     if (key == "Address") d->address = std::string(value);
     else if (key == "VMkernel Name") d->vmkernel_name = std::string(value);

@@ -196,4 +196,28 @@ check "14: the cut line, the bad counters and the missing summary are warnings" 
 check "14: the symlinked perfquery is not followed, and said" bash -c "! grep -q secret '$WORK/14.out' '$WORK/14.err' && grep -q 'perfquery.txt: a symlink' '$WORK/14.err'"
 check "14: no escape sequence reaches the terminal" bash -c "! grep -q \$'\033' '$WORK/14.err'"
 
+# 15. An ESXi capture a broken or hostile run left: the vmnic list cut mid-row with an escape sequence in a
+#     description and a 20-digit speed, a VIB list with a NUL byte, a PCI list whose vendor id is not hex, and a
+#     Linux lsusb tree 3,000 levels deep beside them. The vmnic read is written, every problem is a warning with
+#     its file and line, no escape reaches the terminal.
+mkdir -p "$WORK/15"
+{
+  printf 'Name    PCI Device    Driver  Admin Status  Link Status  Speed  Duplex  MAC Address        MTU   Description\n'
+  printf -- '------  ------------  ------  ------------  -----------  -----  ------  -----------------  ----  -----------\n'
+  printf 'vmnic0  0000:04:00.0  ixgben  Up            Up           99999999999999999999  Full  00:00:00:00:00:00  1500  Intel \033[31mX550\n'
+  printf 'vmnic1  0000:04:00.1  ixg'
+} > "$WORK/15/esxcli-network-nic-list.txt"
+printf 'Name Version Vendor Acceptance Level Install Date\nixgben 1.0\0x VMW VMwareCertified 2020-01-01\n' > "$WORK/15/esxcli-software-vib-list.txt"
+printf '0000:04:00.0\n   Vendor ID: 0xZZZZ\n   Module Name: None\n   Device Class Name: Ethernet controller\n' > "$WORK/15/esxcli-hardware-pci-list.txt"
+{
+  echo '/:  Bus 01.Port 1: Dev 1, Class=root_hub, Driver=xhci_hcd/1p, 480M'
+  for i in $(seq 1 3000); do printf '%*s|__ Port 1: Dev 2, If 0, Class=Hub, Driver=hub/1p, 480M\n' $((4 * i)) ''; done
+} > "$WORK/15/lsusb-t.txt"
+"$RAILYARD" collect --from "$WORK/15" > "$WORK/15.out" 2> "$WORK/15.err"
+check "15: a damaged ESXi capture still gives its host (exit 0, platform esxi, vmnic0)" \
+  test "$(jq -r '.host.platform + " " + .netdevs[0].name' "$WORK/15.out")" = "esxi vmnic0"
+check "15: the bad speed, the cut row, the bad id and the Linux file are warnings with their lines" \
+  sh -c "grep -q 'nic list: line 3: Speed' '$WORK/15.err' && grep -q 'nic list: line 4' '$WORK/15.err' && grep -q 'pci list: line 2' '$WORK/15.err' && grep -q 'lsusb -t: line 1' '$WORK/15.err'"
+check "15: no escape sequence reaches the terminal" bash -c "! grep -q \$'\033' '$WORK/15.err'"
+
 finish
