@@ -11,11 +11,7 @@
 namespace railyard {
 namespace {
 
-uint32_t U32(std::string_view s) {
-  uint32_t v = 0;
-  std::from_chars(s.data(), s.data() + s.size(), v);
-  return v;
-}
+uint32_t U32(std::string_view s) { return static_cast<uint32_t>(std::max(0, LeadingInt(s))); }
 
 // A line as pasted: markdown quoting ("> ") and bold ("**vmnic0**") removed.
 std::string Clean(std::string_view line) {

@@ -9,12 +9,6 @@
 namespace railyard {
 namespace {
 
-int Int(std::string_view s) {
-  int v = 0;
-  std::from_chars(s.data(), s.data() + s.size(), v);
-  return v;
-}
-
 // "480M", "1.5M", "5000M", "20000M/x2" -> Mbit/s; 0 when not a speed.
 double Speed(std::string_view s) {
   s = TrimView(s);
@@ -32,8 +26,8 @@ bool ReadFields(std::string_view rest, UsbTreeNode& n) {
   while (start <= rest.size()) {
     size_t comma = rest.find(", ", start);
     std::string_view f = TrimView(rest.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
-    if (f.starts_with("Dev ")) n.dev = Int(f.substr(4));
-    else if (f.starts_with("If ")) n.interface = Int(f.substr(3));
+    if (f.starts_with("Dev ")) n.dev = LeadingInt(f.substr(4));
+    else if (f.starts_with("If ")) n.interface = LeadingInt(f.substr(3));
     else if (f.starts_with("Class=")) n.class_name = std::string(f.substr(6));
     else if (f.starts_with("Driver=")) n.driver = std::string(f.substr(7));
     else if (double v = Speed(f); v > 0) {
@@ -71,8 +65,8 @@ UsbTree ParseLsusbTree(std::string_view text) {
     std::string port(TrimView(line.substr(port_at + 5, colon - port_at - 5)));
     while (!stack.empty() && stack.back().column >= column) stack.pop_back();
     std::string path;
-    for (const Level& l : stack) path += std::to_string(Int(l.port)) + ".";
-    n.port_path = path + std::to_string(Int(port));
+    for (const Level& l : stack) path += std::to_string(LeadingInt(l.port)) + ".";
+    n.port_path = path + std::to_string(LeadingInt(port));
     stack.push_back({column, port});
     if (!ReadFields(line.substr(colon + 2), n)) {
       tree.warnings.push_back({number, "a device line without its speed (\"480M\", \"5000M\")"});
@@ -103,7 +97,7 @@ UsbTree ParseLsusbTree(std::string_view text) {
         tree.warnings.push_back({lines.number(), "a root-hub line without \"Bus N.Port N:\""});
         continue;
       }
-      bus = Int(t.substr(b + 4, dot - b - 4));
+      bus = LeadingInt(t.substr(b + 4, dot - b - 4));
       stack.clear();
       UsbTreeNode n;
       n.bus = bus;
@@ -138,7 +132,7 @@ UsbTree ParseLsusbTree(std::string_view text) {
     }
     if (t.starts_with("Bus ") && t.find(" Device ") != std::string_view::npos && t.find(": ID ") != std::string_view::npos) {
       std::vector<std::string_view> w = SplitWords(t);  // "Bus 004 Device 004: ID 0bda:8153 Realtek ..."
-      if (w.size() >= 6) ids[{Int(w[1]), Int(w[3])}] = std::string(w[5]);
+      if (w.size() >= 6) ids[{LeadingInt(w[1]), LeadingInt(w[3])}] = std::string(w[5]);
       continue;
     }
     tree.warnings.push_back({lines.number(), "not a line of lsusb -t or lsusb; skipped"});

@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include "parse/key_value.h"
 #include "util/csv.h"
 #include "util/lines.h"
 #include "util/text.h"
@@ -16,12 +17,6 @@ std::string Field(const CsvTable& t, const CsvRow& r, std::string_view name) {
   int c = t.Column(name);
   if (c < 0) throw std::logic_error("data file lacks column " + std::string(name));
   return r.fields[static_cast<size_t>(c)];
-}
-
-int Number(const std::string& s) {
-  int v = 0;
-  std::from_chars(s.data(), s.data() + s.size(), v);
-  return v;
 }
 
 struct Tables {
@@ -45,14 +40,14 @@ const Tables& Data() {
     CsvTable c = ParseCsv(EmbeddedFileText("realtek_chips.csv"), "realtek_chips.csv");
     for (const CsvRow& r : c.rows) {
       t.chips.push_back({.xid = Lower(Field(c, r, "xid")), .chip = Field(c, r, "chip"), .pci_device = Field(c, r, "pci_device"),
-                         .speed_mbps = Number(Field(c, r, "speed_mbps")), .vendor_driver = Field(c, r, "vendor_driver"),
+                         .speed_mbps = LeadingInt(Field(c, r, "speed_mbps")), .vendor_driver = Field(c, r, "vendor_driver"),
                          .r8169_since = Field(c, r, "r8169_since"), .source = Field(c, r, "source"),
                          .confidence = Field(c, r, "confidence")});
     }
     CsvTable u = ParseCsv(EmbeddedFileText("usb_nics.csv"), "usb_nics.csv");
     for (const CsvRow& r : u.rows) {
       t.usb.push_back({.usb_id = Lower(Field(u, r, "usb_id")), .chip = Field(u, r, "chip"),
-                       .usb_generation = Number(Field(u, r, "usb_generation")), .link_mbps = Number(Field(u, r, "link_mbps")),
+                       .usb_generation = LeadingInt(Field(u, r, "usb_generation")), .link_mbps = LeadingInt(Field(u, r, "link_mbps")),
                        .driver = Field(u, r, "driver"), .source = Field(u, r, "source")});
     }
     return t;
