@@ -1,11 +1,14 @@
 // Every rule: a real sample that triggers it and one that does not. Where no real sample shows
 // the fault, a healthy real sample is loaded and one value is changed in memory (said so).
 #include "doctor/doctor.h"
+#include "doctor/symptoms.h"
 
 #include <filesystem>
 #include <fstream>
 
 #include <fmt/format.h>
+#include <set>
+
 #include <gtest/gtest.h>
 
 #include "doctor/rules.h"
@@ -863,6 +866,20 @@ TEST(Doctor, EveryRuleHasADocPage) {
   }
 }
 
+// Every rule id named anywhere exists: a symptom step naming an unknown rule throws (walked here on empty
+// facts), and every page in docs/rules is a rule's.
+TEST(Doctor, EveryRuleIdNamedAnywhereExists) {
+  for (const Symptom& s : Symptoms()) EXPECT_NO_THROW(RunSymptom(s.id, HostFacts{}, DoctorPolicy{})) << s.id;
+  std::set<std::string> ids;
+  for (const HostRule& r : HostRules()) ids.insert(r.id);
+  for (const FleetRule& r : FleetRules()) ids.insert(r.id);
+  for (const FleetRule& r : PlanRules()) ids.insert(r.id);
+  for (const FleetRule& r : SwitchRules()) ids.insert(r.id);
+  for (const auto& page : fs::directory_iterator(fs::path(RAILYARD_SOURCE_DIR) / "docs/rules")) {
+    EXPECT_TRUE(ids.count(page.path().stem().string())) << page.path() << " documents no rule";
+  }
+}
+
 TEST(DoctorPolicy, ParsesAndRejectsWithTheLine) {
   DoctorPolicy p = ParsePolicy("ethernet_mtu: 4200\nroce_priority: 5\ndisabled_rules: [bond-active-backup]\n"
                                "severity: {mtu-not-jumbo: error}\nfirmware_baseline: {MT_0000000834: 28.39.1002}\n",
@@ -878,6 +895,13 @@ TEST(DoctorPolicy, ParsesAndRejectsWithTheLine) {
     EXPECT_STREQ(e.what(), "p.yaml:2: roce_prority: unknown key (did you mean roce_priority?)");
   }
   EXPECT_THROW(ParsePolicy("roce_priority: 9\n", "p.yaml"), PolicyError);
+  try {
+    ParsePolicy("disabled_rules: [no-nvidia-nic, bond-active-backpu]\n", "p.yaml");
+    FAIL() << "a misspelt rule id disables nothing: refused";
+  } catch (const PolicyError& e) {
+    EXPECT_STREQ(e.what(), "p.yaml:1: disabled_rules: no rule \"bond-active-backpu\" (did you mean bond-active-backup?)");
+  }
+  EXPECT_THROW(ParsePolicy("severity: {mtu-not-jumb0-x: error}\n", "p.yaml"), PolicyError);
   EXPECT_THROW(ParsePolicy("ethernet_mtu: big\n", "p.yaml"), PolicyError);
   EXPECT_THROW(ParsePolicy("[1, 2]\n", "p.yaml"), PolicyError);
   EXPECT_LT(CompareVersions("28.39.1002", "28.40.1000"), 0);

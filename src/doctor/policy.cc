@@ -1,4 +1,10 @@
 #include "doctor/policy.h"
+
+#include <algorithm>
+#include "doctor/switch_rules.h"
+#include "doctor/plan_rules.h"
+#include "doctor/fleet.h"
+#include "doctor/rules.h"
 #include "util/file.h"
 #include "util/lines.h"
 #include "util/text.h"
@@ -22,6 +28,28 @@ namespace {
 
 [[noreturn]] void Fail(const std::string& file, const YAML::Node& node, const std::string& key, const std::string& message) {
   throw PolicyError(fmt::format("{}:{}: {}: {}", file, node.Mark().line + 1, key, message));
+}
+
+// Every rule id the doctor knows: a policy naming another would disable or regrade nothing, in silence.
+const std::vector<std::string>& KnownRuleIds() {
+  static const std::vector<std::string> ids = [] {
+    std::vector<std::string> out;
+    for (const HostRule& r : HostRules()) out.push_back(r.id);
+    for (const FleetRule& r : FleetRules()) out.push_back(r.id);
+    for (const FleetRule& r : PlanRules()) out.push_back(r.id);
+    for (const FleetRule& r : SwitchRules()) out.push_back(r.id);
+    return out;
+  }();
+  return ids;
+}
+
+std::string RuleId(const std::string& file, const YAML::Node& node, const std::string& key) {
+  std::string id = node.as<std::string>("");
+  const auto& ids = KnownRuleIds();
+  if (std::find(ids.begin(), ids.end(), id) != ids.end()) return id;
+  std::string hint = ClosestMatch(id, ids);
+  Fail(file, node, key, hint.empty() ? fmt::format("no rule \"{}\" (railyard doctor --list-rules)", id)
+                                     : fmt::format("no rule \"{}\" (did you mean {}?)", id, hint));
 }
 
 template <typename T>
@@ -86,13 +114,16 @@ DoctorPolicy ParsePolicy(const std::string& yaml_text, const std::string& file) 
       for (const auto& b : v) p.firmware_baseline[b.first.as<std::string>("")] = As<std::string>(file, b.second, key, "a version");
     } else if (key == "disabled_rules") {
       if (!v.IsSequence()) Fail(file, v, key, "expected a list of rule ids");
-      for (const auto& r : v) p.disabled_rules.insert(As<std::string>(file, r, key, "a rule id"));
+      for (const auto& r : v) {
+        As<std::string>(file, r, key, "a rule id");
+        p.disabled_rules.insert(RuleId(file, r, key));
+      }
     } else if (key == "severity") {
       if (!v.IsMap()) Fail(file, v, key, "expected a mapping of rule id to info|warning|error");
       for (const auto& r : v) {
         auto sev = ParseSeverity(As<std::string>(file, r.second, key, "info, warning or error"));
         if (!sev) Fail(file, r.second, key, "expected info, warning or error");
-        p.severity[r.first.as<std::string>("")] = *sev;
+        p.severity[RuleId(file, r.first, key)] = *sev;
       }
     } else {
       std::string hint = ClosestMatch(key, kKeys);

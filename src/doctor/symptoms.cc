@@ -28,6 +28,12 @@ bool SourcePresent(const HostFacts& f, std::string_view prefix) {
 StepResult ByRules(const HostFacts& f, const DoctorPolicy& policy, std::string step, std::vector<std::string> rules,
                    bool have_source, std::string command) {
   StepResult r{std::move(step), StepStatus::kUnknown, "", "", ""};
+  // A step naming a rule that does not exist would pass in silence: refuse it (a test walks every symptom).
+  for (const std::string& id : rules) {
+    bool known = false;
+    for (const HostRule& rule : HostRules()) known |= rule.id == id;
+    if (!known) throw std::logic_error("symptom step \"" + r.step + "\" names no host rule \"" + id + "\"");
+  }
   DoctorPolicy only = policy;
   for (const HostRule& rule : HostRules()) {
     if (std::find(rules.begin(), rules.end(), rule.id) == rules.end()) only.disabled_rules.insert(rule.id);
