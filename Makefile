@@ -53,6 +53,7 @@ bench: build
 	bench/rollout_bench.sh $(BUILD)
 	bench/config_bench.sh $(BUILD)
 	bench/switch_bench.sh $(BUILD)
+	bench/kernel_log_bench.sh $(BUILD)
 	bench/burnin_bench.sh $(BUILD)
 	bench/plan_html_bench.sh $(BUILD)
 	bench/serve_bench.sh $(BUILD)
