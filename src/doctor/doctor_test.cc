@@ -648,6 +648,29 @@ TEST(Doctor, DriverStackMissing) {
   EXPECT_EQ(Count(RunHostRules(f, doca), "driver-stack-missing"), 0u);
 }
 
+TEST(Doctor, DriverStackUnsupported) {
+  // A real ConnectX-4 Lx (HPE 640SFP28, lspci) with the real DOCA-OFED ofed_info string (24.07: supported).
+  HostFacts f = Capture("cx4lx", {{"lspci-vvv.txt", "lspci/lspci-vvv-connectx4-lx-hpe-old-pciutils-mail-wrapped.txt"}});
+  ASSERT_FALSE(f.pci.empty());
+  f.ofed = "OFED-internal-24.07-0.3.5.0.110";
+  EXPECT_EQ(Count(RunHostRules(f, {}), "driver-stack-unsupported"), 0u);
+  f.ofed = "MLNX_OFED_LINUX-24.10-3.2.5.0";  // MLNX_OFED 24.10 LTS still supports ConnectX-4 Lx
+  EXPECT_EQ(Count(RunHostRules(f, {}), "driver-stack-unsupported"), 0u);
+  // In memory: a DOCA-OFED train after the last that supports ConnectX-4 (DOCA 2.9.x = 24.10).
+  f.ofed = "OFED-internal-25.04-0.6.1.0.1";
+  std::vector<Finding> found = RunHostRules(f, {});
+  ASSERT_EQ(Count(found, "driver-stack-unsupported"), 1u);  // one per family, not per function
+  for (const Finding& x : found) {
+    if (x.rule == "driver-stack-unsupported") {
+      EXPECT_NE(x.message.find("ConnectX-4 Lx"), std::string::npos) << x.message;
+    }
+  }
+  // In memory: the same card's ids as a ConnectX-8 under MLNX_OFED.
+  for (PciFunction& p : f.pci) p.description = "Mellanox Technologies MT43244 Family [ConnectX-8]";
+  f.ofed = "MLNX_OFED_LINUX-24.10-3.2.5.0";
+  EXPECT_EQ(Count(RunHostRules(f, {}), "driver-stack-unsupported"), 1u);
+}
+
 TEST(Doctor, VmNicNotPassthrough) {
   HostFacts f = Capture("vm", {{"ip-j-d-link.json", "project:tests/fixtures/iproute2/ip-j-d-link-veth-bridge.json"}});
   EXPECT_EQ(Count(RunHostRules(f, {}), "vm-nic-not-passthrough"), 0u);

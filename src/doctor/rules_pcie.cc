@@ -6,6 +6,9 @@
 #include <fmt/format.h>
 
 #include "doctor/rules.h"
+#include "doctor/policy.h"
+#include "util/csv.h"
+#include "catalog/identity.h"
 #include "model/units.h"
 
 namespace railyard {
@@ -280,6 +283,42 @@ void DriverStackMissing(RuleContext& c) {
       .evidence = {{"ofed_info", have.empty() ? asked->detail : have}, {"policy", want}};
 }
 
+// The family's support limits (data/catalog/driver_stacks.csv) against the stack the host runs: MLNX_OFED on a
+// ConnectX-8 or BlueField-3, DOCA-OFED newer than the last train that supports ConnectX-4.
+void DriverStackUnsupported(RuleContext& c) {
+  const std::string& have = c.facts.ofed;
+  std::string stack = have.starts_with("MLNX_OFED") ? "mlnx_ofed" : have.starts_with("OFED-internal") ? "doca_ofed" : "";
+  if (stack.empty()) return;  // inbox or unknown: driver-stack-missing's business
+  // "MLNX_OFED_LINUX-24.10-3.2.5.0:" / "OFED-internal-24.07-0.3.5.0.110" -> "24.10" / "24.07"
+  std::string rest = have.substr(have.find('-') + 1);
+  if (stack == "doca_ofed") rest = rest.substr(rest.find('-') + 1);
+  std::string train = rest.substr(0, rest.find('-'));
+  static const CsvTable table = ParseCsv(EmbeddedFile("driver_stacks.csv"), "driver_stacks.csv");
+  std::set<std::string> reported;
+  for (const PciFunction& p : c.facts.pci) {
+    std::string family;
+    if (const DeviceFamily* d = p.device_id.empty() ? nullptr : IdentityCatalog::Builtin().FamilyByDeviceId(p.device_id)) family = d->family;
+    size_t open = p.description.rfind('['), close = p.description.rfind(']');
+    if (family.empty() && open != std::string::npos && close > open) {
+      if (const DeviceFamily* d = IdentityCatalog::Builtin().FamilyByName(p.description.substr(open + 1, close - open - 1))) family = d->family;
+    }
+    if (family.empty() || !reported.insert(family).second) continue;
+    for (const CsvRow& row : table.rows) {
+      auto col = [&](const char* name) { return row.fields[static_cast<size_t>(table.Column(name))]; };
+      if (col("family") != family || col("stack") != stack) continue;
+      std::string last = col("last");
+      if (last != "none" && CompareVersions(train, last) <= 0) continue;
+      c.Report(fmt::format("PCI {}", p.bdf),
+               fmt::format("{} runs {}, which does not support the {}: {}", c.facts.hostname.empty() ? "the host" : c.facts.hostname,
+                           have, family, col("why")),
+               stack == "mlnx_ofed" ? "install DOCA-Host (doca-ofed) in place of MLNX_OFED, with the firmware its release bundles"
+                                    : fmt::format("stay on a DOCA-OFED {} (DOCA 2.9.x LTS) release for these cards, or replace them", last))
+          .evidence = {{"ofed_info", have}, {"family", family}, {"stack", stack}, {"train", train}, {"last_supported", last},
+                       {"source", col("source") + " (confidence " + col("confidence") + ")"}};
+    }
+  }
+}
+
 void VmNicNotPassthrough(RuleContext& c) {
   static const std::set<std::string> kEmulated = {"virtio_net", "vmxnet3", "hv_netvsc", "e1000", "e1000e", "ena"};
   bool connectx = !c.facts.pci.empty() || !c.facts.rdma.empty();
@@ -325,6 +364,7 @@ void NoNvidiaNic(RuleContext& c) {
 }  // namespace
 
 void AddPcieRules(std::vector<HostRule>& rules) {
+  rules.push_back({"driver-stack-unsupported", Severity::kError, "the installed MLNX_OFED/DOCA-OFED does not support a card's family", DriverStackUnsupported});
   rules.push_back({"no-nvidia-nic", Severity::kWarning, "no NVIDIA/Mellanox NIC in the facts: the NIC checks saw nothing", NoNvidiaNic});
   rules.push_back({"pcie-link-downgraded", Severity::kError, "PCIe link trained below the card's capability", LinkDowngraded});
   rules.push_back({"pcie-slot-below-line-rate", Severity::kError, "PCIe bandwidth below the ports' line rate", SlotBelowLineRate});
