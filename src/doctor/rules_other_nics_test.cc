@@ -239,6 +239,44 @@ TEST(OtherNicRules, UsbAdapterFromLsusbAloneWithItsId) {
   EXPECT_TRUE(Of(Doctor(in), "usb-nic-below-usb3").empty());
 }
 
+TEST(OtherNicRules, EthtoolDriverInfoOfOtherVendors) {
+  // Every real `ethtool -i` of another vendor's NIC yields its driver and bus; a USB adapter's bus-info is not a
+  // PCI address, and an empty firmware-version stays empty.
+  for (const auto& entry : std::filesystem::directory_iterator(testing::FixturePath("ethtool/other-nics"))) {
+    std::string name = entry.path().filename().string();
+    if (!name.starts_with("ethtool-i-")) continue;
+    CollectInputs in;
+    in.ethtool_info["eth9"] = testing::ReadText(entry.path());
+    HostFacts f = BuildHostFacts(in);
+    ASSERT_EQ(f.netdevs.size(), 1u) << name;
+    EXPECT_FALSE(f.netdevs[0].driver.empty()) << name;
+    EXPECT_FALSE(f.netdevs[0].bus_info.empty()) << name;
+    if (name.find("cdc_ncm") != std::string::npos) {
+      EXPECT_EQ(f.netdevs[0].bus_info, "usb-0000:01:00.0-2");
+      EXPECT_EQ(f.netdevs[0].pci_bdf, "");  // not a PCI function
+    }
+    if (name.find("r8169-2.3LK") != std::string::npos) {
+      EXPECT_EQ(f.netdevs[0].firmware_version, "");
+    }
+    if (name.find("bnxt_en") != std::string::npos) {
+      EXPECT_EQ(f.netdevs[0].firmware_version, "220.0.59.0/pkg 220.0.83.0");
+    }
+  }
+}
+
+TEST(OtherNicRules, E810WithModulesButNoDriverAfterItsProbeFailed) {
+  // The same host's lspci -vvv (ice listed, not in use) and kernel log (probe failed: MSI-X exhausted): one finding.
+  CollectInputs in = WithDmesg("ice-msix-exhausted-probe-failed.txt");
+  in.lspci = Fixture("lspci/other-nics/lspci-vvv-e810-c-kernel-modules-ice-NO-driver-in-use-probe-failed-256cpu-space-stuffed.txt");
+  HostFacts f = BuildHostFacts(in);
+  ASSERT_FALSE(f.other_pci.empty());
+  EXPECT_EQ(f.other_pci[0].kernel_modules, std::vector<std::string>{"ice"});
+  auto found = Of(RunHostRules(f, DoctorPolicy{}), "nic-probe-failed");
+  // e2:00.0 has no driver (lspci) and e2:00.1's probe failed (dmesg): two functions, each once.
+  ASSERT_EQ(found.size(), 2u);
+  EXPECT_NE(found[0].fix.find("interrupt vectors"), std::string::npos);
+}
+
 StepStatus StepNamed(const std::vector<StepResult>& steps, const std::string& prefix) {
   for (const StepResult& s : steps) {
     if (s.step.starts_with(prefix)) return s.status;

@@ -319,8 +319,9 @@ HostFacts BuildHostFacts(const CollectInputs& in) {
       // Mellanox/NVIDIA functions only: by id with -nn, else by name.
       // (A function whose ids say another vendor is never ours, whatever its VPD or name says.)
       bool other_vendor = !p.vendor_id.empty() && p.vendor_id != "15b3";
+      // VPD alone speaks for a headerless excerpt only (an Intel E810 has VPD too).
       bool ours = !other_vendor && (p.vendor_id == "15b3" || p.description.find("Mellanox") != std::string::npos ||
-                                    p.description.find("NVIDIA") != std::string::npos || p.has_vpd);
+                                    p.description.find("NVIDIA") != std::string::npos || (p.has_vpd && p.description.empty()));
       if (ours) {
         f.pci.push_back(std::move(p));
       } else if (p.class_name.find("Ethernet") != std::string::npos || p.class_name.find("Network") != std::string::npos ||

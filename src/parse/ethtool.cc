@@ -66,7 +66,9 @@ EthtoolSettings ParseEthtoolSettings(std::string_view text) {
 
 EthtoolDriver ParseEthtoolDriver(std::string_view text) {
   EthtoolDriver d;
-  for (const KeyValue& kv : ParseKeyValues(text)) {
+  for (KeyValue kv : ParseKeyValues(text)) {
+    // A mail archive's quoting ("> driver: ice") is not part of the key.
+    while (kv.key.starts_with(">")) kv.key = std::string(TrimView(std::string_view(kv.key).substr(1)));
     if (kv.key == "driver") d.driver = kv.value;
     else if (kv.key == "version") d.version = kv.value;
     else if (kv.key == "bus-info") d.bus_info = kv.value;
