@@ -255,6 +255,7 @@ const std::vector<AuthenticityRule>& AuthenticityRules() {
       {"module-eeprom-garbage", Severity::kError, "H", "module EEPROM identity fields empty or not printable"},
       {"module-vendor-inconsistent", Severity::kError, "H", "NVIDIA OUI with a foreign vendor name or part number"},
       {"cable-length-mismatch", Severity::kWarning, "H", "EEPROM length differs from the part number's length code"},
+      {"not-on-any-delivery", Severity::kWarning, "H", "seen on a host but on no receiving list the ledger holds"},
   };
   return rules;
 }
@@ -303,6 +304,28 @@ std::vector<AuthenticityFinding> CheckLedger(const LedgerStore& ledger) {
                               fmt::format("the ledger has seen this card with PSIDs {}: it was re-flashed to another board's firmware", history),
                               "a re-flashed card: NVIDIA will not support it; reject it or return it to its original firmware",
                               {{"psid_history", history}}));
+  }
+  // Provenance: a card, cable or module seen in the field (host facts, captures, tool outputs) that no receiving
+  // list ever named came through no delivery the team tracked: bought elsewhere, swapped in, or mislabelled.
+  // Judged only once the ledger holds a receiving list; otherwise every asset would be "not delivered".
+  std::set<std::string> received;
+  ledger.ForEachChange("state", [&](const std::string& serial, const std::string& state) {
+    if (state == "received") received.insert(serial);
+  });
+  if (!received.empty()) {
+    ledger.ForEachAsset([&](const Asset& a) {
+      if (received.count(a.serial) || a.kind == "switch") return;
+      auto where = a.fields.find("location");
+      auto opn = a.fields.find("opn");
+      std::string at = where == a.fields.end() ? std::string() : where->second;
+      out.push_back(MakeFinding("not-on-any-delivery", a.serial, fmt::format("{} {}", a.kind, opn == a.fields.end() ? "" : opn->second),
+                                fmt::format("{} {} was seen{} but is on none of the {} received assets' receiving lists: it came "
+                                            "through no delivery this ledger tracks", a.kind, a.serial, at.empty() ? "" : " at " + at,
+                                            received.size()),
+                                "find its delivery (import that receiving list) or its origin; a card or cable from outside genuine "
+                                "channels gets the full authenticity check and acceptance before it carries traffic",
+                                {{"location", at}, {"received_assets", std::to_string(received.size())}}));
+    });
   }
   for (const auto& [identity, serials] : identities) {
     if (serials.size() < 2) continue;

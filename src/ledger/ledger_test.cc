@@ -321,5 +321,32 @@ TEST_F(LedgerTest, OneSerialOnTwoHostsIsRecordedNotRefused) {
   EXPECT_EQ(dup, 1u);
 }
 
+TEST_F(LedgerTest, NotOnAnyDeliveryOnceAReceivingListExists) {
+  auto lspci = FixturePath("lspci/cx7-ndr-osfp-gen5-x16-vpd.txt");
+  RAILYARD_REQUIRE_FIXTURE(lspci);
+  // A real card (its VPD serial MT2347J0100T) seen on a host.
+  fs::create_directories(dir_ / "facts");
+  HostFacts f;
+  f.hostname = "gpu001";
+  f.pci = ParseLspci(testing::ReadText(lspci)).functions;
+  std::ofstream(dir_ / "facts" / "gpu001.json") << ToJson(f).dump();
+  auto ledger = OpenSqliteLedger(db_);
+  ledger->Import(ReadImportDocument((dir_ / "facts").string(), {}, *ledger), "alice");
+  auto count = [&] {
+    size_t n = 0;
+    for (const AuthenticityFinding& x : CheckLedger(*ledger)) n += x.finding.rule == "not-on-any-delivery";
+    return n;
+  };
+  EXPECT_EQ(count(), 0u);  // no receiving list yet: nothing to compare with, nothing claimed
+  // A delivery of two other cards: the card in gpu001 is on no receiving list.
+  std::ofstream(dir_ / "po-1.csv") << "serial,opn,batch,po\nMT2347J0200T,MCX75310AAS-NEAT,B1,PO-1\nMT2347J0201T,MCX75310AAS-NEAT,B1,PO-1\n";
+  ledger->Import(ReadImportDocument((dir_ / "po-1.csv").string(), {}, *ledger), "alice");
+  EXPECT_EQ(count(), 1u);
+  // Its own delivery arrives: the finding goes.
+  std::ofstream(dir_ / "po-2.csv") << "serial,opn,batch,po\nMT2347J0100T,MCX75310AAS-NEAT,B2,PO-2\n";
+  ledger->Import(ReadImportDocument((dir_ / "po-2.csv").string(), {}, *ledger), "alice");
+  EXPECT_EQ(count(), 0u);
+}
+
 }  // namespace
 }  // namespace railyard
