@@ -112,12 +112,39 @@ void LinkFlapping(RuleContext& c) {
   }
 }
 
+// A module built against another kernel's or another OFED's RDMA/NIC symbols: the kernel refuses to load it
+// ("disagrees about version of symbol", "Unknown symbol ... (err -22)"). One finding per module.
+void KernelDriverMismatch(RuleContext& c) {
+  std::map<std::string, std::vector<const KernelEvent*>> by_module;
+  for (const KernelEvent& e : c.facts.kernel_events) {
+    if (e.kind == KernelEventKind::kSymbolMismatch) by_module[e.driver].push_back(&e);
+  }
+  for (const auto& [module, events] : by_module) {
+    std::set<std::string> symbols;
+    for (const KernelEvent* e : events) symbols.insert(e->values.count("symbol") ? e->values.at("symbol") : "?");
+    std::string listed;
+    for (const std::string& sym : symbols) listed += (listed.empty() ? "" : ", ") + sym;
+    std::string stack = c.facts.ofed.empty() ? "the inbox RDMA stack" : c.facts.ofed;
+    c.Report(fmt::format("module {}", module),
+             fmt::format("the kernel refused {} ({} symbol(s) built against another version: {}): it was compiled for another "
+                         "kernel or another driver stack than the running {} with {}, so it does not load",
+                         module, symbols.size(), listed, c.facts.kernel.empty() ? "kernel" : c.facts.kernel, stack),
+             "rebuild the module against the running kernel and driver stack (DKMS: `dkms autoinstall -k $(uname -r)`; "
+             "MLNX_OFED/DOCA: reinstall for this kernel, `--add-kernel-support`; out-of-tree modules such as nv_peer_mem or "
+             "Lustre's ko2iblnd: rebuild against /usr/src/ofa_kernel/$(uname -r)); an inbox module that collides with the "
+             "OFED's core (mlx5_vdpa) must come from the same stack")
+        .evidence = {{"dmesg", events.front()->message}, {"line", std::to_string(events.front()->line)},
+                     {"symbols", listed}, {"kernel", c.facts.kernel}, {"ofed", c.facts.ofed}};
+  }
+}
+
 }  // namespace
 
 void AddKernelRules(std::vector<HostRule>& rules) {
   rules.push_back({"nic-firmware-health", Severity::kError, "the NIC firmware reported a health failure (kernel log)", FirmwareHealth});
   rules.push_back({"pcie-slot-power-insufficient", Severity::kError, "the PCIe slot gives the card less power than it needs", SlotPowerInsufficient});
   rules.push_back({"pcie-aer-errors", Severity::kWarning, "PCIe AER/DPC error reports on the NIC's link (error when uncorrected)", PcieErrors});
+  rules.push_back({"kernel-driver-mismatch", Severity::kError, "a NIC/RDMA module built against another kernel's or OFED's symbols (kernel log)", KernelDriverMismatch});
   rules.push_back({"link-flapping", Severity::kWarning, "a NIC port's link went down repeatedly (kernel log)", LinkFlapping});
 }
 

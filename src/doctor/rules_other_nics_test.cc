@@ -277,6 +277,26 @@ TEST(OtherNicRules, E810WithModulesButNoDriverAfterItsProbeFailed) {
   EXPECT_NE(found[0].fix.find("interrupt vectors"), std::string::npos);
 }
 
+TEST(OtherNicRules, KernelDriverMismatchOnRealLogs) {
+  for (const char* name : {"dmesg/mlx5-vdpa-inbox-module-disagrees-with-doca-mlx5-core-symbols-EXCERPT.txt",
+                           "dmesg/nv-peer-mem-built-against-old-kernel-ofa-kernel-unknown-symbol.txt",
+                           "dmesg/ko2iblnd-lustre-built-against-other-ofed-syslog-EXCERPT.txt"}) {
+    CollectInputs in;
+    in.dmesg = Fixture(name);
+    auto found = Of(Doctor(in), "kernel-driver-mismatch");
+    ASSERT_EQ(found.size(), 1u) << name;  // one per module, however many symbols
+  }
+  CollectInputs vdpa;
+  vdpa.dmesg = Fixture("dmesg/mlx5-vdpa-inbox-module-disagrees-with-doca-mlx5-core-symbols-EXCERPT.txt");
+  auto found = Of(Doctor(vdpa), "kernel-driver-mismatch");
+  EXPECT_EQ(found[0].object, "module mlx5_vdpa");
+  EXPECT_EQ(Evidence(found[0], "symbols"), "mlx5_db_free, mlx5_flow_table_id, mlx5_query_nic_vport_mtu");
+  // A module missing some other subsystem's symbol is not this rule's business.
+  CollectInputs other;
+  other.dmesg = std::string("[  1.000000] snd_foo: Unknown symbol snd_pcm_new (err -22)\n");
+  EXPECT_TRUE(Of(Doctor(other), "kernel-driver-mismatch").empty());
+}
+
 StepStatus StepNamed(const std::vector<StepResult>& steps, const std::string& prefix) {
   for (const StepResult& s : steps) {
     if (s.step.starts_with(prefix)) return s.status;

@@ -35,12 +35,13 @@ std::string_view ToString(KernelEventKind kind) {
     case KernelEventKind::kUsbEnumerated: return "usb-enumerated";
     case KernelEventKind::kUsbBelowTopSpeed: return "usb-below-top-speed";
     case KernelEventKind::kUsbDeviceId: return "usb-device-id";
+    case KernelEventKind::kSymbolMismatch: return "symbol-mismatch";
   }
   return "other";
 }
 
 std::optional<KernelEventKind> KernelEventKindFromString(std::string_view name) {
-  for (int k = 0; k <= static_cast<int>(KernelEventKind::kUsbDeviceId); ++k) {
+  for (int k = 0; k <= static_cast<int>(KernelEventKind::kSymbolMismatch); ++k) {
     if (ToString(static_cast<KernelEventKind>(k)) == name) return static_cast<KernelEventKind>(k);
   }
   return std::nullopt;
@@ -67,7 +68,11 @@ void Classify(KernelEvent& e) {
     std::string_view rest = m.substr(at + marker.size());
     return std::string(rest.substr(0, rest.find_first_of(stops)));
   };
-  if (has("Direct firmware load for ") && has(" failed with error ")) {
+  if (m.starts_with("disagrees about version of symbol ") || (m.starts_with("Unknown symbol ") && has("(err "))) {
+    e.kind = KernelEventKind::kSymbolMismatch;
+    e.values["symbol"] = word_after(m.starts_with("Unknown") ? "Unknown symbol " : "of symbol ");
+    e.values["disagrees"] = m.starts_with("disagrees") ? "yes" : "no";
+  } else if (has("Direct firmware load for ") && has(" failed with error ")) {
     e.kind = KernelEventKind::kFirmwareMissing;
     e.values["file"] = word_after("Direct firmware load for ");
     e.values["error"] = word_after(" failed with error ");
@@ -346,7 +351,16 @@ KernelLog ParseDmesg(std::string_view text) {
     // that driver's name: keep them by their device name and message.
     bool usb_core = usb_device && (message.find(" USB device number ") != std::string_view::npos ||
                                    message.starts_with("not running at top speed") || message.starts_with("New USB device found"));
-    if (!OurDriver(driver) && !usb_core) continue;
+    // Any module that disagrees with the running RDMA/NIC core's symbols (nv_peer_mem, ko2iblnd, mlx5_vdpa ...).
+    bool rdma_symbol = head_words.size() == 1 && (message.starts_with("disagrees about version of symbol ") ||
+                                                  message.starts_with("Unknown symbol ")) &&
+                       [&] {
+                         std::string_view sym = message.substr(message.rfind("symbol ") + 7);
+                         while (sym.starts_with("_")) sym.remove_prefix(1);
+                         return sym.starts_with("ib_") || sym.starts_with("rdma_") || sym.starts_with("mlx5_") ||
+                                sym.starts_with("mlx4_") || sym.starts_with("mlxfw_") || sym.starts_with("uverbs_");
+                       }();
+    if (!OurDriver(driver) && !usb_core && !rdma_symbol) continue;
     if (driver == "usb" && !usb_core) continue;  // the USB core about hubs, descriptors, strings
     e.driver = std::string(driver);
     if (head_words.size() >= 2) e.device = std::string(head_words[1]);

@@ -44,6 +44,9 @@ enum class KernelEventKind {
                             // (values: speed as printed, mbps, hcd, reset)
   kUsbBelowTopSpeed,        // "not running at top speed" (the device could run faster on another port/hub/cable)
   kUsbDeviceId,             // "New USB device found, idVendor=0bda, idProduct=8156" (values: usb_id)
+  kSymbolMismatch,          // "<module>: disagrees about version of symbol ib_register_peer_memory_client",
+                            // "<module>: Unknown symbol __ib_alloc_pd (err -22)": a module built against another
+                            // kernel's or another OFED's RDMA symbols (kept for RDMA/NIC symbols from any module)
 };
 
 std::string_view ToString(KernelEventKind kind);
