@@ -7,6 +7,8 @@
 #include <set>
 #include <sstream>
 
+#include <iostream>
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -19,20 +21,27 @@ namespace fs = std::filesystem;
 
 void ReadFactsFile(const fs::path& path, const std::function<void(HostFacts&&)>& each,
                    const std::function<void(SwitchFacts&&)>& each_switch) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw FactsInputError(path.string() + ": cannot read the file");
+  // "-" is standard input (`clush -N … railyard collect | railyard doctor -`), named "(stdin)" in messages.
+  std::ifstream file;
+  const bool stdin_path = path == "-";
+  if (!stdin_path) {
+    file.open(path, std::ios::binary);
+    if (!file) throw FactsInputError(path.string() + ": cannot read the file");
+  }
+  std::istream& in = stdin_path ? std::cin : file;
+  const fs::path shown = stdin_path ? fs::path("(stdin)") : path;
   auto build = [&](const nlohmann::json& j, int line) {
     try {
       if (j.is_object() && j.contains("schema") && j["schema"] == kSwitchFactsSchema) {
         if (!each_switch) throw std::runtime_error("switch facts (railyard.switch-facts/1) where host facts were expected");
-        each_switch(ParseSwitchFactsJson(j.dump(), path.string()));
+        each_switch(ParseSwitchFactsJson(j.dump(), shown.string()));
         return;
       }
       each(FactsFromJson(j));
     } catch (const FactsInputError&) {
       throw;
     } catch (const std::exception& e) {
-      throw FactsInputError(line ? fmt::format("{}:{}: {}", path.string(), line, e.what()) : fmt::format("{}: {}", path.string(), e.what()));
+      throw FactsInputError(line ? fmt::format("{}:{}: {}", shown.string(), line, e.what()) : fmt::format("{}: {}", shown.string(), e.what()));
     }
   };
   // NDJSON (what `clush … railyard collect` writes) streams: one document per line, so memory
@@ -49,7 +58,7 @@ void ReadFactsFile(const fs::path& path, const std::function<void(HostFacts&&)>&
         first = line + "\n";
         break;
       }
-      throw FactsInputError(fmt::format("{}:{}: not JSON (a truncated or mixed-in line?)", path.string(), number));
+      throw FactsInputError(fmt::format("{}:{}: not JSON (a truncated or mixed-in line?)", shown.string(), number));
     }
     build(j, number);
     ++documents;
@@ -59,7 +68,7 @@ void ReadFactsFile(const fs::path& path, const std::function<void(HostFacts&&)>&
   buffer << first;  // no seeking back: FACTS may be a pipe (/dev/stdin)
   if (in) buffer << in.rdbuf();
   nlohmann::json whole = nlohmann::json::parse(buffer.str(), nullptr, false);
-  if (whole.is_discarded()) throw FactsInputError(path.string() + ": neither one JSON document nor NDJSON (truncated?)");
+  if (whole.is_discarded()) throw FactsInputError(shown.string() + ": neither one JSON document nor NDJSON (truncated?)");
   build(whole, 0);
 }
 

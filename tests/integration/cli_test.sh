@@ -109,6 +109,10 @@ check "doctor exits 1 on error findings" test $? -eq 1
 check "doctor names the rule and host" grep -q "bond-lacp-not-negotiated.*gpu042" "$WORK/doctor.txt"
 "$RAILYARD" doctor "$WORK/facts/gpu042.json" --format json > "$WORK/doctor.json"
 check "doctor json schema" grep -q '"schema": "railyard.findings/1"' "$WORK/doctor.json"
+"$RAILYARD" doctor - < "$WORK/facts/gpu042.json" > "$WORK/doctor-stdin.txt"
+check "doctor - reads the facts from stdin" grep -q "bond-lacp-not-negotiated.*gpu042" "$WORK/doctor-stdin.txt"
+head -c 100 "$WORK/facts/gpu042.json" | "$RAILYARD" doctor - 2> "$WORK/stdin.err"
+check "doctor - on a truncated stream exits 2 naming (stdin)" sh -c "test $? -eq 2 && grep -q '(stdin)' '$WORK/stdin.err'"
 printf 'disabled_rules: [bond-lacp-not-negotiated, pcie-link-downgraded]\n' > "$WORK/policy.yaml"
 "$RAILYARD" doctor "$WORK/facts" --policy "$WORK/policy.yaml" > /dev/null
 check "doctor exits 0 with the rules off" test $? -eq 0
