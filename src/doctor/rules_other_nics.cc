@@ -37,6 +37,13 @@ std::string ErrnoName(const std::string& error) {
   return it == kNames.end() ? error : fmt::format("{} ({})", error, it->second);
 }
 
+// "PCI 0000:03:00.0", or "USB 4-1:1.0" for a USB adapter's interface (the kernel's USB names have a '-').
+std::string DeviceObject(const std::string& device) {
+  if (device.empty()) return "PCI ?";
+  bool usb = device.find('-') != std::string::npos;  // PCI addresses never hold one
+  return (usb ? "USB " : "PCI ") + device;
+}
+
 // "0000:03:00.0" and "03:00.0" name one function; "2-1.1:2.0" is an interface of USB device "2-1.1".
 bool SameDevice(const std::string& a, const std::string& b) {
   if (a.empty() || b.empty()) return false;
@@ -97,7 +104,7 @@ void NicProbeFailed(RuleContext& c) {
             ? "the card dropped off the bus: reseat it, check the slot and riser power, and the PCIe AER errors around it"
             : "read the lines before it in dmesg; update the card's firmware/NVM and the driver to a matching release, "
               "reseat the card, and check the slot is enabled in the BIOS";
-    Finding& f = c.Report(fmt::format("PCI {}", e.device.empty() ? "?" : e.device),
+    Finding& f = c.Report(DeviceObject(e.device),
                           fmt::format("{} could not take the device ({}): {}; the port does not exist for the OS",
                                       e.driver, ErrnoName(error), why),
                           fix);
@@ -232,13 +239,13 @@ void FirmwareMissing(RuleContext& c, bool wifi) {
     Finding* x = nullptr;
     if (wifi) {
       if (d.loaded && !d.gave_up) {
-        x = &c.Report(Severity::kInfo, fmt::format("PCI {}", device),
+        x = &c.Report(Severity::kInfo, DeviceObject(device),
                       fmt::format("{} tried {} firmware file(s) it could not find ({}) and then loaded {}: Wi-Fi works on an "
                                   "older firmware", d.driver, d.files.size(), files,
                                   Value(*d.loaded, "file").empty() ? Value(*d.loaded, "version") : Value(*d.loaded, "file")),
                       "nothing is broken; update the linux-firmware package to get the newest firmware the driver supports");
       } else {
-        x = &c.Report(Severity::kError, fmt::format("PCI {}", device),
+        x = &c.Report(Severity::kError, DeviceObject(device),
                       fmt::format("{} found no firmware it can use ({} file(s) tried: {}){}: the Wi-Fi device does not come up",
                                   d.driver, d.files.size(), files,
                                   d.minimum.empty() ? "" : fmt::format("; it needs {} to {}", d.minimum,
@@ -247,7 +254,7 @@ void FirmwareMissing(RuleContext& c, bool wifi) {
                       "/lib/firmware, then reload the driver (modprobe -r iwlwifi && modprobe iwlwifi) or reboot");
       }
     } else {
-      x = &c.Report(fmt::format("PCI {}", device),
+      x = &c.Report(DeviceObject(device),
                     fmt::format("{} asked for firmware it could not load ({}): the NIC runs without it (Realtek: no PHY "
                                 "patch, known to cause link and stability trouble; others may refuse to start)", d.driver, files),
                     "install the distribution's firmware package holding " + files +

@@ -94,7 +94,9 @@ TEST(OtherNicRules, NicFirmwareMissingOncePerDevice) {
   EXPECT_EQ(Evidence(found[0], "files"), "rtl_nic/rtl8106e-1.fw");
   EXPECT_EQ(found[0].object, "PCI 0000:02:00.0");
   EXPECT_EQ(Of(Doctor(WithDmesg("r8169-firmware-missing-debian-serial-console.txt")), "nic-firmware-missing").size(), 1u);
-  EXPECT_EQ(Of(Doctor(WithDmesg("usb-rtl8153b-superspeed-cfgselector.txt")), "nic-firmware-missing").size(), 1u);
+  auto usb = Of(Doctor(WithDmesg("usb-rtl8153b-superspeed-cfgselector.txt")), "nic-firmware-missing");
+  ASSERT_EQ(usb.size(), 1u);
+  EXPECT_EQ(usb[0].object, "USB 4-1:1.0");
 }
 
 TEST(OtherNicRules, WifiFirmwareGivesUpIsAnErrorAFallbackIsInfo) {
