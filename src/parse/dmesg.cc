@@ -193,12 +193,18 @@ void Classify(KernelEvent& e) {
       e.values["severity"] = "Uncorrected";
     }
   } else if (has("Link up") || has("Link down") || m.starts_with("Link is Up") || m.starts_with("Link is Down") ||
-             m == "link down" || m == "link up") {
+             m.starts_with("NIC Link is Up") || m.starts_with("NIC Link is Down") || m == "link down" || m == "link up") {
     // mlx5 "Link up"; phylib and most Ethernet drivers "Link is Up - 1Gbps/Full - flow control off", "Link is Down";
-    // old r8169 "link down".
+    // Intel's e1000e/igb/ixgbe/i40e/ice "NIC Link is Up, 10 Gbps Full Duplex, ..." / "NIC Link is Down"; old r8169
+    // "link down".
     e.kind = KernelEventKind::kLinkEvent;
     e.values["state"] = has("Link up") || has("Link is Up") || m == "link up" ? "up" : "down";
     if (m.starts_with("Link is Up - ")) e.values["speed"] = word_after("Link is Up - ");
+    if (m.starts_with("NIC Link is Up")) {
+      std::string_view rest = TrimView(m.substr(14));
+      if (rest.starts_with(",")) rest = TrimView(rest.substr(1));
+      e.values["speed"] = std::string(rest.substr(0, rest.find_first_of(",")));  // "10 Gbps Full Duplex"
+    }
   }
 }
 

@@ -88,6 +88,18 @@ TEST(DmesgOtherNics, Rtl8125LinkFlapsOnDomain0002) {
   EXPECT_EQ(links[0]->values.at("speed"), "1Gbps/Full");
 }
 
+TEST(DmesgOtherNics, IntelNicLinkIsUpAndDown) {
+  auto path = testing::FixturePath("dmesg/other-nics/i40e-unsupported-sfp.txt");
+  KernelLog log = ParseDmesg(testing::ReadText(path));
+  auto links = OfKind(log, KernelEventKind::kLinkEvent);
+  ASSERT_GE(links.size(), 2u);
+  EXPECT_EQ(links[0]->driver, "i40e");
+  EXPECT_EQ(links[0]->values.at("state"), "up");
+  EXPECT_EQ(links[0]->values.at("speed"), "10 Gbps Full Duplex");
+  EXPECT_EQ(links[0]->values.at("netdev"), "enp23s0f3");
+  EXPECT_EQ(links[1]->values.at("state"), "down");
+}
+
 TEST(DmesgOtherNics, VendorDriverTransmitTimeouts) {
   KernelLog log = Read("r8125-netdev-watchdog.txt");
   auto t = OfKind(log, KernelEventKind::kTxTimeout);
