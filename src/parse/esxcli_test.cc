@@ -3,6 +3,8 @@
 
 #include <fstream>
 
+#include <unistd.h>
+
 #include "doctor/rules.h"
 #include "facts/collect.h"
 #include "parse/esxcli.h"
@@ -105,8 +107,9 @@ std::vector<Finding> Of(const std::vector<Finding>& all, const std::string& rule
 
 // An ESXi capture directory: these samples come from different hosts of Intel's test lab and public threads,
 // joined the way `collect --from` reads one host's files.
+// One directory per test process: ctest runs the tests of this file in parallel.
 std::filesystem::path CaptureDir() {
-  auto dir = std::filesystem::temp_directory_path() / "railyard-esxi-capture";
+  auto dir = std::filesystem::temp_directory_path() / ("railyard-esxi-capture-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   auto put = [&](const std::string& name, const std::string& text) { std::ofstream(dir / name) << text; };
@@ -143,7 +146,7 @@ TEST(EsxiRules, FactsFromACaptureAndTheRules) {
 
 TEST(EsxiRules, CompatibilityList) {
   HostFacts f = BuildHostFacts(ReadCaptureDir(CaptureDir().string()));
-  auto path = std::filesystem::temp_directory_path() / "railyard-hcl.csv";
+  auto path = std::filesystem::temp_directory_path() / ("railyard-hcl-" + std::to_string(::getpid()) + ".csv");
   std::ofstream(path) << "vendor_id,device_id,driver,min_driver_version,releases\n0x8086,37cc,i40en,2.0,7.0;8.0\n";
   DoctorPolicy p;
   LoadHcl(p, path.string());
