@@ -1,5 +1,10 @@
 #include "doctor/rules.h"
 
+#include <algorithm>
+#include <charconv>
+
+#include <fmt/format.h>
+
 namespace railyard {
 
 Finding& RuleContext::Report(std::string object, std::string message, std::string fix) {
@@ -48,6 +53,22 @@ std::vector<Finding> RunHostRules(const HostFacts& facts, const DoctorPolicy& po
 
 bool IsRoceNetdev(const NetdevFacts& n) {
   return n.kind == "physical" && (n.ecn.has_value() || n.qos.has_value());
+}
+
+std::string When(const KernelEvent& e) {
+  if (!e.time.empty()) return e.time;
+  return e.timestamp >= 0 ? fmt::format("{:.1f} s after boot", e.timestamp) : "no timestamp";
+}
+
+uint32_t BestLinkModeMbps(const std::vector<std::string>& modes, const std::vector<std::string>* also) {
+  uint32_t best = 0;
+  for (const std::string& m : modes) {
+    if (also && std::find(also->begin(), also->end(), m) == also->end()) continue;
+    uint32_t v = 0;
+    auto [p, ec] = std::from_chars(m.data(), m.data() + m.size(), v);
+    if (ec == std::errc() && std::string_view(p, m.data() + m.size() - p).starts_with("base")) best = std::max(best, v);
+  }
+  return best;
 }
 
 bool SamePciAddress(const std::string& a, const std::string& b) {

@@ -53,6 +53,11 @@ double PortRateGbps(const HostFacts& facts, const std::string& bdf);
 // A port someone meant to use: it carries addresses, is in a bond or bridge, or has configuration
 // (ifcfg, netplan, a NetworkManager connection).
 bool Configured(const HostFacts& f, const NetdevFacts& n);
+// When a kernel event happened, as the log said it: wall-clock time, seconds after boot, or "no timestamp".
+std::string When(const KernelEvent& e);
+// The highest speed in Mb/s among ethtool/esxcli link modes ("2500baseT/Full" -> 2500; esxcli's modes lower-cased),
+// counting only modes also in `also` when given (both ends advertise them); 0 when none parse.
+uint32_t BestLinkModeMbps(const std::vector<std::string>& modes, const std::vector<std::string>* also = nullptr);
 // "0000:19:00.0" and "19:00.0" are the same function.
 bool SamePciAddress(const std::string& a, const std::string& b);
 

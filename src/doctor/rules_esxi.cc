@@ -10,16 +10,6 @@
 namespace railyard {
 namespace {
 
-uint32_t BestAdvertised(const NetdevFacts& n) {
-  uint32_t best = 0;
-  for (const std::string& m : n.supported_link_modes) {  // "10000baset/full", "100000basecr4/full"
-    uint32_t v = 0;
-    auto [p, ec] = std::from_chars(m.data(), m.data() + m.size(), v);
-    if (ec == std::errc() && std::string_view(p, 4) == "base") best = std::max(best, v);
-  }
-  return best;
-}
-
 // "VMware ESXi 8.0.2 build-22380479" -> "8.0.2"; "" when the version was not captured.
 std::string EsxiRelease(const std::string& kernel) {
   size_t at = kernel.find("ESXi ");
@@ -32,7 +22,7 @@ void NicBelowCapability(RuleContext& c) {
   if (c.facts.platform != "esxi") return;
   for (const NetdevFacts& n : c.facts.netdevs) {
     if (n.operstate != "up" || n.speed_mbps == 0) continue;
-    uint32_t best = BestAdvertised(n);
+    uint32_t best = BestLinkModeMbps(n.supported_link_modes);
     if (best <= n.speed_mbps) continue;
     c.Report(fmt::format("vmnic {}", n.name),
              fmt::format("{} ({}) runs at {} Mb/s but advertises up to {} Mb/s: the switch port, the cable or module, or a "

@@ -32,11 +32,6 @@ std::map<std::string, std::vector<const KernelEvent*>> ByDevice(const HostFacts&
   return out;
 }
 
-std::string When(const KernelEvent& e) {
-  if (!e.time.empty()) return e.time;
-  return e.timestamp >= 0 ? fmt::format("{:.1f} s after boot", e.timestamp) : "no timestamp";
-}
-
 void FirmwareHealth(RuleContext& c) {
   // The firmware is the card's: one finding per card, however many of its functions report.
   for (const auto& [card, events] : ByDevice(c.facts, KernelEventKind::kFirmwareHealth, false, true)) {

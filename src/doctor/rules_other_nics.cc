@@ -17,11 +17,6 @@ namespace {
 
 bool Nvidia(const std::string& driver) { return driver.starts_with("mlx4") || driver.starts_with("mlx5"); }
 
-std::string When(const KernelEvent& e) {
-  if (!e.time.empty()) return e.time;
-  return e.timestamp >= 0 ? fmt::format("{:.1f} s after boot", e.timestamp) : "no timestamp";
-}
-
 std::string Value(const KernelEvent& e, const char* key) {
   auto it = e.values.find(key);
   return it == e.values.end() ? std::string() : it->second;
@@ -48,18 +43,6 @@ std::string DeviceObject(const std::string& device) {
 bool SameDevice(const std::string& a, const std::string& b) {
   if (a.empty() || b.empty()) return false;
   return SamePciAddress(a, b) || a.substr(0, a.find(':')) == b || b.substr(0, b.find(':')) == a;
-}
-
-// The highest speed in Mb/s among ethtool link modes ("2500baseT/Full" -> 2500); 0 when none parse.
-uint32_t BestMode(const std::vector<std::string>& modes, const std::vector<std::string>* also = nullptr) {
-  uint32_t best = 0;
-  for (const std::string& m : modes) {
-    if (also && std::find(also->begin(), also->end(), m) == also->end()) continue;
-    uint32_t v = 0;
-    auto [p, ec] = std::from_chars(m.data(), m.data() + m.size(), v);
-    if (ec == std::errc() && std::string_view(p, 4) == "base") best = std::max(best, v);
-  }
-  return best;
 }
 
 void NicProbeFailed(RuleContext& c) {
@@ -273,7 +256,7 @@ void UsbNicBelowUsb3(RuleContext& c) {
   for (const NetdevFacts& n : c.facts.netdevs) {
     if (n.usb_speed_mbps <= 0 || n.usb_speed_mbps > 480) continue;
     const UsbNic* chip = n.usb_id.empty() ? nullptr : UsbNicById(n.usb_id);
-    uint32_t link = std::max<uint32_t>(BestMode(n.supported_link_modes), n.speed_mbps);
+    uint32_t link = std::max<uint32_t>(BestLinkModeMbps(n.supported_link_modes), n.speed_mbps);
     bool usb3 = (chip && chip->usb_generation >= 3) || link > 480;
     if (!usb3) continue;
     reported.insert(n.usb_device);
@@ -331,7 +314,7 @@ void UsbNicBelowUsb3(RuleContext& c) {
 void LinkBelowCapabilityOtherNics(RuleContext& c) {
   for (const NetdevFacts& n : c.facts.netdevs) {
     if (Nvidia(n.driver) || n.operstate != "up" || n.speed_mbps == 0 || n.partner_link_modes.empty()) continue;
-    uint32_t best = BestMode(n.supported_link_modes, &n.partner_link_modes);
+    uint32_t best = BestLinkModeMbps(n.supported_link_modes, &n.partner_link_modes);
     if (best <= n.speed_mbps) continue;
     c.Report(fmt::format("netdev {}", n.name),
              fmt::format("the link runs at {} Mb/s but this port and its link partner both advertise {} Mb/s: cable category, "
