@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "model/finding.h"
+#include "util/versions.h"
 
 namespace railyard {
 
@@ -55,7 +56,5 @@ DoctorPolicy LoadPolicy(const std::string& path);
 // Throws PolicyError naming the file, line and column on a bad row.
 void LoadHcl(DoctorPolicy& policy, const std::string& path);
 
-// "28.39.1002" < "28.40.1000": dotted numeric comparison; non-numeric parts compare as text.
-int CompareVersions(const std::string& a, const std::string& b);
 
 }  // namespace railyard

@@ -283,6 +283,34 @@ void BuildEsxiFacts(HostFacts& f, const CollectInputs& in) {
   f.has_nvidia_nic = nvidia;
 }
 
+
+// The server model and BIOS: dmidecode (or sysfs) first; else the kernel's boot line "DMI: …", which every
+// Linux boot log carries. The OS from os-release.
+void ReadSystemIdentity(HostFacts& f, const CollectInputs& in) {
+  if (in.dmidecode) {
+    SystemIdentityParse p = ParseDmidecode(*in.dmidecode);
+    Account(f, {"dmidecode"}, p.warnings, !p.system.empty(), "System or BIOS Information block");
+    f.system = std::move(p.system);
+  }
+  if (f.system.empty() && in.dmesg) {
+    LineReader lines(*in.dmesg);
+    std::string_view line;
+    while (lines.Next(line)) {
+      if (line.find("DMI: ") == std::string_view::npos && line.find("Hardware name: ") == std::string_view::npos) continue;
+      if (std::optional<SystemIdentity> s = ParseKernelDmiLine(line)) {
+        f.system = std::move(*s);
+        f.system.line = lines.number();
+        break;
+      }
+    }
+  }
+  if (in.os_release) {
+    OsReleaseParse p = ParseOsRelease(*in.os_release);
+    Account(f, {"os-release"}, p.warnings, !p.os.empty(), "ID= line");
+    f.os = std::move(p.os);
+  }
+}
+
 }  // namespace
 
 HostFacts BuildHostFacts(const CollectInputs& in) {
@@ -513,6 +541,7 @@ HostFacts BuildHostFacts(const CollectInputs& in) {
     f.kernel_events = std::move(log.events);
     f.kernel_log_lines = log.kernel_lines;
   }
+  ReadSystemIdentity(f, in);
   for (const auto& [bdf, bytes] : in.vpd) {
     BinaryVpd v = ParseBinaryVpd(bytes);
     Account(f, {"vpd " + bdf}, v.warnings, !v.product_name.empty() || !v.read_only.empty(), "VPD resource");
@@ -739,13 +768,17 @@ CollectInputs ReadCaptureDir(const std::string& dir) {
   }
   in.lsusb = ReadIfExists(root / "lsusb-t.txt");
   if (in.lsusb) note("lsusb -t", true, (root / "lsusb-t.txt").string());
+  in.dmidecode = ReadIfExists(root / "dmidecode.txt");
+  note("dmidecode", in.dmidecode.has_value(), in.dmidecode ? (root / "dmidecode.txt").string() : "dmidecode.txt not in the capture");
+  in.os_release = ReadIfExists(root / "os-release.txt");
+  note("os-release", in.os_release.has_value(), in.os_release ? (root / "os-release.txt").string() : "os-release.txt not in the capture");
   in.cmdline = ReadIfExists(root / "proc-cmdline.txt");
   note("/proc/cmdline", in.cmdline.has_value(), in.cmdline ? (root / "proc-cmdline.txt").string() : "proc-cmdline.txt not in the capture");
   // The files read by name above; any other file is reported, never skipped in silence.
   static const std::set<std::string> kFixedNames = {
       "hostname.txt", "uname-r.txt", "ofed_info-s.txt", "lspci-vvv.txt", "dmesg.txt", "nmcli.txt", "ibstat.txt",
       "ibdev2netdev.txt", "mst-status.txt", "mlxfwmanager.txt", "mlxfwmanager.xml", "lldpctl.json", "lldpctl.xml", "lldpctl.txt", "ibstatus.txt", "rdma-link.txt", "devlink-dev-info.txt", "lsusb-t.txt", "ibv_devinfo.txt", "esxcli-network-nic-list.txt", "esxcli-software-vib-list.txt", "esxcli-hardware-pci-list.txt", "vmware-vl.txt",
-      "proc-cmdline.txt", "ip-j-d-link.json", "ip-d-link.txt", "ip-d-addr.txt", "ip-j-addr.json"};
+      "dmidecode.txt", "os-release.txt", "proc-cmdline.txt", "ip-j-d-link.json", "ip-d-link.txt", "ip-d-addr.txt", "ip-j-addr.json"};
   std::vector<std::string> unknown;
   std::vector<fs::path> files;
   for (const auto& entry : fs::directory_iterator(root)) {

@@ -67,6 +67,8 @@ struct CollectInputs {
   std::map<std::string, std::string> mlnx_qos;       // interface -> mlnx_qos -i IF
   std::map<std::string, std::string> ecn;            // interface -> "PATH:VALUE" lines of its ecn/*/enable/N
   std::optional<std::string> cmdline;                // /proc/cmdline
+  std::optional<std::string> dmidecode;              // dmidecode (or `grep . /sys/class/dmi/id/*`)
+  std::optional<std::string> os_release;             // /etc/os-release
   std::optional<std::string> lsusb;                  // lsusb -t (and/or plain lsusb)
   std::optional<std::string> ibv_devinfo;            // ibv_devinfo [-v]: RDMA ports of any vendor where ibstat is missing
   // VMware ESXi hosts (a capture made with esxcli; no Linux tool output then):
@@ -95,7 +97,7 @@ std::map<std::string, BondStatus> BondsFromIpLinks(const std::vector<IpLink>& li
 // ethtool-m-<if>.txt, ethtool-S-<if>.txt, vpd-<pci address>.bin, mstvpd-<pci address>.txt, mlnx_qos-<if>.txt,
 // ecn-<if>.txt (`grep -H . /sys/class/net/IF/ecn/roce_*/enable/*`), proc-cmdline.txt,
 // netplan-<file>.yaml (a copy of /etc/netplan/<file>.yaml), mst-status.txt, mlxfwmanager.txt, lldpctl.json
-// (or .xml), ibstatus.txt, rdma-link.txt, devlink-dev-info.txt, lsusb-t.txt, ibv_devinfo.txt; for ESXi esxcli-network-nic-list.txt, esxcli-network-nic-get-<vmnic>.txt,
+// (or .xml), ibstatus.txt, rdma-link.txt, devlink-dev-info.txt, lsusb-t.txt, ibv_devinfo.txt, dmidecode.txt, os-release.txt; for ESXi esxcli-network-nic-list.txt, esxcli-network-nic-get-<vmnic>.txt,
 // esxcli-software-vib-list.txt, esxcli-hardware-pci-list.txt, vmware-vl.txt. Missing files are recorded as
 // absent sources, not errors. Throws std::runtime_error for an unreadable directory or a
 // malformed ip-j-d-link.json (naming the file).
@@ -106,6 +108,7 @@ struct LiveOptions {
   std::string procfs = "/proc";
   std::string network_scripts = "/etc/sysconfig/network-scripts";  // RHEL ifcfg files
   std::string netplan_dir = "/etc/netplan";                         // Ubuntu netplan files
+  std::string os_release = "/etc/os-release";
   int tool_timeout_ms = 10000;
   bool run_tools = true;              // lspci, ethtool, mstflint, ofed_info when installed
 };

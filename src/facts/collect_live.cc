@@ -183,6 +183,25 @@ CollectInputs CollectLive(const LiveOptions& o) {
     }
     if (!lines.empty()) in.ecn[dir.filename().string()] = lines;
   }
+  // The server's identity: /sys/class/dmi/id is world-readable for these attributes (dmidecode needs root).
+  {
+    std::string dmi;
+    for (const char* key : {"sys_vendor", "product_name", "board_name", "bios_vendor", "bios_version", "bios_date"}) {
+      fs::path p = fs::path(o.sysfs) / "class" / "dmi" / "id" / key;
+      std::string value = ReadTrimmed(p);
+      if (!value.empty()) dmi += p.string() + ":" + value + "\n";
+    }
+    if (!dmi.empty()) in.dmidecode = dmi;
+    note("dmidecode", !dmi.empty(), !dmi.empty() ? (fs::path(o.sysfs) / "class/dmi/id").string() : "no /sys/class/dmi/id (not x86/ARM SMBIOS)");
+  }
+  if (std::ifstream f(o.os_release); f) {
+    std::stringstream text;
+    text << f.rdbuf();
+    in.os_release = text.str();
+    note("os-release", true, o.os_release);
+  } else {
+    note("os-release", false, o.os_release + " unreadable");
+  }
   if (std::ifstream f(fs::path(o.procfs) / "cmdline"); f) {
     std::string line;
     std::getline(f, line);

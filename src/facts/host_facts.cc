@@ -521,6 +521,11 @@ json ToJson(const HostFacts& f) {
             {"hostname", f.hostname},
             {"kernel", f.kernel},
             {"ofed", f.ofed},
+            {"system", {{"vendor", f.system.vendor}, {"product", f.system.product}, {"board", f.system.board},
+                        {"bios_vendor", f.system.bios_vendor}, {"bios_version", f.system.bios_version},
+                        {"bios_date", f.system.bios_date}, {"vendor_product", f.system.vendor_product},
+                        {"from", f.system.from}, {"line", f.system.line}}},
+            {"os", {{"id", f.os.id}, {"version_id", f.os.version_id}, {"pretty_name", f.os.pretty_name}, {"line", f.os.line}}},
             {"kernel_cmdline", f.kernel_cmdline},
             {"kernel_params", f.kernel_params},
             {"has_nvidia_nic", f.has_nvidia_nic ? json(*f.has_nvidia_nic) : json(nullptr)}}},
@@ -576,6 +581,25 @@ HostFacts FactsFromJson(const json& j) {
     f.platform = host.value("platform", std::string("linux"));  // added within facts/1
     f.kernel = host.at("kernel").get<std::string>();
     f.ofed = host.at("ofed").get<std::string>();
+    if (host.contains("system")) {  // added within facts/1
+      const json& s = host.at("system");
+      f.system.vendor = s.at("vendor").get<std::string>();
+      f.system.product = s.at("product").get<std::string>();
+      f.system.board = s.at("board").get<std::string>();
+      f.system.bios_vendor = s.at("bios_vendor").get<std::string>();
+      f.system.bios_version = s.at("bios_version").get<std::string>();
+      f.system.bios_date = s.at("bios_date").get<std::string>();
+      f.system.vendor_product = s.at("vendor_product").get<std::string>();
+      f.system.from = s.at("from").get<std::string>();
+      f.system.line = s.value("line", 0);
+    }
+    if (host.contains("os")) {  // added within facts/1
+      const json& o = host.at("os");
+      f.os.id = o.at("id").get<std::string>();
+      f.os.version_id = o.at("version_id").get<std::string>();
+      f.os.pretty_name = o.at("pretty_name").get<std::string>();
+      f.os.line = o.value("line", 0);
+    }
     f.kernel_cmdline = host.at("kernel_cmdline").get<std::string>();
     f.kernel_params = host.at("kernel_params").get<std::map<std::string, std::string>>();
     where = "pci";

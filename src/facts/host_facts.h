@@ -21,6 +21,7 @@
 #include "parse/vpd.h"
 #include "parse/lspci.h"
 #include "parse/lsusb.h"
+#include "parse/system_identity.h"
 #include "parse/mellanox_tools.h"
 
 namespace railyard {
@@ -109,6 +110,8 @@ struct HostFacts {
   std::string hostname;
   std::string kernel;
   std::string ofed;           // ofed_info -s
+  SystemIdentity system;      // server model and BIOS (dmidecode, /sys/class/dmi/id, or the kernel's "DMI:" line)
+  OsRelease os;               // /etc/os-release
   std::string kernel_cmdline;                      // /proc/cmdline, as read
   std::map<std::string, std::string> kernel_params;  // its words: "iommu" -> "pt"; flags -> ""
   std::vector<PciFunction> pci;                    // Mellanox/NVIDIA functions (vendor 15b3)

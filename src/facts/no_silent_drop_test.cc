@@ -27,7 +27,8 @@ const std::vector<std::string> kSlots = {
     "ip-d-link.txt",          "ip-j-d-link.json",     "ip-j-addr.json",      "vpd-19:00.0.bin",
     "mstvpd-19:00.0.txt",     "rdma-link.txt",        "ip-d-addr.txt",       "devlink-dev-info.txt",
     "lsusb-t.txt",            "ibv_devinfo.txt",      "esxcli-network-nic-list.txt", "esxcli-network-nic-get-vmnic9.txt",
-    "esxcli-software-vib-list.txt", "esxcli-hardware-pci-list.txt", "vmware-vl.txt", "something-else.txt"};
+    "esxcli-software-vib-list.txt", "esxcli-hardware-pci-list.txt", "vmware-vl.txt", "dmidecode.txt",
+    "os-release.txt",         "something-else.txt"};
 
 // The facts without their sources: what a file added, if anything.
 nlohmann::json FactsOnly(const HostFacts& f) {

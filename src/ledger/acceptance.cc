@@ -13,7 +13,7 @@
 #include "util/csv.h"
 #include "util/html.h"
 #include "catalog/identity.h"
-#include "doctor/policy.h"
+#include "util/versions.h"
 #include "ledger/authenticity.h"
 #include "util/suggest.h"
 #include "util/yaml_strict.h"

@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
-#include "doctor/policy.h"
+#include "util/versions.h"
 #include "util/file.h"
 #include "util/yaml_strict.h"
 

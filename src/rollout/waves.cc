@@ -9,7 +9,7 @@
 
 #include <fmt/format.h>
 
-#include "doctor/policy.h"
+#include "util/versions.h"
 #include "util/terminal.h"
 #include "verify/names.h"
 
