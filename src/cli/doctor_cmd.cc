@@ -16,6 +16,7 @@ std::function<int()> AddDoctorCommand(CLI::App& app) {
     std::vector<std::string> facts;
     std::string policy;
     std::string hcl;
+    std::string compat;
     std::string plan;
     std::string names;
     std::string format = "table";
@@ -39,6 +40,7 @@ std::function<int()> AddDoctorCommand(CLI::App& app) {
   cmd->add_option("--plan", a->plan, "plan.json from `railyard plan`: adds rail-mismatch and speed-below-plan");
   cmd->add_option("--names", a->names, "with --plan: map the field's names to the plan's (verify's --names CSV)");
   cmd->add_option("--policy", a->policy, "policy YAML (docs/doctor.md); defaults without one");
+  cmd->add_option("--compat", a->compat, "server x NIC compatibility matrix CSV (docs/advise.md): adds server-nic-unsupported");
   cmd->add_option("--hcl", a->hcl, "compatibility list CSV (vendor_id,device_id,driver,min_driver_version,releases): adds esxi-nic-not-on-hcl");
   cmd->add_option("--format", a->format, "table (default), json, junit or prometheus")
       ->check(CLI::IsMember({"table", "json", "junit", "prometheus"}));
@@ -66,6 +68,13 @@ std::function<int()> AddDoctorCommand(CLI::App& app) {
     try {
       DoctorPolicy policy = a->policy.empty() ? DoctorPolicy{} : LoadPolicy(a->policy);
       if (!a->hcl.empty()) LoadHcl(policy, a->hcl);
+      if (!a->compat.empty()) {
+        try {
+          policy.compat = LoadCompatMatrix(a->compat);
+        } catch (const std::runtime_error& e) {
+          throw PolicyError(e.what());
+        }
+      }
       std::shared_ptr<HostPlan> plan;
       if (!a->plan.empty()) plan = std::make_shared<HostPlan>(LoadPlanNoting(a->plan, true));
       if (!a->names.empty()) {

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "catalog/compatibility.h"
 #include "model/finding.h"
 #include "util/versions.h"
 
@@ -40,6 +41,8 @@ struct DoctorPolicy {
   };
   std::vector<HclEntry> hcl;
   std::string hcl_file;
+  // The server × NIC compatibility matrix (`doctor --compat FILE`, docs/advise.md): adds server-nic-unsupported.
+  CompatMatrix compat;
   std::set<std::string> disabled_rules;
   std::map<std::string, Severity> severity;  // rule -> severity override
 };

@@ -1,5 +1,7 @@
 #include "doctor/rules.h"
 
+#include "catalog/identity.h"
+
 #include <algorithm>
 #include <charconv>
 
@@ -69,6 +71,15 @@ uint32_t BestLinkModeMbps(const std::vector<std::string>& modes, const std::vect
     if (ec == std::errc() && std::string_view(p, m.data() + m.size() - p).starts_with("base")) best = std::max(best, v);
   }
   return best;
+}
+
+std::string FamilyOf(const PciFunction& p) {
+  if (const DeviceFamily* d = p.device_id.empty() ? nullptr : IdentityCatalog::Builtin().FamilyByDeviceId(p.device_id)) return d->family;
+  size_t open = p.description.rfind('['), close = p.description.rfind(']');
+  if (open != std::string::npos && close > open) {
+    if (const DeviceFamily* d = IdentityCatalog::Builtin().FamilyByName(p.description.substr(open + 1, close - open - 1))) return d->family;
+  }
+  return "";
 }
 
 bool SamePciAddress(const std::string& a, const std::string& b) {

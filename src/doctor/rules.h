@@ -58,6 +58,8 @@ std::string When(const KernelEvent& e);
 // The highest speed in Mb/s among ethtool/esxcli link modes ("2500baseT/Full" -> 2500; esxcli's modes lower-cased),
 // counting only modes also in `also` when given (both ends advertise them); 0 when none parse.
 uint32_t BestLinkModeMbps(const std::vector<std::string>& modes, const std::vector<std::string>* also = nullptr);
+// A ConnectX/BlueField function's family ("ConnectX-7"): by its PCI device id, else lspci's "[ConnectX-7]"; "" unknown.
+std::string FamilyOf(const PciFunction& p);
 // "0000:19:00.0" and "19:00.0" are the same function.
 bool SamePciAddress(const std::string& a, const std::string& b);
 

@@ -8,6 +8,7 @@
 #include "doctor/rules.h"
 #include "doctor/policy.h"
 #include "util/csv.h"
+#include "catalog/compatibility.h"
 #include "catalog/identity.h"
 #include "model/units.h"
 
@@ -287,21 +288,12 @@ void DriverStackMissing(RuleContext& c) {
 // ConnectX-8 or BlueField-3, DOCA-OFED newer than the last train that supports ConnectX-4.
 void DriverStackUnsupported(RuleContext& c) {
   const std::string& have = c.facts.ofed;
-  std::string stack = have.starts_with("MLNX_OFED") ? "mlnx_ofed" : have.starts_with("OFED-internal") ? "doca_ofed" : "";
-  if (stack.empty()) return;  // inbox or unknown: driver-stack-missing's business
-  // "MLNX_OFED_LINUX-24.10-3.2.5.0:" / "OFED-internal-24.07-0.3.5.0.110" -> "24.10" / "24.07"
-  std::string rest = have.substr(have.find('-') + 1);
-  if (stack == "doca_ofed") rest = rest.substr(rest.find('-') + 1);
-  std::string train = rest.substr(0, rest.find('-'));
+  auto [stack, train] = DriverStackOf(have);
+  if (stack.empty() || stack == "inbox") return;  // inbox or unknown: driver-stack-missing's business
   static const CsvTable table = ParseCsv(EmbeddedFile("driver_stacks.csv"), "driver_stacks.csv");
   std::set<std::string> reported;
   for (const PciFunction& p : c.facts.pci) {
-    std::string family;
-    if (const DeviceFamily* d = p.device_id.empty() ? nullptr : IdentityCatalog::Builtin().FamilyByDeviceId(p.device_id)) family = d->family;
-    size_t open = p.description.rfind('['), close = p.description.rfind(']');
-    if (family.empty() && open != std::string::npos && close > open) {
-      if (const DeviceFamily* d = IdentityCatalog::Builtin().FamilyByName(p.description.substr(open + 1, close - open - 1))) family = d->family;
-    }
+    std::string family = FamilyOf(p);
     if (family.empty() || !reported.insert(family).second) continue;
     for (const CsvRow& row : table.rows) {
       auto col = [&](const char* name) { return row.fields[static_cast<size_t>(table.Column(name))]; };
@@ -316,6 +308,97 @@ void DriverStackUnsupported(RuleContext& c) {
           .evidence = {{"ofed_info", have}, {"family", family}, {"stack", stack}, {"train", train}, {"last_supported", last},
                        {"source", col("source") + " (confidence " + col("confidence") + ")"}};
     }
+  }
+}
+
+// The server × NIC compatibility matrix the user supplied (`doctor --compat`): each ConnectX/BlueField card
+// (function 0) against the server model, BIOS, OS, kernel, driver stack and firmware this host runs.
+void ServerNicUnsupported(RuleContext& c) {
+  const CompatMatrix& m = c.policy.compat;
+  if (m.empty()) return;
+  const HostFacts& f = c.facts;
+  std::string host = f.hostname.empty() ? "the host" : f.hostname;
+  if (f.system.empty()) {
+    c.Report(Severity::kInfo, "server", fmt::format("{}: the server model is not in the facts, so {} was not checked", host, m.file),
+             "collect with dmidecode.txt (or from a live host, which reads /sys/class/dmi/id), or keep the boot log in dmesg.txt: its 'DMI:' line names the model");
+    return;
+  }
+  std::string model = f.system.Model();
+  CompatQuery q;
+  q.is_server = [&](std::string_view s) { return f.system.IsModel(s); };
+  q.server_name = model;
+  q.bios = f.system.bios_version;
+  if (!f.os.empty()) {
+    q.os_matches = [&](std::string_view entry) { return f.os.Matches(entry); };
+    q.os_name = f.os.pretty_name.empty() ? f.os.id + " " + f.os.version_id : f.os.pretty_name;
+  }
+  q.kernel = f.kernel;
+  q.stack = DriverStackOf(f.ofed);
+  if (f.ofed.empty() && f.sources.end() == std::find_if(f.sources.begin(), f.sources.end(), [](const SourceStatus& s) {
+        return s.name == "ofed_info -s" && s.present;
+      })) {
+    q.stack = {};  // ofed_info was not run: the stack is unknown, not "inbox"
+  }
+  std::vector<std::string> not_listed_server;
+  for (const PciFunction& p : f.pci) {
+    if (!p.bdf.ends_with(".0")) continue;  // one card (function 0), one check
+    q.family = FamilyOf(p);
+    q.opn.clear();
+    if (auto it = p.vpd.find("PN"); it != p.vpd.end()) q.opn = it->second;
+    q.firmware.clear();
+    for (const auto& [bdf, fq] : f.firmware) {
+      if (!SamePciAddress(bdf, p.bdf)) continue;
+      if (q.opn.empty()) q.opn = fq.part_number;
+      q.firmware = fq.running_fw_version.empty() ? fq.fw_version : fq.running_fw_version;
+    }
+    for (const NetdevFacts& n : f.netdevs) {
+      if (q.firmware.empty() && !n.firmware_version.empty() && SamePciAddress(n.pci_bdf, p.bdf)) {
+        q.firmware = n.firmware_version.substr(0, n.firmware_version.find(' '));
+      }
+    }
+    std::string card = q.opn.empty() ? (q.family.empty() ? p.description : q.family) : q.opn;
+    CompatVerdict v = CheckCompat(m, q);
+    std::vector<std::pair<std::string, std::string>> evidence = {
+        {"server", model}, {"bios", q.bios}, {"card", card}, {"matrix", m.file}};
+    auto row_of = [&](const CompatEntry* e) {
+      evidence.push_back({"row", fmt::format("{}:{}", m.file, e->line)});
+      if (!e->source.empty()) evidence.push_back({"source", e->source});
+      if (!e->note.empty()) evidence.push_back({"note", e->note});
+    };
+    using K = CompatVerdict::Kind;
+    if (v.kind == K::kServerNotListed) {
+      not_listed_server.push_back(card);
+    } else if (v.kind == K::kNicNotListed) {
+      c.Report(fmt::format("PCI {}", p.bdf),
+               fmt::format("{} runs a {} that {} does not list for the {} (it lists {})", host, card, m.file, model, fmt::join(v.listed_nics, ", ")),
+               "replace the card with one the server vendor supports, or get the vendor's support statement and add its row to the matrix")
+          .evidence = evidence;
+    } else if (v.kind == K::kUnsupported) {
+      row_of(v.row);
+      c.Report(fmt::format("PCI {}", p.bdf),
+               fmt::format("{}: the {} in the {} is listed as unsupported{}", host, card, model, v.row->note.empty() ? "" : ": " + v.row->note),
+               "move the card to a server model that supports it, or replace it")
+          .evidence = evidence;
+    } else if (v.kind == K::kOutOfRange) {
+      row_of(v.row);
+      c.Report(fmt::format("PCI {}", p.bdf),
+               fmt::format("{}: the {} in the {} is supported only {}: {}", host, card, model,
+                           fmt::format("as {} line {} says", m.file, v.row->line), fmt::join(v.mismatches, "; ")),
+               "bring the host to that row: BIOS, OS, kernel, driver stack and firmware as listed (update the lowest first: BIOS, then firmware, then the driver stack)")
+          .evidence = evidence;
+    }
+    if (v.kind != K::kServerNotListed && !v.unchecked.empty()) {
+      c.Report(Severity::kInfo, fmt::format("PCI {}", p.bdf),
+               fmt::format("{}: not checked against {} for the {}: {} unknown in the facts", host, m.file, card, fmt::join(v.unchecked, ", ")),
+               "collect with flint/mlxfwmanager (firmware), ofed_info -s (driver stack), os-release.txt and dmidecode.txt");
+    }
+  }
+  if (!not_listed_server.empty()) {
+    c.Report(Severity::kInfo, "server",
+             fmt::format("{}: {} says nothing about the {}: {} card(s) not checked ({})", host, m.file, model, not_listed_server.size(),
+                         fmt::join(not_listed_server, ", ")),
+             "add the server vendor's support rows for this model to the matrix")
+        .evidence = {{"server", model}, {"matrix", m.file}};
   }
 }
 
@@ -365,6 +448,7 @@ void NoNvidiaNic(RuleContext& c) {
 
 void AddPcieRules(std::vector<HostRule>& rules) {
   rules.push_back({"driver-stack-unsupported", Severity::kError, "the installed MLNX_OFED/DOCA-OFED does not support a card's family", DriverStackUnsupported});
+  rules.push_back({"server-nic-unsupported", Severity::kError, "a card the compatibility matrix does not support in this server, BIOS, OS, kernel, stack or firmware", ServerNicUnsupported});
   rules.push_back({"no-nvidia-nic", Severity::kWarning, "no NVIDIA/Mellanox NIC in the facts: the NIC checks saw nothing", NoNvidiaNic});
   rules.push_back({"pcie-link-downgraded", Severity::kError, "PCIe link trained below the card's capability", LinkDowngraded});
   rules.push_back({"pcie-slot-below-line-rate", Severity::kError, "PCIe bandwidth below the ports' line rate", SlotBelowLineRate});
