@@ -44,6 +44,7 @@ inline PlannedFabric LoadPlanNoting(const std::string& path, bool with_addresses
 // Registers the verb on `app`; the returned function runs it when the verb was chosen.
 std::function<int()> AddPlanCommand(CLI::App& app);
 std::function<int()> AddCheckCommand(CLI::App& app);
+std::function<int()> AddAdviseCommand(CLI::App& app);
 std::function<int()> AddCatalogCommand(CLI::App& app);
 std::function<int()> AddVerifyCommand(CLI::App& app);
 std::function<int()> AddCollectCommand(CLI::App& app);

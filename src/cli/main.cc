@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
       "  railyard plan examples/superpod-h100-4su.yaml -o out/    # plus plan.json, cut-sheet, labels, ...\n"
       "  railyard plan cluster.yaml --format json | jq .planes     # machine-readable summary\n"
       "  railyard check cluster.yaml --fail-on warning             # design checks only, for CI\n"
+      "  railyard advise --spec cluster.yaml --answers answers.yaml   # IB or RoCE, NIC, switch: sourced advice\n"
       "  railyard catalog switches                                 # what the planner can choose from\n"
       "  railyard verify --plan out/plan.json --ibnetdiscover fabric.topo   # cabling as built vs plan\n"
       "  railyard collect -o host.json                             # this host's NIC facts\n"
@@ -27,6 +28,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("railyard ") + RAILYARD_VERSION);
   auto plan = railyard::cli::AddPlanCommand(app);
   auto check = railyard::cli::AddCheckCommand(app);
+  auto advise = railyard::cli::AddAdviseCommand(app);
   auto catalog = railyard::cli::AddCatalogCommand(app);
   auto verify = railyard::cli::AddVerifyCommand(app);
   auto collect = railyard::cli::AddCollectCommand(app);
@@ -64,6 +66,7 @@ int main(int argc, char** argv) {
   }
   if (app.got_subcommand("plan")) return plan();
   if (app.got_subcommand("check")) return check();
+  if (app.got_subcommand("advise")) return advise();
   if (app.got_subcommand("catalog")) return catalog();
   if (app.got_subcommand("verify")) return verify();
   if (app.got_subcommand("collect")) return collect();
