@@ -143,4 +143,30 @@ check "doctor --list-rules lists the plan rules" test $? -eq 0
 "$RAILYARD" doctor --list-rules | grep -q "^roce-pfc-off"
 check "doctor --list-rules" test $? -eq 0
 
+# advise: the worked examples in docs/advise.md are what the tool prints today.
+for pair in "examples/ib-10k-gpu.yaml examples/advise/training-team.yaml" "examples/inference-64-node.yaml examples/advise/inference-team.yaml"; do
+  set -- $pair
+  (cd "$SRC" && "$RAILYARD" advise --spec "$1" --answers "$2" --format md) \
+    | sed -e '0,/^## Advice for/s//### Advice for/' -e 's/^### /#### /' -e 's/^#### Advice for/### Advice for/' > "$WORK/advise-now.md"
+  awk -v key="<!-- advise-example: $1 $2 -->" '$0 == key {on=1; next} /^<!-- end advise-example -->/ {on=0} on' "$SRC/docs/advise.md" \
+    | sed -e '1{/^$/d}' > "$WORK/advise-doc.md"
+  check "docs/advise.md shows today's output for $1" diff -u "$WORK/advise-doc.md" "$WORK/advise-now.md"
+done
+"$RAILYARD" advise --spec "$SRC/examples/ib-10k-gpu.yaml" --format json > "$WORK/advice.json"
+check "advise json: schema, a recommendation per plane, cited facts with sources" jq -e \
+  '.schema == "railyard.advice/1" and (.planes | length) == 3 and .planes[0].recommended_kind == "infiniband" and (.facts | to_entries | all(.value.source != ""))' \
+  "$WORK/advice.json"
+printf 'workload: trainng\n' > "$WORK/bad-answers.yaml"
+"$RAILYARD" advise --spec "$SRC/examples/ib-10k-gpu.yaml" --answers "$WORK/bad-answers.yaml" 2> "$WORK/answers.err"
+check "bad answers exit 2" test $? -eq 2
+check "bad answers name file:line:column: key" grep -q "bad-answers.yaml:1:11: workload: 'trainng' is not one of" "$WORK/answers.err"
+# doctor --compat: the matrix in docs/advise.md parses; a bad one names file, line and column.
+awk '/^```csv$/ {on=1; next} /^```$/ {on=0} on' "$SRC/docs/advise.md" > "$WORK/compat.csv"
+"$RAILYARD" doctor "$WORK/facts" --compat "$WORK/compat.csv" > /dev/null
+check "doctor --compat reads the documented matrix" test $? -le 1
+printf 'server,nic,stack\nPowerEdge R750,ConnectX-7,ofed\n' > "$WORK/bad-compat.csv"
+"$RAILYARD" doctor "$WORK/facts" --compat "$WORK/bad-compat.csv" 2> "$WORK/compat.err"
+check "bad compat matrix exits 2" test $? -eq 2
+check "bad compat matrix names file:line:column" grep -q "bad-compat.csv:2: column 3 (stack)" "$WORK/compat.err"
+
 finish
