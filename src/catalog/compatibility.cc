@@ -13,6 +13,7 @@
 #include "catalog/identity.h"
 #include "util/csv.h"
 #include "util/file.h"
+#include "util/lines.h"
 #include "util/suggest.h"
 #include "util/text.h"
 #include "util/versions.h"
@@ -63,6 +64,27 @@ DriverStack DriverStackOf(std::string_view have) {
   std::string rest = s.substr(s.find('-') + 1);
   if (stack == "doca_ofed") rest = rest.substr(rest.find('-') + 1);
   return {stack, rest.substr(0, rest.find('-'))};
+}
+
+std::optional<DriverStack> ParseDriverStack(std::string_view text) {
+  std::vector<std::string_view> words = SplitWords(text);
+  if (words.empty() || words.size() > 2) return std::nullopt;
+  std::string stack = Lower(words[0]);
+  if (stack != "inbox" && stack != "mlnx_ofed" && stack != "doca_ofed") return std::nullopt;
+  if (stack == "inbox" && words.size() == 2) return std::nullopt;
+  return DriverStack{stack, words.size() == 2 ? std::string(words[1]) : ""};
+}
+
+std::optional<DriverStackLimit> UnsupportedStack(std::string_view family, const DriverStack& s) {
+  static const CsvTable table = ParseCsv(EmbeddedFile("driver_stacks.csv"), "driver_stacks.csv");
+  for (const CsvRow& row : table.rows) {
+    auto col = [&](const char* name) { return row.fields[static_cast<size_t>(table.Column(name))]; };
+    if (col("family") != family || col("stack") != s.stack) continue;
+    std::string last = col("last");
+    if (last != "none" && (s.train.empty() || CompareVersions(s.train, last) <= 0)) continue;
+    return DriverStackLimit{std::string(family), s.stack, last, col("why"), col("source"), col("confidence")};
+  }
+  return std::nullopt;
 }
 
 CompatMatrix ParseCompatMatrix(std::string_view text, const std::string& file) {

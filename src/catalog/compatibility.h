@@ -56,6 +56,15 @@ struct DriverStack {
   std::string train;
 };
 DriverStack DriverStackOf(std::string_view ofed_info);
+// "doca_ofed 24.10", "mlnx_ofed", "inbox" (a spec's nodes.driver_stack); nullopt when the stack is not one of those.
+std::optional<DriverStack> ParseDriverStack(std::string_view text);
+
+// The public support limit a family's driver stack crosses (data/catalog/driver_stacks.csv, sourced): nullopt when
+// the family runs on that stack (or nothing is known).
+struct DriverStackLimit {
+  std::string family, stack, last, why, source, confidence;
+};
+std::optional<DriverStackLimit> UnsupportedStack(std::string_view family, const DriverStack& stack);
 
 // Does a card's part number name this OPN? Case-insensitive; flint's "MCX75310AAS-NEA_Ax" and VPD's
 // "MCX75310AAS-NEAT" are the same part.

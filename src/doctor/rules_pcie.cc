@@ -290,24 +290,19 @@ void DriverStackUnsupported(RuleContext& c) {
   const std::string& have = c.facts.ofed;
   auto [stack, train] = DriverStackOf(have);
   if (stack.empty() || stack == "inbox") return;  // inbox or unknown: driver-stack-missing's business
-  static const CsvTable table = ParseCsv(EmbeddedFile("driver_stacks.csv"), "driver_stacks.csv");
   std::set<std::string> reported;
   for (const PciFunction& p : c.facts.pci) {
     std::string family = FamilyOf(p);
     if (family.empty() || !reported.insert(family).second) continue;
-    for (const CsvRow& row : table.rows) {
-      auto col = [&](const char* name) { return row.fields[static_cast<size_t>(table.Column(name))]; };
-      if (col("family") != family || col("stack") != stack) continue;
-      std::string last = col("last");
-      if (last != "none" && CompareVersions(train, last) <= 0) continue;
-      c.Report(fmt::format("PCI {}", p.bdf),
-               fmt::format("{} runs {}, which does not support the {}: {}", c.facts.hostname.empty() ? "the host" : c.facts.hostname,
-                           have, family, col("why")),
-               stack == "mlnx_ofed" ? "install DOCA-Host (doca-ofed) in place of MLNX_OFED, with the firmware its release bundles"
-                                    : fmt::format("stay on a DOCA-OFED {} (DOCA 2.9.x LTS) release for these cards, or replace them", last))
-          .evidence = {{"ofed_info", have}, {"family", family}, {"stack", stack}, {"train", train}, {"last_supported", last},
-                       {"source", col("source") + " (confidence " + col("confidence") + ")"}};
-    }
+    std::optional<DriverStackLimit> limit = UnsupportedStack(family, {stack, train});
+    if (!limit) continue;
+    c.Report(fmt::format("PCI {}", p.bdf),
+             fmt::format("{} runs {}, which does not support the {}: {}", c.facts.hostname.empty() ? "the host" : c.facts.hostname,
+                         have, family, limit->why),
+             stack == "mlnx_ofed" ? "install DOCA-Host (doca-ofed) in place of MLNX_OFED, with the firmware its release bundles"
+                                  : fmt::format("stay on a DOCA-OFED {} (DOCA 2.9.x LTS) release for these cards, or replace them", limit->last))
+        .evidence = {{"ofed_info", have}, {"family", family}, {"stack", stack}, {"train", train}, {"last_supported", limit->last},
+                     {"source", limit->source + " (confidence " + limit->confidence + ")"}};
   }
 }
 

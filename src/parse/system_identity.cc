@@ -4,6 +4,7 @@
 
 #include "util/lines.h"
 #include "util/text.h"
+#include "util/versions.h"
 
 namespace railyard {
 namespace {
@@ -193,13 +194,7 @@ std::optional<SystemIdentity> ParseKernelDmiLine(std::string_view line) {
   return s;
 }
 
-bool OsRelease::Matches(std::string_view entry) const {
-  std::vector<std::string_view> words = SplitWords(entry);
-  if (words.empty() || Lower(words[0]) != Lower(id)) return false;
-  if (words.size() == 1) return true;
-  std::string_view want = words[1];
-  return version_id == want || (version_id.starts_with(want) && version_id.size() > want.size() && version_id[want.size()] == '.');
-}
+bool OsRelease::Matches(std::string_view entry) const { return OsEntryMatches(id, version_id, entry); }
 
 OsReleaseParse ParseOsRelease(std::string_view text) {
   OsReleaseParse out;

@@ -5,6 +5,10 @@
 #include <set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "util/text.h"
+#include "util/versions.h"
 
 namespace railyard {
 namespace {
@@ -307,12 +311,92 @@ void CheckBond(const Spec& spec, const Catalog& catalog, const PlaneSpec& ps, st
   }
 }
 
+// Before purchase: the planes' NICs against the driver stack the servers will run (the public limits in
+// data/catalog/driver_stacks.csv) and against the spec's compatibility matrix for nodes.model.
+void CheckCompatibility(const Spec& spec, const Catalog& catalog, std::vector<Finding>& out) {
+  const NodesSpec& n = spec.nodes;
+  std::optional<DriverStack> stack = n.driver_stack.empty() ? std::nullopt : ParseDriverStack(n.driver_stack);
+  bool model_said = false;
+  for (const PlaneSpec& ps : spec.planes) {
+    if (ps.nic_index == kNoItem) continue;
+    const NicModel& nic = catalog.nics()[ps.nic_index];
+    if (stack) {
+      if (std::optional<DriverStackLimit> limit = UnsupportedStack(nic.family, *stack)) {
+        Finding f = Make("driver-stack-unsupported", Severity::kError, ps, spec.file);
+        f.evidence.insert(f.evidence.end(), {{"nic", nic.opn}, {"family", nic.family}, {"driver_stack", n.driver_stack},
+                                             {"last_supported", limit->last}, {"source", limit->source + " (confidence " + limit->confidence + ")"}});
+        f.message = fmt::format("nodes.driver_stack {} does not support the {} ({}): {}", n.driver_stack, nic.family, nic.opn, limit->why);
+        f.fix = stack->stack == "mlnx_ofed" ? "plan DOCA-Host (doca_ofed) for these servers" : "plan a driver stack that supports the card, or another card";
+        out.push_back(std::move(f));
+      }
+    }
+    if (spec.compat.empty()) continue;
+    if (n.model.empty()) {
+      if (!model_said) {
+        Finding f = Make("server-nic-unsupported", Severity::kInfo, ps, spec.file);
+        f.object = "nodes";
+        f.message = fmt::format("nodes.model is not given, so {} was not checked", spec.compat.file);
+        f.fix = "name the server model in nodes.model, as dmidecode prints it";
+        out.push_back(std::move(f));
+        model_said = true;
+      }
+      continue;
+    }
+    CompatQuery q;
+    q.is_server = [&](std::string_view s) { return Lower(s) == Lower(n.model); };
+    q.server_name = n.model;
+    q.opn = nic.opn;
+    q.family = nic.family;
+    q.bios = n.bios;
+    if (!n.os.empty()) {
+      std::string id = n.os.substr(0, n.os.find(' ')), version = n.os.substr(n.os.find(' ') + 1);
+      q.os_matches = [id, version](std::string_view entry) { return OsEntryMatches(id, version, entry); };
+      q.os_name = n.os;
+    }
+    q.kernel = n.kernel;
+    if (stack) q.stack = *stack;
+    CompatVerdict v = CheckCompat(spec.compat, q);
+    std::erase(v.unchecked, std::string("firmware"));  // chosen at acceptance, not in a spec
+    using K = CompatVerdict::Kind;
+    Finding f = Make("server-nic-unsupported", Severity::kError, ps, spec.file);
+    f.evidence.insert(f.evidence.end(), {{"server", n.model}, {"nic", nic.opn}, {"matrix", spec.compat.file}});
+    if (v.row) f.evidence.push_back({"row", fmt::format("{}:{}", spec.compat.file, v.row->line)});
+    if (v.row && !v.row->source.empty()) f.evidence.push_back({"source", v.row->source});
+    if (v.kind == K::kServerNotListed) {
+      f.severity = Severity::kInfo;
+      f.message = fmt::format("{} says nothing about the {}: {} was not checked", spec.compat.file, n.model, nic.opn);
+      f.fix = "add the server vendor's support rows for this model";
+    } else if (v.kind == K::kNicNotListed) {
+      f.message = fmt::format("{} does not list the {} for the {} (it lists {})", spec.compat.file, nic.opn, n.model, fmt::join(v.listed_nics, ", "));
+      f.fix = "choose a card the server vendor supports, or get its support statement and add the row";
+    } else if (v.kind == K::kUnsupported) {
+      f.message = fmt::format("{} lists the {} in the {} as unsupported{}", spec.compat.file, nic.opn, n.model,
+                              v.row->note.empty() ? "" : ": " + v.row->note);
+      f.fix = "choose another card or server model";
+    } else if (v.kind == K::kOutOfRange) {
+      f.message = fmt::format("the {} in the {} is supported only as {} line {} says: {}", nic.opn, n.model, spec.compat.file, v.row->line,
+                              fmt::join(v.mismatches, "; "));
+      f.fix = "plan the BIOS, OS, kernel and driver stack of that row (nodes.bios, os, kernel, driver_stack)";
+    } else if (!v.unchecked.empty()) {
+      f.severity = Severity::kInfo;
+      f.message = fmt::format("the {} in the {} is listed in {}, but {} not given in nodes: not checked", nic.opn, n.model,
+                              spec.compat.file, fmt::join(v.unchecked, ", "));
+      f.fix = "give nodes.bios, os, kernel and driver_stack";
+    } else {
+      continue;
+    }
+    out.push_back(std::move(f));
+  }
+}
+
 }  // namespace
 
 const std::vector<DesignRule>& DesignRules() {
   static const std::vector<DesignRule> kRules = {
       {"nic-speed-unsupported", Severity::kError, "the NIC cannot run the plane's speed"},
       {"nic-pcie-below-line-rate", Severity::kError, "the NIC's PCIe slot carries less than its ports' line rate"},
+      {"server-nic-unsupported", Severity::kError, "the spec's compatibility matrix does not support a plane's NIC in nodes.model (BIOS, OS, kernel, stack)"},
+      {"driver-stack-unsupported", Severity::kError, "nodes.driver_stack does not support a plane's NIC family (public limits)"},
       {"plane-mixes-ib-and-ethernet", Severity::kError, "InfiniBand and Ethernet switches or NICs mixed in one plane"},
       {"plane-cannot-be-built", Severity::kError, "no Clos of at most three tiers holds the plane as asked"},
       {"switch-speed-unsupported", Severity::kError, "the switch has no ports at the plane's speed"},
@@ -339,6 +423,7 @@ const std::vector<DesignRule>& DesignRules() {
 
 std::vector<Finding> RunDesignChecks(const Spec& spec, const Catalog& catalog, const Fabric& fabric) {
   std::vector<Finding> out;
+  CheckCompatibility(spec, catalog, out);
   for (size_t p = 0; p < spec.planes.size() && p < fabric.planes.size(); ++p) {
     const PlaneSpec& ps = spec.planes[p];
     const Plane& plane = fabric.planes[p];

@@ -1,6 +1,10 @@
 #include "plan/checks.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 
 #include "plan/planner.h"
 #include "plan/test_specs.h"
@@ -152,6 +156,77 @@ TEST(Checks, EveryRuleIsListed) {
   std::set<std::string> ids;
   for (const DesignRule& r : DesignRules()) EXPECT_TRUE(ids.insert(r.id).second) << r.id;
   EXPECT_GE(ids.size(), 16u);
+}
+
+}  // namespace
+}  // namespace railyard
+
+namespace railyard {
+namespace {
+
+TEST(Checks, DriverStackPlannedForTheServersMustSupportTheCards) {
+  // A ConnectX-8 (XDR) plane on servers planned with MLNX_OFED: never supported (data/catalog/driver_stacks.csv).
+  std::string cx8 = "kind: infiniband, nic: 900-9X81E-00EX-ST0, ports_per_node: 8, speed: 800G, switch: Q3400-RA, rail_optimized: true";
+  auto findings = FindingsOf(Plane(cx8, "count: 64, pcie: gen6, per_rack: 4, driver_stack: mlnx_ofed 24.10"));
+  const Finding* f = Find(findings, "driver-stack-unsupported");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::kError);
+  EXPECT_NE(f->message.find("ConnectX-8"), std::string::npos) << f->message;
+  EXPECT_EQ(Find(FindingsOf(Plane(cx8, "count: 64, pcie: gen6, per_rack: 4, driver_stack: doca_ofed 25.04")), "driver-stack-unsupported"),
+            nullptr);
+  EXPECT_EQ(Find(FindingsOf(Plane(kGood, "count: 64, pcie: gen5, per_rack: 4, driver_stack: mlnx_ofed 24.10")), "driver-stack-unsupported"),
+            nullptr);  // ConnectX-7 is the last generation MLNX_OFED supports
+  try {
+    ParseSpec(Plane(kGood, "count: 64, driver_stack: ofed 5.8"), "s.yaml");
+    ADD_FAILURE() << "no error";
+  } catch (const SpecError& e) {
+    EXPECT_EQ(e.key(), "nodes.driver_stack");
+    EXPECT_EQ(e.mark().line, 2);
+  }
+}
+
+TEST(Checks, CompatibilityMatrixBesideTheSpec) {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / ("railyard-compat-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "compat.csv") << "server,nic,bios_min,os,stack,stack_min\n"
+                                       "PowerEdge XE9680,ConnectX-7,1.3.6,ubuntu 22.04,doca_ofed,24.07\n"
+                                       "PowerEdge R750,MCX623106AN-CDAT,,,,\n";
+  auto plan = [&](const std::string& nodes) {
+    std::string yaml = Plane(kGood, nodes) + "compatibility: compat.csv\n";
+    return Plan(ParseSpec(yaml, (dir / "spec.yaml").string())).findings;
+  };
+  // Listed, and the planned BIOS/OS/stack fit: nothing to say.
+  EXPECT_EQ(Find(plan("count: 64, model: PowerEdge XE9680, bios: 1.4.0, os: ubuntu 22.04, driver_stack: doca_ofed 24.10"),
+                 "server-nic-unsupported"),
+            nullptr);
+  // A BIOS below the floor and an older stack: each difference named with the row.
+  auto low = plan("count: 64, model: PowerEdge XE9680, bios: 1.2.0, os: ubuntu 22.04, driver_stack: doca_ofed 24.04");
+  const Finding* f = Find(low, "server-nic-unsupported");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::kError);
+  EXPECT_NE(f->message.find("BIOS 1.2.0 is below 1.3.6; doca_ofed 24.04 is below 24.07"), std::string::npos) << f->message;
+  EXPECT_NE(Evidence(*f, "row").find("compat.csv:2"), std::string::npos);
+  // The R750 lists only a ConnectX-6 Dx.
+  f = Find(plan("count: 64, model: PowerEdge R750"), "server-nic-unsupported");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->message.find("does not list the MCX75310AAS-NEAT for the PowerEdge R750 (it lists MCX623106AN-CDAT)"), std::string::npos)
+      << f->message;
+  // No model: said once, as info.
+  f = Find(plan("count: 64"), "server-nic-unsupported");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::kInfo);
+  // A bad matrix row is a spec error at the CSV's file and line.
+  std::ofstream(dir / "compat.csv") << "server,nic,stack\nPowerEdge R750,ConnectX-7,ofed\n";
+  try {
+    plan("count: 64, model: PowerEdge R750");
+    ADD_FAILURE() << "no error";
+  } catch (const SpecError& e) {
+    EXPECT_NE(e.file().find("compat.csv"), std::string::npos);
+    EXPECT_EQ(e.mark().line, 2);
+    EXPECT_NE(e.message().find("'ofed' is not inbox"), std::string::npos) << e.message();
+  }
+  fs::remove_all(dir);
 }
 
 }  // namespace

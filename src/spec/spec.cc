@@ -200,7 +200,8 @@ uint16_t LookupSwitch(const MapReader& r, const std::string& key, const Catalog&
 
 NodesSpec ParseNodes(const MapReader& r) {
   r.RequireMap();
-  r.CheckKeys({"count", "gpus", "pcie", "pcie_width", "per_rack", "height_u", "name_prefix"});
+  r.CheckKeys({"count", "gpus", "pcie", "pcie_width", "per_rack", "height_u", "name_prefix", "model", "bios", "os", "kernel",
+               "driver_stack"});
   NodesSpec n;
   n.mark = MarkOf(r.node());
   n.count = static_cast<uint32_t>(r.Unsigned("count", true, 0, 1, 1'000'000));
@@ -222,6 +223,23 @@ NodesSpec ParseNodes(const MapReader& r) {
   static const std::regex kHost("^[a-zA-Z][a-zA-Z0-9-]{0,40}$");
   if (!std::regex_match(n.name_prefix, kHost)) {
     r.Fail(r.Get("name_prefix"), r.Key("name_prefix"), "a hostname prefix is letters, digits and '-', starting with a letter");
+  }
+  n.model = r.String("model", false);
+  n.bios = r.String("bios", false);
+  n.os = r.String("os", false);
+  if (!n.os.empty() && (n.os.find(' ') == std::string::npos || n.os.find(' ') != n.os.rfind(' '))) {
+    r.Fail(r.Get("os"), r.Key("os"), fmt::format("expected the os-release ID and VERSION_ID, as 'ubuntu 22.04', got '{}'", n.os));
+  }
+  n.kernel = r.String("kernel", false);
+  n.driver_stack = r.String("driver_stack", false);
+  if (!n.driver_stack.empty() && !ParseDriverStack(n.driver_stack)) {
+    r.Fail(r.Get("driver_stack"), r.Key("driver_stack"),
+           fmt::format("expected inbox, mlnx_ofed [TRAIN] or doca_ofed [TRAIN] (TRAIN as ofed_info -s prints it: 24.10), got '{}'", n.driver_stack));
+  }
+  for (const std::string* v : {&n.model, &n.bios, &n.kernel}) {
+    if (v->size() > 128 || v->find_first_of("\n\r\t\"") != std::string::npos) {
+      r.Fail(r.node(), r.Key("model"), "nodes.model, bios and kernel are one line of at most 128 characters");
+    }
   }
   return n;
 }
@@ -552,7 +570,27 @@ Spec ParseSpec(const std::string& yaml_text, const std::string& file_name, const
   Problems problems;
   MapReader top(spec.file, root, "");
   top.RequireMap();
-  problems.Check([&] { top.CheckKeys({"name", "nodes", "planes", "layout", "addressing", "spares", "racks"}); });
+  problems.Check([&] { top.CheckKeys({"name", "nodes", "planes", "layout", "addressing", "spares", "racks", "compatibility"}); });
+  problems.Check([&] {
+    if (!top.Has("compatibility")) return;
+    YAML::Node c = top.Get("compatibility");
+    if (!c.IsScalar()) top.Fail(c, "compatibility", "expected a CSV file beside the spec (docs/advise.md#compatibility-matrix)");
+    spec.compat_mark = MarkOf(c);
+    std::filesystem::path csv = std::filesystem::path(spec.file).parent_path() / c.Scalar();
+    std::ifstream in(csv, std::ios::binary);
+    if (!in) top.Fail(c, "compatibility", fmt::format("cannot read {}", csv.string()));
+    std::stringstream text;
+    text << in.rdbuf();
+    try {
+      spec.compat = ParseCompatMatrix(text.str(), csv.string());
+    } catch (const std::runtime_error& e) {
+      // "FILE:LINE: column C (name): message" -> a SpecError at that file and line.
+      std::string what = e.what(), rest = what.substr(std::min(what.size(), csv.string().size() + 1));
+      int line = std::atoi(rest.c_str());
+      std::string message = rest.substr(std::min(rest.size(), rest.find(": ") == std::string::npos ? rest.size() : rest.find(": ") + 2));
+      throw SpecError(csv.string(), {line, 1}, "compatibility", message);
+    }
+  });
   problems.Check([&] {
     if (!top.Has("racks")) return;
     static const std::regex kRackName("^[A-Za-z0-9][A-Za-z0-9_./-]{0,31}$");

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "catalog/catalog.h"
+#include "catalog/compatibility.h"
 #include "model/fabric.h"
 #include "model/units.h"
 
@@ -58,6 +59,9 @@ struct NodesSpec {
   uint32_t per_rack = 4;
   uint32_t height_u = 0;       // 0 = derived from per_rack and the rack height
   std::string name_prefix = "node";
+  // What the servers are and will run, for the compatibility checks (all optional): the model as dmidecode
+  // prints it, the BIOS version, "ubuntu 22.04", a `uname -r`, and "doca_ofed 24.10" / "mlnx_ofed 24.10" / "inbox".
+  std::string model, bios, os, kernel, driver_stack;
   SourceMark mark;
 };
 
@@ -130,6 +134,10 @@ struct Spec {
   // rack IDs. Which IDs exist is known only once the hall is laid out, so the planner checks them.
   std::map<std::string, std::string> rack_names;
   std::map<std::string, SourceMark> rack_name_marks;
+  // compatibility: FILE.csv beside the spec (docs/advise.md#compatibility-matrix): checked by the design rule
+  // server-nic-unsupported against nodes.model / bios / os / kernel / driver_stack and each plane's NIC.
+  CompatMatrix compat;
+  SourceMark compat_mark;
 };
 
 // Parses and validates a spec. Throws SpecError with every problem found (independent keys are

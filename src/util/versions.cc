@@ -3,6 +3,9 @@
 #include <charconv>
 #include <system_error>
 
+#include "util/lines.h"
+#include "util/text.h"
+
 namespace railyard {
 
 int CompareVersions(const std::string& a, const std::string& b) {
@@ -21,6 +24,14 @@ int CompareVersions(const std::string& a, const std::string& b) {
     j = ej == std::string::npos ? b.size() : ej + 1;
   }
   return 0;
+}
+
+bool OsEntryMatches(std::string_view id, std::string_view version_id, std::string_view entry) {
+  std::vector<std::string_view> words = SplitWords(entry);
+  if (words.empty() || Lower(words[0]) != Lower(id)) return false;
+  if (words.size() == 1) return true;
+  std::string_view want = words[1];
+  return version_id == want || (version_id.starts_with(want) && version_id.size() > want.size() && version_id[want.size()] == '.');
 }
 
 }  // namespace railyard
