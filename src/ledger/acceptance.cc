@@ -1,6 +1,7 @@
 #include "ledger/acceptance.h"
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -14,6 +15,7 @@
 #include "util/html.h"
 #include "catalog/identity.h"
 #include "util/versions.h"
+#include "parse/system_identity.h"
 #include "ledger/authenticity.h"
 #include "util/suggest.h"
 #include "util/yaml_strict.h"
@@ -96,7 +98,50 @@ AcceptanceVerdict EvaluateWith(const Asset& a, const AcceptancePolicy& p, const 
                                                   fw.empty() ? "(unknown)" : fw, it->second, it->first));
     }
   }
-  // 3. Link tests: what each kind can be measured by.
+  // 3. In a server the compatibility matrix supports it in (where the policy has one and the card was seen in a host).
+  if (nic && !p.compat.empty()) {
+    SystemIdentity server;
+    server.vendor = Field(a, "server.vendor");
+    server.product = Field(a, "server.product");
+    if (server.vendor.empty() && !server.product.empty()) std::swap(server.product, server.vendor_product);  // the kernel's joined form
+    if (server.product.empty() && server.vendor_product.empty()) {
+      v.evidence.emplace_back("compatibility", "not checked: the card has not been seen in a server (import its host's facts)");
+    } else {
+      CompatQuery q;
+      q.is_server = [&](std::string_view m) { return server.IsModel(m); };
+      q.opn = Field(a, "opn").empty() ? Field(a, "vpd.PN") : Field(a, "opn");
+      q.family = FamilyOf(a);
+      q.bios = Field(a, "server.bios");
+      std::string os = Field(a, "host.os");
+      if (!os.empty()) {
+        std::string id = os.substr(0, os.find(' ')), version = os.find(' ') == std::string::npos ? "" : os.substr(os.find(' ') + 1);
+        q.os_matches = [id, version](std::string_view entry) { return OsEntryMatches(id, version, entry); };
+        q.os_name = os;
+      }
+      q.kernel = Field(a, "host.kernel");
+      if (!Field(a, "host.kernel").empty()) q.stack = DriverStackOf(Field(a, "host.ofed"));
+      q.firmware = Field(a, "fw.version");
+      CompatVerdict c = CheckCompat(p.compat, q);
+      std::string where = fmt::format("{} ({})", server.Model(), Field(a, "location"));
+      using K = CompatVerdict::Kind;
+      if (c.kind == K::kServerNotListed) {
+        v.evidence.emplace_back("compatibility", fmt::format("not checked: {} says nothing about the {}", p.compat.file, server.Model()));
+      } else if (c.kind == K::kNicNotListed) {
+        return stop("firmware-aligned", fmt::format("{} does not list the {} for the {} (it lists {}): move the card to a server "
+                                                    "that supports it", p.compat.file, q.opn, where, fmt::join(c.listed_nics, ", ")));
+      } else if (c.kind == K::kUnsupported) {
+        return stop("firmware-aligned", fmt::format("{} line {} lists the {} in the {} as unsupported{}", p.compat.file, c.row->line, q.opn,
+                                                    where, c.row->note.empty() ? "" : ": " + c.row->note));
+      } else if (c.kind == K::kOutOfRange) {
+        return stop("firmware-aligned", fmt::format("the {} in the {} is supported only as {} line {} says: {}", q.opn, where, p.compat.file,
+                                                    c.row->line, fmt::join(c.mismatches, "; ")));
+      } else {
+        v.evidence.emplace_back("compatibility", fmt::format("{} line {}{}", p.compat.file, c.row->line,
+                                                             c.unchecked.empty() ? "" : fmt::format(" (not checked: {})", fmt::join(c.unchecked, ", "))));
+      }
+    }
+  }
+  // 4. Link tests: what each kind can be measured by.
   if (nic) {
     if (p.require_pcie_at_capability) {
       const std::string cap = Field(a, "pci.link_capability"), sta = Field(a, "measured.pci_link_status");
@@ -175,7 +220,7 @@ AcceptancePolicy ParseAcceptancePolicy(const std::string& yaml_text, const std::
                                          d->line, d->key, d->first_line));
   }
   static const std::vector<std::string> kKeys = {"firmware_baseline", "max_effective_ber", "max_raw_ber", "min_ber_window_min",
-                                                 "max_module_temp_c", "require_pcie_at_capability", "require_burnin"};
+                                                 "max_module_temp_c", "require_pcie_at_capability", "require_burnin", "compatibility"};
   for (const auto& kv : root) {
     const std::string key = kv.first.as<std::string>("");
     const YAML::Node& v = kv.second;
@@ -197,6 +242,15 @@ AcceptancePolicy ParseAcceptancePolicy(const std::string& yaml_text, const std::
       else if (key == "max_module_temp_c") p.max_module_temp_c = finite();
       else if (key == "require_pcie_at_capability") p.require_pcie_at_capability = v.as<bool>();
       else if (key == "require_burnin") p.require_burnin = v.as<bool>();
+      else if (key == "compatibility") {
+        if (!v.IsScalar()) throw fail("expected a CSV file beside the policy");
+        std::filesystem::path csv = std::filesystem::path(file).parent_path() / v.as<std::string>();
+        std::ifstream in(csv, std::ios::binary);
+        if (!in) throw fail(fmt::format("cannot read {}", csv.string()));
+        std::stringstream text;
+        text << in.rdbuf();
+        p.compat = ParseCompatMatrix(text.str(), csv.string());  // its errors name the CSV's line and column
+      }
       else {
         std::string hint = ClosestMatch(key, kKeys);
         throw std::runtime_error(fmt::format("{}:{}: {}: unknown key{}", file, kv.first.Mark().line + 1, key,

@@ -4,6 +4,8 @@
 // Every transition is a ledger event with its reasons.
 #pragma once
 
+#include "catalog/compatibility.h"
+
 #include <map>
 #include <string>
 #include <vector>
@@ -20,6 +22,9 @@ struct AcceptancePolicy {
   double max_module_temp_c = 70;        // LinkX operating case temperature
   bool require_pcie_at_capability = true;  // the card's PCIe link trained at its capability
   bool require_burnin = false;  // a NIC reaches link-tested only with a passed burn-in (field burnin.result)
+  // compatibility: FILE.csv beside the policy (docs/advise.md#compatibility-matrix): a card seen in a server the
+  // matrix does not support it in stops at firmware-aligned until it is moved or the matrix says otherwise.
+  CompatMatrix compat;
 };
 
 // Throws std::runtime_error("FILE:LINE: key: ...") on a bad policy; unknown keys are errors.

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include "facts/capture_testing.h"
 #include "facts/host_facts.h"
 #include "ledger/observe.h"
 #include "parse/fixtures.h"
@@ -76,6 +77,53 @@ TEST(Acceptance, CardWalksTheStatesOnItsEvidence) {
   // rma is set by hand and stays.
   card.fields["state"] = "rma";
   EXPECT_EQ(Evaluate(card, p).to, "rma");
+}
+
+TEST(Acceptance, CardMustBeSupportedInTheServerItSitsIn) {
+  // Real outputs: a ConnectX-7 lspci with VPD (MCX75310AAS-NEAT, SN MT2347J0100T) in a host whose dmidecode is a
+  // whole Dell PowerEdge R750 dump, on Debian 12. The ledger keeps the server with the card.
+  HostFacts f = testing::CaptureFacts("r750", {{"lspci-vvv.txt", "lspci/cx7-ndr-osfp-gen5-x16-vpd.txt"},
+                                               {"dmidecode.txt", "dmi/dell-poweredge-r750-dmidecode.txt"},
+                                               {"os-release.txt", "os-release/debian-12-bookworm.txt"}});
+  AssetObservation o = ObservationsFromFacts(f).at(0);
+  EXPECT_EQ(o.fields["server.product"], "PowerEdge R750");
+  EXPECT_EQ(o.fields["server.bios"], "1.9.2");
+  EXPECT_EQ(o.fields["host.os"], "debian 12");
+  Asset card{o.serial, o.kind, o.fields};
+  // Its firmware identity as mlxup reports this OPN (tests/fixtures/mlxfwmanager/mlxup-cx7-mcx75310aas-nea-…).
+  card.fields["fw.psid"] = "MT_0000000838";
+  card.fields["fw.version"] = "28.39.2048";
+  AcceptancePolicy p;
+  p.firmware_baseline["ConnectX-7"] = "28.39.1002";
+  p.require_pcie_at_capability = false;
+  ASSERT_EQ(Evaluate(card, p).to, "link-tested");
+  // The matrix lists the R750 with a ConnectX-6 Dx only: the card stops short until it is moved.
+  p.compat = ParseCompatMatrix("server,nic\nPowerEdge R750,ConnectX-6 Dx\n", "compat.csv");
+  AcceptanceVerdict v = Evaluate(card, p);
+  EXPECT_EQ(v.to, "firmware-aligned");
+  ASSERT_FALSE(v.reasons.empty());
+  EXPECT_NE(v.reasons[0].find("does not list the MCX75310AAS-NEAT for the Dell Inc. PowerEdge R750 (r750 "), std::string::npos)
+      << v.reasons[0];
+  // Listed, with a BIOS floor above this server's.
+  p.compat = ParseCompatMatrix("server,nic,bios_min\nPowerEdge R750,ConnectX-7,2.0.0\n", "compat.csv");
+  v = Evaluate(card, p);
+  EXPECT_EQ(v.to, "firmware-aligned");
+  EXPECT_NE(v.reasons.at(0).find("BIOS 1.9.2 is below 2.0.0"), std::string::npos) << v.reasons[0];
+  // Supported: the evidence says by which row.
+  p.compat = ParseCompatMatrix("server,nic,os\nPowerEdge R750,MCX75310AAS-NEAT,debian 12\n", "compat.csv");
+  v = Evaluate(card, p);
+  EXPECT_EQ(v.to, "link-tested");
+  bool row = false;
+  for (const auto& [k, val] : v.evidence) row |= k == "compatibility" && val == "compat.csv line 2";
+  EXPECT_TRUE(row);
+  // A card never seen in a server: not checked, and said.
+  card.fields.erase("server.product");
+  card.fields.erase("server.vendor");
+  v = Evaluate(card, p);
+  EXPECT_EQ(v.to, "link-tested");
+  row = false;
+  for (const auto& [k, val] : v.evidence) row |= k == "compatibility" && val.starts_with("not checked");
+  EXPECT_TRUE(row);
 }
 
 TEST(Acceptance, CardPortsRunAtWhatPortAndCableAllow) {

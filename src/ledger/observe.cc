@@ -382,6 +382,13 @@ std::vector<AssetObservation> ObservationsFromFacts(const HostFacts& f) {
     if (p.cap.width) Put(o, "pci.link_capability", fmt::format("{:g}GT/s x{}", p.cap.speed_gts, p.cap.width));
     if (p.sta.width) Put(o, "measured.pci_link_status", fmt::format("{:g}GT/s x{}", p.sta.speed_gts, p.sta.width));
     if (!f.hostname.empty()) Put(o, "location", f.hostname + " " + p.bdf);  // a bare lspci names no host
+    // The server it sits in, for the compatibility matrix (acceptance policy `compatibility:`).
+    Put(o, "server.vendor", f.system.vendor);
+    Put(o, "server.product", f.system.product.empty() ? f.system.vendor_product : f.system.product);
+    Put(o, "server.bios", f.system.bios_version);
+    if (!f.os.empty()) Put(o, "host.os", f.os.id + " " + f.os.version_id);
+    Put(o, "host.kernel", f.kernel);
+    Put(o, "host.ofed", f.ofed);
     for (const auto& [bdf, q] : f.firmware) {
       if (SamePciAddress(bdf, p.bdf)) AddFirmware(o, q);
     }
