@@ -208,12 +208,14 @@ TEST(Checks, CompatibilityMatrixBesideTheSpec) {
   EXPECT_NE(f->message.find("BIOS 1.2.0 is below 1.3.6; doca_ofed 24.04 is below 24.07"), std::string::npos) << f->message;
   EXPECT_NE(Evidence(*f, "row").find("compat.csv:2"), std::string::npos);
   // The R750 lists only a ConnectX-6 Dx.
-  f = Find(plan("count: 64, model: PowerEdge R750"), "server-nic-unsupported");
+  auto r750 = plan("count: 64, model: PowerEdge R750");
+  f = Find(r750, "server-nic-unsupported");
   ASSERT_NE(f, nullptr);
   EXPECT_NE(f->message.find("does not list the MCX75310AAS-NEAT for the PowerEdge R750 (it lists MCX623106AN-CDAT)"), std::string::npos)
       << f->message;
   // No model: said once, as info.
-  f = Find(plan("count: 64"), "server-nic-unsupported");
+  auto no_model = plan("count: 64");
+  f = Find(no_model, "server-nic-unsupported");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->severity, Severity::kInfo);
   // A bad matrix row is a spec error at the CSV's file and line.
