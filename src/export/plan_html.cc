@@ -82,9 +82,15 @@ void WritePlanHtml(const ExportContext& ctx, OutputFile& out) {
     const Link& l = f.links[i];
     out.Append(i ? ",[\"" : "[\"");
     out.Print("{}", LabelParts(f, i));  // a prefix and a number: JSON-safe by construction
-    out.Print("\",{},{},{},{},{},{},{},{},{},{:.1f}]", l.plane, l.level, l.a.device, strings.Of(ctx.ports(l.a)), l.z.device,
-              strings.Of(ctx.ports(l.z)), strings.Of(ctx.Speed(l.speed)), strings.Of(ToString(l.media)),
-              strings.Of(l.cable == kNoItem ? std::string_view() : std::string_view(ctx.catalog.cables()[l.cable].opn)), l.length_m);
+    // Interned one statement at a time: the order of a call's arguments is unspecified (gcc goes
+    // right to left, clang left to right), and the string table's order must not depend on the compiler.
+    const uint32_t a_port = strings.Of(ctx.ports(l.a));
+    const uint32_t z_port = strings.Of(ctx.ports(l.z));
+    const uint32_t speed = strings.Of(ctx.Speed(l.speed));
+    const uint32_t media = strings.Of(ToString(l.media));
+    const uint32_t opn = strings.Of(l.cable == kNoItem ? std::string_view() : std::string_view(ctx.catalog.cables()[l.cable].opn));
+    out.Print("\",{},{},{},{},{},{},{},{},{},{:.1f}]", l.plane, l.level, l.a.device, a_port, l.z.device, z_port, speed, media, opn,
+              l.length_m);
   }
   out.Append("]</script>\n<script type=\"application/json\" id=\"rd-strings\">[");
   for (size_t s = 0; s < strings.list().size(); ++s) {
