@@ -278,9 +278,10 @@ TEST(SonicConfig, EveryTableKeyFieldAndValueIsOneTheYangModelsAllow) {
       ASSERT_NE(first, last) << "not a table of the YANG models: " << table;
       for (const auto& [key, fields] : entries.items()) {
         // The key form of this key's shape whose literal parts (localhost, Loopback0 ...) it has.
+        // Named before the lambda: C++20 lets a lambda capture a structured binding, clang 14 not yet.
+        const std::string full = table + "|" + key;
         auto matches = [&](const std::string& key_form) {
-          if (Parts(key_form) != Parts(table + "|" + key)) return false;
-          std::string full = table + "|" + key;
+          if (Parts(key_form) != Parts(full)) return false;
           for (size_t a = 0, b = 0;;) {
             size_t ae = key_form.find('|', a), be = full.find('|', b);
             std::string lit = key_form.substr(a, ae == std::string::npos ? std::string::npos : ae - a);
