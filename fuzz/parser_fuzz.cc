@@ -15,6 +15,8 @@
 #include "parse/dmesg.h"
 #include "parse/esxcli.h"
 #include "parse/lsusb.h"
+#include "parse/system_identity.h"
+#include "catalog/compatibility.h"
 #include "parse/netconfig.h"
 #include "parse/ethtool.h"
 #include "parse/flint.h"
@@ -174,6 +176,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     railyard::ParseEsxcliNicGet(text);
     railyard::ParseEsxcliVibList(text, &complete, &w);
     railyard::ParseEsxcliPciList(text, &w);
+    // The server and OS identity (compatibility matrix), and the matrix itself.
+    railyard::ParseDmidecode(text);
+    railyard::ParseOsRelease(text);
+    for (size_t at = 0, n = 0; at < text.size() && n < 64; ++n) {
+      size_t eol = text.find('\n', at);
+      railyard::ParseKernelDmiLine(std::string_view(text).substr(at, eol == std::string::npos ? std::string::npos : eol - at));
+      if (eol == std::string::npos) break;
+      at = eol + 1;
+    }
+    try {
+      railyard::ParseCompatMatrix(text, "fuzz.csv");
+    } catch (const std::runtime_error&) {
+      // a bad matrix is an input error, by design
+    }
   }
   else if (parser == "iproute") {
     railyard::ParseIpLinkText(text);
