@@ -57,6 +57,6 @@ echo "fuzz: ledger (receiving lists, acceptance policy) for ${SECONDS_EACH}s"
 "$BUILD/ledger_fuzz" -max_total_time="$SECONDS_EACH" -max_len=16384 -timeout=10 "$BUILD/corpus/ledger" 2>&1 | tail -n 2
 for parser in lspci flint ethtool bonding ibnetdiscover lldpctl switch_lldp mlxlink ibstat dmesg netconfig module vpd mellanox_tools qos iproute burnin ib_fabric other_nics; do
   echo "fuzz: $parser for ${SECONDS_EACH}s"
-  "$BUILD/${parser}_fuzz" -max_total_time="$SECONDS_EACH" -max_len=16384 -timeout=10 \
+  RAILYARD_FUZZ_PARSER=$parser "$BUILD/parser_fuzz" -max_total_time="$SECONDS_EACH" -max_len=16384 -timeout=10 \
     "$BUILD/corpus/$parser" 2>&1 | tail -n 2
 done
