@@ -17,7 +17,7 @@ FUZZ_BUILD ?= $(ASAN_BUILD)
 FUZZ_SECONDS ?= 30
 PARSER_FUZZ_SECONDS ?= 8
 
-.PHONY: deps build run test asan-test fuzz fuzz-long bench clean
+.PHONY: deps build run test package asan-test fuzz fuzz-long bench clean
 
 deps:
 	@scripts/install-deps.sh
@@ -31,6 +31,10 @@ run: build
 
 test: build
 	scripts/run-tests.sh $(BUILD)
+
+# A .deb of the build (binary, railyard(1), bash/zsh completions, docs, examples), installed, run and removed.
+package: build
+	scripts/package-test.sh $(BUILD)
 
 # Line tables are all a sanitizer report needs, and cheaper to emit than full debug info.
 SANITIZED_CMAKE = -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=$(SANITIZED_BUILD_TYPE) \

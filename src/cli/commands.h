@@ -55,5 +55,9 @@ std::function<int()> AddRolloutCommand(CLI::App& app);
 std::function<int()> AddConfigCommand(CLI::App& app);
 std::function<int()> AddBurninCommand(CLI::App& app);
 std::function<int()> AddServeCommand(CLI::App& app);
+// Registered last: it walks the tree the others built.
+std::function<int()> AddCompletionCommand(CLI::App& app);
+// The bash completion script for `app`'s verbs, sub-verbs and options.
+std::string BashCompletion(CLI::App& app);
 
 }  // namespace railyard::cli

@@ -39,6 +39,7 @@ int main(int argc, char** argv) {
   auto config = railyard::cli::AddConfigCommand(app);
   auto burnin = railyard::cli::AddBurninCommand(app);
   auto serve = railyard::cli::AddServeCommand(app);
+  auto completion = railyard::cli::AddCompletionCommand(app);
   // A mistyped verb ("railyard plna") gets the verb it most likely meant, not CLI11's generic complaint.
   if (argc > 1 && argv[1][0] != '-') {
     std::vector<std::string> verbs;
@@ -77,5 +78,6 @@ int main(int argc, char** argv) {
   if (app.got_subcommand("config")) return config();
   if (app.got_subcommand("burnin")) return burnin();
   if (app.got_subcommand("serve")) return serve();
+  if (app.got_subcommand("completion")) return completion();
   return railyard::cli::kExitInput;
 }

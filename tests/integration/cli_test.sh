@@ -87,6 +87,22 @@ check "catalog nics as json" test $? -eq 0
 check "unknown verb exits 2" test $? -eq 2
 check "unknown verb: did you mean" grep -q "did you mean 'plan'" "$WORK/verb.err"
 check "--version is the project's" bash -c "'$RAILYARD' --version | grep -q \"^railyard $(sed -n 's/^project(railyard VERSION \([0-9.]*\).*/\1/p' "$SRC/CMakeLists.txt")\""
+# Shell completion from the command tree, run by a real bash: verbs, sub-verbs, options; files where none match.
+"$RAILYARD" completion bash > "$WORK/completion.bash"
+check "completion bash exits 0" test $? -eq 0
+complete_words() {  # complete_words WORD... : what <TAB> offers after them
+  bash -c 'source "$1"; shift; COMP_WORDS=(railyard "$@"); COMP_CWORD=$#; _railyard; echo "${COMPREPLY[*]}"' _ "$WORK/completion.bash" "$@"
+}
+check "completes a verb" test "$(complete_words pl)" = plan
+check "completes a sub-verb" test "$(complete_words ledger imp)" = import
+check "completes a sub-verb's option" test "$(complete_words ledger import --bat)" = --batch
+check "completes an option of a verb" test "$(complete_words plan --form)" = --format
+check "offers every verb" test "$(complete_words '' | wc -w)" -ge 14
+check "no verb where only files fit" test -z "$(complete_words plan exa)"
+"$RAILYARD" completion zsh | head -1 | grep -q '^#compdef railyard'
+check "completion zsh is a compdef" test $? -eq 0
+"$RAILYARD" completion fish > /dev/null 2>&1
+check "completion of an unknown shell exits 2" test $? -eq 2
 RAILYARD_DB="$WORK/env.db" "$RAILYARD" ledger import "$SRC/tests/fixtures/lspci/cx7-ndr-osfp-gen5-x16-vpd.txt" > /dev/null
 check "RAILYARD_DB names the ledger" test -s "$WORK/env.db"
 
