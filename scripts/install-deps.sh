@@ -18,6 +18,7 @@ PACKAGES=(
   libsimdjson-dev      # LLDP JSON and plan.json at 100,000-GPU scale (GB/s parsing)
   clang libclang-rt-dev lld  # the sanitizer + libFuzzer tree (make asan-test, make fuzz); lld links it twice as fast
   help2man             # railyard(1), generated from railyard --help at build time
+  clustershell         # clush: the fleet recipe of docs/facts.md runs in the tests as written
   time jq              # bench/: /usr/bin/time for peak RSS; jq as the verify baseline
   netplan.io           # `netplan generate` checks the host files `railyard config hosts` writes
   network-manager      # `nmcli --offline` reads its keyfiles with NetworkManager's own reader (daemon masked, below)

@@ -25,7 +25,7 @@ std::function<int()> AddCollectCommand(CLI::App& app) {
       "Examples:\n"
       "  railyard collect -o $(hostname).json          # live: sysfs, procfs and installed tools\n"
       "  railyard collect --from capture/ -o host.json  # saved outputs (file names in docs/facts.md)\n"
-      "  clush -w gpu[001-128] -b 'railyard collect' > fleet.ndjson\n"
+      "  clush -w gpu[001-128] -N 'railyard collect' > fleet.ndjson\n"
       "  railyard collect --switch --from leaf01/ >> switches.ndjson  # a switch's saved outputs (docs/switch.md)\n"
       "  railyard collect --switch --from ib-fabric/ > ib-switches.ndjson  # iblinkinfo.txt [ibqueryerrors.txt perfquery.txt]: every IB switch");
   cmd->add_option("--from", a->from, "build the facts from a directory of saved tool outputs")->check(CLI::ExistingDirectory);

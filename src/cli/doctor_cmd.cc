@@ -31,7 +31,7 @@ std::function<int()> AddDoctorCommand(CLI::App& app) {
       "Examples:\n"
       "  railyard doctor gpu042.json                       # one host\n"
       "  railyard doctor facts/ --format json               # a directory of facts, every rule + fleet rules\n"
-      "  clush -w gpu[001-128] -b 'railyard collect' | railyard doctor /dev/stdin --fail-on warning\n"
+      "  clush -w gpu[001-128] -N 'railyard collect' | railyard doctor - --fail-on warning\n"
       "  railyard doctor fleet.ndjson --format prometheus > /var/lib/node_exporter/railyard.prom\n"
       "  railyard doctor facts/ --plan out/plan.json         # plus: NIC ports on their planned rail and speed\n"
       "  railyard doctor --symptom bandwidth-below-rated gpu042.json   # the expert's checks, in order\n"

@@ -1,6 +1,7 @@
 #include "doctor/doctor.h"
 
 #include <algorithm>
+#include <string_view>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -67,8 +68,25 @@ void ReadFactsFile(const fs::path& path, const std::function<void(HostFacts&&)>&
   std::stringstream buffer;
   buffer << first;  // no seeking back: FACTS may be a pipe (/dev/stdin)
   if (in) buffer << in.rdbuf();
-  nlohmann::json whole = nlohmann::json::parse(buffer.str(), nullptr, false);
-  if (whole.is_discarded()) throw FactsInputError(shown.string() + ": neither one JSON document nor NDJSON (truncated?)");
+  const std::string text = buffer.str();
+  nlohmann::json whole;
+  try {
+    whole = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    // Where it broke, as line:column, and the usual cause when the file came from a gather tool.
+    const size_t at = std::min<size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());
+    const size_t line_start = at == 0 ? 0 : text.rfind('\n', at - 1) + 1;  // npos + 1 == 0
+    const int where_line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+    const std::string_view head = std::string_view(text).substr(text.find_first_not_of(" \t\r\n") == std::string::npos ? 0 : text.find_first_not_of(" \t\r\n"));
+    std::string hint = " (truncated?)";
+    if (head.starts_with("---")) {
+      hint = ": `clush -b` / dshbak output, whose node headers are not JSON; gather with `clush -N` (one JSON line per host)";
+    } else if (size_t colon = head.find(": {"); colon != std::string_view::npos && colon < 128 &&
+               head.substr(0, colon).find_first_of(" \t{\"") == std::string_view::npos) {
+      hint = ": lines carry a node prefix ('" + std::string(head.substr(0, colon)) + ": {'), as clush and pdsh print them; gather with `clush -N`";
+    }
+    throw FactsInputError(fmt::format("{}:{}:{}: neither one JSON document nor NDJSON{}", shown.string(), where_line, at - line_start + 1, hint));
+  }
   build(whole, 0);
 }
 

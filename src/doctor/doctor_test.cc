@@ -953,6 +953,27 @@ TEST(Doctor, OutputsAndInputs) {
   } catch (const FactsInputError& e) {
     EXPECT_NE(std::string(e.what()).find(".ndjson:2: not JSON"), std::string::npos) << e.what();
   }
+  // What a gather tool prints instead of NDJSON is named, with where it broke and how to gather.
+  auto error_of = [&](const std::string& text) -> std::string {
+    {
+      std::ofstream out(ndjson);
+      out << text;
+    }
+    try {
+      ForEachFacts({ndjson.string()}, [](HostFacts&&) {});
+    } catch (const FactsInputError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  const std::string host = ToJson(f).dump();
+  std::string e = error_of("---------------\ngpu001\n---------------\n" + host + "\n");
+  EXPECT_NE(e.find(".ndjson:1:2: neither one JSON document nor NDJSON: `clush -b`"), std::string::npos) << e;
+  e = error_of("gpu001: " + host + "\ngpu002: " + host + "\n");
+  EXPECT_NE(e.find("node prefix ('gpu001: {')"), std::string::npos) << e;
+  e = error_of(ToJson(f).dump(2).substr(0, 200));  // a pretty document cut short: the line it ends on
+  EXPECT_NE(e.find("NDJSON (truncated?)"), std::string::npos) << e;
+  EXPECT_EQ(e.find(".ndjson:1:"), std::string::npos) << e;
   fs::remove(ndjson);
   EXPECT_THROW(ForEachFacts({"/nonexistent.json"}, [](HostFacts&&) {}), FactsInputError);
 }
