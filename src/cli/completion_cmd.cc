@@ -1,5 +1,6 @@
 // railyard completion bash|zsh: a shell completion script generated from the command tree itself,
 // so it lists every verb, sub-verb and option the binary has and cannot drift from it.
+#include <algorithm>
 #include <iostream>
 #include <map>
 #include <string>
@@ -10,24 +11,38 @@
 namespace railyard::cli {
 namespace {
 
-// Every command path below `app` (" ledger", " ledger import", ...) with its sub-verbs and options.
+// Every command path below `app` (" ledger", " ledger import", ...) with its sub-verbs, the values
+// its positionals allow (catalog switches|nics|cables, completion bash|zsh) and its options.
 struct Node {
   std::vector<std::string> verbs;
+  std::vector<std::string> values;
   std::vector<std::string> options;
 };
+
+// The choices a CLI::IsMember check put in an option's type name ("TEXT:{bash,zsh}"), if any.
+std::vector<std::string> Choices(const CLI::Option& opt) {
+  const std::string type = opt.get_type_name();
+  const size_t open = type.rfind('{'), close = type.rfind('}');
+  std::vector<std::string> out;
+  if (open == std::string::npos || close == std::string::npos || close < open) return out;
+  for (size_t at = open + 1; at < close;) {
+    size_t comma = std::min(type.find(',', at), close);
+    if (comma > at) out.push_back(type.substr(at, comma - at));
+    at = comma + 1;
+  }
+  return out;
+}
 
 void Walk(CLI::App* app, const std::string& path, std::map<std::string, Node>& out) {
   Node& node = out[path];
   for (const CLI::Option* opt : app->get_options()) {
     for (const std::string& l : opt->get_lnames()) node.options.push_back("--" + l);
     for (const std::string& s : opt->get_snames()) node.options.push_back("-" + s);
+    if (opt->get_positional() && !opt->nonpositional()) {  // a bare positional: its choices are words here
+      for (std::string& choice : Choices(*opt)) node.values.push_back(std::move(choice));
+    }
   }
   for (CLI::App* sub : app->get_subcommands([](const CLI::App*) { return true; })) {
-    if (sub->get_name() == "completion" && path.empty()) {
-      node.verbs.push_back(sub->get_name());
-      out[" completion"].verbs = {"bash", "zsh"};
-      continue;
-    }
     node.verbs.push_back(sub->get_name());
     Walk(sub, path + " " + sub->get_name(), out);
   }
@@ -60,7 +75,9 @@ std::string BashCompletion(CLI::App& app) {
       "  local verbs=\"\" options=\"\"\n"
       "  case \"$path\" in\n";
   for (const auto& [path, node] : tree) {
-    script += "    \"" + path + "\") verbs=\"" + Join(node.verbs) + "\"; options=\"" + Join(node.options) + "\" ;;\n";
+    std::vector<std::string> words = node.verbs;  // what a word without a dash may be here
+    words.insert(words.end(), node.values.begin(), node.values.end());
+    script += "    \"" + path + "\") verbs=\"" + Join(words) + "\"; options=\"" + Join(node.options) + "\" ;;\n";
   }
   script +=
       "  esac\n"

@@ -99,6 +99,8 @@ check "completes a sub-verb's option" test "$(complete_words ledger import --bat
 check "completes an option of a verb" test "$(complete_words plan --form)" = --format
 check "offers every verb" test "$(complete_words '' | wc -w)" -ge 14
 check "no verb where only files fit" test -z "$(complete_words plan exa)"
+check "completes a positional's choices" test "$(complete_words catalog n)" = nics
+check "completes the shells" test "$(complete_words completion '')" = "bash zsh"
 "$RAILYARD" completion zsh | head -1 | grep -q '^#compdef railyard'
 check "completion zsh is a compdef" test $? -eq 0
 "$RAILYARD" completion fish > /dev/null 2>&1
