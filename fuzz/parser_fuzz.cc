@@ -8,6 +8,7 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "config/host_config.h"
 #include "config/config_drift.h"
@@ -57,6 +58,10 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
                                               "ib_fabric", "mlxlink", "burnin", "ibstat", "dmesg", "other_nics", "iproute",
                                               "qos", "netconfig", "module", "vpd", "mellanox_tools"};
   const char* name = std::getenv("RAILYARD_FUZZ_PARSER");
+  if (name != nullptr && std::string_view(name) == "list") {  // the list run_parsers.sh walks: one home for it
+    for (const std::string& k : known) std::printf("%s\n", k.c_str());
+    std::exit(0);
+  }
   if (name == nullptr || !known.contains(name)) {
     std::fprintf(stderr, "parser_fuzz: set RAILYARD_FUZZ_PARSER to one of:");
     for (const std::string& k : known) std::fprintf(stderr, " %s", k.c_str());

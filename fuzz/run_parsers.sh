@@ -55,7 +55,9 @@ printf '\x01firmware_baseline: {ConnectX-7: 28.42.1000, MT_0000000838: 28.43.101
   > "$BUILD/corpus/ledger/policy"
 echo "fuzz: ledger (receiving lists, acceptance policy) for ${SECONDS_EACH}s"
 "$BUILD/ledger_fuzz" -max_total_time="$SECONDS_EACH" -max_len=16384 -timeout=10 "$BUILD/corpus/ledger" 2>&1 | tail -n 2
-for parser in lspci flint ethtool bonding ibnetdiscover lldpctl switch_lldp mlxlink ibstat dmesg netconfig module vpd mellanox_tools qos iproute burnin ib_fabric other_nics; do
+parsers=$(RAILYARD_FUZZ_PARSER=list "$BUILD/parser_fuzz")  # the binary's own list
+[ -n "$parsers" ] || { echo "fuzz: parser_fuzz listed no parsers" >&2; exit 1; }
+for parser in $parsers; do
   echo "fuzz: $parser for ${SECONDS_EACH}s"
   RAILYARD_FUZZ_PARSER=$parser "$BUILD/parser_fuzz" -max_total_time="$SECONDS_EACH" -max_len=16384 -timeout=10 \
     "$BUILD/corpus/$parser" 2>&1 | tail -n 2
