@@ -77,7 +77,8 @@ void ReadFactsFile(const fs::path& path, const std::function<void(HostFacts&&)>&
     const size_t at = std::min<size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());
     const size_t line_start = at == 0 ? 0 : text.rfind('\n', at - 1) + 1;  // npos + 1 == 0
     const int where_line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
-    const std::string_view head = std::string_view(text).substr(text.find_first_not_of(" \t\r\n") == std::string::npos ? 0 : text.find_first_not_of(" \t\r\n"));
+    const size_t lead = text.find_first_not_of(" \t\r\n");
+    const std::string_view head = lead == std::string::npos ? std::string_view() : std::string_view(text).substr(lead);
     std::string hint = " (truncated?)";
     if (head.starts_with("---")) {
       hint = ": `clush -b` / dshbak output, whose node headers are not JSON; gather with `clush -N` (one JSON line per host)";
