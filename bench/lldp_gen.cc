@@ -13,7 +13,7 @@
 
 #include <fmt/format.h>
 
-#include "export/text.h"
+#include "util/output_file.h"
 #include "plan/planner.h"
 #include "spec/spec.h"
 

@@ -11,7 +11,7 @@
 #include <string_view>
 
 #include "config/host_config.h"
-#include "config/config_drift.h"
+#include "parse/running_config.h"
 #include "config/switch_config.h"
 #include "parse/bonding.h"
 #include "parse/iproute.h"
@@ -44,8 +44,8 @@
 #include "doctor/switch_rules.h"
 #include "parse/ib_counters.h"
 #include "parse/iblinkinfo.h"
-#include "verify/names.h"
-#include "verify/planned.h"
+#include "planfile/names.h"
+#include "planfile/planned.h"
 
 namespace {
 

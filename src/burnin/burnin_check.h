@@ -22,7 +22,7 @@
 
 #include "burnin/burnin_plan.h"
 #include "burnin/localize.h"
-#include "verify/planned.h"
+#include "planfile/planned.h"
 
 namespace railyard {
 

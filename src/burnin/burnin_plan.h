@@ -21,8 +21,8 @@
 #include <string_view>
 #include <vector>
 
-#include "config/host_config.h"
-#include "verify/planned.h"
+#include "model/host_file.h"
+#include "planfile/planned.h"
 
 namespace railyard {
 

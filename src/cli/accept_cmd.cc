@@ -7,7 +7,7 @@
 
 #include "cli/commands.h"
 #include "util/utc_time.h"
-#include "export/text.h"
+#include "util/output_file.h"
 #include "ledger/acceptance.h"
 #include "ledger/ledger.h"
 

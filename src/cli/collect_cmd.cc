@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.h"
-#include "export/text.h"
+#include "util/output_file.h"
 #include "facts/collect.h"
 #include "facts/switch_facts.h"
 

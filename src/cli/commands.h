@@ -8,7 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "catalog/catalog.h"
-#include "verify/planned.h"
+#include "planfile/planned.h"
 
 namespace railyard::cli {
 

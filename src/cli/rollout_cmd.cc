@@ -9,7 +9,7 @@
 #include "cli/commands.h"
 #include "doctor/doctor.h"
 #include "export/summary.h"
-#include "export/text.h"
+#include "util/output_file.h"
 #include "ledger/authenticity.h"
 #include "ledger/ledger.h"
 #include "rollout/check.h"

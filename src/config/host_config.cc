@@ -15,7 +15,7 @@
 #include <fmt/format.h>
 #include <simdjson.h>
 
-#include "export/text.h"
+#include "util/output_file.h"
 #include "util/content_hash.h"
 #include "util/file.h"
 #include "util/tar.h"

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "model/fabric.h"
+#include "model/host_file.h"
 
 namespace railyard {
 
@@ -60,13 +61,6 @@ std::string NetplanYaml(const std::string& host, const std::vector<HostPortConfi
 // One host's sysctl file for multi-rail ARP (/etc/sysctl.d/60-railyard-multirail.conf), "" when the
 // host has at most one port per plane.
 std::string MultiRailSysctl(const std::string& host, const std::vector<HostPortConfig>& ports);
-
-// One file of a host's configuration: its path under the host's root, mode and content.
-struct HostFile {
-  std::string path;  // etc/netplan/60-railyard.yaml
-  uint32_t mode = 0644;
-  std::string content;
-};
 
 // One NetworkManager keyfile (/etc/NetworkManager/system-connections/railyard-<netdev>.nmconnection):
 // a managed, autoconnecting connection bound to the interface, the address, the MTU, IPoIB datagram

@@ -13,6 +13,7 @@
 #include "doctor/fleet.h"
 #include "doctor/plan_rules.h"
 #include "doctor/policy.h"
+#include "facts/facts_files.h"
 #include "facts/host_facts.h"
 #include "facts/switch_facts.h"
 #include "doctor/switch_rules.h"
@@ -21,20 +22,6 @@
 namespace railyard {
 
 inline constexpr const char* kFindingsSchema = "railyard.findings/1";
-
-// A FACTS argument that cannot be read: names the file and, for NDJSON, the line.
-class FactsInputError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
-// Calls `each` for every HostFacts in `paths`: a file holding one document, a file of NDJSON
-// (one document per line), or a directory of such files (*.json, *.ndjson, sorted by name).
-void ForEachFacts(const std::vector<std::string>& paths, const std::function<void(HostFacts&&)>& each);
-// The same, with switch facts (railyard.switch-facts/1) in the stream given to `each_switch`; the
-// form above refuses them with an error naming the file.
-void ForEachFacts(const std::vector<std::string>& paths, const std::function<void(HostFacts&&)>& each,
-                  const std::function<void(SwitchFacts&&)>& each_switch);
 
 struct DoctorReport {
   std::vector<Finding> findings;  // host findings in input order, then fleet findings

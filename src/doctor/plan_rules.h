@@ -14,8 +14,8 @@
 #include "doctor/policy.h"
 #include "facts/host_facts.h"
 #include "model/finding.h"
-#include "verify/names.h"
-#include "verify/planned.h"
+#include "planfile/names.h"
+#include "planfile/planned.h"
 
 namespace railyard {
 

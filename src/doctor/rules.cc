@@ -82,12 +82,6 @@ std::string FamilyOf(const PciFunction& p) {
   return "";
 }
 
-bool SamePciAddress(const std::string& a, const std::string& b) {
-  if (a.empty() || b.empty()) return false;
-  auto strip = [](const std::string& s) { return std::count(s.begin(), s.end(), ':') == 2 ? s.substr(s.find(':') + 1) : s; };
-  return strip(a) == strip(b);
-}
-
 double PortRateGbps(const HostFacts& facts, const std::string& bdf) {
   double rate = 0;
   for (const NetdevFacts& n : facts.netdevs) {

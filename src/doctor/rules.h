@@ -10,6 +10,7 @@
 #include "doctor/policy.h"
 #include "facts/host_facts.h"
 #include "model/finding.h"
+#include "model/pci_address.h"
 
 namespace railyard {
 
@@ -60,8 +61,6 @@ std::string When(const KernelEvent& e);
 uint32_t BestLinkModeMbps(const std::vector<std::string>& modes, const std::vector<std::string>* also = nullptr);
 // A ConnectX/BlueField function's family ("ConnectX-7"): by its PCI device id, else lspci's "[ConnectX-7]"; "" unknown.
 std::string FamilyOf(const PciFunction& p);
-// "0000:19:00.0" and "19:00.0" are the same function.
-bool SamePciAddress(const std::string& a, const std::string& b);
 
 // Family rule registrations (one file each), concatenated by HostRules().
 void AddPcieRules(std::vector<HostRule>& rules);

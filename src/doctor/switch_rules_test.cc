@@ -15,7 +15,7 @@
 #include "export/write_all.h"
 #include "facts/switch_facts.h"
 #include "parse/fixtures.h"
-#include "config/config_drift.h"
+#include "parse/running_config.h"
 #include "config/switch_config.h"
 #include "parse/qos.h"
 #include "parse/switch_modules.h"

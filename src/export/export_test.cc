@@ -9,6 +9,7 @@
 
 #include "util/csv.h"
 #include "export/exporters.h"
+#include "util/hostlist.h"
 #include "export/summary.h"
 #include "export/write_all.h"
 #include "plan/test_specs.h"

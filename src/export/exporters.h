@@ -5,13 +5,12 @@
 #include <string>
 
 #include "catalog/catalog.h"
-#include "export/text.h"
+#include "util/output_file.h"
+#include "util/version.h"
 #include "model/fabric.h"
 #include "plan/planner.h"
 
 namespace railyard {
-
-inline constexpr const char* kVersion = RAILYARD_VERSION;  // CMake's project(VERSION)
 
 struct ExportContext {
   ExportContext(const PlanResult& r, const Catalog& c) : result(r), catalog(c), ports(r.fabric), cages(r.fabric) {
@@ -78,7 +77,5 @@ void WriteIbnetdiscover(const ExportContext& ctx, size_t plane, OutputFile& out)
 void WriteOpensmRootGuids(const ExportContext& ctx, size_t plane, OutputFile& out);
 void WriteOpensmCnGuids(const ExportContext& ctx, size_t plane, OutputFile& out);
 
-// Slurm hostlist compression: node001,node002,node003 -> node[001-003].
-std::string CompressHostlist(const std::vector<std::string>& names);
 
 }  // namespace railyard

@@ -6,25 +6,6 @@
 
 namespace railyard {
 
-nlohmann::json FindingsJson(const std::vector<Finding>& findings) {
-  nlohmann::json list = nlohmann::json::array();
-  for (const Finding& f : findings) {
-    nlohmann::json evidence = nlohmann::json::object();
-    for (const auto& [k, v] : f.evidence) evidence[k] = v;
-    nlohmann::json item = {{"rule", f.rule},
-                           {"severity", ToString(f.severity)},
-                           {"object", f.object},
-                           {"evidence", evidence},
-                           {"message", f.message},
-                           {"fix", f.fix}};
-    // A finding about one host (rollout, rollout check) names it, as the doctor's findings do;
-    // design findings have none.
-    if (!f.host.empty()) item["host"] = f.host;
-    list.push_back(std::move(item));
-  }
-  return list;
-}
-
 nlohmann::json PlanSummaryJson(const PlanResult& result, const Catalog& catalog) {
   const Fabric& f = result.fabric;
   nlohmann::json planes = nlohmann::json::array();
@@ -106,17 +87,6 @@ std::string PlanSummaryTable(const PlanResult& result, const Catalog& catalog) {
                        t.switches_without_power);
   }
   if (!result.findings.empty()) out += "\n" + FindingsTable(result.findings);
-  return out;
-}
-
-std::string FindingsTable(const std::vector<Finding>& findings) {
-  std::string out;
-  for (const Finding& f : findings) {
-    out += fmt::format("{:<7} {:<30} {}\n        {}\n", ToString(f.severity), f.rule, f.object, f.message);
-    for (const auto& [k, v] : f.evidence) out += fmt::format("        {}: {}\n", k, v);
-    out += fmt::format("        fix: {}\n", f.fix);
-  }
-  if (findings.empty()) out = "no findings\n";
   return out;
 }
 

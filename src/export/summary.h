@@ -12,9 +12,7 @@
 
 namespace railyard {
 
-nlohmann::json FindingsJson(const std::vector<Finding>& findings);
 nlohmann::json PlanSummaryJson(const PlanResult& result, const Catalog& catalog);
 std::string PlanSummaryTable(const PlanResult& result, const Catalog& catalog);
-std::string FindingsTable(const std::vector<Finding>& findings);
 
 }  // namespace railyard

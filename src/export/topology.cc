@@ -5,53 +5,9 @@
 #include <fmt/format.h>
 
 #include "export/exporters.h"
+#include "util/hostlist.h"
 
 namespace railyard {
-namespace {
-
-// Splits "node012" into ("node", "012").
-std::pair<std::string_view, std::string_view> SplitNumber(std::string_view name) {
-  size_t end = name.size();
-  while (end > 0 && std::isdigit(static_cast<unsigned char>(name[end - 1]))) --end;
-  return {name.substr(0, end), name.substr(end)};
-}
-
-}  // namespace
-
-std::string CompressHostlist(const std::vector<std::string>& names) {
-  std::string out;
-  size_t i = 0;
-  while (i < names.size()) {
-    auto [prefix, digits] = SplitNumber(names[i]);
-    if (digits.empty()) {
-      out += (out.empty() ? "" : ",") + names[i];
-      ++i;
-      continue;
-    }
-    // Collect a run of the same prefix and width; fold consecutive numbers into ranges.
-    std::vector<std::pair<uint64_t, uint64_t>> ranges;
-    size_t j = i;
-    while (j < names.size()) {
-      auto [p, d] = SplitNumber(names[j]);
-      if (p != prefix || d.size() != digits.size()) break;
-      uint64_t n = std::stoull(std::string(d));
-      if (!ranges.empty() && ranges.back().second + 1 == n) ranges.back().second = n;
-      else ranges.emplace_back(n, n);
-      ++j;
-    }
-    std::string body;
-    for (auto [lo, hi] : ranges) {
-      if (!body.empty()) body += ",";
-      body += lo == hi ? fmt::format("{:0{}}", lo, digits.size())
-                       : fmt::format("{:0{}}-{:0{}}", lo, digits.size(), hi, digits.size());
-    }
-    bool single = ranges.size() == 1 && ranges[0].first == ranges[0].second;
-    out += (out.empty() ? "" : ",") + (single ? std::string(prefix) + body : fmt::format("{}[{}]", prefix, body));
-    i = j;
-  }
-  return out;
-}
-
 void WriteDot(const ExportContext& ctx, OutputFile& out) {
   const Fabric& f = ctx.fabric();
   // Cumulus PTM form: every switch loads this file and checks its own edges against LLDP.

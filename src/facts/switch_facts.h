@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "config/config_drift.h"
+#include "parse/running_config.h"
 #include "parse/switch_ports.h"
 
 namespace railyard {
@@ -27,7 +27,7 @@ struct SwitchFacts {
   std::string guid;  // InfiniBand: the switch's GUID
   std::vector<SwitchPortFacts> ports;  // in the switch's order
   std::optional<SwitchQos> qos;        // switch-wide RoCE QoS (NVUE nv show qos roce), when read
-  // The running configuration as comparable entries (config/config_drift.h), when saved: doctor
+  // The running configuration as comparable entries (parse/running_config.h), when saved: doctor
   // holds it against what `railyard config switches` writes from the plan.
   std::string running_os;              // eos | sonic | nvue
   ConfigEntries running;

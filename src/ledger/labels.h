@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "ledger/ledger.h"
-#include "verify/planned.h"
+#include "planfile/planned.h"
 
 namespace railyard {
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <unordered_map>
 
@@ -11,8 +12,8 @@
 
 #include "catalog/catalog.h"
 #include "util/csv.h"
-#include "doctor/doctor.h"
-#include "doctor/rules.h"
+#include "facts/facts_files.h"
+#include "model/pci_address.h"
 #include "facts/collect.h"
 #include "parse/flint.h"
 #include "parse/lspci.h"

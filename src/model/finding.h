@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 namespace railyard {
 
 enum class Severity { kInfo = 0, kWarning = 1, kError = 2 };
@@ -27,5 +29,11 @@ struct Finding {
 
 // True when any finding is at or above `threshold`.
 bool AnyAtOrAbove(const std::vector<Finding>& findings, Severity threshold);
+
+// The findings as railyard.findings/1's "findings" array: rule, severity, object, evidence, message,
+// fix, and host when the finding is about one.
+nlohmann::json FindingsJson(const std::vector<Finding>& findings);
+// The findings for a terminal, one block each with its evidence and fix; "no findings" when empty.
+std::string FindingsTable(const std::vector<Finding>& findings);
 
 }  // namespace railyard

@@ -11,7 +11,7 @@
 #include "rollout/state.h"
 #include "rollout/target.h"
 #include "rollout/waves.h"
-#include "verify/names.h"
+#include "planfile/names.h"
 
 namespace railyard {
 namespace {

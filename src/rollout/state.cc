@@ -8,9 +8,11 @@
 
 #include <fmt/format.h>
 
-#include "export/exporters.h"
-#include "export/summary.h"
-#include "export/text.h"
+#include "model/finding.h"
+#include "util/output_file.h"
+#include "util/version.h"
+#include "util/csv.h"
+#include "util/hostlist.h"
 #include "util/html.h"
 
 namespace railyard {

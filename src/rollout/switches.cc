@@ -12,7 +12,7 @@
 #include "util/versions.h"
 #include "util/file.h"
 #include "util/terminal.h"
-#include "verify/names.h"
+#include "planfile/names.h"
 
 namespace railyard {
 

@@ -17,7 +17,7 @@
 #include "model/finding.h"
 #include "rollout/rollout_plan.h"
 #include "rollout/target.h"
-#include "verify/planned.h"
+#include "planfile/planned.h"
 
 namespace railyard {
 

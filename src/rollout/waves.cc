@@ -11,7 +11,7 @@
 
 #include "util/versions.h"
 #include "util/terminal.h"
-#include "verify/names.h"
+#include "planfile/names.h"
 
 namespace railyard {
 namespace {

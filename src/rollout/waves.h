@@ -19,7 +19,7 @@
 #include "rollout/rollout_plan.h"
 #include "rollout/switches.h"
 #include "rollout/target.h"
-#include "verify/planned.h"
+#include "planfile/planned.h"
 
 namespace railyard {
 

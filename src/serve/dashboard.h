@@ -17,7 +17,7 @@
 
 #include "doctor/doctor.h"
 #include "doctor/plan_rules.h"
-#include "verify/planned.h"
+#include "planfile/planned.h"
 
 namespace railyard {
 

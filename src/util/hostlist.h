@@ -1,5 +1,5 @@
 // Slurm/ClusterShell host lists: "node[001-004,007],gpu1" names node001 … node004, node007 and
-// gpu1. The inverse of CompressHostlist (export/exporters.h).
+// gpu1.
 #pragma once
 
 #include <string>
@@ -12,5 +12,9 @@ namespace railyard {
 // node10). Throws std::runtime_error naming the expression and what is wrong (an unclosed bracket,
 // a range running backwards, more than `limit` names) rather than guessing.
 std::vector<std::string> ExpandHostlist(std::string_view expression, size_t limit = 1'000'000);
+
+// The inverse: node001,node002,node003,gpu1 -> node[001-003],gpu1. Runs of one prefix and digit
+// width fold into ranges, in the order given.
+std::string CompressHostlist(const std::vector<std::string>& names);
 
 }  // namespace railyard

@@ -19,8 +19,8 @@
 
 #include "model/finding.h"
 #include "parse/observation.h"
-#include "verify/names.h"
-#include "verify/planned.h"
+#include "planfile/names.h"
+#include "planfile/planned.h"
 
 namespace railyard {
 

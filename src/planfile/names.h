@@ -12,7 +12,7 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "verify/planned.h"
+#include "planfile/planned.h"
 
 namespace railyard {
 

@@ -1,4 +1,4 @@
-#include "verify/names.h"
+#include "planfile/names.h"
 #include "util/text.h"
 
 #include "parse/ibstat.h"

@@ -1,4 +1,4 @@
-#include "verify/planned.h"
+#include "planfile/planned.h"
 
 #include <charconv>
 #include <optional>

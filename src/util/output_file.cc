@@ -1,4 +1,4 @@
-#include "export/text.h"
+#include "util/output_file.h"
 
 #include <sys/stat.h>
 #include <unistd.h>

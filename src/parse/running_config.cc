@@ -1,4 +1,4 @@
-#include "config/config_drift.h"
+#include "parse/running_config.h"
 
 #include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
