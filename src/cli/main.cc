@@ -8,6 +8,7 @@
 #include "cli/commands.h"
 #include "util/suggest.h"
 #include "util/terminal.h"
+#include "util/version.h"
 
 int main(int argc, char** argv) {
   railyard::ProtectTerminal();  // outside names (LLDP, captures, serials) may carry escape sequences
@@ -25,7 +26,7 @@ int main(int argc, char** argv) {
       "  railyard doctor facts/ --fail-on warning                  # faults in many hosts' facts\n"
       "\nExit codes: 0 ok, 1 findings at or above --fail-on, 2 usage or input error.");
   app.require_subcommand(1);
-  app.set_version_flag("--version", std::string("railyard ") + RAILYARD_VERSION);
+  app.set_version_flag("--version", railyard::VersionLine());
   auto plan = railyard::cli::AddPlanCommand(app);
   auto check = railyard::cli::AddCheckCommand(app);
   auto advise = railyard::cli::AddAdviseCommand(app);
