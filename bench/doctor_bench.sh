@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 SHARED=tests/fixtures
 command -v jq > /dev/null || { echo "SKIP: needs jq"; exit 0; }
 WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
+[ -n "${KEEP:-}" ] && echo "work: $WORK" >&2 || trap 'rm -rf "$WORK"' EXIT
 mkdir -p "$WORK/cap"
 cp "$SHARED/lspci/cx7-ndr-osfp-gen5-x16-vpd.txt" "$WORK/cap/lspci-vvv.txt"
 cp "$SHARED/flint/cx7-fs4-secure-fw-query-rom-info-two-lines.txt" "$WORK/cap/flint-q-19:00.0.txt"
@@ -45,6 +45,18 @@ for i in 1 2 3; do
   if [ -z "$best" ] || awk "BEGIN{exit !($wall < $best)}"; then best=$wall; best_rss=$rss; fi
 done
 echo "railyard doctor: ${best} s wall (best of 3), peak RSS $((best_rss / 1024)) MiB; $HOSTS hosts, ${mb} MB of NDJSON"
+# Side by side: simdjson parsing the same file and doing nothing else (bench/raw_ndjson_parse.cc), the
+# floor for any reader of it; and jq, what a user would reach for to pull one field from every host.
+raw=""
+for i in 1 2 3; do
+  /usr/bin/time -f "%e %M" -o "$WORK/time" "./$BUILD/raw_ndjson_parse" "$WORK/fleet.ndjson" > /dev/null
+  read -r wall rss < <(tail -n 1 "$WORK/time")
+  if [ -z "$raw" ] || awk "BEGIN{exit !($wall < $raw)}"; then raw=$wall; raw_rss=$rss; fi
+done
+/usr/bin/time -f "%e" -o "$WORK/time" jq -r '.host.hostname' "$WORK/fleet.ndjson" > /dev/null
+jq_wall=$(tail -n 1 "$WORK/time")
+echo "  simdjson parse alone: ${raw} s (peak RSS $((raw_rss / 1024)) MiB: the whole file in memory); doctor is $(awk "BEGIN{printf \"%.1f\", $best / ($raw > 0 ? $raw : 0.01)}")x that (target <= 2x)"
+echo "  jq -r .host.hostname over the same file: ${jq_wall} s"
 want=$((HOSTS / 1000))
 # Faults are warnings and errors; info findings describe the real sample's own setup (its bond hashes on layer2),
 # once per host, and are counted apart.

@@ -1,10 +1,16 @@
 #include "facts/facts_files.h"
 
 #include <algorithm>
+#include <condition_variable>
+#include <cstdio>
+#include <deque>
+#include <exception>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <iostream>
-#include <sstream>
+#include <memory>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -14,75 +20,227 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// Where a whole document that is not JSON broke, as line:column, and the usual cause when the file
+// came from a gather tool. nlohmann's parser is used only here, for the byte it stops at.
+std::string WhereNotJson(const std::string& shown, const std::string& text) {
+  size_t byte = 0;
+  try {
+    nlohmann::json parsed = nlohmann::json::parse(text);
+    (void)parsed;
+    return fmt::format("{}: not JSON", shown);  // simdjson refused what nlohmann takes (invalid UTF-8 and the like)
+  } catch (const nlohmann::json::parse_error& e) {
+    byte = e.byte;
+  }
+  const size_t at = std::min<size_t>(byte > 0 ? byte - 1 : 0, text.size());
+  const size_t line_start = at == 0 ? 0 : text.rfind('\n', at - 1) + 1;  // npos + 1 == 0
+  const int where_line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+  const size_t lead = text.find_first_not_of(" \t\r\n");
+  const std::string_view head = lead == std::string::npos ? std::string_view() : std::string_view(text).substr(lead);
+  std::string hint = " (truncated?)";
+  if (head.starts_with("---")) {
+    hint = ": `clush -b` / dshbak output, whose node headers are not JSON; gather with `clush -N` (one JSON line per host)";
+  } else if (size_t colon = head.find(": {"); colon != std::string_view::npos && colon < 128 &&
+             head.substr(0, colon).find_first_of(" \t{\"") == std::string_view::npos) {
+    hint = ": lines carry a node prefix ('" + std::string(head.substr(0, colon)) + ": {'), as clush and pdsh print them; gather with `clush -N`";
+  }
+  return fmt::format("{}:{}:{}: neither one JSON document nor NDJSON{}", shown, where_line, at - line_start + 1, hint);
+}
+
+// Reads a file in large blocks and hands out its lines (without the '\n'): getline on an istream
+// costs more than the JSON parse of a facts line.
+class LineReader {
+ public:
+  explicit LineReader(std::FILE* file) : file_(file), block_(1u << 22) {}
+  bool Next(std::string_view& line) {
+    for (;;) {
+      if (const char* nl = static_cast<const char*>(std::memchr(block_.data() + begin_, '\n', end_ - begin_))) {
+        line = std::string_view(block_.data() + begin_, static_cast<size_t>(nl - (block_.data() + begin_)));
+        begin_ = static_cast<size_t>(nl - block_.data()) + 1;
+        return true;
+      }
+      if (eof_) {
+        if (begin_ == end_) return false;
+        line = std::string_view(block_.data() + begin_, end_ - begin_);  // a last line without '\n'
+        begin_ = end_;
+        return true;
+      }
+      // Keep the partial line, grow when one line outgrows the block, read more.
+      std::memmove(block_.data(), block_.data() + begin_, end_ - begin_);
+      end_ -= begin_;
+      begin_ = 0;
+      if (end_ == block_.size()) block_.resize(block_.size() * 2);
+      const size_t got = std::fread(block_.data() + end_, 1, block_.size() - end_, file_);
+      if (got == 0) eof_ = true;
+      end_ += got;
+    }
+  }
+  // The rest of the file after the lines handed out so far.
+  std::string Rest() {
+    std::string out(block_.data() + begin_, end_ - begin_);
+    begin_ = end_;
+    char chunk[1 << 16];
+    for (size_t got; (got = std::fread(chunk, 1, sizeof chunk, file_)) > 0;) out.append(chunk, got);
+    eof_ = true;
+    return out;
+  }
+  bool failed() const { return std::ferror(file_) != 0; }
+
+ private:
+  std::FILE* file_;
+  std::vector<char> block_;
+  size_t begin_ = 0, end_ = 0;
+  bool eof_ = false;
+};
+
+// One document read from a facts file, in file order: a host's facts, a switch's, or the error that
+// ended the file.
+struct ReadDocument {
+  int line = 0;  // 0: the file is one document
+  std::optional<HostFacts> host;
+  std::optional<SwitchFacts> switch_facts;
+  std::exception_ptr error;
+};
+
+// Parses the documents of `file` in order, handing each to `emit` (which returns false to stop).
+// Throws FactsInputError naming file and line for what is not facts.
+void ParseDocuments(std::FILE* file, const std::string& shown, bool switches_wanted, const std::function<bool(ReadDocument&&)>& emit) {
+  auto where = [&](int line) { return line ? fmt::format("{}:{}: ", shown, line) : shown + ": "; };
+  // One document: false when the text is not JSON at all (the caller decides what that means).
+  bool stopped = false;
+  auto parse = [&](std::string_view text, int line) -> bool {
+    ReadDocument document;
+    document.line = line;
+    try {
+      document.host = FactsFromJsonText(text);
+    } catch (const FactsDocumentError& e) {
+      if (e.kind() == FactsDocumentError::Kind::kNotJson) return false;
+      if (e.kind() != FactsDocumentError::Kind::kOtherSchema || e.schema() != kSwitchFactsSchema) throw FactsInputError(where(line) + e.what());
+      if (!switches_wanted) throw FactsInputError(where(line) + "switch facts (railyard.switch-facts/1) where host facts were expected");
+      try {
+        document.switch_facts = ParseSwitchFactsJson(std::string(text), shown);
+      } catch (const std::exception& error) {
+        throw FactsInputError(where(line) + error.what());
+      }
+    }
+    stopped = stopped || !emit(std::move(document));
+    return true;
+  };
+  // NDJSON (what `clush -N … railyard collect` writes) streams: one document per line, so memory
+  // stays at a few hosts' facts however many hosts the file holds. A file whose first line is not
+  // a whole document is one pretty-printed document (`railyard collect -o`).
+  LineReader lines(file);
+  std::string_view line;
+  int number = 0, documents = 0;
+  std::string whole;
+  while (!stopped && lines.Next(line)) {
+    ++number;
+    if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+    if (parse(line, number)) {
+      ++documents;
+      continue;
+    }
+    if (documents > 0) throw FactsInputError(fmt::format("{}:{}: not JSON (a truncated or mixed-in line?)", shown, number));
+    whole.assign(line.data(), line.size());  // not NDJSON: the file is one document, read whole below
+    whole += '\n';
+    whole += lines.Rest();  // no seeking back: FACTS may be a pipe (/dev/stdin)
+    break;
+  }
+  if (lines.failed()) throw FactsInputError(shown + ": read error");
+  if (stopped || documents > 0 || whole.empty()) return;
+  if (!parse(whole, 0)) throw FactsInputError(WhereNotJson(shown, whole));
+}
+
+// A bounded first-in first-out hand-over from the thread that parses to the one that uses the facts.
+class DocumentQueue {
+ public:
+  bool Push(ReadDocument&& document) {
+    std::unique_lock lock(mutex_);
+    not_full_.wait(lock, [&] { return items_.size() < kCapacity || stopped_; });
+    if (stopped_) return false;
+    items_.push_back(std::move(document));
+    not_empty_.notify_one();
+    return true;
+  }
+  std::optional<ReadDocument> Pop() {
+    std::unique_lock lock(mutex_);
+    not_empty_.wait(lock, [&] { return !items_.empty() || closed_; });
+    if (items_.empty()) return std::nullopt;
+    ReadDocument out = std::move(items_.front());
+    items_.pop_front();
+    not_full_.notify_one();
+    return out;
+  }
+  void Close() {  // the producer is done
+    std::lock_guard lock(mutex_);
+    closed_ = true;
+    not_empty_.notify_all();
+  }
+  void Stop() {  // the consumer is done: a producer waiting to push gives up
+    std::lock_guard lock(mutex_);
+    stopped_ = true;
+    not_full_.notify_all();
+  }
+
+ private:
+  static constexpr size_t kCapacity = 64;
+  std::mutex mutex_;
+  std::condition_variable not_full_, not_empty_;
+  std::deque<ReadDocument> items_;
+  bool closed_ = false, stopped_ = false;
+};
+
 void ReadFactsFile(const fs::path& path, const std::function<void(HostFacts&&)>& each,
                    const std::function<void(SwitchFacts&&)>& each_switch) {
   // "-" is standard input (`clush -N … railyard collect | railyard doctor -`), named "(stdin)" in messages.
-  std::ifstream file;
   const bool stdin_path = path == "-";
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> owned(nullptr, &std::fclose);
   if (!stdin_path) {
-    file.open(path, std::ios::binary);
-    if (!file) throw FactsInputError(path.string() + ": cannot read the file");
+    owned.reset(std::fopen(path.c_str(), "rb"));
+    if (!owned) throw FactsInputError(path.string() + ": cannot read the file");
   }
-  std::istream& in = stdin_path ? std::cin : file;
-  const fs::path shown = stdin_path ? fs::path("(stdin)") : path;
-  auto build = [&](const nlohmann::json& j, int line) {
+  std::FILE* file = stdin_path ? stdin : owned.get();
+  const std::string shown = stdin_path ? "(stdin)" : path.string();
+  auto use = [&](ReadDocument&& document) {
+    if (document.error) std::rethrow_exception(document.error);
     try {
-      if (j.is_object() && j.contains("schema") && j["schema"] == kSwitchFactsSchema) {
-        if (!each_switch) throw std::runtime_error("switch facts (railyard.switch-facts/1) where host facts were expected");
-        each_switch(ParseSwitchFactsJson(j.dump(), shown.string()));
-        return;
-      }
-      each(FactsFromJson(j));
+      if (document.host) each(std::move(*document.host));
+      else each_switch(std::move(*document.switch_facts));
     } catch (const FactsInputError&) {
       throw;
     } catch (const std::exception& e) {
-      throw FactsInputError(line ? fmt::format("{}:{}: {}", shown.string(), line, e.what()) : fmt::format("{}: {}", shown.string(), e.what()));
+      throw FactsInputError((document.line ? fmt::format("{}:{}: ", shown, document.line) : shown + ": ") + e.what());
     }
   };
-  // NDJSON (what `clush … railyard collect` writes) streams: one document per line, so memory
-  // stays at one host's facts however many hosts the file holds. A file whose first line is not
-  // a whole document is one pretty-printed document (`railyard collect -o`).
-  std::string line, first;
-  int number = 0, documents = 0;
-  while (std::getline(in, line)) {
-    ++number;
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
-    if (j.is_discarded()) {
-      if (documents == 0) {  // not NDJSON: the file is one document, read whole below
-        first = line + "\n";
-        break;
-      }
-      throw FactsInputError(fmt::format("{}:{}: not JSON (a truncated or mixed-in line?)", shown.string(), number));
-    }
-    build(j, number);
-    ++documents;
+  // A large file or a pipe: parse on a second thread while this one uses each document (the doctor's
+  // rules, the ledger's import), in file order. A small file is not worth a thread.
+  std::error_code ec;
+  const bool large = stdin_path || !fs::is_regular_file(path, ec) || fs::file_size(path, ec) > (8u << 20);
+  if (!large) {
+    ParseDocuments(file, shown, each_switch != nullptr, [&](ReadDocument&& document) {
+      use(std::move(document));
+      return true;
+    });
+    return;
   }
-  if (documents > 0) return;
-  std::stringstream buffer;
-  buffer << first;  // no seeking back: FACTS may be a pipe (/dev/stdin)
-  if (in) buffer << in.rdbuf();
-  const std::string text = buffer.str();
-  nlohmann::json whole;
+  DocumentQueue queue;
+  std::thread parser([&] {
+    try {
+      ParseDocuments(file, shown, each_switch != nullptr, [&](ReadDocument&& document) { return queue.Push(std::move(document)); });
+    } catch (...) {
+      ReadDocument failed;
+      failed.error = std::current_exception();
+      queue.Push(std::move(failed));
+    }
+    queue.Close();
+  });
   try {
-    whole = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    // Where it broke, as line:column, and the usual cause when the file came from a gather tool.
-    const size_t at = std::min<size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());
-    const size_t line_start = at == 0 ? 0 : text.rfind('\n', at - 1) + 1;  // npos + 1 == 0
-    const int where_line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
-    const size_t lead = text.find_first_not_of(" \t\r\n");
-    const std::string_view head = lead == std::string::npos ? std::string_view() : std::string_view(text).substr(lead);
-    std::string hint = " (truncated?)";
-    if (head.starts_with("---")) {
-      hint = ": `clush -b` / dshbak output, whose node headers are not JSON; gather with `clush -N` (one JSON line per host)";
-    } else if (size_t colon = head.find(": {"); colon != std::string_view::npos && colon < 128 &&
-               head.substr(0, colon).find_first_of(" \t{\"") == std::string_view::npos) {
-      hint = ": lines carry a node prefix ('" + std::string(head.substr(0, colon)) + ": {'), as clush and pdsh print them; gather with `clush -N`";
-    }
-    throw FactsInputError(fmt::format("{}:{}:{}: neither one JSON document nor NDJSON{}", shown.string(), where_line, at - line_start + 1, hint));
+    while (std::optional<ReadDocument> document = queue.Pop()) use(std::move(*document));
+  } catch (...) {
+    queue.Stop();
+    parser.join();
+    throw;
   }
-  build(whole, 0);
+  parser.join();
 }
 
 }  // namespace

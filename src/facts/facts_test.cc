@@ -1,7 +1,12 @@
 #include "facts/collect.h"
+#include "facts/facts_files.h"
 
 #include <filesystem>
 #include <fstream>
+
+#include <unistd.h>
+
+#include <fmt/format.h>
 
 #include <gtest/gtest.h>
 
@@ -281,6 +286,58 @@ TEST(Facts, LiveSysfsFromAPreparedTree) {
   EXPECT_EQ(f.kernel_params.at("pci"), "realloc=off");
   EXPECT_EQ(f.kernel_params.at("dyndbg"), "file mlx5 +p");
   EXPECT_EQ(f.kernel_params.count("ro"), 1u);
+}
+
+}  // namespace
+}  // namespace railyard
+
+namespace railyard {
+namespace {
+
+// A file over the size read on a second thread: hosts arrive in file order, a bad line stops the
+// read naming its line after every host before it, and a consumer that throws stops the parser.
+TEST(FactsFiles, LargeFilesAreParsedAheadInOrder) {
+  HostFacts f;
+  f.hostname = "h";
+  f.kernel_cmdline = std::string(20000, 'x');  // ~20 KB a line: 600 lines pass the threshold
+  const std::string line = ToJson(f).dump();
+  const fs::path file = fs::temp_directory_path() / fmt::format("railyard-large-{}.ndjson", ::getpid());
+  auto write = [&](int lines, int bad_line) {
+    std::ofstream out(file);
+    const size_t at = line.find("\"hostname\":\"h\"") + 13;
+    for (int i = 1; i <= lines; ++i) {
+      const std::string named = line.substr(0, at) + std::to_string(i) + line.substr(at);
+      out << (i == bad_line ? named.substr(0, 100) : named) << "\n";
+    }
+  };
+  write(600, 0);
+  ASSERT_GT(fs::file_size(file), 8u << 20);
+  std::vector<std::string> names;
+  ForEachFacts({file.string()}, [&](HostFacts&& h) { names.push_back(h.hostname); });
+  ASSERT_EQ(names.size(), 600u);
+  for (size_t i = 0; i < names.size(); ++i) EXPECT_EQ(names[i], "h" + std::to_string(i + 1));
+
+  write(600, 550);
+  names.clear();
+  try {
+    ForEachFacts({file.string()}, [&](HostFacts&& h) { names.push_back(h.hostname); });
+    FAIL();
+  } catch (const FactsInputError& e) {
+    EXPECT_NE(std::string(e.what()).find(":550: not JSON"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(names.size(), 549u);
+
+  int seen = 0;
+  try {
+    ForEachFacts({file.string()}, [&](HostFacts&&) {
+      if (++seen == 10) throw std::runtime_error("consumer gave up");
+    });
+    FAIL();
+  } catch (const FactsInputError& e) {
+    EXPECT_NE(std::string(e.what()).find(":10: consumer gave up"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(seen, 10);
+  fs::remove(file);
 }
 
 }  // namespace

@@ -5,7 +5,9 @@
 
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -139,8 +141,29 @@ struct HostFacts {
   std::optional<bool> has_nvidia_nic;
 };
 
+// Why a text is not a HostFacts document: not JSON at all, JSON naming another schema (schema() says
+// which: a switch's facts in a stream of hosts' is not an error to every reader), or a field that does
+// not fit.
+class FactsDocumentError : public std::runtime_error {
+ public:
+  enum class Kind { kNotJson, kOtherSchema, kBadField };
+  FactsDocumentError(Kind kind, const std::string& message, std::string schema = "")
+      : std::runtime_error(message), kind_(kind), schema_(std::move(schema)) {}
+  Kind kind() const { return kind_; }
+  const std::string& schema() const { return schema_; }
+
+ private:
+  Kind kind_;
+  std::string schema_;
+};
+
+// The railyard.facts/1 document, written and read from one table of fields (host_facts.cc).
 nlohmann::json ToJson(const HostFacts& facts);
-// Throws std::runtime_error naming the field when the document is not railyard.facts/1.
+// Reads a document's text (simdjson: validated whole first). Throws FactsDocumentError naming the
+// section and path ("HostFacts: bad "netdevs" section: netdevs[3].mtu: expected an unsigned
+// integer") when it is not railyard.facts/1, "not JSON: ..." when it is not JSON at all.
+HostFacts FactsFromJsonText(std::string_view text);
+// The same, from a parsed document (tests, fuzzers): the text path is the one that matters for speed.
 HostFacts FactsFromJson(const nlohmann::json& json);
 
 }  // namespace railyard
