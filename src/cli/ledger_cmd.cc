@@ -110,7 +110,12 @@ std::function<int()> AddLedgerCommand(CLI::App& app) {
                                      "--as? lspci VPD needs root: collect as root); nothing was recorded\n", d.source, d.format);
             return kExitInput;
           }
-          std::cout << fmt::format("{}: {} assets ({} new), {} field changes\n", d.source, r.assets_seen, r.assets_new, r.events);
+          std::cout << fmt::format("{}: {} assets ({} new), {} field changes", d.source, r.assets_seen, r.assets_new, r.events);
+          if (r.documents_unchanged > 0) {
+            std::cout << fmt::format("; {} of {} documents unchanged since the last import, not read again", r.documents_unchanged,
+                                     r.documents_unchanged + r.documents_read);
+          }
+          std::cout << "\n";
         }
         return kExitOk;
       }

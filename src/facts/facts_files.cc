@@ -15,6 +15,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "util/content_hash.h"
+
 namespace railyard {
 namespace {
 
@@ -96,6 +98,8 @@ class LineReader {
 // ended the file.
 struct ReadDocument {
   int line = 0;  // 0: the file is one document
+  uint64_t digest = 0;  // of the document's bytes, when the reader asked for digests
+  std::string text;     // the bytes, when `known` said the reader has read them before (then no facts)
   std::optional<HostFacts> host;
   std::optional<SwitchFacts> switch_facts;
   std::exception_ptr error;
@@ -103,13 +107,26 @@ struct ReadDocument {
 
 // Parses the documents of `file` in order, handing each to `emit` (which returns false to stop).
 // Throws FactsInputError naming file and line for what is not facts.
-void ParseDocuments(std::FILE* file, const std::string& shown, bool switches_wanted, const std::function<bool(ReadDocument&&)>& emit) {
+// With `known`, each document's digest is taken and, when known(digest), the document is handed on
+// unparsed with its text.
+void ParseDocuments(std::FILE* file, const std::string& shown, bool switches_wanted, const std::function<bool(uint64_t)>* known,
+                    const std::function<bool(ReadDocument&&)>& emit) {
   auto where = [&](int line) { return line ? fmt::format("{}:{}: ", shown, line) : shown + ": "; };
   // One document: false when the text is not JSON at all (the caller decides what that means).
   bool stopped = false;
   auto parse = [&](std::string_view text, int line) -> bool {
     ReadDocument document;
     document.line = line;
+    if (known) {
+      ContentHash hash;
+      hash.Update(text);
+      document.digest = hash.Digest();
+      if ((*known)(document.digest)) {
+        document.text.assign(text.data(), text.size());
+        stopped = stopped || !emit(std::move(document));
+        return true;
+      }
+    }
     try {
       document.host = FactsFromJsonText(text);
     } catch (const FactsDocumentError& e) {
@@ -189,8 +206,8 @@ class DocumentQueue {
   bool closed_ = false, stopped_ = false;
 };
 
-void ReadFactsFile(const fs::path& path, const std::function<void(HostFacts&&)>& each,
-                   const std::function<void(SwitchFacts&&)>& each_switch) {
+void ReadFactsFile(const fs::path& path, const std::function<void(ReadDocument&&)>& each, bool switches_wanted,
+                   const std::function<bool(uint64_t)>* known) {
   // "-" is standard input (`clush -N … railyard collect | railyard doctor -`), named "(stdin)" in messages.
   const bool stdin_path = path == "-";
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> owned(nullptr, &std::fclose);
@@ -203,8 +220,7 @@ void ReadFactsFile(const fs::path& path, const std::function<void(HostFacts&&)>&
   auto use = [&](ReadDocument&& document) {
     if (document.error) std::rethrow_exception(document.error);
     try {
-      if (document.host) each(std::move(*document.host));
-      else each_switch(std::move(*document.switch_facts));
+      each(std::move(document));
     } catch (const FactsInputError&) {
       throw;
     } catch (const std::exception& e) {
@@ -216,7 +232,7 @@ void ReadFactsFile(const fs::path& path, const std::function<void(HostFacts&&)>&
   std::error_code ec;
   const bool large = stdin_path || !fs::is_regular_file(path, ec) || fs::file_size(path, ec) > (8u << 20);
   if (!large) {
-    ParseDocuments(file, shown, each_switch != nullptr, [&](ReadDocument&& document) {
+    ParseDocuments(file, shown, switches_wanted, known, [&](ReadDocument&& document) {
       use(std::move(document));
       return true;
     });
@@ -225,7 +241,7 @@ void ReadFactsFile(const fs::path& path, const std::function<void(HostFacts&&)>&
   DocumentQueue queue;
   std::thread parser([&] {
     try {
-      ParseDocuments(file, shown, each_switch != nullptr, [&](ReadDocument&& document) { return queue.Push(std::move(document)); });
+      ParseDocuments(file, shown, switches_wanted, known, [&](ReadDocument&& document) { return queue.Push(std::move(document)); });
     } catch (...) {
       ReadDocument failed;
       failed.error = std::current_exception();
@@ -251,6 +267,10 @@ void ForEachFacts(const std::vector<std::string>& paths, const std::function<voi
 
 void ForEachFacts(const std::vector<std::string>& paths, const std::function<void(HostFacts&&)>& each,
                   const std::function<void(SwitchFacts&&)>& each_switch) {
+  auto use = [&](ReadDocument&& document) {
+    if (document.host) each(std::move(*document.host));
+    else each_switch(std::move(*document.switch_facts));
+  };
   for (const std::string& p : paths) {
     std::error_code ec;
     if (fs::is_directory(p, ec)) {
@@ -261,11 +281,26 @@ void ForEachFacts(const std::vector<std::string>& paths, const std::function<voi
       }
       std::sort(files.begin(), files.end());
       if (files.empty()) throw FactsInputError(p + ": no *.json or *.ndjson facts in the directory");
-      for (const fs::path& f : files) ReadFactsFile(f, each, each_switch);
+      for (const fs::path& f : files) ReadFactsFile(f, use, each_switch != nullptr, nullptr);
     } else {
-      ReadFactsFile(p, each, each_switch);
+      ReadFactsFile(p, use, each_switch != nullptr, nullptr);
     }
   }
+}
+
+void ForEachFactsDocument(const std::string& path, const std::function<bool(uint64_t)>& known,
+                          const std::function<void(FactsDocument&&)>& each) {
+  ReadFactsFile(
+      path,
+      [&](ReadDocument&& document) {
+        FactsDocument out;
+        out.line = document.line;
+        out.digest = document.digest;
+        out.text = std::move(document.text);
+        out.facts = std::move(document.host);
+        each(std::move(out));
+      },
+      false, &known);
 }
 
 }  // namespace railyard

@@ -3,7 +3,9 @@
 // read facts this way.
 #pragma once
 
+#include <cstdint>
 #include <functional>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -26,5 +28,19 @@ void ForEachFacts(const std::vector<std::string>& paths, const std::function<voi
 // form above refuses them with an error naming the file.
 void ForEachFacts(const std::vector<std::string>& paths, const std::function<void(HostFacts&&)>& each,
                   const std::function<void(SwitchFacts&&)>& each_switch);
+
+// One document of a facts file as read for a reader that remembers documents by their bytes (the
+// ledger's re-import): the 64-bit digest of its bytes (util/content_hash.h) and, unless the reader
+// said it knows that digest, its facts; a known document comes unparsed, with its text.
+struct FactsDocument {
+  int line = 0;                    // 0: the file is one document
+  uint64_t digest = 0;
+  std::optional<HostFacts> facts;  // empty when known(digest)
+  std::string text;                // the document's bytes when known(digest)
+};
+// Reads one facts file (or "-") as ForEachFacts does, asking `known` (from the thread that parses)
+// before parsing each document. Switch facts are refused.
+void ForEachFactsDocument(const std::string& path, const std::function<bool(uint64_t)>& known,
+                          const std::function<void(FactsDocument&&)>& each);
 
 }  // namespace railyard

@@ -1,6 +1,10 @@
 #include "ledger/import_apply.h"
 
+#include <algorithm>
+#include <functional>
+#include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -23,6 +27,87 @@ LedgerFields LedgerFieldsFromJson(const std::string& text) {
   return out;
 }
 
+namespace {
+
+using Seen = std::unordered_map<std::string, std::pair<int, std::string>>;  // serial -> line, kind of its first mention
+
+// A stream of remembered documents (see ApplyImport in the header): each document the last import by
+// this reader read byte for byte, whose assets no import has changed since and no document of this one
+// has named, is taken as read; the rest are applied. Then this import's documents are remembered,
+// those whose assets no other document named.
+void ApplyDocuments(LedgerTransaction& tx, const ImportStream& stream, const std::function<void(const AssetObservation&)>& apply,
+                    Seen& seen, ImportResult& result) {
+  auto [through, remembered] = tx.RememberedDocuments(stream.reader);
+  if (through < 0 || tx.LastEventId() > through) remembered.clear();
+  size_t remembered_assets = 0;
+  for (const auto& [digest, names] : remembered) remembered_assets += static_cast<size_t>(std::count(names.begin(), names.end(), '\n'));
+  seen.reserve(remembered_assets);  // a re-import names about what the last one did: no rehashing on the way
+  auto each_asset = [](std::string_view names, const auto& visit) {  // "kind\tserial\n" lines
+    while (!names.empty()) {
+      const size_t tab = names.find('\t'), end = names.find('\n');
+      if (tab == std::string_view::npos || end == std::string_view::npos || tab > end) break;
+      visit(names.substr(0, tab), names.substr(tab + 1, end - tab - 1));
+      names.remove_prefix(end + 1);
+    }
+  };
+  struct Document {
+    uint64_t digest;
+    int line;
+    bool read;  // false: taken as read (its assets were named by no other document of the last import)
+    bool alone;  // read: none of its assets was named first by a document taken as read
+    std::string names;
+  };
+  std::unordered_set<int> spoiled;  // lines of documents taken as read whose assets a document read now names too
+  std::vector<Document> documents;
+  documents.reserve(remembered.size());
+  std::unordered_map<std::string, int> mentions;  // serial -> documents read by this import naming it
+  // Asked from the thread that parses: `remembered` is not changed while the stream is read.
+  const KnownDigest known = [&remembered](uint64_t digest) { return remembered.count(digest) > 0; };
+  stream.produce_documents(known, [&](StreamDocument&& document) {
+    if (document.known) {
+      const std::string& names = remembered.at(document.digest);
+      bool named_already = false;
+      each_asset(names, [&](std::string_view, std::string_view serial) { named_already |= seen.count(std::string(serial)) > 0; });
+      if (!named_already) {
+        each_asset(names, [&](std::string_view kind, std::string_view serial) {
+          seen.emplace(std::string(serial), std::make_pair(document.line, std::string(kind)));
+          ++result.assets_seen;
+        });
+        ++result.documents_unchanged;
+        documents.push_back({document.digest, document.line, false, true, names});
+        return;
+      }
+      document.observations = document.read_again();
+    }
+    std::string names;
+    bool alone = true;
+    for (const AssetObservation& o : document.observations) {
+      // Named already, and not by a document read now: by one taken as read, which no longer names
+      // its assets alone.
+      if (auto first = seen.find(o.serial); first != seen.end() && !mentions.count(o.serial)) {
+        spoiled.insert(first->second.first);
+        alone = false;
+      }
+      apply(o);
+      names += o.kind + "\t" + o.serial + "\n";
+      ++mentions[o.serial];
+    }
+    ++result.documents_read;
+    documents.push_back({document.digest, document.line, true, alone, std::move(names)});
+  });
+  // Remember the documents whose assets no other document of this import named. A document taken as
+  // read named its assets alone in the last import, so only a document read now can share them.
+  std::vector<std::pair<uint64_t, std::string>> keep;
+  for (Document& d : documents) {
+    bool alone = d.read ? d.alone : !spoiled.count(d.line);
+    if (d.read) each_asset(d.names, [&](std::string_view, std::string_view serial) { alone &= mentions[std::string(serial)] == 1; });
+    if (alone) keep.emplace_back(d.digest, std::move(d.names));
+  }
+  tx.RememberDocuments(stream.reader, keep);
+}
+
+}  // namespace
+
 ImportResult ApplyImport(LedgerTransaction& tx, const ImportStream& stream, const std::string& actor) {
   const std::string& source = stream.source;
   ImportResult result;
@@ -38,12 +123,12 @@ ImportResult ApplyImport(LedgerTransaction& tx, const ImportStream& stream, cons
     result.import_id = tx.AddImport(UtcNow(), actor, source, stream.format, stream.fingerprint);
     // Serials this document named already, with the line and kind of their first mention: a
     // repeat is checked against what the document itself set (read back only for repeats).
-    std::unordered_map<std::string, std::pair<int, std::string>> seen;
+    Seen seen;
     auto record = [&](const std::string& serial, const std::string& kind, int line, const LedgerFields& changes, const LedgerFields& state) {
       tx.AddEvent(result.import_id, line, serial, kind, LedgerFieldsJson(changes), changes.size(), state);
       result.events += changes.size();
     };
-    stream.produce([&](const AssetObservation& o) {
+    auto apply = [&](const AssetObservation& o) {
       if (o.serial.empty()) throw LedgerError(fmt::format("{}:{}: serial: an asset needs a serial", source, o.line));
       auto [first, fresh] = seen.emplace(o.serial, std::make_pair(o.line, o.kind));
       if (fresh) ++result.assets_seen;
@@ -88,7 +173,12 @@ ImportResult ApplyImport(LedgerTransaction& tx, const ImportStream& stream, cons
       if (changes.empty()) return;
       result.assets_new += !known;
       record(o.serial, kind, o.line, changes, state);
-    });
+    };
+    if (stream.produce_documents) {
+      ApplyDocuments(tx, stream, apply, seen, result);
+    } else {
+      stream.produce(apply);
+    }
     if (result.assets_seen == 0) {
       // A document that named no asset (a wrong --as, a capture without VPD) is not recorded: its
       // fingerprint must not stand in the way of the import that reads it right.

@@ -43,6 +43,20 @@ struct ImportDocument {
 // document is never held whole. `produce` calls the sink for each observation; an exception from
 // it rolls the import back.
 using ObservationSink = std::function<void(const AssetObservation&)>;
+
+// One document of a stream whose documents are remembered by their bytes (a facts file's lines): the
+// digest of its bytes and what it says, or, when the importer said it knew the digest, nothing yet and
+// a way to read it after all.
+struct StreamDocument {
+  int line = 0;
+  uint64_t digest = 0;
+  bool known = false;
+  std::vector<AssetObservation> observations;                  // when not known
+  std::function<std::vector<AssetObservation>()> read_again;   // when known
+};
+using KnownDigest = std::function<bool(uint64_t)>;
+using DocumentSink = std::function<void(StreamDocument&&)>;
+
 struct ImportStream {
   std::string source;
   std::string format;
@@ -50,6 +64,12 @@ struct ImportStream {
   std::string already_imported;
   bool repeats_are_conflicts = true;
   std::function<void(const ObservationSink&)> produce;
+  // Set for streams of remembered documents: used instead of `produce`, so that a re-import reads only
+  // the documents whose bytes changed (ledger/import_apply.h says when skipping one is safe). `reader`
+  // names what turns a document into observations, version included: digests another reader
+  // remembered are not trusted.
+  std::function<void(const KnownDigest&, const DocumentSink&)> produce_documents;
+  std::string reader;
 };
 
 struct LedgerEvent {
@@ -76,6 +96,10 @@ struct ImportResult {
   std::string previous;      // when already imported: "2026-11-30T10:00:00Z by alice"
   uint64_t assets_seen = 0;
   uint64_t assets_new = 0;
+  // Streams of remembered documents (facts files): documents read, and documents taken as read
+  // because the last import read the same bytes and nothing has changed their assets since.
+  uint64_t documents_read = 0;
+  uint64_t documents_unchanged = 0;
   uint64_t events = 0;       // fields that changed
 };
 
@@ -94,7 +118,8 @@ class LedgerStore {
     return ImportFrom({doc.source, doc.format, doc.fingerprint, doc.already_imported, doc.repeats_are_conflicts,
                        [&doc](const ObservationSink& sink) {
                          for (const AssetObservation& o : doc.observations) sink(o);
-                       }},
+                       },
+                       nullptr, ""},
                       actor);
   }
   // Adds events by hand (state changes, label audits): one transaction, as a "manual" document.
@@ -102,7 +127,8 @@ class LedgerStore {
     return ImportFrom({source, "manual", "", "", true,
                        [&changes](const ObservationSink& sink) {
                          for (const AssetObservation& o : changes) sink(o);
-                       }},
+                       },
+                       nullptr, ""},
                       actor);
   }
   virtual std::optional<Asset> Get(const std::string& serial) const = 0;

@@ -23,6 +23,15 @@ namespace {
 // One event per asset per import: the fields that document changed, as a JSON object. The
 // assets table is derived (the fold of each asset's events) and kept in the same transaction so
 // reads need no replay.
+constexpr const char* kRememberedDocuments = R"sql(
+CREATE TABLE IF NOT EXISTS remembered_documents (
+  reader TEXT NOT NULL,           -- what read them, version included
+  through_event INTEGER NOT NULL, -- the ledger's last event when they were remembered
+  digest INTEGER NOT NULL,        -- of a document's bytes
+  assets TEXT NOT NULL            -- a line "kind<TAB>serial" for each asset the document names
+);
+)sql";
+
 constexpr const char* kSchemaV1 = R"sql(
 CREATE TABLE imports (
   id INTEGER PRIMARY KEY,
@@ -240,6 +249,9 @@ class SqliteLedger final : public LedgerStore {
       }
       if (version < 1) Exec(kSchemaV1);
       // Later versions: `if (version < 2) Exec(kSchemaV2);` — each a forward migration in the same transaction.
+      // Not ledger data but a cache of what the last facts import read (import_apply.h): losing it costs
+      // one slower re-import, and a railyard that does not know it leaves it alone.
+      Exec(kRememberedDocuments);
       Exec(fmt::format("PRAGMA user_version = {}", kLedgerSchemaVersion).c_str());
       Exec("COMMIT");
     } catch (...) {
@@ -295,6 +307,29 @@ class SqliteLedger final : public LedgerStore {
     void FinishImport(int64_t import_id, uint64_t assets, uint64_t changes) override {
       Statement count(l_.db_, "UPDATE imports SET assets = ?, changes = ? WHERE id = ?");
       count.Bind(1, static_cast<int64_t>(assets)).Bind(2, static_cast<int64_t>(changes)).Bind(3, import_id).Run();
+    }
+    std::pair<int64_t, std::unordered_map<uint64_t, std::string>> RememberedDocuments(const std::string& reader) override {
+      std::pair<int64_t, std::unordered_map<uint64_t, std::string>> out{-1, {}};
+      Statement q(l_.db_, "SELECT through_event, digest, assets FROM remembered_documents WHERE reader = ?");
+      q.Bind(1, reader);
+      while (q.Step()) {
+        out.first = q.Int(0);
+        out.second.emplace(static_cast<uint64_t>(q.Int(1)), q.Text(2));
+      }
+      return out;
+    }
+    int64_t LastEventId() override {
+      Statement q(l_.db_, "SELECT COALESCE(MAX(id), 0) FROM events");
+      q.Step();
+      return q.Int(0);
+    }
+    void RememberDocuments(const std::string& reader, const std::vector<std::pair<uint64_t, std::string>>& documents) override {
+      const int64_t through = LastEventId();
+      l_.Exec("DELETE FROM remembered_documents");
+      Statement add(l_.db_, "INSERT INTO remembered_documents (reader, through_event, digest, assets) VALUES (?, ?, ?, ?)");
+      for (const auto& [digest, assets] : documents) {
+        add.Bind(1, reader).Bind(2, through).Bind(3, static_cast<int64_t>(digest)).Bind(4, assets).Run();
+      }
     }
     void Commit() override { l_.Exec("COMMIT"); }
     void Rollback() override { sqlite3_exec(l_.db_, "ROLLBACK", nullptr, nullptr, nullptr); }
