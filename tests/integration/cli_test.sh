@@ -89,8 +89,10 @@ check "unknown verb: did you mean" grep -q "did you mean 'plan'" "$WORK/verb.err
 check "--version is the project's" bash -c "'$RAILYARD' --version | grep -q \"^railyard $(sed -n 's/^project(railyard VERSION \([0-9.]*\).*/\1/p' "$SRC/CMakeLists.txt")\""
 # ...then the commit built and the date of the catalog it embeds ("unknown" outside a git checkout).
 check "--version names the commit and the catalog date" bash -c "'$RAILYARD' --version | grep -Eq '^railyard [0-9.]+ \(commit ([0-9a-f]{7,}(-dirty)?|[^ ]+-g[0-9a-f]+(-dirty)?|unknown), catalog ([0-9]{4}-[0-9]{2}-[0-9]{2}|unknown)\)$'"
-if head=$(git -C "$SRC" rev-parse --short=12 HEAD 2> /dev/null); then
-  check "--version's commit is the checkout's" bash -c "'$RAILYARD' --version | grep -q '(commit $head'"
+# In a checkout, the commit named is one of its history (HEAD itself once rebuilt after the last commit).
+if git -C "$SRC" rev-parse HEAD > /dev/null 2>&1; then
+  built=$("$RAILYARD" --version | sed -n 's/.*(commit \([0-9a-f]*\).*/\1/p')
+  check "--version's commit is in the checkout's history" git -C "$SRC" merge-base --is-ancestor "${built:-none}" HEAD
 fi
 # Shell completion from the command tree, run by a real bash: verbs, sub-verbs, options; files where none match.
 "$RAILYARD" completion bash > "$WORK/completion.bash"
