@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <regex>
 
 #include <fmt/format.h>
 #include <set>
@@ -1000,6 +1001,41 @@ TEST(Doctor, EveryRuleIdNamedAnywhereExists) {
   for (const FleetRule& r : SwitchRules()) ids.insert(r.id);
   for (const auto& page : fs::directory_iterator(fs::path(RAILYARD_SOURCE_DIR) / "docs/rules")) {
     EXPECT_TRUE(ids.count(page.path().stem().string())) << page.path() << " documents no rule";
+  }
+}
+
+// docs/doctor.md's overview of the rules names every rule, and names nothing that is not one; every
+// link to a rule page anywhere in the docs leads to a rule.
+TEST(Doctor, TheDocsNameEveryRuleAndNoOther) {
+  std::set<std::string> ids;
+  for (const HostRule& r : HostRules()) ids.insert(r.id);
+  for (const FleetRule& r : FleetRules()) ids.insert(r.id);
+  for (const FleetRule& r : PlanRules()) ids.insert(r.id);
+  for (const FleetRule& r : SwitchRules()) ids.insert(r.id);
+  auto read = [](const fs::path& p) {
+    std::ifstream in(p);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  std::string doc = read(fs::path(RAILYARD_SOURCE_DIR) / "docs/doctor.md");
+  const size_t start = doc.find("\n## Rules");
+  ASSERT_NE(start, std::string::npos);
+  std::string section = doc.substr(start + 1, doc.find("\n## ", start + 1) - start - 1);
+  section = std::regex_replace(section, std::regex("`[^`]*`"), "");  // options and commands
+  std::set<std::string> named;
+  const std::regex id("(^|[^-\\w/])([a-z0-9]+(-[a-z0-9]+)+)(?![-\\w/])");
+  for (auto it = std::sregex_iterator(section.begin(), section.end(), id); it != std::sregex_iterator(); ++it) named.insert((*it)[2]);
+  for (const std::string& n : named) EXPECT_TRUE(ids.count(n)) << "docs/doctor.md names '" << n << "', which is no rule";
+  for (const std::string& r : ids) EXPECT_TRUE(named.count(r)) << "docs/doctor.md's Rules section does not name " << r;
+  std::vector<fs::path> pages = {fs::path(RAILYARD_SOURCE_DIR) / "README.md"};
+  for (const auto& e : fs::recursive_directory_iterator(fs::path(RAILYARD_SOURCE_DIR) / "docs")) {
+    if (e.path().extension() == ".md") pages.push_back(e.path());
+  }
+  const std::regex link("rules/([a-z0-9-]+)\\.md");
+  for (const fs::path& page : pages) {
+    const std::string text = read(page);
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), link); it != std::sregex_iterator(); ++it) {
+      EXPECT_TRUE(ids.count((*it)[1])) << page << " links to rules/" << (*it)[1] << ".md, which is no rule";
+    }
   }
 }
 

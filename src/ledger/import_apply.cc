@@ -37,8 +37,10 @@ using Seen = std::unordered_map<std::string, std::pair<int, std::string>>;  // s
 // those whose assets no other document named.
 void ApplyDocuments(LedgerTransaction& tx, const ImportStream& stream, const std::function<void(const AssetObservation&)>& apply,
                     Seen& seen, ImportResult& result) {
-  auto [through, remembered] = tx.RememberedDocuments(stream.reader);
-  if (through < 0 || tx.LastEventId() > through) remembered.clear();
+  // Not a structured binding: clang 14 cannot capture one in a lambda.
+  std::pair<int64_t, std::unordered_map<uint64_t, std::string>> memory = tx.RememberedDocuments(stream.reader);
+  std::unordered_map<uint64_t, std::string>& remembered = memory.second;
+  if (memory.first < 0 || tx.LastEventId() > memory.first) remembered.clear();
   size_t remembered_assets = 0;
   for (const auto& [digest, names] : remembered) remembered_assets += static_cast<size_t>(std::count(names.begin(), names.end(), '\n'));
   seen.reserve(remembered_assets);  // a re-import names about what the last one did: no rehashing on the way
