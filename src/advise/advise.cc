@@ -1,4 +1,5 @@
 #include "advise/advise.h"
+#include "model/schemas.h"
 
 #include <algorithm>
 #include <cmath>
@@ -427,7 +428,7 @@ nlohmann::json AdviceJson(const Advice& a) {
     facts[id] = {{"statement", it->second.statement}, {"source", it->second.source}, {"confidence", it->second.confidence}};
   }
   const AdviceAnswers& x = a.answers;
-  return {{"schema", "railyard.advice/1"},
+  return {{"schema", kAdviceSchema},
           {"spec", a.spec_file},
           {"answers",
            {{"file", x.file}, {"workload", x.workload}, {"lossless_ethernet_experience", x.lossless_ethernet_experience},

@@ -1,4 +1,5 @@
 #include "burnin/burnin_check.h"
+#include "model/schemas.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -332,7 +333,7 @@ nlohmann::ordered_json PairJson(const BurninPair& p) {
 
 std::string BurninCheckJson(const BurninCheck& c) {
   nlohmann::ordered_json j;
-  j["schema"] = "railyard.burnin/1";
+  j["schema"] = kBurninSchema;
   size_t pairs = 0;
   for (const BurninRound& r : c.plan.rounds) pairs += r.pairs.size();
   j["summary"] = {{"plan", c.plan.plan_name}, {"plane", c.plan.plane}, {"pattern", c.plan.pattern}, {"test", c.plan.test},

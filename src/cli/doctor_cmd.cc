@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.h"
+#include "model/schemas.h"
 #include "config/switch_config.h"
 #include "doctor/doctor.h"
 #include "doctor/rules.h"
@@ -96,7 +97,7 @@ std::function<int()> AddDoctorCommand(CLI::App& app) {
           else std::cout << SymptomTable(f.hostname, steps);
         }, [](SwitchFacts&&) {});
         if (a->format == "json") {
-          std::cout << nlohmann::json{{"schema", "railyard.symptom/1"}, {"symptom", a->symptom}, {"hosts", hosts}}.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+          std::cout << nlohmann::json{{"schema", kSymptomSchema}, {"symptom", a->symptom}, {"hosts", hosts}}.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
         }
         return failed ? kExitFindings : kExitOk;
       }

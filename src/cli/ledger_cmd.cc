@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "model/schemas.h"
 #include "util/terminal.h"
 #include "util/csv.h"
 #include "ledger/authenticity.h"
@@ -172,7 +173,7 @@ std::function<int()> AddLedgerCommand(CLI::App& app) {
         std::vector<AuthenticityFinding> found = CheckLedger(*ledger);
         Severity threshold = *ParseSeverity(a->fail_on);
         bool fail = false;
-        nlohmann::json out = {{"schema", "railyard.authenticity/1"}, {"findings", nlohmann::json::array()}};
+        nlohmann::json out = {{"schema", kAuthenticitySchema}, {"findings", nlohmann::json::array()}};
         for (const AuthenticityFinding& f : found) {
           fail = fail || f.finding.severity >= threshold;
           if (a->output == "json") {

@@ -32,8 +32,7 @@ int RunPlan(const PlanOptions& o, bool check_only) {
     PlanResult result = Plan(spec, catalog);
     if (check_only) {
       if (o.format == "json") {
-        std::cout << nlohmann::json{{"schema", "railyard.findings/1"}, {"findings", FindingsJson(result.findings)}}.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
-                  << "\n";
+        std::cout << FindingsDocument(result.findings, 0).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
       } else {
         std::cout << FindingsTable(result.findings);
       }

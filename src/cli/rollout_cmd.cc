@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.h"
+#include "model/schemas.h"
 #include "doctor/doctor.h"
 #include "export/summary.h"
 #include "util/output_file.h"
@@ -84,7 +85,7 @@ int RunCheck(const Args& c) {
       script.Append(check.rollback_script);
       CommitAll({&script});
     }
-    const std::string json = nlohmann::json{{"schema", "railyard.rollout-check/1"}, {"wave", check.wave}, {"pass", check.pass},
+    const std::string json = nlohmann::json{{"schema", kRolloutCheckSchema}, {"wave", check.wave}, {"pass", check.pass},
                                             {"devices", check.devices}, {"at_target", check.at_target},
                                             {"findings", FindingsJson(check.findings)}}
                                  .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +

@@ -1,4 +1,5 @@
 #include "config/host_config.h"
+#include "model/schemas.h"
 
 #include <fnmatch.h>
 
@@ -82,7 +83,7 @@ HostConfigs ParsePadded(const simdjson::padded_string& padded, const std::string
       std::string_view key = field.unescaped_key().value();
       od::value value = field.value();
       if (key == "schema") {
-        schema_ok = text(value) == "railyard.plan/1";
+        schema_ok = text(value) == kPlanSchema;
         if (!schema_ok) break;
       } else if (key == "name") {
         out.plan_name = text(value);

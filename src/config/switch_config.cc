@@ -1,4 +1,5 @@
 #include "config/switch_config.h"
+#include "model/schemas.h"
 
 #include <fnmatch.h>
 
@@ -81,7 +82,7 @@ SwitchConfigs ParsePadded(const simdjson::padded_string& padded, const std::stri
       std::string_view key = field.unescaped_key().value();
       od::value value = field.value();
       if (key == "schema") {
-        schema_ok = text(value) == "railyard.plan/1";
+        schema_ok = text(value) == kPlanSchema;
         if (!schema_ok) break;
       } else if (key == "name") {
         out.plan_name = std::string(text(value));

@@ -125,24 +125,7 @@ std::string DoctorTable(const DoctorReport& r) {
 }
 
 std::string DoctorJson(const DoctorReport& r) {
-  nlohmann::json findings = nlohmann::json::array();
-  std::map<std::string, size_t> by_rule;
-  std::map<std::string, size_t> by_severity = {{"error", 0}, {"warning", 0}, {"info", 0}};
-  std::set<std::string> hosts_with;
-  for (const Finding& f : r.findings) {
-    nlohmann::json evidence = nlohmann::json::object();
-    for (const auto& [k, v] : f.evidence) evidence[k] = v;
-    findings.push_back({{"rule", f.rule}, {"severity", ToString(f.severity)}, {"host", f.host}, {"object", f.object},
-                        {"evidence", evidence}, {"message", f.message}, {"fix", f.fix}});
-    ++by_rule[f.rule];
-    ++by_severity[std::string(ToString(f.severity))];
-    hosts_with.insert(f.host);
-  }
-  nlohmann::json doc = {{"schema", kFindingsSchema},
-                        {"findings", findings},
-                        {"summary", {{"hosts", r.hosts.size()}, {"hosts_with_findings", hosts_with.size()},
-                                     {"findings", r.findings.size()}, {"by_severity", by_severity}, {"by_rule", by_rule}}}};
-  return doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  return FindingsDocument(r.findings, r.hosts.size()).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 std::string DoctorJunit(const DoctorReport& r) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "config/switch_config.h"
+#include "model/schemas.h"
 #include "doctor/fleet.h"
 #include "doctor/plan_rules.h"
 #include "doctor/policy.h"
@@ -21,7 +22,6 @@
 
 namespace railyard {
 
-inline constexpr const char* kFindingsSchema = "railyard.findings/1";
 
 struct DoctorReport {
   std::vector<Finding> findings;  // host findings in input order, then fleet findings

@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include "export/exporters.h"
+#include "model/schemas.h"
 
 namespace railyard {
 
@@ -53,7 +54,7 @@ void WriteTier(const ExportContext& ctx, const TierShape& t, fmt::memory_buffer&
 void WritePlanJson(const ExportContext& ctx, OutputFile& out) {
   const Fabric& f = ctx.fabric();
   auto& b = out.buffer();
-  out.Print(R"({{"schema":"railyard.plan/1","generator":"railyard {}",)", kVersion);
+  out.Print(R"({{"schema":"{}","generator":"railyard {}",)", kPlanSchema, kVersion);
   if (!ctx.not_for_ordering.empty()) {
     out.Append(R"("not_for_ordering":)");
     Str(b, ctx.not_for_ordering);

@@ -1,4 +1,5 @@
 #include "export/summary.h"
+#include "model/schemas.h"
 
 #include <fmt/format.h>
 
@@ -40,7 +41,7 @@ nlohmann::json PlanSummaryJson(const PlanResult& result, const Catalog& catalog)
                       {"bisection_gbps", BisectionGbps(p)}});
   }
   const BomTotals& t = result.bom.totals;
-  return {{"schema", "railyard.plan-summary/1"},
+  return {{"schema", kPlanSummarySchema},
           {"name", f.name},
           {"nodes", f.node_count},
           {"gpus", uint64_t{f.node_count} * f.gpus_per_node},

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "parse/bonding.h"
+#include "model/schemas.h"
 #include "parse/dmesg.h"
 #include "parse/netconfig.h"
 #include "parse/flint.h"
@@ -28,7 +29,6 @@
 
 namespace railyard {
 
-inline constexpr const char* kFactsSchema = "railyard.facts/1";
 
 struct NetdevFacts {
   std::string name;

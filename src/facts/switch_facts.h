@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "parse/running_config.h"
+#include "model/schemas.h"
 #include "parse/switch_ports.h"
 
 namespace railyard {
@@ -36,7 +37,6 @@ struct SwitchFacts {
   std::vector<std::string> sources;    // every file read
 };
 
-inline constexpr const char* kSwitchFactsSchema = "railyard.switch-facts/1";
 
 std::string SwitchFactsJson(const SwitchFacts& facts);  // one line: NDJSON-ready
 // Throws std::runtime_error("<source>: ...") for a document that is not railyard.switch-facts/1.

@@ -1,6 +1,9 @@
 #include "model/finding.h"
+#include "model/schemas.h"
 
 #include <algorithm>
+#include <map>
+#include <set>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -45,6 +48,26 @@ nlohmann::json FindingsJson(const std::vector<Finding>& findings) {
     list.push_back(std::move(item));
   }
   return list;
+}
+
+nlohmann::json FindingsDocument(const std::vector<Finding>& findings, size_t hosts) {
+  nlohmann::json list = nlohmann::json::array();
+  std::map<std::string, size_t> by_rule;
+  std::map<std::string, size_t> by_severity = {{"error", 0}, {"warning", 0}, {"info", 0}};
+  std::set<std::string> hosts_with;
+  for (const Finding& f : findings) {
+    nlohmann::json evidence = nlohmann::json::object();
+    for (const auto& [k, v] : f.evidence) evidence[k] = v;
+    list.push_back({{"rule", f.rule}, {"severity", ToString(f.severity)}, {"host", f.host}, {"object", f.object},
+                    {"evidence", evidence}, {"message", f.message}, {"fix", f.fix}});
+    ++by_rule[f.rule];
+    ++by_severity[std::string(ToString(f.severity))];
+    if (!f.host.empty()) hosts_with.insert(f.host);
+  }
+  return {{"schema", kFindingsSchema},
+          {"findings", list},
+          {"summary", {{"hosts", hosts}, {"hosts_with_findings", hosts_with.size()}, {"findings", findings.size()},
+                       {"by_severity", by_severity}, {"by_rule", by_rule}}}};
 }
 
 std::string FindingsTable(const std::vector<Finding>& findings) {

@@ -33,6 +33,10 @@ bool AnyAtOrAbove(const std::vector<Finding>& findings, Severity threshold);
 // The findings as railyard.findings/1's "findings" array: rule, severity, object, evidence, message,
 // fix, and host when the finding is about one.
 nlohmann::json FindingsJson(const std::vector<Finding>& findings);
+// The railyard.findings/1 document, the one shape every command that prints findings as JSON writes
+// (doctor, check): "schema", "findings" (each with "host", "" when about no host) and "summary" (hosts
+// examined, hosts with findings, findings, by severity and by rule).
+nlohmann::json FindingsDocument(const std::vector<Finding>& findings, size_t hosts);
 // The findings for a terminal, one block each with its evidence and fix; "no findings" when empty.
 std::string FindingsTable(const std::vector<Finding>& findings);
 

@@ -1,4 +1,5 @@
 #include "planfile/planned.h"
+#include "model/schemas.h"
 
 #include <charconv>
 #include <optional>
@@ -84,7 +85,7 @@ PlannedFabric ParsePadded(const simdjson::padded_string& padded, const std::stri
     if (auto error = field.unescaped_key().get(key)) fail(error, "bad key");
     od::value value = field.value();
     if (key == "schema") {
-      schema_ok = text(value) == "railyard.plan/1";
+      schema_ok = text(value) == kPlanSchema;
       if (!schema_ok) break;
     } else if (key == "name") {
       plan.name = std::string(text(value));
@@ -256,7 +257,7 @@ bool ParsePlanIndex(std::string owned, const std::string& source, PlannedFabric&
       start = tab + 1;
     }
     if (line_no == 1) {
-      if (fields[0] != "railyard.plan-index/3" || n != 4) return fail("not a railyard.plan-index/3 header");
+      if (fields[0] != kPlanIndexSchema || n != 4) return fail("not a railyard.plan-index/3 header");
       continue;
     }
     if (!line.empty() && line[0] == '#') continue;  // a stamp ("# NOT FOR ORDERING: ...")
@@ -340,7 +341,7 @@ std::optional<PlannedFabric> FromIndex(const std::string& path, std::string& not
   if (!std::getline(in, header)) return std::nullopt;
   std::vector<std::string_view> f = SplitTabs(header);
   uint64_t size = 0, digest = 0, want_size = 0;
-  if (f.size() != 4 || f[0] != "railyard.plan-index/3" || !Number(f[2], want_size)) {
+  if (f.size() != 4 || f[0] != kPlanIndexSchema || !Number(f[2], want_size)) {
     note = fmt::format("{}: not a railyard.plan-index/3 file (written by another version?): reading {}", index.string(), path);
     return std::nullopt;
   }

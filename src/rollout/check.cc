@@ -1,4 +1,5 @@
 #include "rollout/check.h"
+#include "model/schemas.h"
 
 #include <map>
 #include <set>
@@ -106,7 +107,7 @@ WaveCheck CheckSwitchWave(const nlohmann::json& w, const std::string& name, cons
 WaveCheck CheckWave(const nlohmann::json& rollout, uint32_t wave, const std::vector<HostFacts>& before,
                     const std::vector<HostFacts>& after, std::shared_ptr<const HostPlan> plan,
                     const std::vector<SwitchFirmwareSeen>* switches_after) {
-  if (!rollout.is_object() || rollout.value("schema", "") != "railyard.rollout/1") {
+  if (!rollout.is_object() || rollout.value("schema", "") != kRolloutSchema) {
     throw std::runtime_error("rollout.json: not railyard.rollout/1");
   }
   const nlohmann::json& waves = rollout.at("waves");

@@ -1,4 +1,5 @@
 #include "rollout/state.h"
+#include "model/schemas.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -326,7 +327,7 @@ void ApproveWave(const std::string& dir, uint32_t wave, const std::string& by) {
 std::vector<WaveStatus> RolloutStatus(const std::string& dir) {
   namespace fs = std::filesystem;
   nlohmann::json rollout = ReadJson(fs::path(dir) / "rollout.json");
-  if (rollout.value("schema", "") != "railyard.rollout/1") throw std::runtime_error(dir + "/rollout.json: not railyard.rollout/1");
+  if (rollout.value("schema", "") != kRolloutSchema) throw std::runtime_error(dir + "/rollout.json: not railyard.rollout/1");
   bool two = rollout.at("policy").value("two_person", false);
   std::vector<WaveStatus> out;
   bool previous_done = true;

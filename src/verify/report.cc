@@ -1,4 +1,5 @@
 #include "verify/report.h"
+#include "model/schemas.h"
 
 #include <fmt/format.h>
 
@@ -24,7 +25,7 @@ nlohmann::json VerifyJson(const VerifyResult& result) {
     planes[name] = {{"planned", pc.planned}, {"seen", pc.ok + pc.miswired}, {"ok", pc.ok},        {"missing", pc.missing},
                     {"miswired", pc.miswired}, {"degraded", pc.degraded},       {"unverified", pc.unverified}};
   }
-  return {{"schema", "railyard.verify/1"},
+  return {{"schema", kVerifySchema},
           {"planes", planes},
           {"links",
            {{"planned", c.planned},
