@@ -1051,14 +1051,19 @@ TEST(DoctorPolicy, ParsesAndRejectsWithTheLine) {
     ParsePolicy("ethernet_mtu: 9000\nroce_prority: 3\n", "p.yaml");
     FAIL();
   } catch (const PolicyError& e) {
-    EXPECT_STREQ(e.what(), "p.yaml:2: roce_prority: unknown key (did you mean roce_priority?)");
+    EXPECT_STREQ(e.what(), "p.yaml:2:1: roce_prority: unknown key; did you mean 'roce_priority'?");
+    // An InputError: where and which key, as fields too.
+    EXPECT_EQ(e.file(), "p.yaml");
+    EXPECT_EQ(e.line(), 2);
+    EXPECT_EQ(e.column(), 1);
+    EXPECT_EQ(e.key(), "roce_prority");
   }
   EXPECT_THROW(ParsePolicy("roce_priority: 9\n", "p.yaml"), PolicyError);
   try {
     ParsePolicy("disabled_rules: [no-nvidia-nic, bond-active-backpu]\n", "p.yaml");
     FAIL() << "a misspelt rule id disables nothing: refused";
   } catch (const PolicyError& e) {
-    EXPECT_STREQ(e.what(), "p.yaml:1: disabled_rules: no rule \"bond-active-backpu\" (did you mean bond-active-backup?)");
+    EXPECT_STREQ(e.what(), "p.yaml:1:33: disabled_rules: no rule \"bond-active-backpu\" (did you mean bond-active-backup?)");
   }
   EXPECT_THROW(ParsePolicy("severity: {mtu-not-jumb0-x: error}\n", "p.yaml"), PolicyError);
   EXPECT_THROW(ParsePolicy("ethernet_mtu: big\n", "p.yaml"), PolicyError);

@@ -27,7 +27,8 @@ namespace railyard {
 namespace {
 
 [[noreturn]] void Fail(const std::string& file, const YAML::Node& node, const std::string& key, const std::string& message) {
-  throw PolicyError(fmt::format("{}:{}: {}: {}", file, node.Mark().line + 1, key, message));
+  const YAML::Mark m = node.Mark();
+  throw PolicyError(file, m.is_null() ? 0 : m.line + 1, m.is_null() ? 0 : m.column + 1, key, message);
 }
 
 // Every rule id the doctor knows: a policy naming another would disable or regrade nothing, in silence.
@@ -70,13 +71,13 @@ DoctorPolicy ParsePolicy(const std::string& yaml_text, const std::string& file) 
   try {
     root = YAML::Load(yaml_text);
   } catch (const YAML::Exception& e) {
-    throw PolicyError(fmt::format("{}:{}: (syntax): {}", file, e.mark.line + 1, e.msg));
+    throw PolicyError(file, e.mark.line + 1, e.mark.column + 1, "(syntax)", e.msg);
   }
   if (root.IsNull()) return p;
-  if (!root.IsMap()) throw PolicyError(fmt::format("{}:1: the policy must be a mapping of keys", file));
+  if (!root.IsMap()) throw PolicyError(file, 1, 0, "", "the policy must be a mapping of keys");
   if (auto d = FindDuplicateKey(root)) {
-    throw PolicyError(fmt::format("{}:{}: {}: appears twice (first at line {}): YAML would keep only one of them", file, d->line, d->key,
-                                  d->first_line));
+    throw PolicyError(file, d->line, d->column, d->key,
+                      fmt::format("appears twice (first at line {}): YAML would keep only one of them", d->first_line));
   }
   static const std::vector<std::string> kKeys = {"ethernet_mtu", "ib_mtu", "roce_priority", "roce_trust",
                                                  "max_effective_ber", "module_temp_warn_c", "module_temp_alarm_c",
@@ -126,19 +127,18 @@ DoctorPolicy ParsePolicy(const std::string& yaml_text, const std::string& file) 
         p.severity[RuleId(file, r.first, key)] = *sev;
       }
     } else {
-      std::string hint = ClosestMatch(key, kKeys);
-      Fail(file, kv.first, key, hint.empty() ? "unknown key" : fmt::format("unknown key (did you mean {}?)", hint));
+      Fail(file, kv.first, key, UnknownKeyMessage(key, kKeys));
     }
   }
   if (p.module_temp_alarm_c < p.module_temp_warn_c) {
-    throw PolicyError(fmt::format("{}: module_temp_alarm_c is below module_temp_warn_c", file));
+    throw PolicyError(file, 0, 0, "module_temp_alarm_c", "is below module_temp_warn_c");
   }
   return p;
 }
 
 DoctorPolicy LoadPolicy(const std::string& path) {
   std::ifstream in(path);
-  if (!in) throw PolicyError(path + ": cannot read the file");
+  if (!in) throw PolicyError(path, 0, 0, "", "cannot read the file");
   std::stringstream text;
   text << in.rdbuf();
   return ParsePolicy(text.str(), path);
@@ -158,14 +158,15 @@ void LoadHcl(DoctorPolicy& policy, const std::string& path) {
     throw PolicyError(e.what());
   }
   for (const char* column : {"vendor_id", "device_id", "driver", "min_driver_version", "releases"}) {
-    if (t.Column(column) < 0) throw PolicyError(fmt::format("{}:1: column \"{}\" is missing (header: vendor_id,device_id,driver,"
-                                                            "min_driver_version,releases)", path, column));
+    if (t.Column(column) < 0) {
+      throw PolicyError(path, 1, 0, column, "the column is missing (header: vendor_id,device_id,driver,min_driver_version,releases)");
+    }
   }
   auto hex = [&](const CsvRow& r, const char* column) {
     std::string v = Lower(TrimSpace(r.fields[static_cast<size_t>(t.Column(column))]));
     if (v.starts_with("0x")) v = v.substr(2);
     if (v.size() != 4 || v.find_first_not_of("0123456789abcdef") != std::string::npos) {
-      throw PolicyError(fmt::format("{}:{}: {}: four hex digits are required, not \"{}\"", path, r.line, column, v));
+      throw PolicyError(path, r.line, 0, column, fmt::format("four hex digits are required, not \"{}\"", v));
     }
     return v;
   };

@@ -12,6 +12,7 @@
 
 #include "catalog/compatibility.h"
 #include "model/finding.h"
+#include "util/input_error.h"
 #include "util/versions.h"
 
 namespace railyard {
@@ -47,10 +48,10 @@ struct DoctorPolicy {
   std::map<std::string, Severity> severity;  // rule -> severity override
 };
 
-// Throws PolicyError ("FILE:LINE: key: message") on a bad file.
-class PolicyError : public std::runtime_error {
+// A bad policy file: "FILE:LINE:COLUMN: key: message".
+class PolicyError : public InputError {
  public:
-  using std::runtime_error::runtime_error;
+  using InputError::InputError;
 };
 
 DoctorPolicy ParsePolicy(const std::string& yaml_text, const std::string& file_name);

@@ -111,7 +111,6 @@ struct ReadDocument {
 // unparsed with its text.
 void ParseDocuments(std::FILE* file, const std::string& shown, bool switches_wanted, const std::function<bool(uint64_t)>* known,
                     const std::function<bool(ReadDocument&&)>& emit) {
-  auto where = [&](int line) { return line ? fmt::format("{}:{}: ", shown, line) : shown + ": "; };
   // One document: false when the text is not JSON at all (the caller decides what that means).
   bool stopped = false;
   auto parse = [&](std::string_view text, int line) -> bool {
@@ -131,12 +130,12 @@ void ParseDocuments(std::FILE* file, const std::string& shown, bool switches_wan
       document.host = FactsFromJsonText(text);
     } catch (const FactsDocumentError& e) {
       if (e.kind() == FactsDocumentError::Kind::kNotJson) return false;
-      if (e.kind() != FactsDocumentError::Kind::kOtherSchema || e.schema() != kSwitchFactsSchema) throw FactsInputError(where(line) + e.what());
-      if (!switches_wanted) throw FactsInputError(where(line) + "switch facts (railyard.switch-facts/1) where host facts were expected");
+      if (e.kind() != FactsDocumentError::Kind::kOtherSchema || e.schema() != kSwitchFactsSchema) throw FactsInputError(shown, line, 0, "", e.what());
+      if (!switches_wanted) throw FactsInputError(shown, line, 0, "", "switch facts (railyard.switch-facts/1) where host facts were expected");
       try {
         document.switch_facts = ParseSwitchFactsJson(std::string(text), shown);
       } catch (const std::exception& error) {
-        throw FactsInputError(where(line) + error.what());
+        throw FactsInputError(shown, line, 0, "", error.what());
       }
     }
     stopped = stopped || !emit(std::move(document));
@@ -156,13 +155,13 @@ void ParseDocuments(std::FILE* file, const std::string& shown, bool switches_wan
       ++documents;
       continue;
     }
-    if (documents > 0) throw FactsInputError(fmt::format("{}:{}: not JSON (a truncated or mixed-in line?)", shown, number));
+    if (documents > 0) throw FactsInputError(shown, number, 0, "", "not JSON (a truncated or mixed-in line?)");
     whole.assign(line.data(), line.size());  // not NDJSON: the file is one document, read whole below
     whole += '\n';
     whole += lines.Rest();  // no seeking back: FACTS may be a pipe (/dev/stdin)
     break;
   }
-  if (lines.failed()) throw FactsInputError(shown + ": read error");
+  if (lines.failed()) throw FactsInputError(shown, 0, 0, "", "read error");
   if (stopped || documents > 0 || whole.empty()) return;
   if (!parse(whole, 0)) throw FactsInputError(WhereNotJson(shown, whole));
 }
@@ -213,7 +212,7 @@ void ReadFactsFile(const fs::path& path, const std::function<void(ReadDocument&&
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> owned(nullptr, &std::fclose);
   if (!stdin_path) {
     owned.reset(std::fopen(path.c_str(), "rb"));
-    if (!owned) throw FactsInputError(path.string() + ": cannot read the file");
+    if (!owned) throw FactsInputError(path.string(), 0, 0, "", "cannot read the file");
   }
   std::FILE* file = stdin_path ? stdin : owned.get();
   const std::string shown = stdin_path ? "(stdin)" : path.string();
@@ -224,7 +223,7 @@ void ReadFactsFile(const fs::path& path, const std::function<void(ReadDocument&&
     } catch (const FactsInputError&) {
       throw;
     } catch (const std::exception& e) {
-      throw FactsInputError((document.line ? fmt::format("{}:{}: ", shown, document.line) : shown + ": ") + e.what());
+      throw FactsInputError(shown, document.line, 0, "", e.what());
     }
   };
   // A large file or a pipe: parse on a second thread while this one uses each document (the doctor's
@@ -280,7 +279,7 @@ void ForEachFacts(const std::vector<std::string>& paths, const std::function<voi
         if (entry.is_regular_file() && (ext == ".json" || ext == ".ndjson")) files.push_back(entry.path());
       }
       std::sort(files.begin(), files.end());
-      if (files.empty()) throw FactsInputError(p + ": no *.json or *.ndjson facts in the directory");
+      if (files.empty()) throw FactsInputError(p, 0, 0, "", "no *.json or *.ndjson facts in the directory");
       for (const fs::path& f : files) ReadFactsFile(f, use, each_switch != nullptr, nullptr);
     } else {
       ReadFactsFile(p, use, each_switch != nullptr, nullptr);

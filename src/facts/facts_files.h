@@ -11,14 +11,15 @@
 #include <vector>
 
 #include "facts/host_facts.h"
+#include "util/input_error.h"
 #include "facts/switch_facts.h"
 
 namespace railyard {
 
 // A FACTS argument that cannot be read: names the file and, for NDJSON, the line.
-class FactsInputError : public std::runtime_error {
+class FactsInputError : public InputError {
  public:
-  using std::runtime_error::runtime_error;
+  using InputError::InputError;
 };
 
 // Calls `each` for every HostFacts in `paths`: a file holding one document, a file of NDJSON

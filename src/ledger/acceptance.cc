@@ -18,6 +18,7 @@
 #include "parse/system_identity.h"
 #include "ledger/authenticity.h"
 #include "util/suggest.h"
+#include "util/input_error.h"
 #include "util/yaml_strict.h"
 
 namespace railyard {
@@ -211,21 +212,22 @@ AcceptancePolicy ParseAcceptancePolicy(const std::string& yaml_text, const std::
   try {
     root = YAML::Load(yaml_text);
   } catch (const YAML::Exception& e) {
-    throw std::runtime_error(fmt::format("{}:{}: (syntax): {}", file, e.mark.line + 1, e.msg));
+    throw InputError(file, e.mark.line + 1, e.mark.column + 1, "(syntax)", e.msg);
   }
   if (root.IsNull()) return p;
-  if (!root.IsMap()) throw std::runtime_error(fmt::format("{}:1: the policy must be a mapping of keys", file));
+  if (!root.IsMap()) throw InputError(file, 1, 0, "", "the policy must be a mapping of keys");
   if (auto d = FindDuplicateKey(root)) {
-    throw std::runtime_error(fmt::format("{}:{}: {}: appears twice (first at line {}): YAML would keep only one of them", file,
-                                         d->line, d->key, d->first_line));
+    throw InputError(file, d->line, d->column, d->key,
+                     fmt::format("appears twice (first at line {}): YAML would keep only one of them", d->first_line));
   }
   static const std::vector<std::string> kKeys = {"firmware_baseline", "max_effective_ber", "max_raw_ber", "min_ber_window_min",
                                                  "max_module_temp_c", "require_pcie_at_capability", "require_burnin", "compatibility"};
   for (const auto& kv : root) {
     const std::string key = kv.first.as<std::string>("");
     const YAML::Node& v = kv.second;
-    auto fail = [&](const std::string& why) -> std::runtime_error {
-      return std::runtime_error(fmt::format("{}:{}: {}: {}", file, v.Mark().line + 1, key, why));
+    auto fail = [&](const std::string& why) {
+      const YAML::Mark m = v.Mark();
+      return InputError(file, m.is_null() ? 0 : m.line + 1, m.is_null() ? 0 : m.column + 1, key, why);
     };
     auto finite = [&] {
       std::optional<double> x = FiniteNumber(v);
@@ -252,9 +254,7 @@ AcceptancePolicy ParseAcceptancePolicy(const std::string& yaml_text, const std::
         p.compat = ParseCompatMatrix(text.str(), csv.string());  // its errors name the CSV's line and column
       }
       else {
-        std::string hint = ClosestMatch(key, kKeys);
-        throw std::runtime_error(fmt::format("{}:{}: {}: unknown key{}", file, kv.first.Mark().line + 1, key,
-                                             hint.empty() ? "" : fmt::format(" (did you mean {}?)", hint)));
+        throw InputError(file, kv.first.Mark().line + 1, kv.first.Mark().column + 1, key, UnknownKeyMessage(key, kKeys));
       }
     } catch (const YAML::Exception&) {
       throw fail("wrong type");
@@ -265,7 +265,7 @@ AcceptancePolicy ParseAcceptancePolicy(const std::string& yaml_text, const std::
 
 AcceptancePolicy LoadAcceptancePolicy(const std::string& path) {
   std::ifstream in(path);
-  if (!in) throw std::runtime_error(path + ": cannot read");
+  if (!in) throw InputError(path, 0, 0, "", "cannot read");
   std::ostringstream s;
   s << in.rdbuf();
   return ParseAcceptancePolicy(s.str(), path);

@@ -249,7 +249,7 @@ TEST(Acceptance, PolicyErrorsNameTheLine) {
     ParseAcceptancePolicy("firmware_baseline: {ConnectX-7: 28.42.1000}\nmax_module_temp: 65\n", "p.yaml");
     FAIL();
   } catch (const std::runtime_error& e) {
-    EXPECT_STREQ(e.what(), "p.yaml:2: max_module_temp: unknown key (did you mean max_module_temp_c?)");
+    EXPECT_STREQ(e.what(), "p.yaml:2:1: max_module_temp: unknown key; did you mean 'max_module_temp_c'?");
   }
   EXPECT_THROW(ParseAcceptancePolicy("max_raw_ber: lots\n", "p.yaml"), std::runtime_error);
 }

@@ -21,20 +21,20 @@
 namespace railyard {
 
 SpecError::SpecError(std::string file, SourceMark mark, std::string key, std::string message)
-    : std::runtime_error(fmt::format("{}:{}:{}: {}: {}", file, mark.line, mark.column, key, message)),
-      file_(std::move(file)),
-      mark_(mark),
-      key_(std::move(key)),
-      message_(std::move(message)) {}
+    : InputError(fmt::format("{}:{}:{}: {}: {}", file, mark.line, mark.column, key, message), file, mark.line, mark.column, key, message) {}
 
 namespace {
 
 constexpr size_t kMaxErrorsShown = 20;
 
-std::string JoinErrors(std::vector<SpecError>& all) {
+std::vector<SpecError> InFileOrder(std::vector<SpecError> all) {
   std::stable_sort(all.begin(), all.end(), [](const SpecError& a, const SpecError& b) {
     return std::pair(a.mark().line, a.mark().column) < std::pair(b.mark().line, b.mark().column);
   });
+  return all;
+}
+
+std::string JoinErrors(const std::vector<SpecError>& all) {
   std::string text;
   for (size_t i = 0; i < all.size() && i < kMaxErrorsShown; ++i) text += (i ? "\n" : "") + std::string(all[i].what());
   if (all.size() > kMaxErrorsShown) text += fmt::format("\n... and {} more", all.size() - kMaxErrorsShown);
@@ -43,12 +43,12 @@ std::string JoinErrors(std::vector<SpecError>& all) {
 
 }  // namespace
 
-SpecError::SpecError(std::vector<SpecError> all)
-    : std::runtime_error(JoinErrors(all)),
-      file_(all.front().file()),
-      mark_(all.front().mark()),
-      key_(all.front().key()),
-      message_(all.front().message()),
+SpecError::SpecError(std::vector<SpecError> all) : SpecError(InFileOrder(std::move(all)), Sorted{}) {}
+
+// Sorted first (above): the arguments below are evaluated in no set order, so none may reorder `all`.
+SpecError::SpecError(std::vector<SpecError> all, Sorted)
+    : InputError(JoinErrors(all), all.front().file(), all.front().line(), all.front().column(), all.front().key(),
+                 all.front().message()),
       all_(std::move(all)) {}
 
 namespace {
@@ -107,10 +107,7 @@ class MapReader {
     for (auto it = node_.begin(); it != node_.end(); ++it) {
       std::string key = it->first.Scalar();
       if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
-      std::string guess = ClosestMatch(key, allowed);
-      Fail(it->first, Key(key),
-           guess.empty() ? fmt::format("unknown key (known keys: {})", fmt::join(allowed, ", "))
-                         : fmt::format("unknown key; did you mean '{}'?", guess));
+      Fail(it->first, Key(key), UnknownKeyMessage(key, allowed));
     }
   }
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "util/input_error.h"
 #include "catalog/catalog.h"
 #include "catalog/compatibility.h"
 #include "model/fabric.h"
@@ -23,23 +24,19 @@ struct SourceMark {
   int column = 0;
 };
 
-class SpecError : public std::runtime_error {
+// Derives from InputError (file, line, column, key, message: the first problem's); what() lists them all.
+class SpecError : public InputError {
  public:
   SpecError(std::string file, SourceMark mark, std::string key, std::string message);
   // Several problems found in one pass: what() lists them one per line in file order (at most 20,
   // then how many more); file(), mark(), key() and message() are the first one's.
   explicit SpecError(std::vector<SpecError> all);
   const std::vector<SpecError>& all() const { return all_; }
-  const std::string& file() const { return file_; }
-  SourceMark mark() const { return mark_; }
-  const std::string& key() const { return key_; }
-  const std::string& message() const { return message_; }
+  SourceMark mark() const { return {line(), column()}; }
 
  private:
-  std::string file_;
-  SourceMark mark_;
-  std::string key_;
-  std::string message_;
+  struct Sorted {};
+  SpecError(std::vector<SpecError> all, Sorted);
   std::vector<SpecError> all_;  // empty for a single error
 };
 

@@ -47,8 +47,7 @@ std::optional<double> FiniteNumber(const YAML::Node& node) {
 
 void YamlFail(const std::string& file, const YAML::Node& at, const std::string& key, const std::string& message) {
   YAML::Mark m = at.Mark();
-  throw std::runtime_error(fmt::format("{}:{}:{}: {}: {}", file, m.is_null() ? 0 : m.line + 1, m.is_null() ? 0 : m.column + 1,
-                                       key, message));
+  throw InputError(file, m.is_null() ? 0 : m.line + 1, m.is_null() ? 0 : m.column + 1, key, message);
 }
 
 YAML::Node LoadStrictYaml(const std::string& yaml, const std::string& file) {
@@ -56,11 +55,10 @@ YAML::Node LoadStrictYaml(const std::string& yaml, const std::string& file) {
   try {
     root = YAML::Load(yaml);
   } catch (const YAML::ParserException& e) {
-    throw std::runtime_error(fmt::format("{}:{}:{}: (syntax): {}", file, e.mark.line + 1, e.mark.column + 1, e.msg));
+    throw InputError(file, e.mark.line + 1, e.mark.column + 1, "(syntax)", e.msg);
   }
   if (auto d = FindDuplicateKey(root)) {
-    throw std::runtime_error(fmt::format("{}:{}:{}: {}: appears twice in one mapping (first at line {})", file, d->line,
-                                         d->column, d->key, d->first_line));
+    throw InputError(file, d->line, d->column, d->key, fmt::format("appears twice in one mapping (first at line {})", d->first_line));
   }
   if (!root.IsMap()) YamlFail(file, root, "(top level)", "expected a mapping");
   return root;
@@ -69,9 +67,7 @@ YAML::Node LoadStrictYaml(const std::string& yaml, const std::string& file) {
 void CheckYamlKeys(const std::string& file, const YAML::Node& map, const std::string& where, const std::set<std::string>& known) {
   for (auto it = map.begin(); it != map.end(); ++it) {
     if (!known.count(it->first.Scalar())) {
-      std::string list;
-      for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
-      YamlFail(file, it->first, where + it->first.Scalar(), fmt::format("unknown key (known: {})", list));
+      YamlFail(file, it->first, where + it->first.Scalar(), UnknownKeyMessage(it->first.Scalar(), {known.begin(), known.end()}));
     }
   }
 }

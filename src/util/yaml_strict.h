@@ -10,6 +10,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "util/input_error.h"
+
 namespace railyard {
 
 struct DuplicateKey {
@@ -24,7 +26,7 @@ std::optional<DuplicateKey> FindDuplicateKey(const YAML::Node& root);
 // A scalar that is a finite number (not .nan, .inf, or text); nullopt otherwise.
 std::optional<double> FiniteNumber(const YAML::Node& node);
 
-// Throws std::runtime_error("FILE:LINE:COLUMN: KEY: MESSAGE") at `at`'s place in the file.
+// Throws InputError ("FILE:LINE:COLUMN: KEY: MESSAGE") at `at`'s place in the file.
 [[noreturn]] void YamlFail(const std::string& file, const YAML::Node& at, const std::string& key, const std::string& message);
 // Loads a YAML file railyard reads as a mapping: syntax errors, a key given twice and a top level
 // that is not a mapping are errors naming the file, line and column.

@@ -144,7 +144,7 @@ check "doctor exits 0 with the rules off" test $? -eq 0
 printf 'roce_prio: 3\n' > "$WORK/bad-policy.yaml"
 "$RAILYARD" doctor "$WORK/facts" --policy "$WORK/bad-policy.yaml" 2> "$WORK/policy.err"
 check "bad policy exits 2" test $? -eq 2
-check "bad policy names file:line:key" grep -q "bad-policy.yaml:1: roce_prio: unknown key" "$WORK/policy.err"
+check "bad policy names file:line:column:key" grep -q "bad-policy.yaml:1:1: roce_prio: unknown key" "$WORK/policy.err"
 head -c 100 "$WORK/facts/gpu042.json" > "$WORK/truncated.json"
 "$RAILYARD" doctor "$WORK/truncated.json" 2> "$WORK/trunc.err"
 check "truncated facts exit 2" test $? -eq 2
