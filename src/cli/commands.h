@@ -17,6 +17,10 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitFindings = 1;  // findings at or above --fail-on
 inline constexpr int kExitInput = 2;     // usage or input error
 
+// An existing file, or "-" for standard input (for options whose reader takes "-": util/file.h).
+inline const CLI::Validator kFileOrStdin(
+    [](std::string& path) { return path == "-" ? std::string() : CLI::ExistingFile(path); }, "FILE|-");
+
 // Options shared by `plan` and `check`: checking is planning without writing outputs, since
 // the checks need the planned fabric.
 struct PlanOptions {

@@ -79,7 +79,7 @@ void AddSpecOptions(CLI::App* cmd, PlanOptions& o) {
   cmd->add_option("--catalog", o.catalog_dir,
                   "site catalog: a directory of switches.csv, nics.csv, cables.csv rows laid over the built-in one")
       ->envname("RAILYARD_CATALOG");
-  cmd->add_option("SPEC", o.spec, "cluster spec (YAML)")->required()->check(CLI::ExistingFile);
+  cmd->add_option("SPEC", o.spec, "cluster spec (YAML); - reads it from standard input")->required()->check(kFileOrStdin);
   cmd->add_option("--format", o.format, "table (default) or json")->check(CLI::IsMember({"table", "json"}));
   cmd->add_option("--fail-on", o.fail_on, "exit 1 when a finding reaches this severity: info, warning, error")
       ->check(CLI::IsMember({"info", "warning", "error"}));

@@ -135,8 +135,8 @@ std::function<int()> AddRolloutCommand(CLI::App& app) {
       "  railyard rollout plan --facts fleet.ndjson --target examples/rollout/target.yaml --plan out/plan.json -o rollout/\n"
       "  railyard rollout plan --facts facts/ --target target.yaml --policy examples/rollout/policy.yaml --format json");
   cmd->add_option("--facts", a->facts, "HostFacts of the fleet: NDJSON, files or directories")->required();
-  cmd->add_option("--target", a->target, "target.yaml: image, version and sha256 per PSID (docs/rollout.md)")
-      ->required()->check(CLI::ExistingFile);
+  cmd->add_option("--target", a->target, "target.yaml: image, version and sha256 per PSID (docs/rollout.md); - for standard input")
+      ->required()->check(kFileOrStdin);
   cmd->add_option("--plan", a->plan, "plan.json: scalable units and leaves as failure domains")->check(CLI::ExistingFile);
   cmd->add_option("--policy", a->policy, "rollout policy YAML (docs/rollout.md); defaults without one")->check(CLI::ExistingFile);
   cmd->add_option("-o,--output", a->out, "state directory: rollout.json, per-wave scripts, nodesets, inventory.ini");

@@ -174,12 +174,12 @@ int Run(const VerifyArgs& o) {
       session->Observe({report.adjacencies, report.warnings.empty()});
     };
     for (const std::string& file : o.ibnetdiscover) {
-      AdjacencyReport report = ParseIbnetdiscover(ReadWholeFile(file), file);
+      AdjacencyReport report = ParseIbnetdiscover(ReadWholeFile(file), ShownPath(file));
       RequireRecords(report, file, "ibnetdiscover");
       observe_whole(report, file);
     }
     for (const std::string& file : o.iblinkinfo) {
-      IblinkinfoReport r = ParseIblinkinfo(ReadWholeFile(file), file);
+      IblinkinfoReport r = ParseIblinkinfo(ReadWholeFile(file), ShownPath(file));
       RequireRecords(r.links, file, "iblinkinfo");
       observe_whole(r.links, file);
     }
@@ -216,9 +216,9 @@ std::function<int()> AddVerifyCommand(CLI::App& app) {
       "Captures are named after the device they were taken on: lldp/dgx001.json, or DEVICE=FILE.");
   cmd->add_option("--plan", o->plan, "plan.json from `railyard plan -o`")->required()->check(CLI::ExistingFile);
   cmd->add_option("--lldp", o->lldp, "lldpctl output (json, json0, keyvalue, plain or xml): FILE, DEVICE=FILE or a directory");
-  cmd->add_option("--ibnetdiscover", o->ibnetdiscover, "ibnetdiscover topology file")->check(CLI::ExistingFile);
-  cmd->add_option("--iblinkinfo", o->iblinkinfo, "iblinkinfo output (its \"Could be\" hints mark degraded links)")
-      ->check(CLI::ExistingFile);
+  cmd->add_option("--ibnetdiscover", o->ibnetdiscover, "ibnetdiscover topology file (- for standard input)")->check(kFileOrStdin);
+  cmd->add_option("--iblinkinfo", o->iblinkinfo, "iblinkinfo output (its \"Could be\" hints mark degraded links; - for standard input)")
+      ->check(kFileOrStdin);
   cmd->add_option("--switch-lldp", o->switch_lldp, "switch LLDP table (Arista, Cumulus, SONiC): FILE, DEVICE=FILE or a directory");
   cmd->add_option("--names", o->names, "CSV: observed_device,plan_device or observed_device,observed_port,plan_device,plan_port")
       ->check(CLI::ExistingFile);

@@ -12,6 +12,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "util/terminal.h"
+#include "util/file.h"
 #include "util/yaml_strict.h"
 
 #include "util/csv.h"
@@ -721,6 +722,14 @@ Spec ParseSpec(const std::string& yaml_text, const std::string& file_name, const
 }
 
 Spec LoadSpec(const std::string& path, const Catalog& catalog) {
+  if (path == "-") {  // `… | railyard check -`: named "(stdin)" in errors
+    std::string text = ReadWholeFile(path);
+    if (text.size() > kMaxSpecBytes) {
+      throw SpecError("(stdin)", {}, "(file)", fmt::format("the input is {} bytes; a cluster spec is a few kilobytes (at most {} accepted)",
+                                                           text.size(), kMaxSpecBytes));
+    }
+    return ParseSpec(text, "(stdin)", catalog);
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) throw SpecError(path, {}, "(file)", "cannot read the file");
   in.seekg(0, std::ios::end);

@@ -1,5 +1,7 @@
 #include "util/file.h"
 
+#include "util/input_error.h"
+
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -7,18 +9,22 @@
 
 namespace railyard {
 
+std::string ShownPath(const std::string& path) { return path == "-" ? "(stdin)" : path; }
+
 std::string ReadWholeFile(const std::string& path) {
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
-  if (!file) throw std::runtime_error(path + ": cannot read the file");
+  const bool standard_input = path == "-";
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> owned(standard_input ? nullptr : std::fopen(path.c_str(), "rb"), &std::fclose);
+  std::FILE* file = standard_input ? stdin : owned.get();
+  if (!file) throw InputError(path, 0, 0, "", "cannot read the file");
   std::string text;
   std::error_code ec;
-  auto size = std::filesystem::file_size(path, ec);
+  auto size = standard_input ? 0 : std::filesystem::file_size(path, ec);
   if (!ec) text.resize(static_cast<size_t>(size));
-  size_t got = std::fread(text.data(), 1, text.size(), file.get());
+  size_t got = std::fread(text.data(), 1, text.size(), file);
   text.resize(got);
   char chunk[65536];
-  while ((got = std::fread(chunk, 1, sizeof(chunk), file.get())) > 0) text.append(chunk, got);
-  if (std::ferror(file.get())) throw std::runtime_error(path + ": cannot read the file");
+  while ((got = std::fread(chunk, 1, sizeof(chunk), file)) > 0) text.append(chunk, got);
+  if (std::ferror(file)) throw InputError(ShownPath(path), 0, 0, "", "cannot read the file");
   return text;
 }
 

@@ -87,6 +87,12 @@ check "catalog nics as json" test $? -eq 0
 check "unknown verb exits 2" test $? -eq 2
 check "unknown verb: did you mean" grep -q "did you mean 'plan'" "$WORK/verb.err"
 check "--version is the project's" bash -c "'$RAILYARD' --version | grep -q \"^railyard $(sed -n 's/^project(railyard VERSION \([0-9.]*\).*/\1/p' "$SRC/CMakeLists.txt")\""
+# "-" reads the spec from standard input, and errors name it "(stdin)".
+"$RAILYARD" check - < "$SRC/examples/lab-8-node.yaml" > /dev/null
+check "check - reads the spec from stdin" test $? -eq 0
+printf 'name: x\nplanes: 3\n' | "$RAILYARD" check - > /dev/null 2> "$WORK/stdin.err"
+check "a bad spec on stdin exits 2" test $? -eq 2
+check "and is named (stdin) with line and column" grep -q "^railyard: error: (stdin):1:1: nodes:" "$WORK/stdin.err"
 # ...then the commit built and the date of the catalog it embeds ("unknown" outside a git checkout).
 check "--version names the commit and the catalog date" bash -c "'$RAILYARD' --version | grep -Eq '^railyard [0-9.]+ \(commit ([0-9a-f]{7,}(-dirty)?|[^ ]+-g[0-9a-f]+(-dirty)?|unknown), catalog ([0-9]{4}-[0-9]{2}-[0-9]{2}|unknown)\)$'"
 # In a checkout, the commit named is one of its history (HEAD itself once rebuilt after the last commit).
