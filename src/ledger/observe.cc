@@ -23,6 +23,7 @@
 #include "parse/module.h"
 #include "parse/vpd.h"
 #include "util/suggest.h"
+#include "util/text.h"
 #include "util/version.h"
 
 namespace railyard {
@@ -38,11 +39,8 @@ std::string ReadFile(const std::string& path) {
   return s.str();
 }
 
-std::string Trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return std::string(s);
-}
+// A value as the ledger keeps it: without surrounding blanks (util/text.h).
+std::string Trim(std::string_view s) { return std::string(TrimSpace(s)); }
 
 void Put(AssetObservation& o, const std::string& field, const std::string& value) {
   std::string v = Trim(value);

@@ -5,15 +5,10 @@
 #include <fmt/format.h>
 
 #include "util/lines.h"
+#include "util/text.h"
 
 namespace railyard {
 namespace {
-
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
 
 // Reads a double-quoted string at s[pos]; returns false if there is none.
 bool Quoted(std::string_view s, size_t& pos, std::string_view& out) {
@@ -56,7 +51,7 @@ void LinkInfo(std::string_view comment, int& width, uint32_t& speed) {
   if (start == x) return;
   int w = 0;
   std::from_chars(comment.data() + start, comment.data() + x, w);
-  std::string_view name = Trim(comment.substr(x + 1));
+  std::string_view name = TrimSpace(comment.substr(x + 1));
   uint32_t lane = IbLaneGbps(name);
   if (w > 0 && lane > 0) {
     width = w;
@@ -89,7 +84,7 @@ AdjacencyReport ParseIbnetdiscover(std::string_view text, std::string_view sourc
   std::string_view line;
   while (lines.Next(line)) {
     const int line_no = lines.number();
-    std::string_view t = Trim(line);
+    std::string_view t = TrimSpace(line);
     if (t.empty()) {
       in_node = false;  // a blank line ends a node block
       continue;

@@ -4,14 +4,11 @@
 #include <charconv>
 
 #include "util/lines.h"
+#include "util/text.h"
 
 namespace railyard {
 
-std::string_view TrimView(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
+std::string_view TrimView(std::string_view s) { return TrimSpace(s); }
 
 int LeadingInt(std::string_view s, int fallback) {
   s = TrimView(s);

@@ -6,14 +6,14 @@
 
 #include "parse/key_value.h"
 #include "util/lines.h"
+#include "util/text.h"
 
 namespace railyard {
 namespace {
 
-std::string_view Trim(std::string_view s) { return TrimView(s); }
 
 std::optional<int64_t> Number(std::string_view s) {
-  s = Trim(s);
+  s = TrimSpace(s);
   int64_t v = 0;
   auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   if (ec != std::errc() || s.empty()) return std::nullopt;
@@ -51,13 +51,13 @@ MlnxQos ParseMlnxQos(std::string_view text) {
   TrafficClass* tc = nullptr;
   auto warn = [&](const std::string& message) { q.warnings.push_back({lines.number(), message}); };
   while (lines.Next(raw)) {
-    std::string_view line = Trim(raw);
+    std::string_view line = TrimSpace(raw);
     if (line.empty()) continue;
-    auto after = [&](std::string_view prefix) { return Trim(line.substr(prefix.size())); };
+    auto after = [&](std::string_view prefix) { return TrimSpace(line.substr(prefix.size())); };
     if (line.starts_with("DCBX mode:")) {
       q.dcbx_mode = std::string(after("DCBX mode:"));
     } else if (line.starts_with("Priority trust state:") || line.starts_with("Priority trust mode:")) {
-      q.trust = std::string(Trim(line.substr(line.find(':') + 1)));
+      q.trust = std::string(TrimSpace(line.substr(line.find(':') + 1)));
     } else if (line.starts_with("prio:") && line.find("dscp:") != std::string_view::npos) {
       // "prio:3 dscp:31,30,29,28,27,26,25,24,"
       auto prio = Number(line.substr(5, line.find(' ') - 5));
@@ -103,11 +103,11 @@ MlnxQos ParseMlnxQos(std::string_view text) {
       std::string_view rest = space == std::string_view::npos ? std::string_view() : line.substr(space + 1);
       while (!rest.empty()) {
         size_t comma = rest.find(',');
-        std::string_view field = Trim(rest.substr(0, comma));
+        std::string_view field = TrimSpace(rest.substr(0, comma));
         rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
         size_t colon = field.find(':');
         if (colon == std::string_view::npos) continue;
-        std::string_view key = Trim(field.substr(0, colon)), value = Trim(field.substr(colon + 1));
+        std::string_view key = TrimSpace(field.substr(0, colon)), value = TrimSpace(field.substr(colon + 1));
         if (key == "ratelimit") t.rate_limit = std::string(value);
         else if (key == "tsa") t.tsa = std::string(value);
         else if (key == "bw") {
@@ -153,7 +153,7 @@ EcnState ParseEcnGrep(std::string_view text) {
   LineReader lines(text);
   std::string_view line;
   while (lines.Next(line)) {
-    line = Trim(line);
+    line = TrimSpace(line);
     if (line.empty()) continue;
     // ".../ecn/roce_np/enable/3:1"
     size_t at = line.find("/ecn/");
