@@ -147,6 +147,9 @@ check "doctor - on a truncated stream exits 2 naming (stdin)" sh -c "test $? -eq
 printf 'disabled_rules: [bond-lacp-not-negotiated, pcie-link-downgraded]\n' > "$WORK/policy.yaml"
 "$RAILYARD" doctor "$WORK/facts" --policy "$WORK/policy.yaml" > /dev/null
 check "doctor exits 0 with the rules off" test $? -eq 0
+# The example policy shipped in examples/ is one doctor accepts (its rule ids exist, its keys are known).
+"$RAILYARD" doctor "$WORK/facts" --policy "$SRC/examples/doctor-policy.yaml" > /dev/null 2> "$WORK/example-policy.err"
+check "the example doctor policy is accepted (exit 0 or 1, not 2)" test $? -ne 2
 printf 'roce_prio: 3\n' > "$WORK/bad-policy.yaml"
 "$RAILYARD" doctor "$WORK/facts" --policy "$WORK/bad-policy.yaml" 2> "$WORK/policy.err"
 check "bad policy exits 2" test $? -eq 2
