@@ -979,12 +979,18 @@ TEST(Doctor, OutputsAndInputs) {
   EXPECT_THROW(ForEachFacts({"/nonexistent.json"}, [](HostFacts&&) {}), FactsInputError);
 }
 
+// Every rule the doctor registers: host, fleet, plan and switch rules.
+std::set<std::string> AllRuleIds() {
+  std::set<std::string> ids;
+  for (const HostRule& r : HostRules()) ids.insert(r.id);
+  for (const FleetRule& r : FleetRules()) ids.insert(r.id);
+  for (const FleetRule& r : PlanRules()) ids.insert(r.id);
+  for (const FleetRule& r : SwitchRules()) ids.insert(r.id);
+  return ids;
+}
+
 TEST(Doctor, EveryRuleHasADocPage) {
-  std::vector<std::string> ids;
-  for (const HostRule& r : HostRules()) ids.push_back(r.id);
-  for (const FleetRule& r : FleetRules()) ids.push_back(r.id);
-  for (const FleetRule& r : PlanRules()) ids.push_back(r.id);
-  for (const FleetRule& r : SwitchRules()) ids.push_back(r.id);
+  const std::set<std::string> ids = AllRuleIds();
   for (const std::string& id : ids) {
     EXPECT_TRUE(fs::exists(fs::path(RAILYARD_SOURCE_DIR) / "docs/rules" / (id + ".md"))) << id;
   }
@@ -994,11 +1000,7 @@ TEST(Doctor, EveryRuleHasADocPage) {
 // facts), and every page in docs/rules is a rule's.
 TEST(Doctor, EveryRuleIdNamedAnywhereExists) {
   for (const Symptom& s : Symptoms()) EXPECT_NO_THROW(RunSymptom(s.id, HostFacts{}, DoctorPolicy{})) << s.id;
-  std::set<std::string> ids;
-  for (const HostRule& r : HostRules()) ids.insert(r.id);
-  for (const FleetRule& r : FleetRules()) ids.insert(r.id);
-  for (const FleetRule& r : PlanRules()) ids.insert(r.id);
-  for (const FleetRule& r : SwitchRules()) ids.insert(r.id);
+  const std::set<std::string> ids = AllRuleIds();
   for (const auto& page : fs::directory_iterator(fs::path(RAILYARD_SOURCE_DIR) / "docs/rules")) {
     EXPECT_TRUE(ids.count(page.path().stem().string())) << page.path() << " documents no rule";
   }
@@ -1007,11 +1009,7 @@ TEST(Doctor, EveryRuleIdNamedAnywhereExists) {
 // docs/doctor.md's overview of the rules names every rule, and names nothing that is not one; every
 // link to a rule page anywhere in the docs leads to a rule.
 TEST(Doctor, TheDocsNameEveryRuleAndNoOther) {
-  std::set<std::string> ids;
-  for (const HostRule& r : HostRules()) ids.insert(r.id);
-  for (const FleetRule& r : FleetRules()) ids.insert(r.id);
-  for (const FleetRule& r : PlanRules()) ids.insert(r.id);
-  for (const FleetRule& r : SwitchRules()) ids.insert(r.id);
+  const std::set<std::string> ids = AllRuleIds();
   auto read = [](const fs::path& p) {
     std::ifstream in(p);
     return std::string(std::istreambuf_iterator<char>(in), {});
