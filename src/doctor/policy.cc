@@ -31,19 +31,6 @@ namespace {
   throw PolicyError(file, m.is_null() ? 0 : m.line + 1, m.is_null() ? 0 : m.column + 1, key, message);
 }
 
-// Every rule id the doctor knows: a policy naming another would disable or regrade nothing, in silence.
-const std::vector<std::string>& KnownRuleIds() {
-  static const std::vector<std::string> ids = [] {
-    std::vector<std::string> out;
-    for (const HostRule& r : HostRules()) out.push_back(r.id);
-    for (const FleetRule& r : FleetRules()) out.push_back(r.id);
-    for (const FleetRule& r : PlanRules()) out.push_back(r.id);
-    for (const FleetRule& r : SwitchRules()) out.push_back(r.id);
-    return out;
-  }();
-  return ids;
-}
-
 std::string RuleId(const std::string& file, const YAML::Node& node, const std::string& key) {
   std::string id = node.as<std::string>("");
   const auto& ids = KnownRuleIds();
@@ -64,6 +51,18 @@ T As(const std::string& file, const YAML::Node& node, const std::string& key, co
 }
 
 }  // namespace
+
+const std::vector<std::string>& KnownRuleIds() {
+  static const std::vector<std::string> ids = [] {
+    std::vector<std::string> out;
+    for (const HostRule& r : HostRules()) out.push_back(r.id);
+    for (const FleetRule& r : FleetRules()) out.push_back(r.id);
+    for (const FleetRule& r : PlanRules()) out.push_back(r.id);
+    for (const FleetRule& r : SwitchRules()) out.push_back(r.id);
+    return out;
+  }();
+  return ids;
+}
 
 DoctorPolicy ParsePolicy(const std::string& yaml_text, const std::string& file) {
   DoctorPolicy p;

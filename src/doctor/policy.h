@@ -54,6 +54,10 @@ class PolicyError : public InputError {
   using InputError::InputError;
 };
 
+// Every rule id the doctor knows (host, fleet, plan and switch rules): a policy naming another would
+// disable or regrade nothing, in silence, so ParsePolicy refuses it.
+const std::vector<std::string>& KnownRuleIds();
+
 DoctorPolicy ParsePolicy(const std::string& yaml_text, const std::string& file_name);
 DoctorPolicy LoadPolicy(const std::string& path);
 // Reads a compatibility list CSV (vendor_id,device_id,driver,min_driver_version,releases) into the policy.
