@@ -175,7 +175,7 @@ struct JsonCodec<std::optional<T>> {
 
 namespace json_fields_detail {
 
-template <typename T, typename Each>
+template <typename Each>
 void ReadArray(simdjson::dom::element e, Each&& each) {
   simdjson::dom::array a;
   if (e.get(a)) Expected("an array");
@@ -201,7 +201,7 @@ struct JsonCodec<std::vector<T>> {
   }
   static void Read(simdjson::dom::element e, std::vector<T>& out) {
     out.clear();
-    json_fields_detail::ReadArray<T>(e, [&](size_t, simdjson::dom::element item) {
+    json_fields_detail::ReadArray(e, [&](size_t, simdjson::dom::element item) {
       JsonCodec<T>::Read(item, out.emplace_back());
     });
   }
@@ -216,7 +216,7 @@ struct JsonCodec<std::array<T, N>> {
   }
   static void Read(simdjson::dom::element e, std::array<T, N>& out) {
     size_t count = 0;
-    json_fields_detail::ReadArray<T>(e, [&](size_t i, simdjson::dom::element item) {
+    json_fields_detail::ReadArray(e, [&](size_t i, simdjson::dom::element item) {
       if (i >= N) json_fields_detail::Expected(("an array of " + std::to_string(N)).c_str());
       JsonCodec<T>::Read(item, out[i]);
       ++count;
