@@ -1,4 +1,4 @@
-// railyard check SPEC [--format table|json] [--fail-on SEVERITY] | railyard check --list-rules
+// railyard check SPEC [--format table|json|csv|junit|prometheus] [--fail-on SEVERITY] | railyard check --list-rules
 #include <iostream>
 
 #include <fmt/format.h>
@@ -17,7 +17,7 @@ std::function<int()> AddCheckCommand(CLI::App& app) {
       "  railyard check cluster.yaml\n"
       "  railyard check cluster.yaml --fail-on warning --format json\n"
       "  railyard check --list-rules");
-  AddSpecOptions(cmd, *options);
+  AddSpecOptions(cmd, *options, true);
   cmd->get_option("SPEC")->required(false);
   cmd->add_flag("--list-rules", *list, "print every design rule and exit");
   return [options, list] {

@@ -34,7 +34,8 @@ struct PlanOptions {
 
 // The embedded catalog, or it with a site catalog laid over (`--catalog DIR`). Throws on bad rows.
 const Catalog& CatalogFor(const std::string& site_dir);
-void AddSpecOptions(CLI::App* cmd, PlanOptions& options);
+// SPEC, --catalog, --format and --fail-on; `check` offers every findings format, `plan` table or json.
+void AddSpecOptions(CLI::App* cmd, PlanOptions& options, bool check_only);
 int RunPlan(const PlanOptions& options, bool check_only);
 
 // Reads a plan for verify, doctor and ledger; says on stderr when a stale or damaged plan.index was

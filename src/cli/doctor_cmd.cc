@@ -1,4 +1,4 @@
-// railyard doctor FACTS... [--plan plan.json] [--policy FILE] [--format table|json|junit|prometheus] [--fail-on SEVERITY]
+// railyard doctor FACTS... [--plan plan.json] [--policy FILE] [--format table|json|csv|junit|prometheus] [--fail-on SEVERITY]
 #include <iostream>
 
 #include <fmt/format.h>
@@ -43,8 +43,8 @@ std::function<int()> AddDoctorCommand(CLI::App& app) {
   cmd->add_option("--policy", a->policy, "policy YAML (docs/doctor.md); defaults without one");
   cmd->add_option("--compat", a->compat, "server x NIC compatibility matrix CSV (docs/advise.md): adds server-nic-unsupported");
   cmd->add_option("--hcl", a->hcl, "compatibility list CSV (vendor_id,device_id,driver,min_driver_version,releases): adds esxi-nic-not-on-hcl");
-  cmd->add_option("--format", a->format, "table (default), json, junit or prometheus")
-      ->check(CLI::IsMember({"table", "json", "junit", "prometheus"}));
+  cmd->add_option("--format", a->format, "table (default), json, csv, junit or prometheus")
+      ->check(CLI::IsMember(FindingsFormatNames()));
   cmd->add_option("--fail-on", a->fail_on, "exit 1 when a finding reaches: info, warning or error (default)")
       ->check(CLI::IsMember({"info", "warning", "error"}));
   cmd->add_flag("--list-rules", a->list_rules, "print every rule and exit");
@@ -106,9 +106,8 @@ std::function<int()> AddDoctorCommand(CLI::App& app) {
       ForEachFacts(a->facts, [&](HostFacts&& f) { doctor.AddHost(f); }, [&](SwitchFacts&& f) { doctor.AddSwitch(f); });
       DoctorReport report = doctor.Finish();
       if (a->format == "json") std::cout << DoctorJson(report);
-      else if (a->format == "junit") std::cout << DoctorJunit(report);
-      else if (a->format == "prometheus") std::cout << DoctorPrometheus(report);
-      else std::cout << DoctorTable(report);
+      else if (a->format == "table") std::cout << DoctorTable(report);
+      else std::cout << RenderFindings(report.findings, DoctorScope(report), *ParseFindingsFormat(a->format));
       return AnyAtOrAbove(report.findings, *ParseSeverity(a->fail_on)) ? kExitFindings : kExitOk;
     } catch (const std::exception& e) {
       std::cerr << "railyard: error: " << e.what() << "\n";

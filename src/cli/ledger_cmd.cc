@@ -59,7 +59,7 @@ std::function<int()> AddLedgerCommand(CLI::App& app) {
   list->add_option("--state", a->list_state, "only this acceptance state");
   list->add_flag("--csv", a->list_csv, "CSV instead of a table");
   CLI::App* check = cmd->add_subcommand("check", "authenticity checks over every asset");
-  check->add_option("--format", a->output, "table or json")->check(CLI::IsMember({"table", "json"}));
+  check->add_option("--format", a->output, "table (default), json, csv, junit or prometheus")->check(CLI::IsMember(FindingsFormatNames()));
   check->add_option("--fail-on", a->fail_on, "exit 1 when a finding reaches: info, warning or error")->check(CLI::IsMember({"info", "warning", "error"}));
   CLI::App* labels = cmd->add_subcommand("labels", "cable labels of the cables in a state, checked against the plan (CSV)");
   labels->add_option("--plan", a->plan, "plan.json: each label's ends and the planned part");
@@ -171,26 +171,9 @@ std::function<int()> AddLedgerCommand(CLI::App& app) {
       }
       if (check->parsed()) {
         std::vector<AuthenticityFinding> found = CheckLedger(*ledger);
+        std::cout << AuthenticityRender(found, *ParseFindingsFormat(a->output));
         Severity threshold = *ParseSeverity(a->fail_on);
-        bool fail = false;
-        nlohmann::json out = {{"schema", kAuthenticitySchema}, {"findings", nlohmann::json::array()}};
-        for (const AuthenticityFinding& f : found) {
-          fail = fail || f.finding.severity >= threshold;
-          if (a->output == "json") {
-            nlohmann::json e = nlohmann::json::object();
-            for (const auto& [k, v] : f.finding.evidence) e[k] = v;
-            out["findings"].push_back({{"rule", f.finding.rule}, {"severity", ToString(f.finding.severity)}, {"serial", f.finding.host},
-                                       {"object", f.finding.object}, {"confidence", f.confidence}, {"evidence", e},
-                                       {"message", f.finding.message}, {"fix", f.finding.fix}});
-          } else {
-            std::cout << fmt::format("{:<7} {:<26} {:<16} {} (confidence {})\n        {}\n", ToString(f.finding.severity), f.finding.rule,
-                                     f.finding.host, f.finding.object, f.confidence, f.finding.message);
-            for (const auto& [k, v] : f.finding.evidence) std::cout << fmt::format("        {}: {}\n", k, v);
-            std::cout << fmt::format("        fix: {}\n", f.finding.fix);
-          }
-        }
-        if (a->output == "json") std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-        else std::cout << fmt::format("{} findings\n", found.size());
+        bool fail = std::any_of(found.begin(), found.end(), [&](const AuthenticityFinding& f) { return f.finding.severity >= threshold; });
         return fail ? kExitFindings : kExitOk;
       }
     } catch (const std::exception& e) {

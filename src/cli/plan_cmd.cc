@@ -10,6 +10,8 @@
 #include "cli/commands.h"
 #include "export/summary.h"
 #include "export/write_all.h"
+#include "model/findings_formats.h"
+#include "plan/checks.h"
 #include "plan/planner.h"
 #include "spec/spec.h"
 
@@ -31,11 +33,9 @@ int RunPlan(const PlanOptions& o, bool check_only) {
     Progress("planning");
     PlanResult result = Plan(spec, catalog);
     if (check_only) {
-      if (o.format == "json") {
-        std::cout << FindingsDocument(result.findings, 0).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-      } else {
-        std::cout << FindingsTable(result.findings);
-      }
+      FindingsScope scope{"check", {}, {}};
+      for (const DesignRule& rule : DesignRules()) scope.rules_run.emplace_back(rule.id);
+      std::cout << RenderFindings(result.findings, scope, *ParseFindingsFormat(o.format));
     } else {
       size_t errors = std::count_if(result.findings.begin(), result.findings.end(),
                                     [](const Finding& f) { return f.severity == Severity::kError; });
@@ -75,12 +75,16 @@ const Catalog& CatalogFor(const std::string& site_dir) {
   return site;
 }
 
-void AddSpecOptions(CLI::App* cmd, PlanOptions& o) {
+void AddSpecOptions(CLI::App* cmd, PlanOptions& o, bool check_only) {
   cmd->add_option("--catalog", o.catalog_dir,
                   "site catalog: a directory of switches.csv, nics.csv, cables.csv rows laid over the built-in one")
       ->envname("RAILYARD_CATALOG");
   cmd->add_option("SPEC", o.spec, "cluster spec (YAML); - reads it from standard input")->required()->check(kFileOrStdin);
-  cmd->add_option("--format", o.format, "table (default) or json")->check(CLI::IsMember({"table", "json"}));
+  if (check_only) {
+    cmd->add_option("--format", o.format, "table (default), json, csv, junit or prometheus")->check(CLI::IsMember(FindingsFormatNames()));
+  } else {
+    cmd->add_option("--format", o.format, "table (default) or json")->check(CLI::IsMember({"table", "json"}));
+  }
   cmd->add_option("--fail-on", o.fail_on, "exit 1 when a finding reaches this severity: info, warning, error")
       ->check(CLI::IsMember({"info", "warning", "error"}));
 }
@@ -95,7 +99,7 @@ std::function<int()> AddPlanCommand(CLI::App& app) {
       "                                                        # labels.csv, ip-plan.csv, netbox-8-cables.csv,\n"
       "                                                        # topology.dot, topology.conf, ibnetdiscover-*.topo\n"
       "  railyard plan cluster.yaml --format json | jq '.planes[] | {name, switches}'");
-  AddSpecOptions(cmd, *options);
+  AddSpecOptions(cmd, *options, false);
   cmd->add_option("-o,--output", options->out_dir, "write every plan file into this directory");
   cmd->add_flag("--force", options->force,
                 "write the files even when the plan has error findings (each stamped NOT FOR ORDERING)");

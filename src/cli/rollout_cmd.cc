@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.h"
+#include "model/findings_formats.h"
 #include "model/schemas.h"
 #include "doctor/doctor.h"
 #include "export/summary.h"

@@ -1,6 +1,6 @@
 // railyard verify --plan plan.json [--lldp FILE|DIR]... [--ibnetdiscover FILE]...
 //                  [--switch-lldp FILE|DIR]... [--names MAP] [--labels CSV]
-//                  [--format table|json|csv] [--fail-on SEVERITY]
+//                  [--format table|json|csv|junit|prometheus] [--fail-on SEVERITY]
 #include <algorithm>
 #include <atomic>
 #include <filesystem>
@@ -186,13 +186,7 @@ int Run(const VerifyArgs& o) {
     std::vector<LabelScan> labels;
     if (!o.labels.empty()) labels = LoadLabelAudit(o.labels);
     VerifyResult result = session->Finish(reporting, labels);
-    if (o.format == "json") {
-      std::cout << VerifyJson(result).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-    } else if (o.format == "csv") {
-      std::cout << VerifyCsv(result);
-    } else {
-      std::cout << VerifyTable(result);
-    }
+    std::cout << VerifyRender(result, *ParseFindingsFormat(o.format));
     Severity threshold = *ParseSeverity(o.fail_on);
     bool fail = std::any_of(result.findings.begin(), result.findings.end(),
                             [&](const VerifyFinding& f) { return f.severity >= threshold; });
@@ -231,7 +225,7 @@ std::function<int()> AddVerifyCommand(CLI::App& app) {
       ->check(CLI::ExistingDirectory);
   cmd->add_flag("--ignore-speed", o->ignore_speed,
                 "do not compare link speeds with the plan (simulators: ibsim reports every link at SDR)");
-  cmd->add_option("--format", o->format, "table (default), json or csv")->check(CLI::IsMember({"table", "json", "csv"}));
+  cmd->add_option("--format", o->format, "table (default), json, csv, junit or prometheus")->check(CLI::IsMember(FindingsFormatNames()));
   cmd->add_option("--fail-on", o->fail_on, "exit 1 when a finding reaches this severity: info, warning, error")
       ->check(CLI::IsMember({"info", "warning", "error"}));
   return [o] { return Run(*o); };

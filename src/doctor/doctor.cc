@@ -20,21 +20,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string Escape(const std::string& s, bool xml) {
-  std::string out;
-  for (char c : s) {
-    if (xml && c == '<') out += "&lt;";
-    else if (xml && c == '>') out += "&gt;";
-    else if (xml && c == '&') out += "&amp;";
-    else if (xml && c == '"') out += "&quot;";
-    else if (!xml && (c == '"' || c == '\\')) out += std::string("\\") + c;
-    else if (!xml && c == '\n') out += "\\n";
-    else if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') out += ' ';
-    else out += c;
-  }
-  return out;
-}
-
 }  // namespace
 
 void Doctor::AddHost(const HostFacts& facts) {
@@ -109,13 +94,10 @@ DoctorReport Doctor::Finish() {
   return std::move(report_);
 }
 
+FindingsScope DoctorScope(const DoctorReport& r) { return {"doctor", r.hosts, r.rules_run}; }
+
 std::string DoctorTable(const DoctorReport& r) {
-  std::string out;
-  for (const Finding& f : r.findings) {
-    out += fmt::format("{:<7} {:<26} {:<16} {}\n        {}\n", ToString(f.severity), f.rule, f.host, f.object, f.message);
-    for (const auto& [k, v] : f.evidence) out += fmt::format("        {}: {}\n", k, v);
-    out += fmt::format("        fix: {}\n", f.fix);
-  }
+  std::string out = r.findings.empty() ? "" : FindingsTable(r.findings);
   std::map<Severity, size_t> counts;
   for (const Finding& f : r.findings) ++counts[f.severity];
   if (!r.switches.empty()) out += fmt::format("{} switches, ", r.switches.size());
@@ -128,56 +110,8 @@ std::string DoctorJson(const DoctorReport& r) {
   return FindingsDocument(r.findings, r.hosts.size()).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
-std::string DoctorJunit(const DoctorReport& r) {
-  std::map<std::pair<std::string, std::string>, std::vector<const Finding*>> by;
-  for (const Finding& f : r.findings) by[{f.host, f.rule}].push_back(&f);
-  size_t failures = 0;
-  for (const auto& [k, v] : by) failures += v.empty() ? 0 : 1;
-  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  std::set<std::string> hosts(r.hosts.begin(), r.hosts.end());
-  for (const Finding& f : r.findings) hosts.insert(f.host);
-  out += fmt::format("<testsuites name=\"railyard doctor\" tests=\"{}\" failures=\"{}\">\n", hosts.size() * r.rules_run.size(), failures);
-  for (const std::string& host : hosts) {
-    out += fmt::format("  <testsuite name=\"{}\" tests=\"{}\">\n", Escape(host, true), r.rules_run.size());
-    for (const std::string& rule : r.rules_run) {
-      auto it = by.find({host, rule});
-      if (it == by.end()) {
-        out += fmt::format("    <testcase classname=\"{}\" name=\"{}\"/>\n", Escape(host, true), rule);
-        continue;
-      }
-      out += fmt::format("    <testcase classname=\"{}\" name=\"{}\">\n", Escape(host, true), rule);
-      for (const Finding* f : it->second) {
-        out += fmt::format("      <failure type=\"{}\" message=\"{}: {}\">fix: {}</failure>\n", ToString(f->severity),
-                           Escape(f->object, true), Escape(f->message, true), Escape(f->fix, true));
-      }
-      out += "    </testcase>\n";
-    }
-    out += "  </testsuite>\n";
-  }
-  out += "</testsuites>\n";
-  return out;
-}
+std::string DoctorJunit(const DoctorReport& r) { return FindingsJunit(r.findings, DoctorScope(r)); }
 
-std::string DoctorPrometheus(const DoctorReport& r) {
-  std::map<std::pair<std::string, std::string>, std::pair<size_t, Severity>> count;
-  for (const Finding& f : r.findings) {
-    auto& c = count[{f.host, f.rule}];
-    c.second = c.first ? std::max(c.second, f.severity) : f.severity;
-    ++c.first;
-  }
-  std::string out =
-      "# HELP railyard_doctor_findings Findings of railyard doctor per host and rule (0: the rule passed).\n"
-      "# TYPE railyard_doctor_findings gauge\n";
-  std::set<std::string> hosts(r.hosts.begin(), r.hosts.end());
-  for (const std::string& host : hosts) {
-    for (const std::string& rule : r.rules_run) {
-      auto it = count.find({host, rule});
-      size_t n = it == count.end() ? 0 : it->second.first;
-      std::string severity = it == count.end() ? "none" : std::string(ToString(it->second.second));
-      out += fmt::format("railyard_doctor_findings{{host=\"{}\",rule=\"{}\",severity=\"{}\"}} {}\n", Escape(host, false), rule, severity, n);
-    }
-  }
-  return out;
-}
+std::string DoctorPrometheus(const DoctorReport& r) { return FindingsPrometheus(r.findings, DoctorScope(r)); }
 
 }  // namespace railyard

@@ -19,6 +19,7 @@
 #include "facts/switch_facts.h"
 #include "doctor/switch_rules.h"
 #include "model/finding.h"
+#include "model/findings_formats.h"
 
 namespace railyard {
 
@@ -59,6 +60,9 @@ class Doctor {
   DoctorReport report_;
 };
 
+// What the doctor examined, for the renderers that list passes (JUnit, Prometheus).
+FindingsScope DoctorScope(const DoctorReport& report);
+// The findings, then "N hosts, M findings (...)".
 std::string DoctorTable(const DoctorReport& report);
 std::string DoctorJson(const DoctorReport& report);
 // One <testcase> per host × rule; failures carry the findings.

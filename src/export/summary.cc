@@ -1,4 +1,5 @@
 #include "export/summary.h"
+#include "model/findings_formats.h"
 #include "model/schemas.h"
 
 #include <fmt/format.h>

@@ -5,6 +5,9 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
+
+#include "model/schemas.h"
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -337,6 +340,41 @@ std::vector<AuthenticityFinding> CheckLedger(const LedgerStore& ledger) {
                                 {{"identity", identity}, {"assets", std::to_string(serials.size())}}));
     }
   }
+  return out;
+}
+
+std::vector<Finding> AuthenticityFindings(const std::vector<AuthenticityFinding>& found) {
+  std::vector<Finding> out;
+  out.reserve(found.size());
+  for (const AuthenticityFinding& f : found) {
+    out.push_back(f.finding);
+    out.back().evidence.emplace_back("confidence", f.confidence);
+  }
+  return out;
+}
+
+FindingsScope AuthenticityScope() {
+  FindingsScope scope{"ledger check", {}, {}};
+  for (const AuthenticityRule& r : AuthenticityRules()) scope.rules_run.emplace_back(r.id);
+  return scope;
+}
+
+std::string AuthenticityJson(const std::vector<AuthenticityFinding>& found) {
+  nlohmann::json out = {{"schema", kAuthenticitySchema}, {"findings", nlohmann::json::array()}};
+  for (const AuthenticityFinding& f : found) {
+    nlohmann::json e = nlohmann::json::object();
+    for (const auto& [k, v] : f.finding.evidence) e[k] = v;
+    out["findings"].push_back({{"rule", f.finding.rule}, {"severity", ToString(f.finding.severity)}, {"serial", f.finding.host},
+                               {"object", f.finding.object}, {"confidence", f.confidence}, {"evidence", e},
+                               {"message", f.finding.message}, {"fix", f.finding.fix}});
+  }
+  return out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+std::string AuthenticityRender(const std::vector<AuthenticityFinding>& found, FindingsFormat format) {
+  if (format == FindingsFormat::kJson) return AuthenticityJson(found);
+  std::string out = RenderFindings(AuthenticityFindings(found), AuthenticityScope(), format);
+  if (format == FindingsFormat::kTable) out += fmt::format("{} findings\n", found.size());
   return out;
 }
 

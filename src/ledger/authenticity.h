@@ -8,6 +8,7 @@
 
 #include "ledger/ledger.h"
 #include "model/finding.h"
+#include "model/findings_formats.h"
 
 namespace railyard {
 
@@ -29,5 +30,14 @@ std::vector<AuthenticityFinding> CheckAsset(const Asset& asset);
 
 // Checks every asset of a ledger, plus identities shared between assets (duplicate-identity).
 std::vector<AuthenticityFinding> CheckLedger(const LedgerStore& ledger);
+
+// The findings for the shared renderers, the confidence as the last evidence ("confidence: M").
+std::vector<Finding> AuthenticityFindings(const std::vector<AuthenticityFinding>& found);
+// Every authenticity rule, as the rules run; no hosts (the subjects are serials).
+FindingsScope AuthenticityScope();
+// railyard.authenticity/1: each finding with "serial" (the asset) and "confidence".
+std::string AuthenticityJson(const std::vector<AuthenticityFinding>& found);
+// JSON as AuthenticityJson, the table as the findings then "N findings", else the shared forms.
+std::string AuthenticityRender(const std::vector<AuthenticityFinding>& found, FindingsFormat format);
 
 }  // namespace railyard

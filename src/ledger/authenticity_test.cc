@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "facts/host_facts.h"
 #include "ledger/observe.h"
@@ -123,6 +124,28 @@ TEST(Authenticity, VpdRules) {
   a = RealCx7();
   a.serial = "SN0001";
   EXPECT_EQ(Rules(CheckAsset(a)), (std::vector<std::string>{"vpd-fields-inconsistent", "serial-format-anomaly"}));  // VU no longer starts with it
+}
+
+TEST(Authenticity, FindingsInTheSharedFormsCarryTheirConfidence) {
+  RAILYARD_REQUIRE_FIXTURE(FixturePath("lspci/cx7-ndr-osfp-gen5-x16-vpd.txt"));
+  Asset a = RealCx7();
+  a.fields["vpd.checksum"] = "bad";
+  std::vector<AuthenticityFinding> found = CheckAsset(a);
+  ASSERT_EQ(found.size(), 1u);
+  std::vector<Finding> shared = AuthenticityFindings(found);
+  ASSERT_FALSE(shared[0].evidence.empty());
+  EXPECT_EQ(shared[0].evidence.back(), (std::pair<std::string, std::string>{"confidence", found[0].confidence}));
+  std::string csv = AuthenticityRender(found, FindingsFormat::kCsv);
+  EXPECT_NE(csv.find(",confidence"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("vpd-checksum-invalid,error," + a.serial + ","), std::string::npos) << csv;
+  std::string prom = AuthenticityRender(found, FindingsFormat::kPrometheus);
+  EXPECT_EQ(prom.find(a.serial), std::string::npos) << "a serial is no metric label";
+  EXPECT_NE(prom.find("railyard_ledger_check_findings{rule=\"vpd-checksum-invalid\",severity=\"error\"} 1\n"), std::string::npos) << prom;
+  EXPECT_NE(prom.find("railyard_ledger_check_findings{rule=\"duplicate-identity\",severity=\"none\"} 0\n"), std::string::npos);
+  nlohmann::json json = nlohmann::json::parse(AuthenticityRender(found, FindingsFormat::kJson));
+  EXPECT_EQ(json["schema"], "railyard.authenticity/1");
+  EXPECT_EQ(json["findings"][0]["serial"], a.serial);
+  EXPECT_EQ(json["findings"][0]["confidence"], found[0].confidence);
 }
 
 TEST(Authenticity, PsidAndFirmwareRules) {

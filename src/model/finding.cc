@@ -70,15 +70,4 @@ nlohmann::json FindingsDocument(const std::vector<Finding>& findings, size_t hos
                        {"by_severity", by_severity}, {"by_rule", by_rule}}}};
 }
 
-std::string FindingsTable(const std::vector<Finding>& findings) {
-  std::string out;
-  for (const Finding& f : findings) {
-    out += fmt::format("{:<7} {:<30} {}\n        {}\n", ToString(f.severity), f.rule, f.object, f.message);
-    for (const auto& [k, v] : f.evidence) out += fmt::format("        {}: {}\n", k, v);
-    out += fmt::format("        fix: {}\n", f.fix);
-  }
-  if (findings.empty()) out = "no findings\n";
-  return out;
-}
-
 }  // namespace railyard

@@ -37,7 +37,5 @@ nlohmann::json FindingsJson(const std::vector<Finding>& findings);
 // (doctor, check): "schema", "findings" (each with "host", "" when about no host) and "summary" (hosts
 // examined, hosts with findings, findings, by severity and by rule).
 nlohmann::json FindingsDocument(const std::vector<Finding>& findings, size_t hosts);
-// The findings for a terminal, one block each with its evidence and fix; "no findings" when empty.
-std::string FindingsTable(const std::vector<Finding>& findings);
 
 }  // namespace railyard

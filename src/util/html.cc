@@ -17,4 +17,12 @@ std::string HtmlEscape(std::string_view text) {
   return out;
 }
 
+std::string XmlEscape(std::string_view text) {
+  std::string out = HtmlEscape(text);
+  for (char& c : out) {
+    if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r') c = ' ';
+  }
+  return out;
+}
+
 }  // namespace railyard

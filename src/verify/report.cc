@@ -3,9 +3,51 @@
 
 #include <fmt/format.h>
 
-#include "util/csv.h"
 
 namespace railyard {
+
+Finding ToFinding(const VerifyFinding& v) {
+  Finding f;
+  f.rule = std::string(ToString(v.kind));
+  f.severity = v.severity;
+  std::string cables, labels;
+  for (size_t i = 0; i < v.labels.size(); ++i) {
+    cables += (i == 0 ? "" : i + 1 == v.labels.size() ? " and " : ", ") + v.labels[i];
+    labels += (i == 0 ? "" : ";") + v.labels[i];
+  }
+  if (!cables.empty()) f.object = (v.labels.size() > 1 ? "cables " : "cable ") + cables;
+  else if (!v.observed_a.empty()) f.object = v.observed_b.empty() ? v.observed_a : v.observed_a + " - " + v.observed_b;
+  else f.object = v.plane.empty() ? "fabric" : "plane " + v.plane;
+  auto add = [&](const char* key, const std::string& value) {
+    if (!value.empty()) f.evidence.emplace_back(key, value);
+  };
+  add("plane", v.plane);
+  add("labels", labels);
+  add("planned_a", v.planned_a);
+  add("planned_b", v.planned_b);
+  add("observed_a", v.observed_a);
+  add("observed_b", v.observed_b);
+  f.message = v.message;
+  f.fix = v.fix;
+  return f;
+}
+
+std::vector<Finding> VerifyFindings(const VerifyResult& result) {
+  std::vector<Finding> out;
+  out.reserve(result.findings.size());
+  for (const VerifyFinding& f : result.findings) out.push_back(ToFinding(f));
+  return out;
+}
+
+FindingsScope VerifyScope() {
+  FindingsScope scope{"verify", {}, {}, {"plane", "labels", "planned_a", "planned_b", "observed_a", "observed_b"}};
+  for (VerifyKind k : {VerifyKind::kMissing, VerifyKind::kMiswired, VerifyKind::kSwapped, VerifyKind::kUnexpected,
+                       VerifyKind::kDegraded, VerifyKind::kLabelMismatch, VerifyKind::kUnknownDevice,
+                       VerifyKind::kUnresolvedName, VerifyKind::kUnverified}) {
+    scope.rules_run.emplace_back(ToString(k));
+  }
+  return scope;
+}
 
 nlohmann::json VerifyJson(const VerifyResult& result) {
   const VerifyCounts& c = result.counts;
@@ -53,23 +95,25 @@ std::string VerifyTable(const VerifyResult& result) {
                          pc.missing, pc.miswired, pc.degraded, pc.unverified);
     }
   }
-  if (result.findings.empty()) return out + "no findings\n";
-  out += "\n";
-  for (const VerifyFinding& f : result.findings) {
-    out += fmt::format("{:<7} {:<14} {}\n        {}\n        fix: {}\n", ToString(f.severity), ToString(f.kind),
-                       f.plane.empty() ? "-" : f.plane, f.message, f.fix);
-  }
-  return out;
+  return out + (result.findings.empty() ? "" : "\n") + FindingsTable(VerifyFindings(result));
 }
 
-std::string VerifyCsv(const VerifyResult& result) {
-  std::string out = "kind,severity,plane,labels,planned_a,planned_b,observed_a,observed_b,message,fix\n";
-  for (const VerifyFinding& f : result.findings) {
-    std::string labels;
-    for (const std::string& l : f.labels) labels += (labels.empty() ? "" : ";") + l;
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{}\n", ToString(f.kind), ToString(f.severity), CsvEscape(f.plane),
-                       CsvEscape(labels), CsvEscape(f.planned_a), CsvEscape(f.planned_b), CsvEscape(f.observed_a),
-                       CsvEscape(f.observed_b), CsvEscape(f.message), CsvEscape(f.fix));
+std::string VerifyRender(const VerifyResult& result, FindingsFormat format) {
+  switch (format) {
+    case FindingsFormat::kTable: return VerifyTable(result);
+    case FindingsFormat::kJson: return VerifyJson(result).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    default: break;
+  }
+  std::string out = RenderFindings(VerifyFindings(result), VerifyScope(), format);
+  if (format != FindingsFormat::kPrometheus) return out;
+  out +=
+      "# HELP railyard_verify_links Planned links per plane by what verify saw of them.\n"
+      "# TYPE railyard_verify_links gauge\n";
+  for (const auto& [plane, c] : result.per_plane) {
+    for (const auto& [state, n] : {std::pair<const char*, uint64_t>{"planned", c.planned}, {"ok", c.ok}, {"missing", c.missing},
+                                   {"miswired", c.miswired}, {"degraded", c.degraded}, {"unverified", c.unverified}}) {
+      out += fmt::format("railyard_verify_links{{plane=\"{}\",state=\"{}\"}} {}\n", PrometheusLabelValue(plane), state, n);
+    }
   }
   return out;
 }

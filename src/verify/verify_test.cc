@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "export/write_all.h"
@@ -133,6 +134,25 @@ TEST_F(VerifyTest, SwapIsOneFinding) {
   EXPECT_EQ(f.kind, VerifyKind::kSwapped);
   EXPECT_EQ(f.labels, (std::vector<std::string>{"COMP-000002", "COMP-000010"}));
   EXPECT_EQ(f.fix, "exchange the plugs in compute-leaf-su01-r2:1 and compute-leaf-su01-r2:2");
+
+  // The same finding in the shared forms: a Finding with the kind as its rule and the ends as evidence.
+  Finding shared = ToFinding(f);
+  EXPECT_EQ(shared.rule, "swapped");
+  EXPECT_EQ(shared.severity, Severity::kError);
+  EXPECT_EQ(shared.object, "cables COMP-000002 and COMP-000010");
+  EXPECT_EQ(shared.fix, f.fix);
+  std::string csv = VerifyRender(r, FindingsFormat::kCsv);
+  EXPECT_EQ(csv.substr(0, csv.find('\n')),
+            "rule,severity,host,object,message,fix,plane,labels,planned_a,planned_b,observed_a,observed_b");
+  EXPECT_NE(csv.find(",compute,COMP-000002;COMP-000010,"), std::string::npos) << csv;
+  std::string junit = VerifyRender(r, FindingsFormat::kJunit);
+  EXPECT_NE(junit.find("<testcase classname=\"(verify)\" name=\"swapped\">"), std::string::npos) << junit;
+  EXPECT_NE(junit.find("<testcase classname=\"(verify)\" name=\"missing\"/>"), std::string::npos);
+  std::string prom = VerifyRender(r, FindingsFormat::kPrometheus);
+  EXPECT_NE(prom.find("railyard_verify_findings{rule=\"swapped\",severity=\"error\"} 1\n"), std::string::npos) << prom;
+  EXPECT_NE(prom.find("railyard_verify_findings{rule=\"missing\",severity=\"none\"} 0\n"), std::string::npos);
+  EXPECT_NE(prom.find(fmt::format("railyard_verify_links{{plane=\"compute\",state=\"planned\"}} {}\n", r.per_plane.at("compute").planned)),
+            std::string::npos);
 }
 
 TEST_F(VerifyTest, NarrowLinkIsDegraded) {

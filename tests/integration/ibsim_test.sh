@@ -61,11 +61,11 @@ discover "$WORK/mutated.topo" "$WORK/mutated.txt"
 check "mutated fabric exits 1" test $? -eq 1
 findings=$(($(wc -l < "$WORK/mutated.csv") - 1))
 check "exactly four findings (got $findings)" test "$findings" -eq 4
-check "the swap is one finding naming both cables" grep -q '^swapped,error,compute,COMP-000001;COMP-000009,' "$WORK/mutated.csv"
+check "the swap is one finding naming both cables" grep -q '^swapped,error,,cables COMP-000001 and COMP-000009,.*,compute,COMP-000001;COMP-000009,' "$WORK/mutated.csv"
 check "the swap says which plugs to exchange" grep -q 'exchange the plugs in compute-leaf-su01-r1:1 and compute-leaf-su01-r1:2' "$WORK/mutated.csv"
-check "the pulled cable is missing" grep -q '^missing,error,compute,COMP-000020,' "$WORK/mutated.csv"
-check "the moved cable is miswired to port 32" grep -q '^miswired,error,compute,COMP-000005,dgx001:mlx5_4,compute-leaf-su01-r5:1,dgx001:mlx5_4,compute-leaf-su01-r5:32,' "$WORK/mutated.csv"
-check "the extra cable is unexpected" grep -q '^unexpected,warning,compute,,,,compute-leaf-su01-r6:32,compute-leaf-su01-r7:32,' "$WORK/mutated.csv"
+check "the pulled cable is missing" grep -q '^missing,error,,cable COMP-000020,.*,compute,COMP-000020,' "$WORK/mutated.csv"
+check "the moved cable is miswired to port 32" grep -q '^miswired,error,,cable COMP-000005,.*,compute,COMP-000005,dgx001:mlx5_4,compute-leaf-su01-r5:1,dgx001:mlx5_4,compute-leaf-su01-r5:32$' "$WORK/mutated.csv"
+check "the extra cable is unexpected" grep -q '^unexpected,warning,,compute-leaf-su01-r6:32 - compute-leaf-su01-r7:32,.*,compute,,,,compute-leaf-su01-r6:32,compute-leaf-su01-r7:32$' "$WORK/mutated.csv"
 if [ "$fail" -ne 0 ]; then head -20 "$WORK/mutated.csv"; fi
 
 finish

@@ -100,7 +100,7 @@ capture "$WORK/swapped"
 check "swapped: exit 1" test $? -eq 1
 findings=$(($(wc -l < "$WORK/swapped.csv") - 1))
 check "swapped: exactly one finding (got $findings)" test "$findings" -eq 1
-check "swapped: names both cables" grep -q '^swapped,error,storage,STOR-000001;STOR-000002,' "$WORK/swapped.csv"
+check "swapped: names both cables" grep -q '^swapped,error,,cables STOR-000001 and STOR-000002,.*,storage,STOR-000001;STOR-000002,' "$WORK/swapped.csv"
 check "swapped: the plugs to exchange" grep -q 'exchange the plugs in storage-leaf-001:swp1 and storage-leaf-001:swp2' "$WORK/swapped.csv"
 if [ "$fail" -ne 0 ]; then head -c 2000 "$WORK/clean.out"; head -c 2000 "$WORK/swapped.csv"; fi
 teardown
