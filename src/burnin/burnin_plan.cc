@@ -1,4 +1,5 @@
 #include "burnin/burnin_plan.h"
+#include "util/input_error.h"
 #include "model/schemas.h"
 
 #include <fnmatch.h>
@@ -346,7 +347,7 @@ std::string BurninPlanJson(const BurninPlan& plan) {
 
 BurninPlan ParseBurninPlan(std::string_view json, const std::string& source) {
   nlohmann::json j = nlohmann::json::parse(json, nullptr, false);
-  auto fail = [&](const std::string& why) { throw std::runtime_error(fmt::format("{}: {}", source, why)); };
+  auto fail = [&](const std::string& why) { throw InputError(source, 0, 0, "", why); };
   if (j.is_discarded() || !j.is_object()) fail("not JSON (give the burnin-plan.json `railyard burnin plan` wrote)");
   if (!j.contains("schema") || j["schema"] != kBurninPlanSchema) fail("schema: not railyard.burnin-plan/1");
   BurninPlan plan;

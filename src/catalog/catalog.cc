@@ -1,4 +1,5 @@
 #include "catalog/catalog.h"
+#include "util/input_error.h"
 
 #include "util/file.h"
 
@@ -33,7 +34,7 @@ class RowReader {
 
   const std::string& Text(std::string_view column) const {
     int index = table_.Column(column);
-    if (index < 0) throw std::runtime_error(fmt::format("{}:1: no column '{}' in the header", source_, column));
+    if (index < 0) throw InputError(std::string(source_), 1, 0, "", fmt::format("no column '{}' in the header", column));
     return row_.fields[static_cast<size_t>(index)];
   }
   double Number(std::string_view column) const {
@@ -50,7 +51,7 @@ class RowReader {
     return value;
   }
   [[noreturn]] void Fail(std::string_view column, std::string_view why) const {
-    throw std::runtime_error(fmt::format("{}:{}: column {}: {}", source_, row_.line, column, why));
+    throw InputError(std::string(source_), row_.line, 0, fmt::format("column {}", column), std::string(why));
   }
   std::vector<SpeedCount> SpeedCounts(std::string_view column) const {
     std::vector<SpeedCount> out;
@@ -276,7 +277,7 @@ void Overlay(std::vector<T>& base, std::vector<T> rows, Key key) {
 Catalog Catalog::WithSite(const std::string& dir) const {
   namespace fs = std::filesystem;
   std::error_code ec;
-  if (!fs::is_directory(dir, ec)) throw std::runtime_error(dir + ": a site catalog is a directory of CSV files");
+  if (!fs::is_directory(dir, ec)) throw InputError(dir, 0, 0, "", "a site catalog is a directory of CSV files");
   CatalogTexts texts;
   texts.site = true;
   std::string switches, nics, cables;
@@ -294,13 +295,13 @@ Catalog Catalog::WithSite(const std::string& dir) const {
       cables = ReadWholeFile(entry.path().string());
       texts.cables_name = path;
     } else if (!name.starts_with(".")) {
-      throw std::runtime_error(fmt::format("{}: not a catalog file (a site catalog holds switches.csv, nics.csv and cables.csv)", path));
+      throw InputError(path, 0, 0, "", "not a catalog file (a site catalog holds switches.csv, nics.csv and cables.csv)");
     } else {
       continue;
     }
     any = true;
   }
-  if (!any) throw std::runtime_error(dir + ": no switches.csv, nics.csv or cables.csv in the site catalog");
+  if (!any) throw InputError(dir, 0, 0, "", "no switches.csv, nics.csv or cables.csv in the site catalog");
   texts.switches = switches;
   texts.nics = nics;
   texts.cables = cables;
@@ -310,7 +311,7 @@ Catalog Catalog::WithSite(const std::string& dir) const {
   Overlay(merged.nics_, std::move(site.nics_), [](const NicModel& n) -> const std::string& { return n.opn; });
   Overlay(merged.cables_, std::move(site.cables_), [](const CableItem& c) -> const std::string& { return c.opn; });
   if (merged.cables_.size() >= kNoItem || merged.switches_.size() >= kNoItem || merged.nics_.size() >= kNoItem) {
-    throw std::runtime_error(dir + ": catalog too large for 16-bit indexes");
+    throw InputError(dir, 0, 0, "", "catalog too large for 16-bit indexes");
   }
   return merged;
 }

@@ -1,4 +1,5 @@
 #include "catalog/compatibility.h"
+#include "util/input_error.h"
 
 #include <fnmatch.h>
 
@@ -96,12 +97,12 @@ CompatMatrix ParseCompatMatrix(std::string_view text, const std::string& file) {
   for (size_t i = 0; i < t.header.size(); ++i) {
     if (std::find(kColumns.begin(), kColumns.end(), t.header[i]) == kColumns.end()) {
       std::string close = ClosestMatch(t.header[i], kColumns);
-      throw std::runtime_error(fmt::format("{}:1: column {} ({}): unknown column{}", file, i + 1, t.header[i],
-                                           close.empty() ? "" : fmt::format("; did you mean '{}'?", close)));
+      throw InputError(file, 1, 0, fmt::format("column {} ({})", i + 1, t.header[i]),
+                       fmt::format("unknown column{}", close.empty() ? "" : fmt::format("; did you mean '{}'?", close)));
     }
   }
   for (const char* required : {"server", "nic"}) {
-    if (t.Column(required) < 0) throw std::runtime_error(fmt::format("{}:1: the header has no '{}' column", file, required));
+    if (t.Column(required) < 0) throw InputError(file, 1, 0, "", fmt::format("the header has no '{}' column", required));
   }
   for (const CsvRow& row : t.rows) {
     auto col = [&](const char* name) -> std::string {
@@ -109,7 +110,7 @@ CompatMatrix ParseCompatMatrix(std::string_view text, const std::string& file) {
       return c < 0 ? "" : std::string(TrimSpace(row.fields[static_cast<size_t>(c)]));
     };
     auto fail = [&](const char* name, const std::string& message) {
-      throw std::runtime_error(fmt::format("{}:{}: column {} ({}): {}", file, row.line, t.Column(name) + 1, name, message));
+      throw InputError(file, row.line, 0, fmt::format("column {} ({})", t.Column(name) + 1, name), message);
     };
     CompatEntry e;
     e.line = row.line;

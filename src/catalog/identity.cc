@@ -1,4 +1,5 @@
 #include "catalog/identity.h"
+#include "util/input_error.h"
 #include "util/text.h"
 
 #include <algorithm>
@@ -25,11 +26,11 @@ struct Row {
   std::string_view source;
   const std::string& operator[](std::string_view column) const {
     int i = table.Column(column);
-    if (i < 0) throw std::runtime_error(fmt::format("{}: no column '{}'", source, column));
+    if (i < 0) throw InputError(std::string(source), 1, 0, "", fmt::format("no column '{}' in the header", column));
     return row.fields[static_cast<size_t>(i)];
   }
   [[noreturn]] void Fail(std::string_view column, std::string_view why) const {
-    throw std::runtime_error(fmt::format("{}:{}: {}: {}", source, row.line, column, why));
+    throw InputError(std::string(source), row.line, 0, std::string(column), std::string(why));
   }
 };
 

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.h"
+#include "util/json_input.h"
 #include "model/findings_formats.h"
 #include "model/schemas.h"
 #include "doctor/doctor.h"
@@ -56,14 +57,7 @@ template <typename Args>
 int RunCheck(const Args& c) {
   namespace fs = std::filesystem;
   try {
-    std::ifstream in(fs::path(c.state) / "rollout.json");
-    if (!in) throw std::runtime_error(c.state + "/rollout.json: cannot read the file");
-    nlohmann::json rollout;
-    try {
-      rollout = nlohmann::json::parse(in);
-    } catch (const nlohmann::json::exception& e) {
-      throw std::runtime_error(c.state + "/rollout.json: not JSON: " + e.what());
-    }
+    nlohmann::json rollout = ReadJsonFile((fs::path(c.state) / "rollout.json").string());
     std::vector<HostFacts> before, after;
     if (fs::is_directory(fs::path(c.state) / "facts-before")) {
       ForEachFacts({(fs::path(c.state) / "facts-before").string()}, [&](HostFacts&& f) { before.push_back(std::move(f)); });

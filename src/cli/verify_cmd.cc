@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.h"
+#include "util/input_error.h"
 #include "util/file.h"
 #include "parse/ibnetdiscover.h"
 #include "parse/lldpctl.h"
@@ -44,7 +45,7 @@ struct VerifyArgs {
 // UTF-16): an input error naming the file. One that was read in part stays, with its warnings.
 void RequireRecords(const AdjacencyReport& r, const std::string& file, std::string_view format) {
   if (!r.adjacencies.empty() || r.warnings.empty()) return;
-  throw std::runtime_error(fmt::format("{}: no {} record could be read: {}", file, format, r.warnings.front().message));
+  throw InputError(ShownPath(file), r.warnings.front().line, 0, "", fmt::format("no {} record could be read: {}", format, r.warnings.front().message));
 }
 
 
@@ -125,7 +126,7 @@ int Run(const VerifyArgs& o) {
         const Capture& c = captures[i];
         std::string text = ReadWholeFile(c.path.string());
         if (text.size() >= 2 && ((text[0] == '\xff' && text[1] == '\xfe') || (text[0] == '\xfe' && text[1] == '\xff'))) {
-          throw std::runtime_error(c.path.string() + ": UTF-16 text (a Windows export?): convert it to UTF-8 first (iconv -f UTF-16 -t UTF-8)");
+          throw InputError(c.path.string(), 0, 0, "", "UTF-16 text (a Windows export?): convert it to UTF-8 first (iconv -f UTF-16 -t UTF-8)");
         }
         AdjacencyReport report = c.json ? ParseLldpctl(text, c.device, c.path.string())  // any lldpctl -f form
                                         : ParseSwitchLldpTable(text, c.device, c.path.string());

@@ -1,4 +1,5 @@
 #include "config/host_config.h"
+#include "util/input_error.h"
 #include "model/schemas.h"
 
 #include <fnmatch.h>
@@ -60,7 +61,7 @@ namespace {
 HostConfigs ParsePadded(const simdjson::padded_string& padded, const std::string& source) {
   od::parser parser;
   od::document doc;
-  auto fail = [&](const std::string& why) { throw std::runtime_error(fmt::format("{}: {}", source, why)); };
+  auto fail = [&](const std::string& why) { throw InputError(source, 0, 0, "", why); };
   if (parser.iterate(padded).get(doc)) fail("not JSON");
   auto text = [](od::value v) -> std::string {
     std::string_view s;

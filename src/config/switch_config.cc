@@ -1,4 +1,5 @@
 #include "config/switch_config.h"
+#include "util/input_error.h"
 #include "model/schemas.h"
 
 #include <fnmatch.h>
@@ -62,7 +63,7 @@ namespace {
 SwitchConfigs ParsePadded(const simdjson::padded_string& padded, const std::string& source) {
   od::parser parser;
   od::document doc;
-  auto fail = [&](const std::string& why) { throw std::runtime_error(fmt::format("{}: {}", source, why)); };
+  auto fail = [&](const std::string& why) { throw InputError(source, 0, 0, "", why); };
   if (parser.iterate(padded).get(doc)) fail("not JSON");
   auto text = [](od::value v) -> std::string_view {
     std::string_view s;

@@ -1,4 +1,5 @@
 #include "facts/collect.h"
+#include "util/input_error.h"
 
 #include "parse/esxcli.h"
 #include "parse/lsusb.h"
@@ -709,7 +710,7 @@ HostFacts BuildHostFacts(const CollectInputs& in) {
 }
 
 CollectInputs ReadCaptureDir(const std::string& dir) {
-  if (!fs::is_directory(dir)) throw std::runtime_error(dir + ": not a directory");
+  if (!fs::is_directory(dir)) throw InputError(dir, 0, 0, "", "not a directory");
   CollectInputs in;
   auto note = [&](const std::string& name, bool present, const std::string& detail) {
     in.sources.push_back({name, present, detail, {}});
@@ -847,8 +848,8 @@ CollectInputs ReadCaptureDir(const std::string& dir) {
   if (auto t = ReadIfExists(root / "ip-j-d-link.json")) {
     links = ParseIpLinkJson(*t);
     if (links->links.empty() && !links->warnings.empty()) {
-      throw std::runtime_error(fmt::format("{}: not `ip -j -d link` output: {}", (root / "ip-j-d-link.json").string(),
-                                           links->warnings[0].message));
+      throw InputError((root / "ip-j-d-link.json").string(), links->warnings[0].line, 0, "",
+                       "not `ip -j -d link` output: " + links->warnings[0].message);
     }
     note("ip -j -d link", true, (root / "ip-j-d-link.json").string());
   } else if (auto text = ReadIfExists(root / "ip-d-link.txt")) {
@@ -869,7 +870,7 @@ CollectInputs ReadCaptureDir(const std::string& dir) {
   if (auto t = ReadIfExists(root / "ip-j-addr.json")) {
     IpAddrReport addrs = ParseIpAddrJson(*t);
     if (addrs.interfaces.empty() && !addrs.warnings.empty()) {
-      throw std::runtime_error(fmt::format("{}: {}", (root / "ip-j-addr.json").string(), addrs.warnings[0].message));
+      throw InputError((root / "ip-j-addr.json").string(), addrs.warnings[0].line, 0, "", addrs.warnings[0].message);
     }
     note("ip -j addr", true, (root / "ip-j-addr.json").string());
     for (const IpAddrInterface& i : addrs.interfaces) {

@@ -1,4 +1,5 @@
 #include "facts/facts_files.h"
+#include "util/json_input.h"
 
 #include <algorithm>
 #include <condition_variable>
@@ -33,9 +34,7 @@ std::string WhereNotJson(const std::string& shown, const std::string& text) {
   } catch (const nlohmann::json::parse_error& e) {
     byte = e.byte;
   }
-  const size_t at = std::min<size_t>(byte > 0 ? byte - 1 : 0, text.size());
-  const size_t line_start = at == 0 ? 0 : text.rfind('\n', at - 1) + 1;  // npos + 1 == 0
-  const int where_line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+  const TextPlace place = PlaceOfOffset(text, byte > 0 ? byte - 1 : 0);
   const size_t lead = text.find_first_not_of(" \t\r\n");
   const std::string_view head = lead == std::string::npos ? std::string_view() : std::string_view(text).substr(lead);
   std::string hint = " (truncated?)";
@@ -45,7 +44,7 @@ std::string WhereNotJson(const std::string& shown, const std::string& text) {
              head.substr(0, colon).find_first_of(" \t{\"") == std::string_view::npos) {
     hint = ": lines carry a node prefix ('" + std::string(head.substr(0, colon)) + ": {'), as clush and pdsh print them; gather with `clush -N`";
   }
-  return fmt::format("{}:{}:{}: neither one JSON document nor NDJSON{}", shown, where_line, at - line_start + 1, hint);
+  return fmt::format("{}:{}:{}: neither one JSON document nor NDJSON{}", shown, place.line, place.column, hint);
 }
 
 // Reads a file in large blocks and hands out its lines (without the '\n'): getline on an istream

@@ -1,4 +1,5 @@
 #include "facts/switch_facts.h"
+#include "util/input_error.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -119,7 +120,7 @@ std::string SwitchFactsJson(const SwitchFacts& f) {
 
 SwitchFacts ParseSwitchFactsJson(const std::string& text, const std::string& source) {
   nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
-  auto fail = [&](const std::string& why) { throw std::runtime_error(fmt::format("{}: {}", source, why)); };
+  auto fail = [&](const std::string& why) { throw InputError(source, 0, 0, "", why); };
   if (j.is_discarded() || !j.is_object()) fail("not JSON");
   if (!j.contains("schema") || j["schema"] != kSwitchFactsSchema) fail(fmt::format("not {}", kSwitchFactsSchema));
   SwitchFacts f;
@@ -195,7 +196,7 @@ SwitchFacts ParseSwitchFactsJson(const std::string& text, const std::string& sou
 SwitchFacts CollectSwitchFrom(const std::string& dir) {
   SwitchFacts f;
   std::error_code ec;
-  if (!fs::is_directory(dir, ec)) throw std::runtime_error(fmt::format("{}: not a directory of saved switch outputs", dir));
+  if (!fs::is_directory(dir, ec)) throw InputError(dir, 0, 0, "", "not a directory of saved switch outputs");
   std::vector<fs::path> files;
   for (const auto& e : fs::directory_iterator(dir, ec)) {
     if (e.is_symlink()) {
@@ -365,7 +366,7 @@ SwitchFacts CollectSwitchFrom(const std::string& dir) {
 SwitchFactsSet CollectSwitchesFrom(const std::string& dir) {
   SwitchFactsSet set;
   std::error_code ec;
-  if (!fs::is_directory(dir, ec)) throw std::runtime_error(fmt::format("{}: not a directory of saved switch outputs", dir));
+  if (!fs::is_directory(dir, ec)) throw InputError(dir, 0, 0, "", "not a directory of saved switch outputs");
   bool ethernet = false;
   for (const auto& e : fs::directory_iterator(dir, ec)) {
     if (!IsIbFabricFile(e.path().filename().string())) {

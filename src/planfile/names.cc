@@ -1,4 +1,6 @@
 #include "planfile/names.h"
+#include "util/file.h"
+#include "util/input_error.h"
 #include "util/text.h"
 
 #include "parse/ibstat.h"
@@ -40,11 +42,7 @@ NameResolver::NameResolver(const PlannedFabric& plan) : plan_(plan) {
 }
 
 void NameResolver::LoadMap(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path + ": cannot read the file");
-  std::stringstream text;
-  text << in.rdbuf();
-  LoadMapText(text.str(), path);
+  LoadMapText(ReadWholeFile(path), ShownPath(path));
 }
 
 std::string NormalGuid(std::string_view guid) {
@@ -86,15 +84,14 @@ void NameResolver::LoadMapText(std::string_view text, const std::string& source)
     auto plan_device = [&](const std::string& name) {
       auto it = plan_.device_index.find(name);
       if (it == plan_.device_index.end()) {
-        throw std::runtime_error(fmt::format("{}:{}: '{}' is not a device of the plan", source, line, name));
+        throw InputError(source, line, 0, "", fmt::format("'{}' is not a device of the plan", name));
       }
       return it->second;
     };
     auto claim = [&](const std::string& key, const std::string& target, std::string_view what) {
       auto [it, fresh] = first_row.emplace(key, fmt::format("line {} ({})", line, target));
       if (!fresh && it->second.find("(" + target + ")") == std::string::npos) {
-        throw std::runtime_error(fmt::format("{}:{}: {} '{}' is mapped twice: to {} here and at {}", source, line, what, f[0], target,
-                                             it->second));
+        throw InputError(source, line, 0, "", fmt::format("{} '{}' is mapped twice: to {} here and at {}", what, f[0], target, it->second));
       }
     };
     if (f.size() == 2) {
@@ -107,8 +104,7 @@ void NameResolver::LoadMapText(std::string_view text, const std::string& source)
       claim(PortKey(f[0], f[1]), f[2] + ":" + f[3], "observed port");
       port_alias_[PortKey(f[0], f[1])] = ResolvedPort{plan_device(f[2]), f[3]};
     } else {
-      throw std::runtime_error(fmt::format(
-          "{}:{}: expected observed_device,plan_device or observed_device,observed_port,plan_device,plan_port", source, line));
+      throw InputError(source, line, 0, "", "expected observed_device,plan_device or observed_device,observed_port,plan_device,plan_port");
     }
   }
 }
@@ -120,14 +116,11 @@ void NameResolver::LoadIbdev2netdevDir(const std::string& dir) {
     std::string host = entry.path().filename().string();
     host = host.substr(0, host.find('.'));
     auto device = ResolveDevice(host);
-    if (!device) throw std::runtime_error(fmt::format("{}: host '{}' (the file name) is not a device of the plan", entry.path().string(), host));
-    std::ifstream in(entry.path(), std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
+    if (!device) throw InputError(entry.path().string(), 0, 0, "", fmt::format("host '{}' (the file name) is not a device of the plan", host));
     std::vector<ParseWarning> warnings;
-    std::vector<RdmaNetdev> map = ParseIbdev2netdev(text.str(), &warnings);
+    std::vector<RdmaNetdev> map = ParseIbdev2netdev(ReadWholeFile(entry.path().string()), &warnings);
     if (map.empty()) {
-      throw std::runtime_error(fmt::format("{}: no `mlx5_0 port 1 ==> IF` line: not ibdev2netdev output", entry.path().string()));
+      throw InputError(entry.path().string(), 0, 0, "", "no `mlx5_0 port 1 ==> IF` line: not ibdev2netdev output");
     }
     for (const RdmaNetdev& m : map) {
       if (m.netdev.empty()) continue;

@@ -1,4 +1,5 @@
 #include "planfile/planned.h"
+#include "util/input_error.h"
 #include "model/schemas.h"
 
 #include <charconv>
@@ -46,12 +47,12 @@ PlannedFabric ParsePadded(const simdjson::padded_string& padded, const std::stri
   od::parser parser;
   od::document doc;
   auto fail = [&](simdjson::error_code error, std::string_view where) {
-    throw std::runtime_error(fmt::format("{}: {}: {}", source, where, simdjson::error_message(error)));
+    throw InputError(source, 0, 0, "", fmt::format("{}: {}", where, simdjson::error_message(error)));
   };
   if (auto error = parser.iterate(padded).get(doc)) fail(error, "not valid JSON");
   od::object root;
   if (doc.get_object().get(root) != simdjson::SUCCESS) {
-    throw std::runtime_error(fmt::format("{}: not a railyard plan (expected a JSON object)", source));
+    throw InputError(source, 0, 0, "", "not a railyard plan (expected a JSON object)");
   }
   PlannedFabric plan;
   plan.read_from = "plan.json";
@@ -144,7 +145,7 @@ PlannedFabric ParsePadded(const simdjson::padded_string& padded, const std::stri
           d.position = rack->second.second;
         }
         if (!plan.device_index.emplace(d.name, static_cast<uint32_t>(plan.devices.size())).second) {
-          throw std::runtime_error(fmt::format("{}: device '{}' listed twice", source, d.name));
+          throw InputError(source, 0, 0, "", fmt::format("device '{}' listed twice", d.name));
         }
         plan.devices.push_back(std::move(d));
       }
@@ -181,11 +182,11 @@ PlannedFabric ParsePadded(const simdjson::padded_string& padded, const std::stri
         }
         for (int end = 0; end < 2; ++end) {
           if (!have[end]) {
-            throw std::runtime_error(fmt::format("{}: link {} has no {} end", source, l.label, end == 0 ? "a" : "z"));
+            throw InputError(source, 0, 0, "", fmt::format("link {} has no {} end", l.label, end == 0 ? "a" : "z"));
           }
           auto it = plan.device_index.find(std::string(ends[end][0]));
           if (it == plan.device_index.end()) {
-            throw std::runtime_error(fmt::format("{}: link {} names unknown device '{}'", source, l.label, ends[end][0]));
+            throw InputError(source, 0, 0, "", fmt::format("link {} names unknown device '{}'", l.label, ends[end][0]));
           }
           (end == 0 ? l.a_device : l.z_device) = it->second;
           uint32_t id = port_id(ends[end][1]);
@@ -198,7 +199,7 @@ PlannedFabric ParsePadded(const simdjson::padded_string& padded, const std::stri
     }
   }
   if (!schema_ok) {
-    throw std::runtime_error(fmt::format("{}: not a railyard plan (expected \"schema\": \"railyard.plan/1\")", source));
+    throw InputError(source, 0, 0, "", "not a railyard plan (expected \"schema\": \"railyard.plan/1\")");
   }
   for (PlannedLink& l : plan.links) {
     for (const PlannedPlane& pl : plan.planes) {
@@ -377,7 +378,7 @@ PlannedFabric LoadPlannedFabric(const std::string& path, bool with_addresses) {
   if (auto indexed = FromIndex(path, note, with_addresses)) return std::move(*indexed);
   simdjson::padded_string text;
   if (simdjson::padded_string::load(path).get(text) != simdjson::SUCCESS) {
-    throw std::runtime_error(path + ": cannot read the file");
+    throw InputError(path, 0, 0, "", "cannot read the file");
   }
   PlannedFabric plan = ParsePadded(text, path, with_addresses);
   plan.index_note = note;

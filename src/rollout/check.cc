@@ -1,4 +1,5 @@
 #include "rollout/check.h"
+#include "util/input_error.h"
 #include "model/schemas.h"
 
 #include <map>
@@ -108,7 +109,7 @@ WaveCheck CheckWave(const nlohmann::json& rollout, uint32_t wave, const std::vec
                     const std::vector<HostFacts>& after, std::shared_ptr<const HostPlan> plan,
                     const std::vector<SwitchFirmwareSeen>* switches_after) {
   if (!rollout.is_object() || rollout.value("schema", "") != kRolloutSchema) {
-    throw std::runtime_error("rollout.json: not railyard.rollout/1");
+    throw InputError("rollout.json", 0, 0, "schema", "not railyard.rollout/1");
   }
   const nlohmann::json& waves = rollout.at("waves");
   if (wave >= waves.size()) throw std::runtime_error(fmt::format("the rollout has waves 0 to {}; no wave {}", waves.size() - 1, wave));

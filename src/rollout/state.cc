@@ -1,4 +1,6 @@
 #include "rollout/state.h"
+#include "util/input_error.h"
+#include "util/json_input.h"
 #include "model/schemas.h"
 
 #include <algorithm>
@@ -287,15 +289,7 @@ std::vector<std::string> WriteRolloutState(const RolloutPlan& plan, const Rollou
 
 namespace {
 
-nlohmann::json ReadJson(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error(path.string() + ": cannot read the file");
-  try {
-    return nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception& e) {
-    throw std::runtime_error(path.string() + ": not JSON: " + e.what());
-  }
-}
+nlohmann::json ReadJson(const std::filesystem::path& path) { return ReadJsonFile(path.string()); }
 
 void WriteOne(const std::filesystem::path& path, const std::string& text) {
   std::filesystem::create_directories(path.parent_path());
@@ -327,7 +321,7 @@ void ApproveWave(const std::string& dir, uint32_t wave, const std::string& by) {
 std::vector<WaveStatus> RolloutStatus(const std::string& dir) {
   namespace fs = std::filesystem;
   nlohmann::json rollout = ReadJson(fs::path(dir) / "rollout.json");
-  if (rollout.value("schema", "") != kRolloutSchema) throw std::runtime_error(dir + "/rollout.json: not railyard.rollout/1");
+  if (rollout.value("schema", "") != kRolloutSchema) throw InputError(dir + "/rollout.json", 0, 0, "schema", "not railyard.rollout/1");
   bool two = rollout.at("policy").value("two_person", false);
   std::vector<WaveStatus> out;
   bool previous_done = true;

@@ -1,4 +1,5 @@
 #include "rollout/switches.h"
+#include "util/input_error.h"
 
 #include <algorithm>
 #include <map>
@@ -39,7 +40,7 @@ std::vector<SwitchFirmwareSeen> ParseSwitchInventory(std::string_view csv, const
   int address = table.Column("address");
   int serial = table.Column("serial");
   if (name < 0 || firmware < 0) {
-    throw std::runtime_error(fmt::format("{}:1: the header needs the columns switch (or name) and firmware, optionally address", source));
+    throw InputError(source, 1, 0, "", "the header needs the columns switch (or name) and firmware, optionally address");
   }
   std::vector<SwitchFirmwareSeen> out;
   std::map<std::string, int> seen;
@@ -52,17 +53,16 @@ std::vector<SwitchFirmwareSeen> ParseSwitchInventory(std::string_view csv, const
     if (s.address.empty()) s.address = s.name;
     if (serial >= 0) s.serial = row.fields[static_cast<size_t>(serial)];
     if (!std::regex_match(s.name, SafeName())) {
-      throw std::runtime_error(fmt::format("{}:{}: switch: '{}' is not a switch name (letters, digits and . _ : -)", source, row.line,
-                                           TerminalSafe(s.name)));
+      throw InputError(source, row.line, 0, "switch", fmt::format("'{}' is not a switch name (letters, digits and . _ : -)", TerminalSafe(s.name)));
     }
     if (!std::regex_match(s.address, SafeName())) {
-      throw std::runtime_error(fmt::format("{}:{}: address: '{}' is not a host name or address", source, row.line, TerminalSafe(s.address)));
+      throw InputError(source, row.line, 0, "address", fmt::format("'{}' is not a host name or address", TerminalSafe(s.address)));
     }
     if (!IsVersion(s.firmware)) {
-      throw std::runtime_error(fmt::format("{}:{}: firmware: '{}' is not a version (31.2014.2084)", source, row.line, TerminalSafe(s.firmware)));
+      throw InputError(source, row.line, 0, "firmware", fmt::format("'{}' is not a version (31.2014.2084)", TerminalSafe(s.firmware)));
     }
     if (auto [it, fresh] = seen.emplace(s.name, row.line); !fresh) {
-      throw std::runtime_error(fmt::format("{}:{}: switch: {} is listed on line {} already", source, row.line, s.name, it->second));
+      throw InputError(source, row.line, 0, "switch", fmt::format("{} is listed on line {} already", s.name, it->second));
     }
     out.push_back(std::move(s));
   }

@@ -1,4 +1,6 @@
 #include "serve/dashboard.h"
+#include "util/input_error.h"
+#include "util/json_input.h"
 
 #include <sys/stat.h>
 
@@ -7,6 +9,8 @@
 #include <stdexcept>
 
 #include <fmt/format.h>
+
+#include "model/schemas.h"
 #include <nlohmann/json.hpp>
 
 #include "doctor/policy.h"
@@ -96,8 +100,10 @@ void Dashboard::LoadFacts() {
 void Dashboard::LoadVerify() {
   verify_json_.clear();
   if (sources_.verify.empty()) return;
-  json j = json::parse(ReadWholeFile(sources_.verify), nullptr, false);
-  if (j.is_discarded() || !j.is_object()) throw std::runtime_error(sources_.verify + ": not a verify --format json result");
+  json j = ReadJsonFile(sources_.verify);
+  if (!j.is_object() || j.value("schema", "") != kVerifySchema) {
+    throw InputError(ShownPath(sources_.verify), 0, 0, "schema", fmt::format("not a verify --format json result ({})", kVerifySchema));
+  }
   verify_json_ = Dump(j);
   // Each cabling finding counts once in every rack one of its ends is planned or seen in.
   verify_by_rack_.clear();

@@ -1,4 +1,5 @@
 #include "util/csv.h"
+#include "util/input_error.h"
 
 #include <cctype>
 
@@ -37,7 +38,7 @@ CsvTable ParseCsv(std::string_view text, std::string_view source) {
     bool done = false;
     while (!done) {
       if (pos >= text.size()) {
-        if (in_quotes) throw std::runtime_error(fmt::format("{}:{}: unterminated quoted field", source, row.line));
+        if (in_quotes) throw InputError(std::string(source), row.line, 0, "", "unterminated quoted field");
         row.fields.push_back(std::move(field));
         break;
       }
@@ -74,8 +75,8 @@ CsvTable ParseCsv(std::string_view text, std::string_view source) {
       continue;
     }
     if (row.fields.size() != table.header.size()) {
-      throw std::runtime_error(fmt::format("{}:{}: {} fields, the header has {}", source, row.line,
-                                           row.fields.size(), table.header.size()));
+      throw InputError(std::string(source), row.line, 0, "",
+                       fmt::format("{} fields, the header has {}", row.fields.size(), table.header.size()));
     }
     table.rows.push_back(std::move(row));
   }

@@ -1,4 +1,6 @@
 #include "verify/verify.h"
+#include "util/input_error.h"
+#include "util/file.h"
 
 #include <algorithm>
 #include <cctype>
@@ -417,14 +419,10 @@ class Verifier {
 }  // namespace
 
 std::vector<LabelScan> LoadLabelAudit(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path + ": cannot read the file");
-  std::stringstream text;
-  text << in.rdbuf();
-  CsvTable t = ParseCsv(text.str(), path);
+  CsvTable t = ParseCsv(ReadWholeFile(path), ShownPath(path));
   int device = t.Column("device"), port = t.Column("port"), label = t.Column("label");
   if (device < 0 || port < 0 || label < 0) {
-    throw std::runtime_error(path + ":1: the header must name device, port and label columns");
+    throw InputError(ShownPath(path), 1, 0, "", "the header must name device, port and label columns");
   }
   std::vector<LabelScan> scans;
   for (const CsvRow& row : t.rows) {

@@ -11,6 +11,7 @@
 #include "parse/lldpctl.h"
 #include "parse/switch_lldp.h"
 #include "plan/test_specs.h"
+#include "util/input_error.h"
 #include "verify/report.h"
 
 namespace railyard {
@@ -213,8 +214,38 @@ TEST_F(VerifyTest, NamesFromTheField) {
   EXPECT_EQ(unknown[0]->observed_a, "mystery-switch");
   // dgx004 reported nothing and the switch that did is unknown: dgx004's links stay unverified.
   EXPECT_TRUE(Of(r, VerifyKind::kMissing).size() > 0);  // r1..r3 leaves reported and miss the rest
-  EXPECT_THROW(names.LoadMapText("a,b,c\n", "bad.csv"), std::runtime_error);
-  EXPECT_THROW(names.LoadMapText("x,not-in-plan\n", "bad.csv"), std::runtime_error);
+  // A bad names file is an input error at its line, whatever the row's fault.
+  for (const char* bad : {"# header\na,b,c\n", "# header\nx,not-in-plan\n", "# header\ndgx001,dgx001\ndgx001,dgx002\n"}) {
+    try {
+      names.LoadMapText(bad, "bad.csv");
+      FAIL() << bad;
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.file(), "bad.csv");
+      EXPECT_GE(e.line(), 2) << e.what();
+    }
+  }
+}
+
+TEST(VerifyInputs, ALabelAuditWithoutItsColumnsIsAnInputErrorAtLineOne) {
+  std::filesystem::path file = std::filesystem::temp_directory_path() / "railyard-label-audit-bad.csv";
+  std::ofstream(file) << "serial,where\nA,B\n";
+  try {
+    LoadLabelAudit(file.string());
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.file(), file.string());
+    EXPECT_EQ(e.line(), 1);
+  }
+  std::ofstream(file) << "device,port,label\ndgx001,\"mlx5_0\n";  // a quote never closed
+  try {
+    LoadLabelAudit(file.string());
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.line(), 2) << e.what();
+    EXPECT_NE(std::string(e.what()).find("unterminated quoted field"), std::string::npos);
+  }
+  std::filesystem::remove(file);
+  EXPECT_THROW(LoadLabelAudit(file.string()), InputError);
 }
 
 TEST_F(VerifyTest, LabelAudit) {
@@ -293,8 +324,9 @@ TEST(PlannedFabric, RejectsWhatIsNotAPlan) {
     ParsePlannedFabric(R"({"schema":"railyard.plan/1","devices":[{"name":"a"}],"links":[{"label":"L1","a":{"device":"a","port":"1"},"z":{"device":"b","port":"2"}}]})",
                        "p.json");
     FAIL();
-  } catch (const std::runtime_error& e) {
+  } catch (const InputError& e) {
     EXPECT_STREQ(e.what(), "p.json: link L1 names unknown device 'b'");
+    EXPECT_EQ(e.file(), "p.json");
   }
 }
 
