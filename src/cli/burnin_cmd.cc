@@ -33,7 +33,7 @@ std::function<int()> AddBurninCommand(CLI::App& app) {
       "  railyard burnin plan --plan out/plan.json --pattern topo --test nccl --launcher srun -o burnin/\n"
       "  sh burnin/run-all.sh && railyard burnin check --plan out/plan.json burnin/results\n"
       "See docs/burnin.md.");
-  plan->add_option("--plan", a->plan, "plan.json from `railyard plan -o`")->required()->check(CLI::ExistingFile);
+  plan->add_option("--plan", a->plan, "plan.json from `railyard plan -o`")->required()->check(kFileOrStdin);
   plan->add_option("--pattern", a->options.pattern, "rail (default), pairwise, topo or loopback")
       ->check(CLI::IsMember({"rail", "pairwise", "topo", "loopback"}));
   plan->add_option("--test", a->options.test, "perftest (ib_write_bw per NIC pair, default) or nccl (all_reduce_perf per host pair)")
@@ -63,10 +63,10 @@ std::function<int()> AddBurninCommand(CLI::App& app) {
       "  railyard burnin bisect --plan out/plan.json burnin/results -o burnin/bisect-1/ && sh burnin/bisect-1/run-all.sh\n"
       "  railyard burnin check --plan out/plan.json burnin/bisect-1/results");
   for (CLI::App* sub : {check, bisect}) {
-    sub->add_option("--plan", c->plan, "plan.json from `railyard plan -o`")->required()->check(CLI::ExistingFile);
+    sub->add_option("--plan", c->plan, "plan.json from `railyard plan -o`")->required()->check(kFileOrStdin);
     sub->add_option("results", c->results, "the results directory the round scripts wrote")->required()->check(CLI::ExistingDirectory);
     sub->add_option("--burnin", c->burnin, "burnin-plan.json (default: in RESULTS or the directory above it)");
-    sub->add_option("--policy", c->policy, "burnin.yaml: thresholds (docs/burnin.md)")->check(CLI::ExistingFile);
+    sub->add_option("--policy", c->policy, "burnin.yaml: thresholds (docs/burnin.md)")->check(kFileOrStdin);
   }
   check->add_option("--format", c->format, "table (default), json, or html (a page with heat maps)")
       ->check(CLI::IsMember({"table", "json", "html"}));
@@ -92,7 +92,7 @@ std::function<int()> AddBurninCommand(CLI::App& app) {
           if (burnin.empty()) throw std::runtime_error(fmt::format("{}: no burnin-plan.json in it or above it (give --burnin)", c->results));
         }
         BurninPlan bp = ParseBurninPlan(ReadWholeFile(burnin), burnin);
-        BurninPolicy policy = c->policy.empty() ? BurninPolicy{} : ParseBurninPolicy(ReadWholeFile(c->policy), c->policy);
+        BurninPolicy policy = c->policy.empty() ? BurninPolicy{} : ParseBurninPolicy(ReadWholeFile(c->policy), ShownPath(c->policy));
         PlannedFabric fabric = LoadPlanNoting(c->plan);
         // Opened before the check, so a wrong --ledger stops here, before anything is recorded.
         std::unique_ptr<LedgerStore> ledger;

@@ -24,7 +24,7 @@ std::function<int()> AddConfigCommand(CLI::App& app) {
       "  railyard config hosts --plan out/plan.json --host 'dgx00*' -o hosts/\n"
       "  netplan generate --root-dir hosts/dgx001                         # check one with netplan itself\n"
       "See docs/config.md.");
-  hosts->add_option("--plan", a->plan, "plan.json from `railyard plan -o` (its spec names the netdevs)")->required()->check(CLI::ExistingFile);
+  hosts->add_option("--plan", a->plan, "plan.json from `railyard plan -o` (its spec names the netdevs)")->required()->check(kFileOrStdin);
   hosts->add_option("--host", a->host, "only the hosts matching this glob");
   hosts->add_option("--format", a->format, "netplan (default), nm (NetworkManager keyfiles), ifcfg (RHEL network-scripts) or networkd (systemd-networkd)")
       ->check(CLI::IsMember({"netplan", "nm", "ifcfg", "networkd"}));
@@ -36,7 +36,7 @@ std::function<int()> AddConfigCommand(CLI::App& app) {
       "  railyard config roce --plan out/plan.json -o hosts/    # hosts/<host>/etc/railyard/roce-qos.sh + systemd unit\n"
       "  railyard config roce --plan out/plan.json -o roce.tar\n"
       "The values are the plane's spec `qos:` (priority 3, DSCP 26, CNP DSCP 48 / priority 6 by default). See docs/config.md.");
-  roce->add_option("--plan", r->plan, "plan.json from `railyard plan -o`")->required()->check(CLI::ExistingFile);
+  roce->add_option("--plan", r->plan, "plan.json from `railyard plan -o`")->required()->check(kFileOrStdin);
   roce->add_option("--host", r->host, "only the hosts matching this glob");
   roce->add_option("-o,--output", r->out, "directory: a root tree per host (<host>/etc/...); FILE.tar: the trees in one archive")->required();
   struct SwitchArgs {
@@ -49,7 +49,7 @@ std::function<int()> AddConfigCommand(CLI::App& app) {
       "  railyard config switches --plan out/plan.json -o switches/          # switches/<switch>.yaml\n"
       "  railyard config switches --plan out/plan.json --switch 'storage-*' -o storage.tar\n"
       "On the switch: nv config replace <switch>.yaml && nv config apply -y. See docs/config.md.");
-  switches->add_option("--plan", sa->plan, "plan.json from `railyard plan -o`")->required()->check(CLI::ExistingFile);
+  switches->add_option("--plan", sa->plan, "plan.json from `railyard plan -o`")->required()->check(kFileOrStdin);
   switches->add_option("--os", sa->os, "nvue (Cumulus Linux 5.x, default), sonic (CONFIG_DB JSON) or eos (Arista EOS)")
       ->check(CLI::IsMember({"nvue", "sonic", "eos"}));
   switches->add_option("--switch", sa->glob, "only the switches matching this glob");

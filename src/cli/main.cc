@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <string>
+#include <string_view>
 
 #include "cli/commands.h"
 #include "util/suggest.h"
@@ -59,6 +60,11 @@ int main(int argc, char** argv) {
                 << " (railyard --help lists them)\n";
       return railyard::cli::kExitInput;
     }
+  }
+  // Standard input can be read once: two inputs both "-" would be handed the same bytes.
+  if (std::count_if(argv + 1, argv + argc, [](const char* arg) { return std::string_view(arg) == "-"; }) > 1) {
+    std::cerr << "railyard: error: '-' (standard input) is given for more than one input; give files for the others\n";
+    return railyard::cli::kExitInput;
   }
   try {
     app.parse(argc, argv);

@@ -132,8 +132,8 @@ std::function<int()> AddRolloutCommand(CLI::App& app) {
   cmd->add_option("--facts", a->facts, "HostFacts of the fleet: NDJSON, files or directories")->required();
   cmd->add_option("--target", a->target, "target.yaml: image, version and sha256 per PSID (docs/rollout.md); - for standard input")
       ->required()->check(kFileOrStdin);
-  cmd->add_option("--plan", a->plan, "plan.json: scalable units and leaves as failure domains")->check(CLI::ExistingFile);
-  cmd->add_option("--policy", a->policy, "rollout policy YAML (docs/rollout.md); defaults without one")->check(CLI::ExistingFile);
+  cmd->add_option("--plan", a->plan, "plan.json: scalable units and leaves as failure domains")->check(kFileOrStdin);
+  cmd->add_option("--policy", a->policy, "rollout policy YAML (docs/rollout.md); defaults without one")->check(kFileOrStdin);
   cmd->add_option("-o,--output", a->out, "state directory: rollout.json, per-wave scripts, nodesets, inventory.ini");
   cmd->add_option("--format", a->format, "table (default) or json")->check(CLI::IsMember({"table", "json"}));
   cmd->add_option("--ledger", a->ledger, "the asset ledger: cards with an authenticity finding are never flashed")
@@ -179,7 +179,7 @@ std::function<int()> AddRolloutCommand(CLI::App& app) {
   check_cmd->add_option("--ledger", c->ledger, "the asset ledger: each device's result is recorded on its serial")
       ->check(CLI::ExistingFile);
   check_cmd->add_option("--by", c->by, "who ran the check (default $USER), for the ledger")->envname("USER");
-  check_cmd->add_option("--plan", c->plan, "plan.json: links checked against their planned speed and rail")->check(CLI::ExistingFile);
+  check_cmd->add_option("--plan", c->plan, "plan.json: links checked against their planned speed and rail")->check(kFileOrStdin);
   check_cmd->add_option("--format", c->format, "table (default) or json")->check(CLI::IsMember({"table", "json"}));
   return [a, cmd, c, check_cmd, status_cmd, status_state, approve_cmd, ap, report_cmd, rp]() -> int {
     if (check_cmd->parsed()) return RunCheck(*c);

@@ -209,15 +209,15 @@ std::function<int()> AddVerifyCommand(CLI::App& app) {
       "  railyard verify --plan out/plan.json --lldp lldp/ --switch-lldp leaf01=leaf01-lldp.txt --format json\n"
       "  railyard verify --plan out/plan.json --labels scanned-labels.csv --names names.csv\n"
       "Captures are named after the device they were taken on: lldp/dgx001.json, or DEVICE=FILE.");
-  cmd->add_option("--plan", o->plan, "plan.json from `railyard plan -o`")->required()->check(CLI::ExistingFile);
+  cmd->add_option("--plan", o->plan, "plan.json from `railyard plan -o`")->required()->check(kFileOrStdin);
   cmd->add_option("--lldp", o->lldp, "lldpctl output (json, json0, keyvalue, plain or xml): FILE, DEVICE=FILE or a directory");
   cmd->add_option("--ibnetdiscover", o->ibnetdiscover, "ibnetdiscover topology file (- for standard input)")->check(kFileOrStdin);
   cmd->add_option("--iblinkinfo", o->iblinkinfo, "iblinkinfo output (its \"Could be\" hints mark degraded links; - for standard input)")
       ->check(kFileOrStdin);
   cmd->add_option("--switch-lldp", o->switch_lldp, "switch LLDP table (Arista, Cumulus, SONiC): FILE, DEVICE=FILE or a directory");
   cmd->add_option("--names", o->names, "CSV: observed_device,plan_device or observed_device,observed_port,plan_device,plan_port")
-      ->check(CLI::ExistingFile);
-  cmd->add_option("--labels", o->labels, "label audit CSV with device, port and label columns")->check(CLI::ExistingFile);
+      ->check(kFileOrStdin);
+  cmd->add_option("--labels", o->labels, "label audit CSV with device, port and label columns")->check(kFileOrStdin);
   cmd->add_option("--plane", o->planes, "judge only this plane's links (repeatable); the others are not counted");
   cmd->add_flag("--show-unverified", o->show_unverified, "list every planned link no given report could see (info findings)");
   cmd->add_option("--ibdev2netdev", o->ibdev2netdev,

@@ -237,9 +237,9 @@ HostConfigs ParsePadded(const simdjson::padded_string& padded, const std::string
 
 HostConfigs ReadHostConfigs(const std::string& plan_json) {
   simdjson::padded_string padded;
-  if (simdjson::padded_string::load(plan_json).get(padded)) {
+  if (plan_json == "-" || simdjson::padded_string::load(plan_json).get(padded)) {
     // The same message every reader gives for a file it cannot read.
-    return ParseHostConfigs(ReadWholeFile(plan_json), plan_json);
+    return ParseHostConfigs(ReadWholeFile(plan_json), ShownPath(plan_json));
   }
   return ParsePadded(padded, plan_json);
 }

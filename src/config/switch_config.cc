@@ -197,7 +197,7 @@ SwitchConfigs ParsePadded(const simdjson::padded_string& padded, const std::stri
 
 SwitchConfigs ReadSwitchConfigs(const std::string& plan_json) {
   simdjson::padded_string padded;
-  if (simdjson::padded_string::load(plan_json).get(padded)) return ParseSwitchConfigs(ReadWholeFile(plan_json), plan_json);
+  if (plan_json == "-" || simdjson::padded_string::load(plan_json).get(padded)) return ParseSwitchConfigs(ReadWholeFile(plan_json), ShownPath(plan_json));
   return ParsePadded(padded, plan_json);
 }
 

@@ -136,11 +136,7 @@ DoctorPolicy ParsePolicy(const std::string& yaml_text, const std::string& file) 
 }
 
 DoctorPolicy LoadPolicy(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw PolicyError(path, 0, 0, "", "cannot read the file");
-  std::stringstream text;
-  text << in.rdbuf();
-  return ParsePolicy(text.str(), path);
+  return ParsePolicy(ReadWholeFile(path), ShownPath(path));
 }
 
 

@@ -1,4 +1,5 @@
 #include "ledger/acceptance.h"
+#include "util/file.h"
 
 #include <cstdlib>
 #include <filesystem>
@@ -264,11 +265,7 @@ AcceptancePolicy ParseAcceptancePolicy(const std::string& yaml_text, const std::
 }
 
 AcceptancePolicy LoadAcceptancePolicy(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path, 0, 0, "", "cannot read");
-  std::ostringstream s;
-  s << in.rdbuf();
-  return ParseAcceptancePolicy(s.str(), path);
+  return ParseAcceptancePolicy(ReadWholeFile(path), ShownPath(path));
 }
 
 AcceptanceVerdict Evaluate(const Asset& asset, const AcceptancePolicy& policy) { return EvaluateWith(asset, policy, CheckAsset(asset)); }

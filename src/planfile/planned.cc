@@ -1,4 +1,5 @@
 #include "planfile/planned.h"
+#include "util/file.h"
 #include "util/input_error.h"
 #include "model/schemas.h"
 
@@ -374,6 +375,7 @@ std::optional<PlannedFabric> FromIndex(const std::string& path, std::string& not
 }  // namespace
 
 PlannedFabric LoadPlannedFabric(const std::string& path, bool with_addresses) {
+  if (path == "-") return ParsePadded(simdjson::padded_string(ReadWholeFile(path)), ShownPath(path), with_addresses);
   std::string note;
   if (auto indexed = FromIndex(path, note, with_addresses)) return std::move(*indexed);
   simdjson::padded_string text;

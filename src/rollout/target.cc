@@ -228,6 +228,6 @@ RolloutPolicy ParseRolloutPolicy(const std::string& yaml, const std::string& fil
   return policy;
 }
 
-RolloutPolicy LoadRolloutPolicy(const std::string& path) { return ParseRolloutPolicy(ReadWholeFile(path), path); }
+RolloutPolicy LoadRolloutPolicy(const std::string& path) { return ParseRolloutPolicy(ReadWholeFile(path), ShownPath(path)); }
 
 }  // namespace railyard

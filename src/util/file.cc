@@ -5,13 +5,32 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <stdexcept>
 
 namespace railyard {
 
 std::string ShownPath(const std::string& path) { return path == "-" ? "(stdin)" : path; }
 
+namespace {
+
+std::string ReadStream(const std::string& path);
+
+}  // namespace
+
 std::string ReadWholeFile(const std::string& path) {
+  if (path != "-") return ReadStream(path);
+  static std::mutex mutex;
+  static std::optional<std::string> standard_input;
+  std::lock_guard lock(mutex);
+  if (!standard_input) standard_input = ReadStream(path);
+  return *standard_input;
+}
+
+namespace {
+
+std::string ReadStream(const std::string& path) {
   const bool standard_input = path == "-";
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> owned(standard_input ? nullptr : std::fopen(path.c_str(), "rb"), &std::fclose);
   std::FILE* file = standard_input ? stdin : owned.get();
@@ -27,5 +46,7 @@ std::string ReadWholeFile(const std::string& path) {
   if (std::ferror(file)) throw InputError(ShownPath(path), 0, 0, "", "cannot read the file");
   return text;
 }
+
+}  // namespace
 
 }  // namespace railyard

@@ -6,8 +6,10 @@
 namespace railyard {
 
 // The file's bytes, read with one allocation of its size (and on to the end of a pipe or a file
-// still growing). "-" is standard input (a file named "-" is "./-"). Throws InputError ("<path>: cannot
-// read the file"), which is a std::runtime_error.
+// still growing). "-" is standard input (a file named "-" is "./-"), read once per process and kept,
+// so two readers of the same "-" (doctor --plan -: the plan's hosts, then its switch
+// configurations) get the same bytes. Throws InputError ("<path>: cannot read the file"), which is a
+// std::runtime_error.
 std::string ReadWholeFile(const std::string& path);
 // How messages name `path`: "(stdin)" for "-", else the path.
 std::string ShownPath(const std::string& path);

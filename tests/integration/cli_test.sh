@@ -93,6 +93,14 @@ check "check - reads the spec from stdin" test $? -eq 0
 printf 'name: x\nplanes: 3\n' | "$RAILYARD" check - > /dev/null 2> "$WORK/stdin.err"
 check "a bad spec on stdin exits 2" test $? -eq 2
 check "and is named (stdin) with line and column" grep -q "^railyard: error: (stdin):1:1: nodes:" "$WORK/stdin.err"
+# "-" for plan.json and the other inputs read whole; only one input may be standard input.
+"$RAILYARD" verify --plan - --ibnetdiscover "$WORK/out/ibnetdiscover-compute.topo" --ignore-speed --format json \
+  < "$WORK/out/plan.json" > "$WORK/verify-stdin.json"
+check "verify --plan - reads plan.json from stdin" sh -c "test $? -eq 0 && jq -e '.links.ok > 0 and .links.missing == 0' '$WORK/verify-stdin.json' > /dev/null"
+echo '{"schema": "railyard.plan/1", "devices": [' | "$RAILYARD" verify --plan - --ibnetdiscover "$WORK/out/ibnetdiscover-compute.topo" 2> "$WORK/plan-stdin.err"
+check "a truncated plan on stdin exits 2 naming (stdin)" sh -c "test $? -eq 2 && grep -q '^railyard: error: (stdin): ' '$WORK/plan-stdin.err'"
+"$RAILYARD" verify --plan - --ibnetdiscover - < "$WORK/out/plan.json" 2> "$WORK/two-stdin.err"
+check "two inputs on stdin exit 2" sh -c "test $? -eq 2 && grep -q 'more than one input' '$WORK/two-stdin.err'"
 # ...then the commit built and the date of the catalog it embeds ("unknown" outside a git checkout).
 check "--version names the commit and the catalog date" bash -c "'$RAILYARD' --version | grep -Eq '^railyard [0-9.]+ \(commit ([0-9a-f]{7,}(-dirty)?|[^ ]+-g[0-9a-f]+(-dirty)?|unknown), catalog ([0-9]{4}-[0-9]{2}-[0-9]{2}|unknown)\)$'"
 # In a checkout, the commit named is one of its history (HEAD itself once rebuilt after the last commit).
@@ -147,6 +155,10 @@ check "doctor - on a truncated stream exits 2 naming (stdin)" sh -c "test $? -eq
 printf 'disabled_rules: [bond-lacp-not-negotiated, pcie-link-downgraded]\n' > "$WORK/policy.yaml"
 "$RAILYARD" doctor "$WORK/facts" --policy "$WORK/policy.yaml" > /dev/null
 check "doctor exits 0 with the rules off" test $? -eq 0
+"$RAILYARD" doctor "$WORK/facts" --policy - < "$WORK/policy.yaml" > /dev/null
+check "doctor --policy - reads the policy from stdin" test $? -eq 0
+"$RAILYARD" doctor "$WORK/facts" --format csv > "$WORK/doctor.csv"
+check "doctor --format csv: the shared columns, a row per finding" sh -c "head -1 '$WORK/doctor.csv' | grep -q '^rule,severity,host,object,message,fix' && grep -q '^bond-lacp-not-negotiated,error,gpu042,' '$WORK/doctor.csv'"
 # The example policy shipped in examples/ is one doctor accepts (its rule ids exist, its keys are known).
 "$RAILYARD" doctor "$WORK/facts" --policy "$SRC/examples/doctor-policy.yaml" > /dev/null 2> "$WORK/example-policy.err"
 check "the example doctor policy is accepted (exit 0 or 1, not 2)" test $? -ne 2
