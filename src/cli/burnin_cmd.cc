@@ -10,6 +10,7 @@
 #include "ledger/ledger.h"
 #include "burnin/burnin_plan.h"
 #include "cli/commands.h"
+#include "cli/messages.h"
 #include "config/host_config.h"
 #include "util/file.h"
 
@@ -108,15 +109,15 @@ std::function<int()> AddBurninCommand(CLI::App& app) {
           if (!update.observations.empty()) {
             ledger->Record(update.observations, c->by.empty() ? "railyard" : c->by, "railyard burnin check " + burnin);
           }
-          std::cerr << fmt::format("railyard: recorded the burn-in verdict of {} NIC(s) in the ledger{}\n", update.observations.size(),
+          Note(fmt::format("recorded the burn-in verdict of {} NIC(s) in the ledger{}", update.observations.size(),
                                    update.unmapped.empty() ? ""
                                                            : fmt::format("; {} measured NIC(s) have no card in it at their PCI address "
                                                                          "(the first: {})",
-                                                                         update.unmapped.size(), update.unmapped.front()));
+                                                                         update.unmapped.size(), update.unmapped.front())));
         }
         if (bisect->parsed()) {
           if (result.next_round.pairs.empty()) {
-            std::cerr << "railyard: no suspect to bisect: no next round written\n";
+            Note("no suspect to bisect: no next round written");
             return kExitOk;
           }
           BurninPlan next = BisectPlan(result);
@@ -125,9 +126,9 @@ std::function<int()> AddBurninCommand(CLI::App& app) {
           std::vector<HostFile> files = BurninScripts(next, c->launcher, result.next_round.index, fs::absolute(c->results).string());
           files.push_back({"burnin-plan.json", 0644, BurninPlanJson(next)});
           WriteFileTree(files, c->out);
-          std::cerr << fmt::format("railyard: next round: {} pair(s) for {} suspect(s); wrote {} (then: railyard burnin check --plan {} {} "
-                                   "--burnin {}/burnin-plan.json)\n",
-                                   result.next_round.pairs.size(), result.localization.suspects.size(), c->out, c->plan, c->results, c->out);
+          Note(fmt::format("next round: {} pair(s) for {} suspect(s); wrote {} (then: railyard burnin check --plan {} {} "
+                                   "--burnin {}/burnin-plan.json)",
+                                   result.next_round.pairs.size(), result.localization.suspects.size(), c->out, c->plan, c->results, c->out));
           return kExitOk;
         }
         std::cout << (c->format == "json"   ? BurninCheckJson(result)
@@ -143,9 +144,9 @@ std::function<int()> AddBurninCommand(CLI::App& app) {
         WriteFileTree(files, a->out);
         size_t pairs = 0;
         for (const BurninRound& r : p.rounds) pairs += r.pairs.size();
-        for (const std::string& note : p.notes) std::cerr << "railyard: note: " << note << "\n";
-        std::cerr << fmt::format("railyard: {} pattern on plane {}: {} round(s), {} pair(s) over {} host(s); wrote {}\n", p.pattern, p.plane,
-                                 p.rounds.size(), pairs, p.hosts, a->out);
+        for (const std::string& note : p.notes) Note("note: " + note);
+        Note(fmt::format("{} pattern on plane {}: {} round(s), {} pair(s) over {} host(s); wrote {}", p.pattern, p.plane,
+                                 p.rounds.size(), pairs, p.hosts, a->out));
         return kExitOk;
       }
       return kExitInput;

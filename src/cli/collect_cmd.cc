@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.h"
+#include "cli/messages.h"
 #include "util/output_file.h"
 #include "facts/collect.h"
 #include "facts/switch_facts.h"
@@ -15,7 +16,6 @@ std::function<int()> AddCollectCommand(CLI::App& app) {
     std::string from;
     std::string out;
     bool no_tools = false;
-    bool quiet = false;
     bool switch_facts = false;
     int timeout_ms = 10000;
   };
@@ -32,7 +32,6 @@ std::function<int()> AddCollectCommand(CLI::App& app) {
   cmd->add_option("-o,--output", a->out, "write the JSON here (default: stdout, one line)");
   cmd->add_flag("--switch", a->switch_facts, "the directory holds a switch's saved outputs: write switch facts (railyard.switch-facts/1)");
   cmd->add_flag("--no-tools", a->no_tools, "read sysfs and procfs only; run no tools");
-  cmd->add_flag("-q,--quiet", a->quiet, "do not print the sources' warnings on stderr (they stay in the JSON)");
   cmd->add_option("--timeout-ms", a->timeout_ms, "per-tool timeout (default 10000)")->check(CLI::Range(100, 600000));
   return [a] {
     try {
@@ -40,7 +39,7 @@ std::function<int()> AddCollectCommand(CLI::App& app) {
         if (a->from.empty()) throw std::runtime_error("--switch needs --from DIR: railyard reads a switch's saved outputs, it does not log in");
         SwitchFactsSet set = CollectSwitchesFrom(a->from);
         auto say = [&](const SwitchFactsWarning& w) {
-          if (!a->quiet) std::cerr << "railyard: warning: " << w.source << (w.line ? ":" + std::to_string(w.line) : "") << ": " << w.message << "\n";
+          Warn(w.source + (w.line ? ":" + std::to_string(w.line) : "") + ": " + w.message);
         };
         for (const SwitchFactsWarning& w : set.warnings) say(w);
         std::string ndjson;
@@ -75,10 +74,8 @@ std::function<int()> AddCollectCommand(CLI::App& app) {
       }
       HostFacts built = BuildHostFacts(inputs);
       // What was read but not understood is said where the user sees it, not only inside the JSON.
-      if (!a->quiet) {
-        for (const SourceStatus& s : built.sources) {
-          for (const std::string& w : s.warnings) std::cerr << "railyard: warning: " << s.name << ": " << w << "\n";
-        }
+      for (const SourceStatus& s : built.sources) {
+        for (const std::string& w : s.warnings) Warn(s.name + ": " + w);
       }
       nlohmann::json facts = ToJson(built);
       if (a->out.empty()) {

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.h"
+#include "cli/messages.h"
 #include "config/host_config.h"
 #include "config/roce_config.h"
 #include "config/switch_config.h"
@@ -60,8 +61,8 @@ std::function<int()> AddConfigCommand(CLI::App& app) {
       if (switches->parsed()) {
         SwitchConfigs configs = ReadSwitchConfigs(sa->plan);
         size_t n = WriteSwitchConfigs(configs, sa->glob, sa->out, sa->os);
-        std::cerr << fmt::format("railyard: wrote the {} configuration of {} switch(es) to {}\n", sa->os == "sonic" ? "SONiC" : sa->os == "eos" ? "EOS" : "NVUE", n,
-                                 sa->out);
+        Note(fmt::format("wrote the {} configuration of {} switch(es) to {}", sa->os == "sonic" ? "SONiC" : sa->os == "eos" ? "EOS" : "NVUE", n,
+                                 sa->out));
         return kExitOk;
       }
       if (roce->parsed()) {
@@ -69,13 +70,13 @@ std::function<int()> AddConfigCommand(CLI::App& app) {
         size_t n = WriteHostFiles(configs, r->host, r->out, [&](const std::string& host, const std::vector<HostPortConfig>& ports) {
           return RoceFiles(host, ports, configs.plan_name);
         });
-        std::cerr << fmt::format("railyard: wrote the RoCE QoS script and unit of {} host(s) to {}\n", n, r->out);
+        Note(fmt::format("wrote the RoCE QoS script and unit of {} host(s) to {}", n, r->out));
         return kExitOk;
       }
       HostConfigs configs = ReadHostConfigs(a->plan);
       size_t n = WriteHostConfigs(configs, a->host, a->out, a->format);
-      for (const std::string& note : configs.notes) std::cerr << "railyard: " << note << "\n";
-      std::cerr << fmt::format("railyard: wrote the {} configuration of {} host(s) to {}\n", a->format, n, a->out);
+      for (const std::string& note : configs.notes) Note(note);
+      Note(fmt::format("wrote the {} configuration of {} host(s) to {}", a->format, n, a->out));
       return kExitOk;
     } catch (const std::exception& e) {
       std::cerr << "railyard: error: " << e.what() << "\n";

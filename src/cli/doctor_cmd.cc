@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.h"
+#include "cli/messages.h"
 #include "model/schemas.h"
 #include "config/switch_config.h"
 #include "doctor/doctor.h"
@@ -105,6 +106,9 @@ std::function<int()> AddDoctorCommand(CLI::App& app) {
       if (plan) doctor.SetSwitchConfigPlan(a->plan);  // switch-config-drift, read when a running configuration is given
       ForEachFacts(a->facts, [&](HostFacts&& f) { doctor.AddHost(f); }, [&](SwitchFacts&& f) { doctor.AddSwitch(f); });
       DoctorReport report = doctor.Finish();
+      Detail(fmt::format("{} host(s) and {} switch(es) from {} input(s); {} rule(s) ran{}; {} finding(s)", report.hosts.size(),
+                         report.switches.size(), a->facts.size(), report.rules_run.size(), plan ? " with the plan" : "",
+                         report.findings.size()));
       if (a->format == "json") std::cout << DoctorJson(report);
       else if (a->format == "table") std::cout << DoctorTable(report);
       else std::cout << RenderFindings(report.findings, DoctorScope(report), *ParseFindingsFormat(a->format));

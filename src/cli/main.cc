@@ -1,12 +1,17 @@
 // railyard: plan, accept, verify, diagnose and upgrade the network of large GPU clusters.
-#include <iostream>
-#include <vector>
-
 #include <algorithm>
+#include <chrono>
+#include <functional>
+#include <iostream>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
 
 #include "cli/commands.h"
+#include "cli/messages.h"
 #include "util/suggest.h"
 #include "util/terminal.h"
 #include "util/version.h"
@@ -28,25 +33,34 @@ int main(int argc, char** argv) {
       "\nExit codes: 0 ok, 1 findings at or above --fail-on, 2 usage or input error.");
   app.require_subcommand(1);
   app.set_version_flag("--version", railyard::VersionLine());
-  auto plan = railyard::cli::AddPlanCommand(app);
-  auto check = railyard::cli::AddCheckCommand(app);
-  auto advise = railyard::cli::AddAdviseCommand(app);
-  auto catalog = railyard::cli::AddCatalogCommand(app);
-  auto verify = railyard::cli::AddVerifyCommand(app);
-  auto collect = railyard::cli::AddCollectCommand(app);
-  auto doctor = railyard::cli::AddDoctorCommand(app);
-  auto ledger = railyard::cli::AddLedgerCommand(app);
-  auto accept = railyard::cli::AddAcceptCommand(app);
-  auto rollout = railyard::cli::AddRolloutCommand(app);
-  auto config = railyard::cli::AddConfigCommand(app);
-  auto burnin = railyard::cli::AddBurninCommand(app);
-  auto serve = railyard::cli::AddServeCommand(app);
-  auto completion = railyard::cli::AddCompletionCommand(app);
+  // Global options, before or after the command ("railyard -q collect", "railyard collect -q"):
+  // fallthrough is inherited by every subcommand added below.
+  app.fallthrough();
+  bool quiet = false, verbose = false;
+  std::string color = "auto";
+  CLI::Option* quiet_flag = app.add_flag("-q,--quiet", quiet, "print no warnings or notes on stderr, only errors");
+  app.add_flag("-v,--verbose", verbose, "also print what was read, counts, time and peak memory on stderr")->excludes(quiet_flag);
+  app.add_option("--color", color, "colour the severities: auto (a terminal, unless NO_COLOR is set), always or never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  // Each command's name and what runs it: the Add* functions parse arguments into their options.
+  const std::vector<std::pair<std::string, std::function<int()>>> commands = {
+      {"plan", railyard::cli::AddPlanCommand(app)},       {"check", railyard::cli::AddCheckCommand(app)},
+      {"advise", railyard::cli::AddAdviseCommand(app)},   {"catalog", railyard::cli::AddCatalogCommand(app)},
+      {"verify", railyard::cli::AddVerifyCommand(app)},   {"collect", railyard::cli::AddCollectCommand(app)},
+      {"doctor", railyard::cli::AddDoctorCommand(app)},   {"ledger", railyard::cli::AddLedgerCommand(app)},
+      {"accept", railyard::cli::AddAcceptCommand(app)},   {"rollout", railyard::cli::AddRolloutCommand(app)},
+      {"config", railyard::cli::AddConfigCommand(app)},   {"burnin", railyard::cli::AddBurninCommand(app)},
+      {"serve", railyard::cli::AddServeCommand(app)},     {"completion", railyard::cli::AddCompletionCommand(app)},
+  };
   // A mistyped verb ("railyard plna") gets the verb it most likely meant, not CLI11's generic complaint.
-  if (argc > 1 && argv[1][0] != '-') {
+  int first = 1;  // past the global options
+  while (first < argc && argv[first][0] == '-' && std::string_view(argv[first]) != "-") {
+    first += std::string_view(argv[first]) == "--color" ? 2 : 1;
+  }
+  if (first < argc) {
     std::vector<std::string> verbs;
     for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) verbs.push_back(sub->get_name());
-    std::string verb = argv[1];
+    std::string verb = argv[first];
     if (std::find(verbs.begin(), verbs.end(), verb) == verbs.end()) {
       std::string guess = railyard::ClosestMatch(verb, verbs);
       for (const std::string& v : verbs) {
@@ -72,19 +86,21 @@ int main(int argc, char** argv) {
     int code = app.exit(e);
     return code == 0 ? 0 : railyard::cli::kExitInput;
   }
-  if (app.got_subcommand("plan")) return plan();
-  if (app.got_subcommand("check")) return check();
-  if (app.got_subcommand("advise")) return advise();
-  if (app.got_subcommand("catalog")) return catalog();
-  if (app.got_subcommand("verify")) return verify();
-  if (app.got_subcommand("collect")) return collect();
-  if (app.got_subcommand("doctor")) return doctor();
-  if (app.got_subcommand("ledger")) return ledger();
-  if (app.got_subcommand("accept")) return accept();
-  if (app.got_subcommand("rollout")) return rollout();
-  if (app.got_subcommand("config")) return config();
-  if (app.got_subcommand("burnin")) return burnin();
-  if (app.got_subcommand("serve")) return serve();
-  if (app.got_subcommand("completion")) return completion();
-  return railyard::cli::kExitInput;
+  railyard::cli::SetVerbosity(quiet ? railyard::cli::Verbosity::kQuiet
+                                    : verbose ? railyard::cli::Verbosity::kVerbose : railyard::cli::Verbosity::kNormal);
+  railyard::ApplyColor(*railyard::ParseColorChoice(color));
+  const auto started = std::chrono::steady_clock::now();
+  int code = railyard::cli::kExitInput;
+  for (const auto& [name, run] : commands) {
+    if (app.got_subcommand(name)) code = run();
+  }
+  const std::chrono::duration<double> took = std::chrono::steady_clock::now() - started;
+  std::string command;  // "ledger import": the command and its sub-command
+  for (const CLI::App* sub = &app; !sub->get_subcommands().empty();) {
+    sub = sub->get_subcommands().front();
+    command += (command.empty() ? "" : " ") + sub->get_name();
+  }
+  railyard::cli::Detail(fmt::format("{}: exit {} after {:.2f} s, peak memory {:.0f} MiB", command, code, took.count(),
+                                    railyard::cli::PeakMemoryMiB()));
+  return code;
 }

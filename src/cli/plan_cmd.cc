@@ -8,6 +8,8 @@
 
 #include "catalog/catalog.h"
 #include "cli/commands.h"
+#include "cli/messages.h"
+#include "cli/messages.h"
 #include "export/summary.h"
 #include "export/write_all.h"
 #include "model/findings_formats.h"
@@ -16,14 +18,6 @@
 #include "spec/spec.h"
 
 namespace railyard::cli {
-namespace {
-
-void Progress(const char* what) {
-  // Progress is for a person watching; pipes and logs stay clean.
-  if (isatty(STDERR_FILENO)) std::cerr << "railyard: " << what << "\n";
-}
-
-}  // namespace
 
 int RunPlan(const PlanOptions& o, bool check_only) {
   Severity fail_on = *ParseSeverity(o.fail_on);
@@ -49,8 +43,7 @@ int RunPlan(const PlanOptions& o, bool check_only) {
         if (errors > 0) write.not_for_ordering = fmt::format("written with --force despite {} error finding(s)", errors);
         auto files = WritePlanOutputs(result, catalog, o.out_dir, write);
         if (o.format != "json") {
-          std::cerr << "railyard: wrote " << files.size() << " files to " << o.out_dir
-                    << (errors > 0 ? " (stamped NOT FOR ORDERING)" : "") << "\n";
+          Note(fmt::format("wrote {} files to {}{}", files.size(), o.out_dir, errors > 0 ? " (stamped NOT FOR ORDERING)" : ""));
         }
       }
       if (o.format == "json") {

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.h"
+#include "cli/messages.h"
 #include "util/json_input.h"
 #include "model/findings_formats.h"
 #include "model/schemas.h"
@@ -89,8 +90,8 @@ int RunCheck(const Args& c) {
     if (ledger) {
       std::vector<AssetObservation> events = CheckObservations(check);
       if (!events.empty()) ledger->Record(events, c.by.empty() ? "railyard" : c.by, "railyard rollout check " + check.wave);
-      std::cerr << fmt::format("railyard: recorded {} device result(s) in the ledger ({} without a serial)\n", events.size(),
-                               check.results.size() - events.size());
+      Note(fmt::format("recorded {} device result(s) in the ledger ({} without a serial)", events.size(),
+                               check.results.size() - events.size()));
     }
     if (c.format == "json") {
       std::cout << json;
@@ -251,7 +252,7 @@ std::function<int()> AddRolloutCommand(CLI::App& app) {
         std::cout << "\n";
       }
       if (!rollout.findings.empty()) std::cout << "\n" << FindingsTable(rollout.findings);
-      if (!a->out.empty()) std::cerr << "railyard: wrote the rollout to " << a->out << "\n";
+      if (!a->out.empty()) Note("wrote the rollout to " + a->out);
       return kExitOk;
     } catch (const std::exception& e) {
       std::cerr << "railyard: error: " << e.what() << "\n";

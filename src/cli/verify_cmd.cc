@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.h"
+#include "cli/messages.h"
 #include "util/input_error.h"
 #include "util/file.h"
 #include "parse/ibnetdiscover.h"
@@ -114,7 +115,7 @@ int Run(const VerifyArgs& o) {
       if (!session) return;
       for (; judged < captures.size() && parsed[judged]; ++judged) {
         AdjacencyReport& r = reports[judged];
-        for (const ParseWarning& w : r.warnings) std::cerr << "railyard: warning: " << w.message << "\n";
+        for (const ParseWarning& w : r.warnings) Warn(w.message);
         if (r.warnings.empty()) reporting.insert(captures[judged].device);
         session->Observe({r.adjacencies, r.warnings.empty()});
         r = AdjacencyReport();
@@ -171,7 +172,7 @@ int Run(const VerifyArgs& o) {
     plan_then_parse.get();
     if (parse_error) std::rethrow_exception(parse_error);
     auto observe_whole = [&](AdjacencyReport& report, const std::string& file) {
-      for (ParseWarning& w : report.warnings) std::cerr << "railyard: warning: " << fmt::format("{}:{}: {}", file, w.line, w.message) << "\n";
+      for (ParseWarning& w : report.warnings) Warn(fmt::format("{}:{}: {}", file, w.line, w.message));
       session->Observe({report.adjacencies, report.warnings.empty()});
     };
     for (const std::string& file : o.ibnetdiscover) {
@@ -187,6 +188,10 @@ int Run(const VerifyArgs& o) {
     std::vector<LabelScan> labels;
     if (!o.labels.empty()) labels = LoadLabelAudit(o.labels);
     VerifyResult result = session->Finish(reporting, labels);
+    Detail(fmt::format("plan: {} devices, {} links; {} observation(s) from {} LLDP capture(s), {} ibnetdiscover and {} iblinkinfo "
+                       "file(s); {} device(s) gave an LLDP report; {} label scan(s)",
+                       plan->devices.size(), plan->links.size(), result.counts.observations, captures.size(), o.ibnetdiscover.size(),
+                       o.iblinkinfo.size(), reporting.size(), labels.size()));
     std::cout << VerifyRender(result, *ParseFindingsFormat(o.format));
     Severity threshold = *ParseSeverity(o.fail_on);
     bool fail = std::any_of(result.findings.begin(), result.findings.end(),

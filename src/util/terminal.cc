@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 
 namespace railyard {
@@ -72,7 +73,61 @@ bool HasControl(std::string_view text) {
   return false;
 }
 
+namespace {
+
+// Line-start words and the colour of their severity part ([begin, end) of the word).
+struct Lead {
+  std::string_view text;
+  size_t begin, end;
+  const char* sgr;
+};
+constexpr Lead kLeads[] = {
+    {"error ", 0, 5, "\x1b[1;31m"},
+    {"warning ", 0, 7, "\x1b[33m"},
+    {"info ", 0, 4, "\x1b[36m"},
+    {"railyard: error:", 10, 15, "\x1b[1;31m"},
+    {"railyard: warning:", 10, 17, "\x1b[33m"},
+};
+
+}  // namespace
+
 void TerminalSafeBuf::Put(unsigned char c) {
+  if (!color_ || (!line_start_ && held_.empty())) {
+    PutTracking(c);
+    return;
+  }
+  held_ += static_cast<char>(c);
+  bool prefix = false;
+  for (const Lead& lead : kLeads) {
+    if (held_ == lead.text) {
+      std::string out(lead.text.substr(0, lead.begin));
+      out += lead.sgr;
+      out += lead.text.substr(lead.begin, lead.end - lead.begin);
+      out += "\x1b[0m";
+      out += lead.text.substr(lead.end);
+      target_->sputn(out.data(), static_cast<std::streamsize>(out.size()));  // plain ASCII: nothing to escape
+      held_.clear();
+      line_start_ = false;
+      return;
+    }
+    prefix = prefix || lead.text.starts_with(held_);
+  }
+  if (!prefix) FlushHeld();
+}
+
+void TerminalSafeBuf::FlushHeld() {
+  std::string held = std::move(held_);
+  held_.clear();
+  line_start_ = false;
+  for (char h : held) PutTracking(static_cast<unsigned char>(h));
+}
+
+void TerminalSafeBuf::PutTracking(unsigned char c) {
+  PutSafe(c);
+  line_start_ = c == '\n';
+}
+
+void TerminalSafeBuf::PutSafe(unsigned char c) {
   std::string out;
   if (pending_c2_) {
     pending_c2_ = false;
@@ -107,6 +162,7 @@ std::streamsize TerminalSafeBuf::xsputn(const char* s, std::streamsize n) {
 }
 
 int TerminalSafeBuf::sync() {
+  if (!held_.empty()) FlushHeld();  // a flush mid-word shows the word, uncoloured
   if (pending_c2_) {
     target_->sputc(static_cast<char>(0xc2));
     pending_c2_ = false;
@@ -114,13 +170,54 @@ int TerminalSafeBuf::sync() {
   return target_->pubsync();
 }
 
-void ProtectTerminal() {
-  // Never destroyed: std::cout and std::cerr are flushed after every static is gone, and would otherwise
-  // reach a destroyed filter. Reachable through these pointers, so no leak to the sanitizers either.
+namespace {
+
+// Never destroyed: std::cout and std::cerr are flushed after every static is gone, and would otherwise
+// reach a destroyed filter. Reachable through these pointers, so no leak to the sanitizers either.
+TerminalSafeBuf* OutFilter() {
   static TerminalSafeBuf* out = new TerminalSafeBuf(std::cout.rdbuf());
+  return out;
+}
+TerminalSafeBuf* ErrFilter() {
   static TerminalSafeBuf* err = new TerminalSafeBuf(std::cerr.rdbuf());
+  return err;
+}
+
+}  // namespace
+
+void ProtectTerminal() {
+  TerminalSafeBuf* out = OutFilter();
+  TerminalSafeBuf* err = ErrFilter();
   if (::isatty(STDOUT_FILENO)) std::cout.rdbuf(out);
   if (::isatty(STDERR_FILENO)) std::cerr.rdbuf(err);
+}
+
+std::optional<ColorChoice> ParseColorChoice(std::string_view text) {
+  if (text == "auto") return ColorChoice::kAuto;
+  if (text == "always") return ColorChoice::kAlways;
+  if (text == "never") return ColorChoice::kNever;
+  return std::nullopt;
+}
+
+bool WantColor(ColorChoice choice, bool is_terminal, const char* no_color, const char* term) {
+  if (choice != ColorChoice::kAuto) return choice == ColorChoice::kAlways;
+  if (no_color && *no_color) return false;
+  if (term && std::string_view(term) == "dumb") return false;
+  return is_terminal;
+}
+
+void ApplyColor(ColorChoice choice) {
+  const char* no_color = std::getenv("NO_COLOR");
+  const char* term = std::getenv("TERM");
+  const bool out_tty = ::isatty(STDOUT_FILENO), err_tty = ::isatty(STDERR_FILENO);
+  OutFilter()->SetColor(WantColor(choice, out_tty, no_color, term));
+  ErrFilter()->SetColor(WantColor(choice, err_tty, no_color, term));
+  if (choice == ColorChoice::kAlways) {
+    std::cout.flush();
+    std::cerr.flush();
+    std::cout.rdbuf(OutFilter());
+    std::cerr.rdbuf(ErrFilter());
+  }
 }
 
 }  // namespace railyard

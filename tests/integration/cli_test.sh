@@ -101,6 +101,19 @@ echo '{"schema": "railyard.plan/1", "devices": [' | "$RAILYARD" verify --plan - 
 check "a truncated plan on stdin exits 2 naming (stdin)" sh -c "test $? -eq 2 && grep -q '^railyard: error: (stdin): ' '$WORK/plan-stdin.err'"
 "$RAILYARD" verify --plan - --ibnetdiscover - < "$WORK/out/plan.json" 2> "$WORK/two-stdin.err"
 check "two inputs on stdin exit 2" sh -c "test $? -eq 2 && grep -q 'more than one input' '$WORK/two-stdin.err'"
+# -q / -v / --color, before or after the command.
+"$RAILYARD" plan "$SRC/examples/lab-8-node.yaml" -o "$WORK/quiet" -q > /dev/null 2> "$WORK/quiet.err"
+check "-q: no note on stderr" test ! -s "$WORK/quiet.err"
+"$RAILYARD" -v plan "$SRC/examples/lab-8-node.yaml" -o "$WORK/quiet" > /dev/null 2> "$WORK/verbose.err"
+check "-v: the note, then time and peak memory" sh -c "grep -q '^railyard: wrote [0-9]* files' '$WORK/verbose.err' && grep -Eq '^railyard: plan: exit 0 after [0-9.]+ s, peak memory [0-9]+ MiB$' '$WORK/verbose.err'"
+"$RAILYARD" -q -v check "$SRC/examples/lab-8-node.yaml" > /dev/null 2>&1
+check "-q and -v together are a usage error" test $? -eq 2
+"$RAILYARD" check "$SRC/examples/superpod-h100-4su.yaml" --color always > "$WORK/color.txt"
+check "--color always colours the severities, even into a pipe" grep -q "$(printf '\033')\[36minfo$(printf '\033')\[0m" "$WORK/color.txt"
+NO_COLOR=1 "$RAILYARD" check "$SRC/examples/superpod-h100-4su.yaml" --color auto > "$WORK/nocolor.txt"
+check "--color auto into a pipe: no escape byte" sh -c "! grep -q \"$(printf '\033')\" '$WORK/nocolor.txt'"
+"$RAILYARD" check "$SRC/examples/superpod-h100-4su.yaml" --color sometimes > /dev/null 2>&1
+check "--color takes auto, always or never" test $? -eq 2
 # ...then the commit built and the date of the catalog it embeds ("unknown" outside a git checkout).
 check "--version names the commit and the catalog date" bash -c "'$RAILYARD' --version | grep -Eq '^railyard [0-9.]+ \(commit ([0-9a-f]{7,}(-dirty)?|[^ ]+-g[0-9a-f]+(-dirty)?|unknown), catalog ([0-9]{4}-[0-9]{2}-[0-9]{2}|unknown)\)$'"
 # In a checkout, the commit named is one of its history (HEAD itself once rebuilt after the last commit).
