@@ -23,6 +23,19 @@ trap cleanup EXIT
 $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$deb" > /dev/null
 fail() { echo "package-test: FAILED: $*" >&2; exit 1; }
 [ "$(command -v railyard)" = /usr/bin/railyard ] || fail "railyard is not /usr/bin/railyard"
+# A fresh Debian has none of the -dev packages this machine built with: every library the binary links
+# directly (its NEEDED entries) must come from a package its Depends names, and none of those may be a
+# -dev package. The libraries those pull in are their own packages' Depends.
+depends=" $(dpkg-deb --field "$deb" Depends | sed 's/([^)]*)//g; s/|/,/g; s/ //g; s/,/ /g') "
+case "$depends" in *"-dev "*) fail "Depends names a -dev package:$depends" ;; esac
+for soname in $(objdump -p /usr/bin/railyard | awk '$1 == "NEEDED" {print $2}'); do
+  lib=$(ldd /usr/bin/railyard | awk -v s="$soname" '$1 == s {print $3}')
+  [ -n "$lib" ] || fail "$soname: not found by the loader"
+  owner=$(dpkg -S "$lib" 2> /dev/null || dpkg -S "$(realpath "$lib")" 2> /dev/null || dpkg -S "${lib#/usr}" 2> /dev/null || true)
+  pkg=${owner%%:*}
+  [ -n "$pkg" ] || fail "$soname ($lib) belongs to no package"
+  case "$depends" in *" $pkg "*) ;; *) fail "$soname comes from $pkg, which the package's Depends does not name:$depends" ;; esac
+done
 /usr/bin/railyard --version
 /usr/bin/railyard plan /usr/share/doc/railyard/examples/superpod-h100-4su.yaml -o "$WORK/plan" > "$WORK/summary.txt" \
   || fail "the installed railyard could not plan its installed example"
