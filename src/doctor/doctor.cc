@@ -107,7 +107,7 @@ std::string DoctorTable(const DoctorReport& r) {
 }
 
 std::string DoctorJson(const DoctorReport& r) {
-  return FindingsDocument(r.findings, r.hosts.size()).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  return FindingsDocumentText(r.findings, r.hosts.size()) + "\n";
 }
 
 std::string DoctorJunit(const DoctorReport& r) { return FindingsJunit(r.findings, DoctorScope(r)); }

@@ -9,6 +9,9 @@
 #include <mutex>
 #include <optional>
 #include <thread>
+#include <tuple>
+#include <utility>
+#include <vector>
 #include <cstring>
 #include <filesystem>
 #include <memory>
@@ -104,40 +107,52 @@ struct ReadDocument {
   std::exception_ptr error;
 };
 
+// One document's bytes parsed into a ReadDocument. `first` is true while no document of the file has
+// been read: then text that is not JSON at all returns nullopt (the file may be one pretty-printed
+// document, read whole); after the first, it is an error at its line.
+std::optional<ReadDocument> ParseOne(std::string_view text, int line, const std::string& shown, bool switches_wanted,
+                                     const std::function<bool(uint64_t)>* known, bool first) {
+  ReadDocument document;
+  document.line = line;
+  if (known) {
+    ContentHash hash;
+    hash.Update(text);
+    document.digest = hash.Digest();
+    if ((*known)(document.digest)) {
+      document.text.assign(text.data(), text.size());
+      return document;
+    }
+  }
+  try {
+    document.host = FactsFromJsonText(text);
+  } catch (const FactsDocumentError& e) {
+    if (e.kind() == FactsDocumentError::Kind::kNotJson) {
+      if (first) return std::nullopt;
+      throw FactsInputError(shown, line, 0, "", "not JSON (a truncated or mixed-in line?)");
+    }
+    if (e.kind() != FactsDocumentError::Kind::kOtherSchema || e.schema() != kSwitchFactsSchema) throw FactsInputError(shown, line, 0, "", e.what());
+    if (!switches_wanted) throw FactsInputError(shown, line, 0, "", "switch facts (railyard.switch-facts/1) where host facts were expected");
+    try {
+      document.switch_facts = ParseSwitchFactsJson(std::string(text), shown);
+    } catch (const std::exception& error) {
+      throw FactsInputError(shown, line, 0, "", error.what());
+    }
+  }
+  return document;
+}
+
 // Parses the documents of `file` in order, handing each to `emit` (which returns false to stop).
 // Throws FactsInputError naming file and line for what is not facts.
 // With `known`, each document's digest is taken and, when known(digest), the document is handed on
 // unparsed with its text.
 void ParseDocuments(std::FILE* file, const std::string& shown, bool switches_wanted, const std::function<bool(uint64_t)>* known,
                     const std::function<bool(ReadDocument&&)>& emit) {
-  // One document: false when the text is not JSON at all (the caller decides what that means).
   bool stopped = false;
-  auto parse = [&](std::string_view text, int line) -> bool {
-    ReadDocument document;
-    document.line = line;
-    if (known) {
-      ContentHash hash;
-      hash.Update(text);
-      document.digest = hash.Digest();
-      if ((*known)(document.digest)) {
-        document.text.assign(text.data(), text.size());
-        stopped = stopped || !emit(std::move(document));
-        return true;
-      }
-    }
-    try {
-      document.host = FactsFromJsonText(text);
-    } catch (const FactsDocumentError& e) {
-      if (e.kind() == FactsDocumentError::Kind::kNotJson) return false;
-      if (e.kind() != FactsDocumentError::Kind::kOtherSchema || e.schema() != kSwitchFactsSchema) throw FactsInputError(shown, line, 0, "", e.what());
-      if (!switches_wanted) throw FactsInputError(shown, line, 0, "", "switch facts (railyard.switch-facts/1) where host facts were expected");
-      try {
-        document.switch_facts = ParseSwitchFactsJson(std::string(text), shown);
-      } catch (const std::exception& error) {
-        throw FactsInputError(shown, line, 0, "", error.what());
-      }
-    }
-    stopped = stopped || !emit(std::move(document));
+  // One document: false when the text is not JSON at all (the caller decides what that means).
+  auto parse = [&](std::string_view text, int line, bool first) -> bool {
+    std::optional<ReadDocument> document = ParseOne(text, line, shown, switches_wanted, known, first);
+    if (!document) return false;
+    stopped = stopped || !emit(std::move(*document));
     return true;
   };
   // NDJSON (what `clush -N … railyard collect` writes) streams: one document per line, so memory
@@ -150,11 +165,10 @@ void ParseDocuments(std::FILE* file, const std::string& shown, bool switches_wan
   while (!stopped && lines.Next(line)) {
     ++number;
     if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
-    if (parse(line, number)) {
+    if (parse(line, number, documents == 0)) {
       ++documents;
       continue;
     }
-    if (documents > 0) throw FactsInputError(shown, number, 0, "", "not JSON (a truncated or mixed-in line?)");
     whole.assign(line.data(), line.size());  // not NDJSON: the file is one document, read whole below
     whole += '\n';
     whole += lines.Rest();  // no seeking back: FACTS may be a pipe (/dev/stdin)
@@ -162,7 +176,7 @@ void ParseDocuments(std::FILE* file, const std::string& shown, bool switches_wan
   }
   if (lines.failed()) throw FactsInputError(shown, 0, 0, "", "read error");
   if (stopped || documents > 0 || whole.empty()) return;
-  if (!parse(whole, 0)) throw FactsInputError(WhereNotJson(shown, whole));
+  if (!parse(whole, 0, true)) throw FactsInputError(WhereNotJson(shown, whole));
 }
 
 // A bounded first-in first-out hand-over from the thread that parses to the one that uses the facts.
@@ -204,6 +218,171 @@ class DocumentQueue {
   bool closed_ = false, stopped_ = false;
 };
 
+// NDJSON parsed on several threads: a reader cuts the file into batches of lines, workers parse them,
+// and the caller's thread takes the documents in file order. A HostFacts line costs several times
+// its simdjson parse in allocations (strings, maps), so one parser thread cannot keep up with the
+// rules; two or more can. At most kBatchesAhead batches are read ahead of the caller, so memory
+// stays at a few hundred hosts' facts whatever the file's size.
+class ParallelParse {
+ public:
+  ParallelParse(std::FILE* file, std::string shown, bool switches_wanted)
+      : file_(file), shown_(std::move(shown)), switches_wanted_(switches_wanted) {}
+
+  // Hands every document to `use` in order; rethrows the first error (a bad line stops the file
+  // after the documents before it) and whatever `use` throws, after the threads have stopped.
+  void Run(const std::function<void(ReadDocument&&)>& use) {
+    const unsigned workers = std::clamp(std::thread::hardware_concurrency(), 2u, 4u);
+    std::vector<std::thread> threads;
+    threads.emplace_back([this] { Read(); });
+    for (unsigned i = 0; i < workers; ++i) threads.emplace_back([this] { Work(); });
+    try {
+      while (std::shared_ptr<Batch> batch = NextInOrder()) {
+        for (ReadDocument& document : batch->documents) use(std::move(document));
+      }
+    } catch (...) {
+      Stop();
+      for (std::thread& t : threads) t.join();
+      throw;
+    }
+    for (std::thread& t : threads) t.join();
+  }
+
+ private:
+  static constexpr size_t kLinesPerBatch = 64;
+  static constexpr size_t kBatchesAhead = 16;
+
+  struct Batch {
+    std::string bytes;  // the lines, back to back
+    std::vector<std::tuple<int, size_t, size_t>> lines;  // line number, offset, length
+    std::vector<ReadDocument> documents;  // in line order; the last may carry the error that ends the file
+    bool done = false;
+  };
+
+  // Waits for room ahead of the caller; false when the caller has stopped.
+  bool Submit(std::shared_ptr<Batch> batch, bool to_parse) {
+    std::unique_lock lock(mutex_);
+    room_.wait(lock, [&] { return order_.size() < kBatchesAhead || stopped_; });
+    if (stopped_) return false;
+    order_.push_back(batch);
+    if (to_parse) {
+      work_.push_back(std::move(batch));
+      work_ready_.notify_one();
+    } else {
+      done_.notify_all();
+    }
+    return true;
+  }
+
+  void Read() {
+    try {
+      LineReader lines(file_);
+      std::string_view line;
+      int number = 0;
+      bool first = true;
+      auto batch = std::make_shared<Batch>();
+      while (lines.Next(line)) {
+        ++number;
+        if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+        if (first) {  // NDJSON, or one pretty-printed document? The first line tells, read here.
+          first = false;
+          if (std::optional<ReadDocument> document = ParseOne(line, number, shown_, switches_wanted_, nullptr, true)) {
+            if (!Submit(ToBatch(std::move(*document)), false)) return;
+            continue;
+          }
+          std::string whole(line);
+          whole += '\n';
+          whole += lines.Rest();
+          std::optional<ReadDocument> document = ParseOne(whole, 0, shown_, switches_wanted_, nullptr, true);
+          if (!document) throw FactsInputError(WhereNotJson(shown_, whole));
+          Submit(ToBatch(std::move(*document)), false);
+          break;
+        }
+        batch->lines.emplace_back(number, batch->bytes.size(), line.size());
+        batch->bytes.append(line);
+        if (batch->lines.size() == kLinesPerBatch) {
+          if (!Submit(std::exchange(batch, std::make_shared<Batch>()), true)) return;
+        }
+      }
+      if (!batch->lines.empty() && !Submit(std::move(batch), true)) return;
+      if (lines.failed()) throw FactsInputError(shown_, 0, 0, "", "read error");
+    } catch (...) {
+      ReadDocument failed;
+      failed.error = std::current_exception();
+      Submit(ToBatch(std::move(failed)), false);
+    }
+    std::lock_guard lock(mutex_);
+    read_all_ = true;
+    work_ready_.notify_all();
+    done_.notify_all();
+  }
+
+  // A batch already parsed (the first document, an error): it goes straight into the order.
+  static std::shared_ptr<Batch> ToBatch(ReadDocument&& document) {
+    auto batch = std::make_shared<Batch>();
+    batch->documents.push_back(std::move(document));
+    batch->done = true;
+    return batch;
+  }
+
+  void Work() {
+    for (;;) {
+      std::shared_ptr<Batch> batch;
+      {
+        std::unique_lock lock(mutex_);
+        work_ready_.wait(lock, [&] { return !work_.empty() || read_all_ || stopped_; });
+        if (stopped_ || work_.empty()) return;
+        batch = std::move(work_.front());
+        work_.pop_front();
+      }
+      batch->documents.reserve(batch->lines.size());
+      for (const auto& [number, offset, length] : batch->lines) {
+        try {
+          batch->documents.push_back(
+              *ParseOne(std::string_view(batch->bytes).substr(offset, length), number, shown_, switches_wanted_, nullptr, false));
+        } catch (...) {
+          ReadDocument failed;
+          failed.line = number;
+          failed.error = std::current_exception();
+          batch->documents.push_back(std::move(failed));
+          break;
+        }
+      }
+      std::string().swap(batch->bytes);
+      std::lock_guard lock(mutex_);
+      batch->done = true;
+      done_.notify_all();
+    }
+  }
+
+  // The next batch in file order once parsed; null at the end.
+  std::shared_ptr<Batch> NextInOrder() {
+    std::unique_lock lock(mutex_);
+    done_.wait(lock, [&] { return (!order_.empty() && order_.front()->done) || (order_.empty() && read_all_); });
+    if (order_.empty()) return nullptr;
+    std::shared_ptr<Batch> batch = std::move(order_.front());
+    order_.pop_front();
+    room_.notify_one();
+    return batch;
+  }
+
+  void Stop() {
+    std::lock_guard lock(mutex_);
+    stopped_ = true;
+    room_.notify_all();
+    work_ready_.notify_all();
+    done_.notify_all();
+  }
+
+  std::FILE* file_;
+  const std::string shown_;
+  const bool switches_wanted_;
+  std::mutex mutex_;
+  std::condition_variable room_, work_ready_, done_;
+  std::deque<std::shared_ptr<Batch>> order_;  // read, in file order, until the caller takes them
+  std::deque<std::shared_ptr<Batch>> work_;   // read, not yet taken by a worker
+  bool read_all_ = false, stopped_ = false;
+};
+
 void ReadFactsFile(const fs::path& path, const std::function<void(ReadDocument&&)>& each, bool switches_wanted,
                    const std::function<bool(uint64_t)>* known) {
   // "-" is standard input (`clush -N … railyard collect | railyard doctor -`), named "(stdin)" in messages.
@@ -225,7 +404,7 @@ void ReadFactsFile(const fs::path& path, const std::function<void(ReadDocument&&
       throw FactsInputError(shown, document.line, 0, "", e.what());
     }
   };
-  // A large file or a pipe: parse on a second thread while this one uses each document (the doctor's
+  // A large file or a pipe: parse on other threads while this one uses each document (the doctor's
   // rules, the ledger's import), in file order. A small file is not worth a thread.
   std::error_code ec;
   const bool large = stdin_path || !fs::is_regular_file(path, ec) || fs::file_size(path, ec) > (8u << 20);
@@ -236,6 +415,11 @@ void ReadFactsFile(const fs::path& path, const std::function<void(ReadDocument&&
     });
     return;
   }
+  if (!known) {
+    ParallelParse(file, shown, switches_wanted).Run(use);
+    return;
+  }
+  // The ledger's reader asks `known` of every line, and its answer comes from the ledger: one parser.
   DocumentQueue queue;
   std::thread parser([&] {
     try {

@@ -172,7 +172,7 @@ std::string RenderFindings(const std::vector<Finding>& findings, const FindingsS
   switch (format) {
     case FindingsFormat::kTable: return FindingsTable(findings);
     case FindingsFormat::kJson:
-      return FindingsDocument(findings, scope.hosts.size()).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+      return FindingsDocumentText(findings, scope.hosts.size()) + "\n";
     case FindingsFormat::kCsv: return FindingsCsv(findings, scope);
     case FindingsFormat::kJunit: return FindingsJunit(findings, scope);
     case FindingsFormat::kPrometheus: return FindingsPrometheus(findings, scope);
