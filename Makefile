@@ -17,7 +17,7 @@ FUZZ_BUILD ?= $(ASAN_BUILD)
 FUZZ_SECONDS ?= 30
 PARSER_FUZZ_SECONDS ?= 8
 
-.PHONY: deps build run test package asan-test fuzz fuzz-long bench clean
+.PHONY: deps build run test package asan-test fuzz fuzz-long bench clean format
 
 deps:
 	@scripts/install-deps.sh
@@ -76,3 +76,7 @@ bench: build
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) build-fuzz out
+
+# Lays the C++ out as .clang-format says (ctest `formatting` checks it).
+format:
+	scripts/check-format.sh . --fix

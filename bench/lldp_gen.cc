@@ -13,9 +13,9 @@
 
 #include <fmt/format.h>
 
-#include "util/output_file.h"
 #include "plan/planner.h"
 #include "spec/spec.h"
+#include "util/output_file.h"
 
 using namespace railyard;
 
@@ -91,7 +91,8 @@ int main(int argc, char** argv) {
       out.Print(
           "      {{\n        \"{}\": {{\n          \"via\": \"LLDP\",\n          \"rid\": \"{}\",\n"
           "          \"age\": \"0 day, 01:00:00\",\n          \"chassis\": {{\n            \"{}\": {{\n"
-          "              \"id\": {{\n                \"type\": \"mac\",\n                \"value\": \"02:00:00:{:02x}:{:02x}:{:02x}\"\n"
+          "              \"id\": {{\n                \"type\": \"mac\",\n                \"value\": "
+          "\"02:00:00:{:02x}:{:02x}:{:02x}\"\n"
           "              }},\n              \"descr\": \"railyard benchmark peer\",\n"
           "              \"capability\": [{{\"type\": \"Bridge\", \"enabled\": true}}]\n            }}\n          }},\n"
           "          \"port\": {{\n            \"id\": {{\n              \"type\": \"ifname\",\n"
@@ -103,7 +104,6 @@ int main(int argc, char** argv) {
     out.Append("    ]\n  }\n}\n");
     out.Commit();
   }
-  std::cerr << fmt::format("lldp_gen: {} switch files, {} links, {} faults of each kind\n", views.size(),
-                           f.links.size(), faults);
+  std::cerr << fmt::format("lldp_gen: {} switch files, {} links, {} faults of each kind\n", views.size(), f.links.size(), faults);
   return 0;
 }

@@ -51,12 +51,24 @@ void Throughput(benchmark::State& state, const std::string& folder, Parse parse,
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * text.size()));
 }
 
-void BM_Lspci(benchmark::State& s) { Throughput(s, "lspci", [](const std::string& t) { return railyard::ParseLspci(t); }); }
-void BM_Flint(benchmark::State& s) { Throughput(s, "flint", [](const std::string& t) { return railyard::ParseFlintQuery(t); }); }
-void BM_Ethtool(benchmark::State& s) { Throughput(s, "ethtool", [](const std::string& t) { return railyard::ParseEthtoolSettings(t); }); }
-void BM_Bonding(benchmark::State& s) { Throughput(s, "bonding", [](const std::string& t) { return railyard::ParseBonding(t); }); }
-void BM_Mlxlink(benchmark::State& s) { Throughput(s, "mlxlink", [](const std::string& t) { return railyard::ParseMlxlink(t); }); }
-void BM_Ibstat(benchmark::State& s) { Throughput(s, "ibstat", [](const std::string& t) { return railyard::ParseIbstat(t); }); }
+void BM_Lspci(benchmark::State& s) {
+  Throughput(s, "lspci", [](const std::string& t) { return railyard::ParseLspci(t); });
+}
+void BM_Flint(benchmark::State& s) {
+  Throughput(s, "flint", [](const std::string& t) { return railyard::ParseFlintQuery(t); });
+}
+void BM_Ethtool(benchmark::State& s) {
+  Throughput(s, "ethtool", [](const std::string& t) { return railyard::ParseEthtoolSettings(t); });
+}
+void BM_Bonding(benchmark::State& s) {
+  Throughput(s, "bonding", [](const std::string& t) { return railyard::ParseBonding(t); });
+}
+void BM_Mlxlink(benchmark::State& s) {
+  Throughput(s, "mlxlink", [](const std::string& t) { return railyard::ParseMlxlink(t); });
+}
+void BM_Ibstat(benchmark::State& s) {
+  Throughput(s, "ibstat", [](const std::string& t) { return railyard::ParseIbstat(t); });
+}
 void BM_Ibnetdiscover(benchmark::State& s) {
   Throughput(s, "ibnetdiscover", [](const std::string& t) { return railyard::ParseIbnetdiscover(t, "bench"); });
 }
@@ -65,7 +77,8 @@ void BM_SwitchLldp(benchmark::State& s) {
 }
 // JSON cannot be concatenated: one document per iteration.
 void BM_LldpctlJson(benchmark::State& s) {
-  Throughput(s, "lldpctl", [](const std::string& t) { return railyard::ParseLldpctlJson(t, "host", "bench"); }, false);
+  Throughput(
+      s, "lldpctl", [](const std::string& t) { return railyard::ParseLldpctlJson(t, "host", "bench"); }, false);
 }
 BENCHMARK(BM_Lspci);
 BENCHMARK(BM_Flint);

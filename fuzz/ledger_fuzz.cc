@@ -23,7 +23,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   std::vector<railyard::AssetObservation> observations;
   try {
-    observations = railyard::ObservationsFromReceivingCsv(text, "fuzz.csv", {.format = "", .batch = "", .allow_unknown_opn = true});
+    observations =
+        railyard::ObservationsFromReceivingCsv(text, "fuzz.csv", {.format = "", .batch = "", .allow_unknown_opn = true});
   } catch (const railyard::LedgerError&) {
     return 0;
   }

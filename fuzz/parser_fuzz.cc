@@ -10,40 +10,40 @@
 #include <string>
 #include <string_view>
 
+#include "burnin/burnin_plan.h"
+#include "catalog/compatibility.h"
 #include "config/host_config.h"
-#include "parse/running_config.h"
 #include "config/switch_config.h"
+#include "doctor/switch_rules.h"
+#include "facts/ib_switch_facts.h"
+#include "facts/switch_facts.h"
 #include "parse/bonding.h"
-#include "parse/iproute.h"
-#include "parse/qos.h"
 #include "parse/dmesg.h"
 #include "parse/esxcli.h"
-#include "parse/lsusb.h"
-#include "parse/system_identity.h"
-#include "catalog/compatibility.h"
-#include "parse/netconfig.h"
 #include "parse/ethtool.h"
 #include "parse/flint.h"
-#include "parse/ibstat.h"
-#include "parse/mlxlink.h"
-#include "parse/module.h"
-#include "parse/vpd.h"
-#include "parse/ibnetdiscover.h"
-#include "parse/lldpctl.h"
-#include "parse/lspci.h"
-#include "parse/mellanox_tools.h"
-#include "parse/nccl_tests.h"
-#include "parse/perftest.h"
-#include "burnin/burnin_plan.h"
-#include "parse/switch_lldp.h"
-#include "parse/switch_modules.h"
-#include "parse/switch_qos.h"
-#include "parse/switch_ports.h"
-#include "facts/switch_facts.h"
-#include "facts/ib_switch_facts.h"
-#include "doctor/switch_rules.h"
 #include "parse/ib_counters.h"
 #include "parse/iblinkinfo.h"
+#include "parse/ibnetdiscover.h"
+#include "parse/ibstat.h"
+#include "parse/iproute.h"
+#include "parse/lldpctl.h"
+#include "parse/lspci.h"
+#include "parse/lsusb.h"
+#include "parse/mellanox_tools.h"
+#include "parse/mlxlink.h"
+#include "parse/module.h"
+#include "parse/nccl_tests.h"
+#include "parse/netconfig.h"
+#include "parse/perftest.h"
+#include "parse/qos.h"
+#include "parse/running_config.h"
+#include "parse/switch_lldp.h"
+#include "parse/switch_modules.h"
+#include "parse/switch_ports.h"
+#include "parse/switch_qos.h"
+#include "parse/system_identity.h"
+#include "parse/vpd.h"
 #include "planfile/names.h"
 #include "planfile/planned.h"
 
@@ -54,9 +54,10 @@ std::string parser;  // set once, before the first input
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  static const std::set<std::string> known = {"lspci", "flint", "ethtool", "bonding", "ibnetdiscover", "lldpctl", "switch_lldp",
-                                              "ib_fabric", "mlxlink", "burnin", "ibstat", "dmesg", "other_nics", "iproute",
-                                              "qos", "netconfig", "module", "vpd", "mellanox_tools"};
+  static const std::set<std::string> known = {"lspci",     "flint",       "ethtool",    "bonding",       "ibnetdiscover",
+                                              "lldpctl",   "switch_lldp", "ib_fabric",  "mlxlink",       "burnin",
+                                              "ibstat",    "dmesg",       "other_nics", "iproute",       "qos",
+                                              "netconfig", "module",      "vpd",        "mellanox_tools"};
   const char* name = std::getenv("RAILYARD_FUZZ_PARSER");
   if (name != nullptr && std::string_view(name) == "list") {  // the list run_parsers.sh walks: one home for it
     for (const std::string& k : known) std::printf("%s\n", k.c_str());
@@ -74,12 +75,15 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
-  if (parser == "lspci") railyard::ParseLspci(text);
-  else if (parser == "flint") railyard::ParseFlintQuery(text);
+  if (parser == "lspci")
+    railyard::ParseLspci(text);
+  else if (parser == "flint")
+    railyard::ParseFlintQuery(text);
   else if (parser == "ethtool") {
     railyard::ParseEthtoolSettings(text);
     railyard::ParseEthtoolDriver(text);
-  } else if (parser == "bonding") railyard::ParseBonding(text);
+  } else if (parser == "bonding")
+    railyard::ParseBonding(text);
   else if (parser == "ibnetdiscover") {
     railyard::ParseIbnetdiscover(text, "fuzz");
     // verify's own readers: plan.json and --names rows. They refuse bad input with runtime_error, nothing else.
@@ -132,14 +136,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       names.LoadMapText(text, "fuzz");
     } catch (const std::runtime_error&) {
     }
-  }
-  else if (parser == "lldpctl") {
+  } else if (parser == "lldpctl") {
     railyard::ParseLldpctlJson(text, "host", "fuzz");
     railyard::ParseLldpctlKeyValue(text, "host", "fuzz");
     railyard::ParseLldpctlPlain(text, "host", "fuzz");
     railyard::ParseLldpctlXml(text, "host", "fuzz");
-  }
-  else if (parser == "switch_lldp") {
+  } else if (parser == "switch_lldp") {
     railyard::ParseSwitchLldpTable(text, "switch", "fuzz");
     railyard::ParseEosInterfacesStatus(text);
     railyard::ParseSonicInterfacesStatus(text);
@@ -164,17 +166,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       railyard::ParseSwitchFactsJson(text, "fuzz");
     } catch (const std::runtime_error&) {
     }
-  }
-  else if (parser == "ib_fabric") {
+  } else if (parser == "ib_fabric") {
     railyard::IblinkinfoPorts links = railyard::ParseIblinkinfoPorts(text);
-    std::vector<railyard::IbCountersFile> counters = {{railyard::ParseIbqueryerrors(text), "q"}, {railyard::ParsePerfquery(text), "p"}};
+    std::vector<railyard::IbCountersFile> counters = {{railyard::ParseIbqueryerrors(text), "q"},
+                                                      {railyard::ParsePerfquery(text), "p"}};
     std::vector<railyard::SwitchFactsWarning> warnings;
     for (const railyard::SwitchFacts& sw : railyard::IbSwitchFacts(links, "fuzz", counters, warnings)) {
       railyard::RunSwitchRules(sw, railyard::DoctorPolicy{}, nullptr);
       railyard::ParseSwitchFactsJson(railyard::SwitchFactsJson(sw), "fuzz");  // what collect writes, doctor reads
     }
-  }
-  else if (parser == "mlxlink") railyard::ParseMlxlink(text);
+  } else if (parser == "mlxlink")
+    railyard::ParseMlxlink(text);
   else if (parser == "burnin") {
     railyard::ParsePerftest(text);
     railyard::ParsePerftestJson(text, true);
@@ -184,13 +186,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       railyard::ParseBurninPlan(text, "fuzz");
     } catch (const std::runtime_error&) {
     }
-  }
-  else if (parser == "ibstat") {
+  } else if (parser == "ibstat") {
     railyard::ParseIbstat(text);
     railyard::ParseIbdev2netdev(text);
     railyard::ParseRdmaLink(text);
-  }
-  else if (parser == "dmesg") railyard::ParseDmesg(text);
+  } else if (parser == "dmesg")
+    railyard::ParseDmesg(text);
   else if (parser == "other_nics") {
     // Nodes beyond ConnectX: lsusb -t, ibv_devinfo, and the four esxcli outputs.
     std::vector<railyard::ParseWarning> w;
@@ -215,33 +216,30 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     } catch (const std::runtime_error&) {
       // a bad matrix is an input error, by design
     }
-  }
-  else if (parser == "iproute") {
+  } else if (parser == "iproute") {
     railyard::ParseIpLinkText(text);
     railyard::ParseIpLinkJson(text);
     railyard::ParseIpAddrJson(text);
   } else if (parser == "qos") {
     railyard::ParseMlnxQos(text);
     railyard::ParseEcnGrep(text);
-  }
-  else if (parser == "netconfig") {
+  } else if (parser == "netconfig") {
     railyard::ParseNetplan(text);
     railyard::ParseNmcli(text);
     railyard::ParseIfcfg(text);
-  }
-  else if (parser == "module") {
+  } else if (parser == "module") {
     railyard::LanesOf(railyard::ParseEthtoolModule(text));
     railyard::ParseEthtoolStats(text);
   } else if (parser == "vpd") {
     railyard::IdentityOf(railyard::ParseBinaryVpd(text).read_only);
     railyard::IdentityOf(railyard::ParseMstvpd(text).read_only);
-  }
-  else if (parser == "mellanox_tools") {
+  } else if (parser == "mellanox_tools") {
     railyard::ParseMlxfwmanager(text);
     railyard::ParseMstStatus(text);
     railyard::ParseDevlinkDevInfo(text);
     railyard::ParseIbstatus(text);
     railyard::ParseIblinkinfo(text, "fuzz");
-  } else __builtin_trap();  // a name in `known` with no branch here
+  } else
+    __builtin_trap();  // a name in `known` with no branch here
   return 0;
 }

@@ -17,6 +17,7 @@ PACKAGES=(
   libsqlite3-dev sqlite3   # the inventory ledger (embedded, transactional, crash-safe)
   libsimdjson-dev      # LLDP JSON and plan.json at 100,000-GPU scale (GB/s parsing)
   clang libclang-rt-dev lld  # the sanitizer + libFuzzer tree (make asan-test, make fuzz); lld links it twice as fast
+  clang-format         # the layout of the C++ (.clang-format), checked by ctest `formatting`
   help2man             # railyard(1), generated from railyard --help at build time
   clustershell         # clush: the fleet recipe of docs/facts.md runs in the tests as written
   time jq              # bench/: /usr/bin/time for peak RSS; jq as the verify baseline

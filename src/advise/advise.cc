@@ -28,7 +28,8 @@ std::string Thousands(uint64_t n) {
   return s;
 }
 
-std::string OneOf(const std::string& file, const YAML::Node& node, const std::string& key, const std::vector<std::string>& allowed) {
+std::string OneOf(const std::string& file, const YAML::Node& node, const std::string& key,
+                  const std::vector<std::string>& allowed) {
   std::string v = node.as<std::string>();
   if (std::find(allowed.begin(), allowed.end(), v) == allowed.end()) {
     YamlFail(file, node, key, fmt::format("'{}' is not one of {}", v, fmt::join(allowed, ", ")));
@@ -48,86 +49,108 @@ bool Bool(const std::string& file, const YAML::Node& node, const std::string& ke
 struct DecisionInputs {
   PlaneRole role = PlaneRole::kCompute;
   uint32_t gpus = 0;
-  uint64_t endpoints = 0;   // node ports on the plane
-  uint64_t switches = 0;    // the plan's switch count for the plane (0 = unknown)
+  uint64_t endpoints = 0;  // node ports on the plane
+  uint64_t switches = 0;   // the plan's switch count for the plane (0 = unknown)
 };
 
 std::vector<AdviceReason> Reasons(const DecisionInputs& in, const AdviceAnswers& a) {
   std::vector<AdviceReason> r;
   if (in.role == PlaneRole::kInband || in.role == PlaneRole::kOob) {
-    r.push_back({"management traffic is TCP/IP: every SuperPOD design puts in-band management on Ethernet and out-of-band on "
-                 "1G SN2201 switches",
-                 -10, {"superpod-storage-ethernet"}});
+    r.push_back(
+        {"management traffic is TCP/IP: every SuperPOD design puts in-band management on Ethernet and out-of-band on "
+         "1G SN2201 switches",
+         -10,
+         {"superpod-storage-ethernet"}});
     return r;
   }
   if (in.role == PlaneRole::kStorage) {
-    r.push_back({"SuperPOD designs carry storage on Ethernet (GB200: one Spectrum-4 fabric for storage and in-band; B200: "
-                 "InfiniBand or Spectrum-4 Ethernet), though the H100 design keeps storage on InfiniBand",
-                 -2, {"superpod-storage-ethernet", "superpod-b200-options"}});
+    r.push_back(
+        {"SuperPOD designs carry storage on Ethernet (GB200: one Spectrum-4 fabric for storage and in-band; B200: "
+         "InfiniBand or Spectrum-4 Ethernet), though the H100 design keeps storage on InfiniBand",
+         -2,
+         {"superpod-storage-ethernet", "superpod-b200-options"}});
   }
   if (in.role == PlaneRole::kCompute) {
     if (in.gpus >= 1024 && a.workload != "inference") {
       r.push_back({fmt::format("{} GPUs of {}: NVIDIA's SuperPOD designs at this scale use InfiniBand compute fabrics (H100/B200 "
                                "NDR on QM9700, B300 XDR on Quantum-X800); a Spectrum-X Ethernet design exists for B300",
                                Thousands(in.gpus), a.workload),
-                   1, {"superpod-h100-ib", "superpod-b200-options", "superpod-b300-xdr", "superpod-b300-spectrumx"}});
+                   1,
+                   {"superpod-h100-ib", "superpod-b200-options", "superpod-b300-xdr", "superpod-b300-spectrumx"}});
     }
     if (a.workload != "inference") {
-      r.push_back({"both fabrics run large training in production (Meta: two 24,576-GPU clusters, one RoCE, one InfiniBand; "
-                   "Alibaba HPN: 15K GPUs per Ethernet pod): the difference is operations, not feasibility",
-                   0, {"meta-24k-both", "alibaba-hpn"}});
+      r.push_back(
+          {"both fabrics run large training in production (Meta: two 24,576-GPU clusters, one RoCE, one InfiniBand; "
+           "Alibaba HPN: 15K GPUs per Ethernet pod): the difference is operations, not feasibility",
+           0,
+           {"meta-24k-both", "alibaba-hpn"}});
     }
     if (a.workload == "training" && in.gpus >= 512) {
-      r.push_back({"large all-reduce: InfiniBand offers SHARP in-network reduction (rail-optimized cabling) and adaptive routing by "
-                   "default; on RoCE the few large collective flows collide under ECMP unless Spectrum-X adaptive routing "
-                   "(Spectrum-4 + SuperNIC) or QP/ECMP tuning is deployed",
-                   1, {"ib-sharp", "ib-sharp-rail-constraint", "ib-adaptive-routing", "roce-ecmp-collisions", "spectrum-x-components"}});
+      r.push_back(
+          {"large all-reduce: InfiniBand offers SHARP in-network reduction (rail-optimized cabling) and adaptive routing by "
+           "default; on RoCE the few large collective flows collide under ECMP unless Spectrum-X adaptive routing "
+           "(Spectrum-4 + SuperNIC) or QP/ECMP tuning is deployed",
+           1,
+           {"ib-sharp", "ib-sharp-rail-constraint", "ib-adaptive-routing", "roce-ecmp-collisions", "spectrum-x-components"}});
     }
     if (a.workload == "inference") {
-      r.push_back({"inference: NVIDIA's Enterprise reference designs call the east-west compute network optional for pure "
-                   "inference and build it on Spectrum Ethernet where it exists",
-                   -2, {"inference-network-profile", "enterprise-ra-ethernet"}});
+      r.push_back(
+          {"inference: NVIDIA's Enterprise reference designs call the east-west compute network optional for pure "
+           "inference and build it on Spectrum Ethernet where it exists",
+           -2,
+           {"inference-network-profile", "enterprise-ra-ethernet"}});
     } else if (a.workload == "mixed") {
       r.push_back({"mixed workloads: the training share needs the collective fabric; inference alone would not",
-                   0, {"inference-network-profile"}});
+                   0,
+                   {"inference-network-profile"}});
     }
   }
   // Lossless Ethernet is the price of RoCE on any data plane.
   if (a.lossless_ethernet_experience == "none") {
-    r.push_back({"no lossless-Ethernet experience: InfiniBand is lossless by link-level credits, while RoCE needs PFC on one "
-                 "priority, ECN/DCQCN and DSCP trust identical on every host and switch port, re-applied after every boot",
-                 2, {"ib-credit-flow-control", "roce-lossless-config"}});
+    r.push_back(
+        {"no lossless-Ethernet experience: InfiniBand is lossless by link-level credits, while RoCE needs PFC on one "
+         "priority, ECN/DCQCN and DSCP trust identical on every host and switch port, re-applied after every boot",
+         2,
+         {"ib-credit-flow-control", "roce-lossless-config"}});
   } else if (a.lossless_ethernet_experience == "some") {
-    r.push_back({"some lossless-Ethernet experience: the PFC/ECN/DSCP settings are known, at this scale their consistency "
-                 "across every port is still the risk",
-                 1, {"roce-lossless-config"}});
+    r.push_back(
+        {"some lossless-Ethernet experience: the PFC/ECN/DSCP settings are known, at this scale their consistency "
+         "across every port is still the risk",
+         1,
+         {"roce-lossless-config"}});
   } else {
     r.push_back({"lossless Ethernet already in production: RoCE's PFC/ECN/DSCP settings are the team's routine",
-                 -1, {"roce-lossless-config"}});
+                 -1,
+                 {"roce-lossless-config"}});
   }
   if (a.lossless_ethernet_experience != "production" && in.role == PlaneRole::kCompute) {
     if (a.tuning_weeks < kTuningWeeksThreshold) {
       r.push_back({fmt::format("{} week(s) for tuning (railyard's line: {}): Meta's RoCE fabric needed ECMP changes (E-ECMP, "
                                "QP scaling) and dropped DCQCN before it ran stably",
                                a.tuning_weeks, kTuningWeeksThreshold),
-                   1, {"meta-roce-sigcomm", "roce-ecmp-collisions"}});
+                   1,
+                   {"meta-roce-sigcomm", "roce-ecmp-collisions"}});
     } else {
-      r.push_back({fmt::format("{} weeks for tuning: time for the ECMP/QP and congestion-control work Meta describes",
-                               a.tuning_weeks),
-                   0, {"meta-roce-sigcomm"}});
+      r.push_back(
+          {fmt::format("{} weeks for tuning: time for the ECMP/QP and congestion-control work Meta describes", a.tuning_weeks),
+           0,
+           {"meta-roce-sigcomm"}});
     }
   }
   if (a.ethernet_operations) {
-    r.push_back({"the team already operates Ethernet fabrics: InfiniBand adds a subnet manager (OpenSM/UFM) and IB tools to "
-                 "run",
-                 -1, {"ib-subnet-manager"}});
+    r.push_back(
+        {"the team already operates Ethernet fabrics: InfiniBand adds a subnet manager (OpenSM/UFM) and IB tools to "
+         "run",
+         -1,
+         {"ib-subnet-manager"}});
   }
   uint64_t lids = in.endpoints + in.switches;
   if (lids > kUnicastLids) {
     r.push_back({fmt::format("{} node ports{} need more than the 49,151 unicast LIDs of one InfiniBand subnet: InfiniBand needs "
                              "this plane split into separate subnets (each with its own subnet manager) or IB routers",
                              Thousands(in.endpoints), in.switches ? fmt::format(" and {} switches", Thousands(in.switches)) : ""),
-                 -3, {"ib-subnet-lid-limit"}});
+                 -3,
+                 {"ib-subnet-lid-limit"}});
   }
   return r;
 }
@@ -203,12 +226,14 @@ void AdviseNics(PlaneAdvice& pa, const Spec& spec, const PlaneSpec& ps, const Ad
       ++rejected["no secure boot (secure_boot: true)"];
       continue;
     }
-    uint32_t used_ports = std::min<uint32_t>(n.ports, a.dual_port ? 2 : std::max<uint32_t>(1, std::min<uint32_t>(ps.ports_per_node, n.ports)));
+    uint32_t used_ports =
+        std::min<uint32_t>(n.ports, a.dual_port ? 2 : std::max<uint32_t>(1, std::min<uint32_t>(ps.ports_per_node, n.ports)));
     int gen = std::min(spec.nodes.pcie_gen, n.pcie_gen), width = std::min(spec.nodes.pcie_width, n.pcie_width);
     double need = static_cast<double>(speed) * used_ports, have = PcieGbps(gen, width);
     if (have < need) {
       ++rejected[fmt::format("the server's PCIe Gen{} x{} carries {:.0f} Gb/s, below {} x {}", spec.nodes.pcie_gen,
-                             spec.nodes.pcie_width, PcieGbps(spec.nodes.pcie_gen, spec.nodes.pcie_width), used_ports, FormatSpeed(speed))];
+                             spec.nodes.pcie_width, PcieGbps(spec.nodes.pcie_gen, spec.nodes.pcie_width), used_ports,
+                             FormatSpeed(speed))];
       continue;
     }
     NicCandidate c{n.opn, n.family, n.ports, n.max_speed, n.pcie_gen, n.pcie_width, n.cage, SecurityWords(code), ""};
@@ -222,7 +247,8 @@ void AdviseNics(PlaneAdvice& pa, const Spec& spec, const PlaneSpec& ps, const Ad
     int spec_pick = n.opn == ps.nic ? 0 : 1;
     int exact = n.max_speed == speed ? 0 : 1;
     int extra = (bluefield && !a.dpu) ? 1 : 0;
-    ok.push_back({c, {spec_pick, exact + extra, n.preferred ? 0 : 1, std::abs(static_cast<int>(n.ports) - (a.dual_port ? 2 : 1))}});
+    ok.push_back(
+        {c, {spec_pick, exact + extra, n.preferred ? 0 : 1, std::abs(static_cast<int>(n.ports) - (a.dual_port ? 2 : 1))}});
   }
   std::stable_sort(ok.begin(), ok.end(), [](const Ranked& x, const Ranked& y) { return x.key < y.key; });
   for (size_t i = 0; i < ok.size() && i < 4; ++i) pa.nics.push_back(ok[i].c);
@@ -245,13 +271,17 @@ void AdviseSwitches(PlaneAdvice& pa, const PlaneSpec& ps, uint64_t endpoints, co
     auto [radix, s] = fits[i];
     uint64_t r = radix;
     uint64_t two = r * r / 2, three = r * r * r / 4;
-    std::string tiers = endpoints <= r ? "1 tier" : endpoints <= two ? "2 tiers" : endpoints <= three ? "3 tiers" : "more than 3 tiers: split the plane";
+    std::string tiers = endpoints <= r       ? "1 tier"
+                        : endpoints <= two   ? "2 tiers"
+                        : endpoints <= three ? "3 tiers"
+                                             : "more than 3 tiers: split the plane";
     bool chosen = ps.leaf_switch != kNoItem && &catalog.switches()[ps.leaf_switch] == s;
-    pa.switches.push_back(fmt::format("{}{}: {} x {}; at 1:1 two tiers join {} endpoints, three {}; this plane's {} ports: {}", s->model,
-                                      chosen ? " (the spec's)" : "", radix, FormatSpeed(pa.speed), Thousands(two), Thousands(three),
-                                      Thousands(endpoints), tiers));
+    pa.switches.push_back(fmt::format("{}{}: {} x {}; at 1:1 two tiers join {} endpoints, three {}; this plane's {} ports: {}",
+                                      s->model, chosen ? " (the spec's)" : "", radix, FormatSpeed(pa.speed), Thousands(two),
+                                      Thousands(three), Thousands(endpoints), tiers));
   }
-  if (pa.switches.empty()) pa.switches.push_back(fmt::format("no {} switch in the catalog has {} ports", ToString(kind), FormatSpeed(pa.speed)));
+  if (pa.switches.empty())
+    pa.switches.push_back(fmt::format("no {} switch in the catalog has {} ports", ToString(kind), FormatSpeed(pa.speed)));
 }
 
 void AdviseCables(PlaneAdvice& pa, const Plane& plane, const Fabric& fabric) {
@@ -278,13 +308,15 @@ AdviceAnswers ParseAdviceAnswers(const std::string& yaml, const std::string& fil
   a.file = file;
   if (root["workload"]) a.workload = OneOf(file, root["workload"], "workload", {"training", "inference", "mixed"});
   if (root["lossless_ethernet_experience"]) {
-    a.lossless_ethernet_experience = OneOf(file, root["lossless_ethernet_experience"], "lossless_ethernet_experience", {"none", "some", "production"});
+    a.lossless_ethernet_experience =
+        OneOf(file, root["lossless_ethernet_experience"], "lossless_ethernet_experience", {"none", "some", "production"});
   }
   if (root["ethernet_operations"]) a.ethernet_operations = Bool(file, root["ethernet_operations"], "ethernet_operations");
   if (root["budget"]) a.budget = OneOf(file, root["budget"], "budget", {"cost", "balanced", "performance"});
   if (root["tuning_weeks"]) {
     std::optional<double> w = FiniteNumber(root["tuning_weeks"]);
-    if (!w || *w < 0 || *w > 520 || *w != std::floor(*w)) YamlFail(file, root["tuning_weeks"], "tuning_weeks", "expected whole weeks, 0 to 520");
+    if (!w || *w < 0 || *w > 520 || *w != std::floor(*w))
+      YamlFail(file, root["tuning_weeks"], "tuning_weeks", "expected whole weeks, 0 to 520");
     a.tuning_weeks = static_cast<int>(*w);
   }
   if (YAML::Node needs = root["needs"]) {
@@ -326,7 +358,8 @@ Advice Advise(const Spec& spec, const AdviceAnswers& answers, const Catalog& cat
   try {
     plan = Plan(spec, catalog);
   } catch (const std::exception& e) {
-    out.notes.push_back(fmt::format("the spec could not be planned as written ({}): switch counts and cables are estimates", e.what()));
+    out.notes.push_back(
+        fmt::format("the spec could not be planned as written ({}): switch counts and cables are estimates", e.what()));
   }
   for (size_t i = 0; i < spec.planes.size(); ++i) {
     const PlaneSpec& ps = spec.planes[i];
@@ -377,9 +410,10 @@ Advice Advise(const Spec& spec, const AdviceAnswers& answers, const Catalog& cat
       if (ps.ports_per_node > 0 && in.endpoints + in.switches <= kUnicastLids) {
         uint64_t per_node = ps.ports_per_node;
         uint64_t max_nodes = (kUnicastLids - in.switches) / per_node;
-        pa.would_change.push_back(fmt::format("beyond about {} nodes at {} port(s) each, one InfiniBand subnet runs out of LIDs "
-                                              "(49,151, less one per switch)",
-                                              Thousands(max_nodes), per_node));
+        pa.would_change.push_back(
+            fmt::format("beyond about {} nodes at {} port(s) each, one InfiniBand subnet runs out of LIDs "
+                        "(49,151, less one per switch)",
+                        Thousands(max_nodes), per_node));
       }
     }
     if (ps.role != PlaneRole::kOob || ps.nic_index != kNoItem) {
@@ -389,12 +423,14 @@ Advice Advise(const Spec& spec, const AdviceAnswers& answers, const Catalog& cat
     if (planned && (planned->kind == FabricKind::kInfiniband) == IsInfiniband(pa.recommended_kind)) {
       AdviseCables(pa, *planned, plan->fabric);
     } else if (planned) {
-      pa.cables.push_back(fmt::format("the spec plans this plane as {}: re-plan it as {} to see its cables", pa.spec_kind, pa.recommended_kind));
+      pa.cables.push_back(
+          fmt::format("the spec plans this plane as {}: re-plan it as {} to see its cables", pa.spec_kind, pa.recommended_kind));
     }
     out.planes.push_back(std::move(pa));
   }
-  out.notes.push_back("price is not weighed: no public like-for-like price comparison of InfiniBand and RoCE fabrics was found "
-                      "(fact ib-cost-public); get quotes for both");
+  out.notes.push_back(
+      "price is not weighed: no public like-for-like price comparison of InfiniBand and RoCE fabrics was found "
+      "(fact ib-cost-public); get quotes for both");
   if (answers.budget == "cost") out.notes.push_back("budget: cost was given; see the note above: railyard does not guess prices");
   return out;
 }
@@ -410,16 +446,33 @@ nlohmann::json AdviceJson(const Advice& a) {
     }
     nlohmann::json nics = nlohmann::json::array();
     for (const NicCandidate& n : p.nics) {
-      nics.push_back({{"opn", n.opn}, {"family", n.family}, {"ports", n.ports}, {"speed_gbps", n.speed}, {"pcie_gen", n.pcie_gen},
-                      {"pcie_width", n.pcie_width}, {"cage", n.cage}, {"security", n.security}, {"why", n.why}});
+      nics.push_back({{"opn", n.opn},
+                      {"family", n.family},
+                      {"ports", n.ports},
+                      {"speed_gbps", n.speed},
+                      {"pcie_gen", n.pcie_gen},
+                      {"pcie_width", n.pcie_width},
+                      {"cage", n.cage},
+                      {"security", n.security},
+                      {"why", n.why}});
     }
     cited.insert(p.nic_facts.begin(), p.nic_facts.end());
     cited.insert(p.cable_facts.begin(), p.cable_facts.end());
     if (!p.switches.empty()) cited.insert("fat-tree-capacity");
-    planes.push_back({{"plane", p.plane}, {"role", p.role}, {"spec_kind", p.spec_kind}, {"recommended_kind", p.recommended_kind},
-                      {"score", p.score}, {"reasons", reasons}, {"would_change", p.would_change}, {"speed_gbps", p.speed},
-                      {"nics", nics}, {"nic_rejections", p.nic_rejections}, {"nic_facts", p.nic_facts}, {"switches", p.switches},
-                      {"cables", p.cables}, {"cable_facts", p.cable_facts}});
+    planes.push_back({{"plane", p.plane},
+                      {"role", p.role},
+                      {"spec_kind", p.spec_kind},
+                      {"recommended_kind", p.recommended_kind},
+                      {"score", p.score},
+                      {"reasons", reasons},
+                      {"would_change", p.would_change},
+                      {"speed_gbps", p.speed},
+                      {"nics", nics},
+                      {"nic_rejections", p.nic_rejections},
+                      {"nic_facts", p.nic_facts},
+                      {"switches", p.switches},
+                      {"cables", p.cables},
+                      {"cable_facts", p.cable_facts}});
   }
   nlohmann::json facts = nlohmann::json::object();
   for (const std::string& id : cited) {
@@ -431,8 +484,12 @@ nlohmann::json AdviceJson(const Advice& a) {
   return {{"schema", kAdviceSchema},
           {"spec", a.spec_file},
           {"answers",
-           {{"file", x.file}, {"workload", x.workload}, {"lossless_ethernet_experience", x.lossless_ethernet_experience},
-            {"ethernet_operations", x.ethernet_operations}, {"budget", x.budget}, {"tuning_weeks", x.tuning_weeks},
+           {{"file", x.file},
+            {"workload", x.workload},
+            {"lossless_ethernet_experience", x.lossless_ethernet_experience},
+            {"ethernet_operations", x.ethernet_operations},
+            {"budget", x.budget},
+            {"tuning_weeks", x.tuning_weeks},
             {"needs", {{"crypto", x.crypto}, {"secure_boot", x.secure_boot}, {"dpu", x.dpu}, {"dual_port", x.dual_port}}}}},
           {"nodes", a.nodes},
           {"gpus", a.gpus},
@@ -453,17 +510,21 @@ std::string AdviceText(const Advice& a, bool md) {
   };
   const AdviceAnswers& x = a.answers;
   o += md ? fmt::format("## Advice for {}\n\n", a.spec_file) : fmt::format("Advice for {}\n", a.spec_file);
-  o += fmt::format("{}{} nodes, {} GPUs, PCIe Gen{} x{} slots. Answers{}: workload {}, lossless Ethernet experience {}, Ethernet "
-                   "operations {}, {} tuning week(s), budget {}; needs crypto {}, secure boot {}, DPU {}, dual port {}.\n",
-                   md ? "" : "  ", Thousands(a.nodes), Thousands(a.gpus), a.pcie_gen, a.pcie_width,
-                   x.file.empty() ? " (defaults: no answers file)" : " from " + x.file, x.workload, x.lossless_ethernet_experience,
-                   x.ethernet_operations ? "yes" : "no", x.tuning_weeks, x.budget, x.crypto ? "yes" : "no", x.secure_boot ? "yes" : "no",
-                   x.dpu ? "yes" : "no", x.dual_port ? "yes" : "no");
+  o += fmt::format(
+      "{}{} nodes, {} GPUs, PCIe Gen{} x{} slots. Answers{}: workload {}, lossless Ethernet experience {}, Ethernet "
+      "operations {}, {} tuning week(s), budget {}; needs crypto {}, secure boot {}, DPU {}, dual port {}.\n",
+      md ? "" : "  ", Thousands(a.nodes), Thousands(a.gpus), a.pcie_gen, a.pcie_width,
+      x.file.empty() ? " (defaults: no answers file)" : " from " + x.file, x.workload, x.lossless_ethernet_experience,
+      x.ethernet_operations ? "yes" : "no", x.tuning_weeks, x.budget, x.crypto ? "yes" : "no", x.secure_boot ? "yes" : "no",
+      x.dpu ? "yes" : "no", x.dual_port ? "yes" : "no");
   for (const PlaneAdvice& p : a.planes) {
     o += md ? fmt::format("\n### Plane {} ({})\n\n", p.plane, p.role) : fmt::format("\nPlane {} ({})\n", p.plane, p.role);
-    std::string verdict = IsInfiniband(p.recommended_kind) ? "InfiniBand" : p.recommended_kind == "roce" ? "Ethernet (RoCE)" : "Ethernet";
-    std::string vs = IsInfiniband(p.recommended_kind) == IsInfiniband(p.spec_kind) ? fmt::format("as the spec has it ({})", p.spec_kind)
-                                                                                   : fmt::format("the spec has {}", p.spec_kind);
+    std::string verdict = IsInfiniband(p.recommended_kind) ? "InfiniBand"
+                          : p.recommended_kind == "roce"   ? "Ethernet (RoCE)"
+                                                           : "Ethernet";
+    std::string vs = IsInfiniband(p.recommended_kind) == IsInfiniband(p.spec_kind)
+                         ? fmt::format("as the spec has it ({})", p.spec_kind)
+                         : fmt::format("the spec has {}", p.spec_kind);
     o += fmt::format("{}Fabric: **{}** (score {:+d}; > 0 InfiniBand, < 0 Ethernet{}), {}.\n", md ? "" : "  ", verdict, p.score,
                      p.score == 0 ? ", 0: the spec's choice stands" : "", vs);
     if (!md) {
@@ -482,7 +543,8 @@ std::string AdviceText(const Advice& a, bool md) {
               : fmt::format("  NIC for {} at {}:\n", verdict, FormatSpeed(p.speed));
       for (const NicCandidate& n : p.nics) {
         o += fmt::format("{}{} ({}, {} port(s), {}, {}{}): {}\n", md ? "- " : "    ", n.opn, n.family, n.ports, n.cage,
-                         fmt::format("PCIe Gen{} x{}", n.pcie_gen, n.pcie_width), n.security.empty() ? "" : ", " + n.security, n.why);
+                         fmt::format("PCIe Gen{} x{}", n.pcie_gen, n.pcie_width), n.security.empty() ? "" : ", " + n.security,
+                         n.why);
       }
       if (p.nics.empty()) o += fmt::format("{}none in the catalog fits\n", md ? "- " : "    ");
       if (!p.nic_rejections.empty()) {
@@ -506,7 +568,8 @@ std::string AdviceText(const Advice& a, bool md) {
   for (const std::string& id : cited) {
     auto it = AdviceFacts().find(id);
     if (it == AdviceFacts().end()) continue;
-    o += fmt::format("{}[{}] ({}) {} — {}\n", md ? "- " : "  ", id, it->second.confidence, it->second.statement, it->second.source);
+    o += fmt::format("{}[{}] ({}) {} — {}\n", md ? "- " : "  ", id, it->second.confidence, it->second.statement,
+                     it->second.source);
   }
   return o;
 }

@@ -18,16 +18,16 @@ namespace railyard {
 // What the team says about itself (answers.yaml). Defaults are the cautious ones: no lossless-Ethernet
 // experience, little tuning time.
 struct AdviceAnswers {
-  std::string workload = "training";                   // training | inference | mixed
-  std::string lossless_ethernet_experience = "none";   // none | some | production
-  bool ethernet_operations = false;                    // the team already runs large Ethernet fabrics (NOS, automation)
-  std::string budget = "balanced";                     // cost | balanced | performance
-  int tuning_weeks = 2;                                // time for PFC/ECN/ECMP tuning before production
-  bool crypto = false;                                 // inline IPsec/TLS/MACsec on the NIC
-  bool secure_boot = true;                             // firmware secure boot on the NIC
-  bool dpu = false;                                    // Arm cores on the card (isolation, storage offload): BlueField
-  bool dual_port = false;                              // two ports per card (bonding, two planes from one card)
-  std::string file;                                    // where the answers came from ("" = defaults)
+  std::string workload = "training";                  // training | inference | mixed
+  std::string lossless_ethernet_experience = "none";  // none | some | production
+  bool ethernet_operations = false;                   // the team already runs large Ethernet fabrics (NOS, automation)
+  std::string budget = "balanced";                    // cost | balanced | performance
+  int tuning_weeks = 2;                               // time for PFC/ECN/ECMP tuning before production
+  bool crypto = false;                                // inline IPsec/TLS/MACsec on the NIC
+  bool secure_boot = true;                            // firmware secure boot on the NIC
+  bool dpu = false;                                   // Arm cores on the card (isolation, storage offload): BlueField
+  bool dual_port = false;                             // two ports per card (bonding, two planes from one card)
+  std::string file;                                   // where the answers came from ("" = defaults)
 };
 
 // Throws std::runtime_error("FILE:LINE:COLUMN: KEY: message") on unknown keys or bad values.
@@ -64,11 +64,11 @@ struct PlaneAdvice {
   std::vector<AdviceReason> reasons;
   std::vector<std::string> would_change;  // answers or scale that would flip the recommendation
   Gbps speed = 0;
-  std::vector<NicCandidate> nics;         // best first (at most 4)
+  std::vector<NicCandidate> nics;           // best first (at most 4)
   std::vector<std::string> nic_rejections;  // "12 too slow for 400G", ...
   std::vector<std::string> nic_facts;
-  std::vector<std::string> switches;      // "QM9700: 64 x 400G; 2 tiers join 2,048 endpoints (this plane: 10,240): 3 tiers"
-  std::vector<std::string> cables;        // from the plan: "5,120 DAC in-rack (≤ 3 m) ..."
+  std::vector<std::string> switches;  // "QM9700: 64 x 400G; 2 tiers join 2,048 endpoints (this plane: 10,240): 3 tiers"
+  std::vector<std::string> cables;    // from the plan: "5,120 DAC in-rack (≤ 3 m) ..."
   std::vector<std::string> cable_facts;
 };
 

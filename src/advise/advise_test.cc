@@ -12,7 +12,9 @@ namespace railyard {
 namespace {
 
 Spec Example(const std::string& name) { return LoadSpec(std::string(RAILYARD_SOURCE_DIR) + "/examples/" + name); }
-AdviceAnswers Answers(const std::string& name) { return LoadAdviceAnswers(std::string(RAILYARD_SOURCE_DIR) + "/examples/advise/" + name); }
+AdviceAnswers Answers(const std::string& name) {
+  return LoadAdviceAnswers(std::string(RAILYARD_SOURCE_DIR) + "/examples/advise/" + name);
+}
 
 const PlaneAdvice& PlaneOf(const Advice& a, const std::string& name) {
   for (const PlaneAdvice& p : a.planes) {
@@ -73,8 +75,7 @@ TEST(Advise, WhatWouldChangeTheAnswerFlipsTheDecision) {
   bool listed = false;
   for (const std::string& w : storage.would_change) listed |= w.starts_with("lossless_ethernet_experience: production");
   EXPECT_TRUE(listed);
-  EXPECT_NE(PlaneOf(Advise(spec, changed), "storage").recommended_kind == "infiniband",
-            storage.recommended_kind == "infiniband");
+  EXPECT_NE(PlaneOf(Advise(spec, changed), "storage").recommended_kind == "infiniband", storage.recommended_kind == "infiniband");
 }
 
 TEST(Advise, HundredThousandGpusExceedOneSubnetsLids) {

@@ -63,7 +63,8 @@ Verdict JudgePerftest(const PerftestResult& r, double threshold, const BurninPol
   }
   const double need = r.bidirectional ? 2 * threshold : threshold;
   if (worst_line == 0) {
-    if (!v.usable) v.why = r.bw.empty() ? "no bandwidth row" : fmt::format("no row of {} bytes or more", policy.perftest_min_bytes);
+    if (!v.usable)
+      v.why = r.bw.empty() ? "no bandwidth row" : fmt::format("no row of {} bytes or more", policy.perftest_min_bytes);
     return v;
   }
   v.usable = true;
@@ -134,7 +135,8 @@ BurninPolicy ParseBurninPolicy(const std::string& yaml, const std::string& file)
   YAML::Node root = LoadStrictYaml(yaml, file);
   CheckYamlKeys(file, root, "", {"perftest", "nccl", "counters"});
   BurninPolicy p;
-  auto number = [&](const YAML::Node& map, const std::string& where, const char* key, double lo, double hi) -> std::optional<double> {
+  auto number = [&](const YAML::Node& map, const std::string& where, const char* key, double lo,
+                    double hi) -> std::optional<double> {
     if (!map[key]) return std::nullopt;
     std::optional<double> v = FiniteNumber(map[key]);
     if (!v || *v < lo || *v > hi) YamlFail(file, map[key], where + key, fmt::format("a number from {:g} to {:g}", lo, hi));
@@ -183,7 +185,8 @@ std::string CounterGrowth(const MlxlinkPort& before, const MlxlinkPort& after, d
 
 }  // namespace
 
-BurninCheck CheckBurnin(const BurninPlan& plan, const PlannedFabric* fabric, const std::string& results_dir, const BurninPolicy& policy) {
+BurninCheck CheckBurnin(const BurninPlan& plan, const PlannedFabric* fabric, const std::string& results_dir,
+                        const BurninPolicy& policy) {
   BurninCheck c;
   c.plan = plan;
   const bool nccl = plan.test == "nccl";
@@ -221,7 +224,7 @@ BurninCheck CheckBurnin(const BurninPlan& plan, const PlannedFabric* fabric, con
       o.server = pair.server;
       o.client = pair.client;
       o.loopback = EndpointKey(pair.server) == EndpointKey(pair.client);
-          const fs::path txt = dir / (pair.result + ".txt"), json = dir / (pair.result + ".json");
+      const fs::path txt = dir / (pair.result + ".txt"), json = dir / (pair.result + ".json");
       std::optional<std::string> text = ReadResult(txt);
       const bool is_json = !text;
       if (!text) text = ReadResult(json);
@@ -250,8 +253,9 @@ BurninCheck CheckBurnin(const BurninPlan& plan, const PlannedFabric* fabric, con
     }
   }
   if (noisy_files > 0) {
-    c.warnings.push_back(fmt::format("{} result file(s) with lines railyard does not read or a run that may be cut short; the first: {}",
-                                     noisy_files, first_noise));
+    c.warnings.push_back(
+        fmt::format("{} result file(s) with lines railyard does not read or a run that may be cut short; the first: {}",
+                    noisy_files, first_noise));
   }
   c.localization = Localize(c.outcomes, places);
   // Counters under load.
@@ -310,8 +314,9 @@ BurninCheck CheckBurnin(const BurninPlan& plan, const PlannedFabric* fabric, con
       }
     }
     if (c.counters_missing > 0) {
-      c.warnings.push_back(fmt::format("{} NIC snapshot(s) around a round are missing or unreadable: those NICs' counters were not checked",
-                                       c.counters_missing));
+      c.warnings.push_back(
+          fmt::format("{} NIC snapshot(s) around a round are missing or unreadable: those NICs' counters were not checked",
+                      c.counters_missing));
     }
   }
   const int next = plan.rounds.empty() ? 0 : plan.rounds.back().index + 1;
@@ -336,11 +341,22 @@ std::string BurninCheckJson(const BurninCheck& c) {
   j["schema"] = kBurninSchema;
   size_t pairs = 0;
   for (const BurninRound& r : c.plan.rounds) pairs += r.pairs.size();
-  j["summary"] = {{"plan", c.plan.plan_name}, {"plane", c.plan.plane}, {"pattern", c.plan.pattern}, {"test", c.plan.test},
-                  {"rounds", c.plan.rounds.size()}, {"pairs", pairs}, {"measured", c.outcomes.size()}, {"passed", c.passed},
-                  {"failed", c.failed}, {"missing", c.missing.size()}, {"unit", c.unit}, {"expected", c.expected},
-                  {"threshold", c.threshold}, {"suspects", c.localization.suspects.size()},
-                  {"counters_read", c.counters_read}, {"counters_missing", c.counters_missing}};
+  j["summary"] = {{"plan", c.plan.plan_name},
+                  {"plane", c.plan.plane},
+                  {"pattern", c.plan.pattern},
+                  {"test", c.plan.test},
+                  {"rounds", c.plan.rounds.size()},
+                  {"pairs", pairs},
+                  {"measured", c.outcomes.size()},
+                  {"passed", c.passed},
+                  {"failed", c.failed},
+                  {"missing", c.missing.size()},
+                  {"unit", c.unit},
+                  {"expected", c.expected},
+                  {"threshold", c.threshold},
+                  {"suspects", c.localization.suspects.size()},
+                  {"counters_read", c.counters_read},
+                  {"counters_missing", c.counters_missing}};
   j["suspects"] = nlohmann::ordered_json::array();
   for (const Suspect& s : c.localization.suspects) {
     nlohmann::ordered_json x = {{"kind", s.kind}, {"name", s.name}, {"confidence", s.confidence}, {"reason", s.reason}};
@@ -351,8 +367,8 @@ std::string BurninCheckJson(const BurninCheck& c) {
     if (!s.cable.empty()) x["cable"] = s.cable;
     x["evidence"] = nlohmann::ordered_json::array();
     for (const SuspectEvidence& e : s.evidence) {
-      nlohmann::ordered_json ev = {{"round", e.round}, {"pair", e.pair}, {"partner", e.partner}, {"measured", e.measured},
-                                   {"expected", e.expected}, {"failed", e.failed}};
+      nlohmann::ordered_json ev = {{"round", e.round},       {"pair", e.pair},         {"partner", e.partner},
+                                   {"measured", e.measured}, {"expected", e.expected}, {"failed", e.failed}};
       if (!e.why.empty()) ev["why"] = e.why;
       x["evidence"].push_back(std::move(ev));
     }
@@ -360,7 +376,11 @@ std::string BurninCheckJson(const BurninCheck& c) {
   }
   j["missing"] = nlohmann::ordered_json::array();
   for (const PairOutcome& o : c.missing) {
-    j["missing"].push_back({{"round", o.round}, {"pair", o.pair}, {"server", EndpointKey(o.server)}, {"client", EndpointKey(o.client)}, {"why", o.why}});
+    j["missing"].push_back({{"round", o.round},
+                            {"pair", o.pair},
+                            {"server", EndpointKey(o.server)},
+                            {"client", EndpointKey(o.client)},
+                            {"why", o.why}});
   }
   nlohmann::ordered_json next = {{"index", c.next_round.index}, {"pairs", nlohmann::ordered_json::array()}};
   for (const BurninPair& p : c.next_round.pairs) next["pairs"].push_back(PairJson(p));
@@ -376,9 +396,9 @@ std::string BurninCheckTable(const BurninCheck& c) {
   std::string out = fmt::format(
       "{}: burn-in of plane {} ({} pattern, {}), {} round(s), {} pair(s)\n"
       "  passed {}, failed {}, missing {}: each pair must carry {:.1f} {} ({:.0f}% of {:.1f} {} expected on a {} Gb/s link)\n",
-      TerminalSafe(c.plan.plan_name), TerminalSafe(c.plan.plane), TerminalSafe(c.plan.pattern), c.plan.test, c.plan.rounds.size(), pairs,
-      c.passed, c.failed, c.missing.size(), c.threshold, c.unit, c.expected > 0 ? 100 * c.threshold / c.expected : 0, c.expected,
-      c.unit, c.plan.speed_gbps);
+      TerminalSafe(c.plan.plan_name), TerminalSafe(c.plan.plane), TerminalSafe(c.plan.pattern), c.plan.test, c.plan.rounds.size(),
+      pairs, c.passed, c.failed, c.missing.size(), c.threshold, c.unit, c.expected > 0 ? 100 * c.threshold / c.expected : 0,
+      c.expected, c.unit, c.plan.speed_gbps);
   if (c.plan.counters) {
     out += fmt::format("  counters under load: {} NIC snapshot pair(s) read, {} missing\n", c.counters_read, c.counters_missing);
   }
@@ -389,8 +409,8 @@ std::string BurninCheckTable(const BurninCheck& c) {
       size_t shown = 0;
       for (const SuspectEvidence& e : s.evidence) {
         if (!e.failed || shown++ >= 4) continue;
-        out += fmt::format("{:<8} {:<10}   round {} pair {} with {}: {:.2f} {} ({})\n", "", "", e.round, e.pair, TerminalSafe(e.partner),
-                           e.measured, c.unit, TerminalSafe(e.why));
+        out += fmt::format("{:<8} {:<10}   round {} pair {} with {}: {:.2f} {} ({})\n", "", "", e.round, e.pair,
+                           TerminalSafe(e.partner), e.measured, c.unit, TerminalSafe(e.why));
       }
     }
   } else if (c.outcomes.empty()) {
@@ -405,8 +425,9 @@ std::string BurninCheckTable(const BurninCheck& c) {
                        TerminalSafe(c.missing.front().why));
   }
   if (!c.next_round.pairs.empty()) {
-    out += fmt::format("\nnext round ({} pair(s)): `railyard burnin bisect` writes it; the first: {} <- {}\n", c.next_round.pairs.size(),
-                       TerminalSafe(EndpointKey(c.next_round.pairs.front().server)), TerminalSafe(EndpointKey(c.next_round.pairs.front().client)));
+    out += fmt::format("\nnext round ({} pair(s)): `railyard burnin bisect` writes it; the first: {} <- {}\n",
+                       c.next_round.pairs.size(), TerminalSafe(EndpointKey(c.next_round.pairs.front().server)),
+                       TerminalSafe(EndpointKey(c.next_round.pairs.front().client)));
   }
   for (const std::string& w : c.warnings) out += "warning: " + TerminalSafe(w) + "\n";
   return out;
@@ -433,14 +454,17 @@ std::string BurninCheckHtml(const BurninCheck& c) {
   for (const BurninRound& r : c.plan.rounds) pairs += r.pairs.size();
   std::string out = fmt::format(
       "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Burn-in {} {}</title>\n"
-      "<style>body{{font-family:sans-serif;margin:2em}}table{{border-collapse:collapse}}td,th{{border:1px solid #bbb;padding:3px 6px;"
+      "<style>body{{font-family:sans-serif;margin:2em}}table{{border-collapse:collapse}}td,th{{border:1px solid #bbb;padding:3px "
+      "6px;"
       "text-align:left;vertical-align:top;font-size:13px}}.heat td{{width:14px;height:14px;padding:0;border:1px solid #fff}}"
-      ".heat th{{font-size:11px;font-weight:normal;padding:0 4px}}.confirmed{{color:#a00}}.likely{{color:#b60}}</style></head><body>\n"
-      "<h1>Burn-in: plane {} of {}</h1>\n<p>{} pattern, {}: {} round(s), {} pair(s). Passed {}, failed {}, <b>missing {}</b> (never counted "
+      ".heat th{{font-size:11px;font-weight:normal;padding:0 "
+      "4px}}.confirmed{{color:#a00}}.likely{{color:#b60}}</style></head><body>\n"
+      "<h1>Burn-in: plane {} of {}</h1>\n<p>{} pattern, {}: {} round(s), {} pair(s). Passed {}, failed {}, <b>missing {}</b> "
+      "(never counted "
       "as passed). A pair must carry {:.1f} {} of the {:.1f} {} expected on a {} Gb/s link.</p>\n",
-      HtmlEscape(c.plan.plan_name), HtmlEscape(c.plan.plane), HtmlEscape(c.plan.plane), HtmlEscape(c.plan.plan_name), HtmlEscape(c.plan.pattern),
-      HtmlEscape(c.plan.test), c.plan.rounds.size(), pairs, c.passed, c.failed, c.missing.size(), c.threshold, c.unit, c.expected, c.unit,
-      c.plan.speed_gbps);
+      HtmlEscape(c.plan.plan_name), HtmlEscape(c.plan.plane), HtmlEscape(c.plan.plane), HtmlEscape(c.plan.plan_name),
+      HtmlEscape(c.plan.pattern), HtmlEscape(c.plan.test), c.plan.rounds.size(), pairs, c.passed, c.failed, c.missing.size(),
+      c.threshold, c.unit, c.expected, c.unit, c.plan.speed_gbps);
   out += "<h2>Suspects</h2>\n";
   if (c.localization.suspects.empty()) {
     out += c.outcomes.empty() ? "<p>Nothing was measured.</p>\n" : "<p>None: every measured pair reached the threshold.</p>\n";
@@ -448,16 +472,18 @@ std::string BurninCheckHtml(const BurninCheck& c) {
     out += "<table><tr><th>kind</th><th>name</th><th>confidence</th><th>why</th><th>where</th><th>failed pairs</th></tr>\n";
     for (const Suspect& s : c.localization.suspects) {
       std::string where;
-      if (!s.cable.empty()) where = fmt::format("cable {} to {} {}", HtmlEscape(s.cable), HtmlEscape(s.leaf), HtmlEscape(s.leaf_port));
+      if (!s.cable.empty())
+        where = fmt::format("cable {} to {} {}", HtmlEscape(s.cable), HtmlEscape(s.leaf), HtmlEscape(s.leaf_port));
       std::string ev;
       size_t shown = 0;
       for (const SuspectEvidence& e : s.evidence) {
         if (!e.failed || shown++ >= 6) continue;
-        ev += fmt::format("round {} pair {} with {}: {:.2f} {} ({})<br>", e.round, e.pair, HtmlEscape(e.partner), e.measured, c.unit,
-                          HtmlEscape(e.why));
+        ev += fmt::format("round {} pair {} with {}: {:.2f} {} ({})<br>", e.round, e.pair, HtmlEscape(e.partner), e.measured,
+                          c.unit, HtmlEscape(e.why));
       }
-      out += fmt::format("<tr><td>{}</td><td>{}</td><td class=\"{}\">{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n", HtmlEscape(s.kind),
-                         HtmlEscape(s.name), HtmlEscape(s.confidence), HtmlEscape(s.confidence), HtmlEscape(s.reason), where, ev);
+      out += fmt::format("<tr><td>{}</td><td>{}</td><td class=\"{}\">{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+                         HtmlEscape(s.kind), HtmlEscape(s.name), HtmlEscape(s.confidence), HtmlEscape(s.confidence),
+                         HtmlEscape(s.reason), where, ev);
     }
     out += "</table>\n";
   }
@@ -472,9 +498,10 @@ std::string BurninCheckHtml(const BurninCheck& c) {
       devices.insert(dev);
     }
   }
-  out += fmt::format("<h2>Every NIC at its slowest</h2>\n<p>Each cell is the slowest {} the NIC measured, over every pair it was in; grey: not "
-                     "measured. Hover for the value.</p>\n<table class=\"heat\"><tr><th></th>",
-                     c.unit);
+  out += fmt::format(
+      "<h2>Every NIC at its slowest</h2>\n<p>Each cell is the slowest {} the NIC measured, over every pair it was in; grey: not "
+      "measured. Hover for the value.</p>\n<table class=\"heat\"><tr><th></th>",
+      c.unit);
   for (const std::string& d : devices) out += fmt::format("<th>{}</th>", HtmlEscape(d));
   out += "</tr>\n";
   for (const auto& [host, by_dev] : nic) {
@@ -484,8 +511,8 @@ std::string BurninCheckHtml(const BurninCheck& c) {
       if (it == by_dev.end()) {
         out += "<td style=\"background:#ccc\" title=\"not measured\"></td>";
       } else {
-        out += fmt::format("<td style=\"background:{}\" title=\"{} {}: {:.2f} {}\"></td>", HeatColour(it->second, c.expected, c.threshold),
-                           HtmlEscape(host), HtmlEscape(d), it->second, c.unit);
+        out += fmt::format("<td style=\"background:{}\" title=\"{} {}: {:.2f} {}\"></td>",
+                           HeatColour(it->second, c.expected, c.threshold), HtmlEscape(host), HtmlEscape(d), it->second, c.unit);
       }
     }
     out += "</tr>\n";
@@ -500,9 +527,10 @@ std::string BurninCheckHtml(const BurninCheck& c) {
       auto [it, fresh] = between.try_emplace({key.first, key.second}, o.measured);
       if (!fresh) it->second = std::min(it->second, o.measured);
     }
-    out += fmt::format("<h2>Every pair of hosts</h2>\n<p>The slowest {} measured between two hosts on any rail; grey: they did not meet.</p>\n"
-                       "<table class=\"heat\"><tr><th></th>",
-                       c.unit);
+    out += fmt::format(
+        "<h2>Every pair of hosts</h2>\n<p>The slowest {} measured between two hosts on any rail; grey: they did not meet.</p>\n"
+        "<table class=\"heat\"><tr><th></th>",
+        c.unit);
     for (const auto& [host, unused] : nic) out += fmt::format("<th title=\"{}\">&middot;</th>", HtmlEscape(host));
     out += "</tr>\n";
     for (const auto& [a, unused_a] : nic) {
@@ -512,24 +540,27 @@ std::string BurninCheckHtml(const BurninCheck& c) {
         if (it == between.end()) {
           out += "<td style=\"background:#eee\"></td>";
         } else {
-          out += fmt::format("<td style=\"background:{}\" title=\"{} - {}: {:.2f} {}\"></td>", HeatColour(it->second, c.expected, c.threshold),
-                             HtmlEscape(a), HtmlEscape(b), it->second, c.unit);
+          out += fmt::format("<td style=\"background:{}\" title=\"{} - {}: {:.2f} {}\"></td>",
+                             HeatColour(it->second, c.expected, c.threshold), HtmlEscape(a), HtmlEscape(b), it->second, c.unit);
         }
       }
       out += "</tr>\n";
     }
     out += "</table>\n";
   } else {
-    out += fmt::format("<p>{} hosts: the host-pair map is drawn for 256 hosts or fewer (check a subset with --hosts).</p>\n", nic.size());
+    out += fmt::format("<p>{} hosts: the host-pair map is drawn for 256 hosts or fewer (check a subset with --hosts).</p>\n",
+                       nic.size());
   }
   if (!c.missing.empty()) {
-    out += fmt::format("<h2>Pairs without a usable result ({})</h2>\n<table><tr><th>round</th><th>pair</th><th>server</th><th>client</th><th>why</th></tr>\n",
-                       c.missing.size());
+    out += fmt::format(
+        "<h2>Pairs without a usable result "
+        "({})</h2>\n<table><tr><th>round</th><th>pair</th><th>server</th><th>client</th><th>why</th></tr>\n",
+        c.missing.size());
     size_t shown = 0;
     for (const PairOutcome& o : c.missing) {
       if (shown++ >= 500) break;
-      out += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n", o.round, o.pair, HtmlEscape(EndpointKey(o.server)),
-                         HtmlEscape(EndpointKey(o.client)), HtmlEscape(o.why));
+      out += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n", o.round, o.pair,
+                         HtmlEscape(EndpointKey(o.server)), HtmlEscape(EndpointKey(o.client)), HtmlEscape(o.why));
     }
     out += "</table>\n";
   }
@@ -540,8 +571,8 @@ std::string BurninCheckHtml(const BurninCheck& c) {
 
 BurninPlan BisectPlan(const BurninCheck& c) {
   BurninPlan p = c.plan;
-  p.notes.push_back(fmt::format("round {}: the suspects of the rounds before against known-good partners, and loopbacks",
-                                c.next_round.index));
+  p.notes.push_back(
+      fmt::format("round {}: the suspects of the rounds before against known-good partners, and loopbacks", c.next_round.index));
   p.rounds.push_back(c.next_round);  // after the campaign's: checked together, the history counts
   return p;
 }

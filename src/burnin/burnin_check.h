@@ -30,11 +30,11 @@ struct BurninPolicy {
   double perftest_min_fraction = 0.9;
   std::optional<double> perftest_min_gbps;  // absolute, instead of the fraction
   uint64_t perftest_min_bytes = 65536;
-  double nccl_busbw_per_400g = 46;          // GB/s per 400 Gb/s NIC, scaled by the link rate
+  double nccl_busbw_per_400g = 46;  // GB/s per 400 Gb/s NIC, scaled by the link rate
   double nccl_min_fraction = 0.9;
-  std::optional<double> nccl_min_busbw;     // GB/s, absolute, instead of the fraction
+  std::optional<double> nccl_min_busbw;  // GB/s, absolute, instead of the fraction
   uint64_t nccl_min_bytes = 1ull << 30;
-  double max_module_temp_c = 70;            // counters: a module at or above this after a round (doctor's warning level)
+  double max_module_temp_c = 70;  // counters: a module at or above this after a round (doctor's warning level)
 };
 
 // burnin.yaml: perftest: {min_fraction, min_gbps, min_bytes}, nccl: {busbw_per_400g, min_fraction,
@@ -43,22 +43,23 @@ BurninPolicy ParseBurninPolicy(const std::string& yaml, const std::string& file)
 
 struct BurninCheck {
   BurninPlan plan;
-  std::string unit;          // Gb/s (perftest) or GB/s (NCCL bus bandwidth)
-  double expected = 0;       // what a healthy pair carries
-  double threshold = 0;      // what it must carry to pass
+  std::string unit;                   // Gb/s (perftest) or GB/s (NCCL bus bandwidth)
+  double expected = 0;                // what a healthy pair carries
+  double threshold = 0;               // what it must carry to pass
   std::vector<PairOutcome> outcomes;  // the measured pairs (failed or passed), in plan order
   std::vector<PairOutcome> missing;   // pairs with no usable result: never counted as passed
   Localization localization;
   BurninRound next_round;
   size_t passed = 0, failed = 0;
   size_t counters_read = 0, counters_missing = 0;  // NIC snapshots around rounds: both read / one or both absent
-  std::vector<std::string> warnings;  // "FILE:LINE: message"
+  std::vector<std::string> warnings;               // "FILE:LINE: message"
 };
 
 // Reads RESULTS_DIR/<pair.result>.txt (or .json: perftest --out_json with --report_gbits, or
 // nccl-tests -J) for every pair of the burn-in plan. `fabric` (may be null) gives each NIC its leaf,
 // leaf port and cable for the suspects.
-BurninCheck CheckBurnin(const BurninPlan& plan, const PlannedFabric* fabric, const std::string& results_dir, const BurninPolicy& policy);
+BurninCheck CheckBurnin(const BurninPlan& plan, const PlannedFabric* fabric, const std::string& results_dir,
+                        const BurninPolicy& policy);
 
 // JSON (schema railyard.burnin/1) and the terminal table.
 std::string BurninCheckJson(const BurninCheck& check);

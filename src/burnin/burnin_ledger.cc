@@ -55,8 +55,8 @@ BurninLedgerUpdate BurninObservations(const BurninCheck& check, const std::vecto
     if (s.kind == "nic" && s.confidence == "confirmed") {
       verdict[key] = fmt::format("fail ({}): the card {}: {}", campaign, s.name, s.reason);
     } else if (s.reason.find("loopback was fast") != std::string::npos) {
-      verdict[key] = fmt::format("not judged ({}): the card was fast on its own; its cable {} or leaf port is the suspect", campaign,
-                                 s.cable.empty() ? "(unknown)" : s.cable);
+      verdict[key] = fmt::format("not judged ({}): the card was fast on its own; its cable {} or leaf port is the suspect",
+                                 campaign, s.cable.empty() ? "(unknown)" : s.cable);
     } else {
       verdict[key] = fmt::format("suspect, {} ({}): {}", s.confidence, campaign, s.reason);
     }
@@ -89,8 +89,8 @@ BurninLedgerUpdate BurninObservations(const BurninCheck& check, const std::vecto
   }
   for (const auto& [nic, p] : passes) {
     if (verdict.count(nic) || p.first == 0) continue;
-    verdict[nic] = fmt::format("pass ({}): {} pair(s), the slowest {:.2f} {} (threshold {:.1f})", campaign, p.first, p.second, check.unit,
-                               check.threshold);
+    verdict[nic] = fmt::format("pass ({}): {} pair(s), the slowest {:.2f} {} (threshold {:.1f})", campaign, p.first, p.second,
+                               check.unit, check.threshold);
   }
   for (const auto& [nic, text] : verdict) {
     auto loc = location_of.find(nic);

@@ -1,6 +1,6 @@
 #include "burnin/burnin_plan.h"
-#include "util/input_error.h"
 #include "model/schemas.h"
+#include "util/input_error.h"
 
 #include <fnmatch.h>
 
@@ -31,9 +31,9 @@ struct HostNic {
 };
 
 struct Topology {
-  std::vector<uint32_t> hosts;                          // plan device indexes, plan order
+  std::vector<uint32_t> hosts;                              // plan device indexes, plan order
   std::unordered_map<uint32_t, std::vector<HostNic>> nics;  // per host, in device (natural) order
-  std::unordered_map<uint32_t, uint32_t> pod;           // leaf -> pod id
+  std::unordered_map<uint32_t, uint32_t> pod;               // leaf -> pod id
   bool has_core = false;
 };
 
@@ -69,7 +69,8 @@ Topology ReadTopology(const PlannedFabric& fabric, const std::string& plane) {
   }
   std::sort(t.hosts.begin(), t.hosts.end());
   for (auto& [host, list] : t.nics) {
-    std::stable_sort(list.begin(), list.end(), [](const HostNic& a, const HostNic& b) { return NaturalLess(a.device, b.device); });
+    std::stable_sort(list.begin(), list.end(),
+                     [](const HostNic& a, const HostNic& b) { return NaturalLess(a.device, b.device); });
   }
   return t;
 }
@@ -109,9 +110,11 @@ std::string Stem(int round, size_t pair, const BurninEndpoint& s, const BurninEn
 
 BurninPlan PlanBurnin(const PlannedFabric& fabric, const BurninOptions& o) {
   static const std::set<std::string> kPatterns = {"pairwise", "rail", "topo", "loopback"};
-  if (!kPatterns.count(o.pattern)) throw std::runtime_error(fmt::format("--pattern '{}': pairwise, rail, topo or loopback", o.pattern));
+  if (!kPatterns.count(o.pattern))
+    throw std::runtime_error(fmt::format("--pattern '{}': pairwise, rail, topo or loopback", o.pattern));
   if (o.test != "perftest" && o.test != "nccl") throw std::runtime_error(fmt::format("--test '{}': perftest or nccl", o.test));
-  if (o.test == "nccl" && o.pattern == "loopback") throw std::runtime_error("--test nccl: a loopback is a perftest pattern (one NIC)");
+  if (o.test == "nccl" && o.pattern == "loopback")
+    throw std::runtime_error("--test nccl: a loopback is a perftest pattern (one NIC)");
   BurninPlan plan;
   plan.plan_name = fabric.name;
   plan.pattern = o.pattern;
@@ -170,7 +173,8 @@ BurninPlan PlanBurnin(const PlannedFabric& fabric, const BurninOptions& o) {
       }
     }
     if (!unknown.empty()) {
-      throw std::runtime_error(fmt::format("--hosts: {} host(s) with no link on plane {}: {}{}", unknown.size(), plane->name, unknown.front(),
+      throw std::runtime_error(fmt::format("--hosts: {} host(s) with no link on plane {}: {}{}", unknown.size(), plane->name,
+                                           unknown.front(),
                                            unknown.size() > 1 ? fmt::format(" and {} more", unknown.size() - 1) : ""));
     }
     std::sort(hosts.begin(), hosts.end());
@@ -183,11 +187,13 @@ BurninPlan PlanBurnin(const PlannedFabric& fabric, const BurninOptions& o) {
       throw std::runtime_error(fmt::format("host '{}': not a hostname railyard writes into a script", fabric.devices[h].name));
     }
     for (const HostNic& n : t.nics[h]) {
-      if (!std::regex_match(n.device, kSafe)) throw std::runtime_error(fmt::format("{}: device '{}': not a device name", fabric.devices[h].name, n.device));
+      if (!std::regex_match(n.device, kSafe))
+        throw std::runtime_error(fmt::format("{}: device '{}': not a device name", fabric.devices[h].name, n.device));
     }
   }
   if (o.pattern != "loopback" && hosts.size() < 2) {
-    throw std::runtime_error(fmt::format("--pattern {}: {} host(s) on plane {}; a pair needs two", o.pattern, hosts.size(), plane->name));
+    throw std::runtime_error(
+        fmt::format("--pattern {}: {} host(s) on plane {}; a pair needs two", o.pattern, hosts.size(), plane->name));
   }
   if (hosts.empty()) throw std::runtime_error(fmt::format("no host on plane {}", plane->name));
   const bool nccl = o.test == "nccl";
@@ -219,8 +225,8 @@ BurninPlan PlanBurnin(const PlannedFabric& fabric, const BurninOptions& o) {
   auto check_size = [&](size_t more) {
     total += more;
     if (total > kMaxPairs) {
-      throw std::runtime_error(fmt::format("--pattern {} over {} hosts is more than {} pairs: give --rounds to run fewer rounds", o.pattern,
-                                           hosts.size(), kMaxPairs));
+      throw std::runtime_error(fmt::format("--pattern {} over {} hosts is more than {} pairs: give --rounds to run fewer rounds",
+                                           o.pattern, hosts.size(), kMaxPairs));
     }
   };
   const size_t n = hosts.size() + hosts.size() % 2;  // the circle needs an even count: a "bye" player
@@ -228,7 +234,8 @@ BurninPlan PlanBurnin(const PlannedFabric& fabric, const BurninOptions& o) {
   if (o.pattern == "pairwise") {
     size_t count = n - 1;
     if (o.rounds > 0 && static_cast<size_t>(o.rounds) < count) {
-      plan.notes.push_back(fmt::format("{} of the {} pairwise rounds (--rounds): not every pair of hosts meets", o.rounds, count));
+      plan.notes.push_back(
+          fmt::format("{} of the {} pairwise rounds (--rounds): not every pair of hosts meets", o.rounds, count));
       count = static_cast<size_t>(o.rounds);
     }
     for (size_t r = 0; r < count; ++r) {
@@ -242,7 +249,8 @@ BurninPlan PlanBurnin(const PlannedFabric& fabric, const BurninOptions& o) {
       plan.rounds.push_back(std::move(round));
     }
   } else if (o.pattern == "rail") {
-    if (nccl) throw std::runtime_error("--pattern rail with --test nccl: use pairwise (NCCL_TESTS_SPLIT runs every rail of a host pair)");
+    if (nccl)
+      throw std::runtime_error("--pattern rail with --test nccl: use pairwise (NCCL_TESTS_SPLIT runs every rail of a host pair)");
     size_t rails = 0;
     for (uint32_t h : hosts) rails = std::max(rails, t.nics[h].size());
     const size_t count = o.rounds > 0 ? static_cast<size_t>(o.rounds) : 3;
@@ -280,7 +288,8 @@ BurninPlan PlanBurnin(const PlannedFabric& fabric, const BurninOptions& o) {
           return std::tuple(pod(a), rank[a], leaf(a)) < std::tuple(pod(b), rank[b], leaf(b));
         });
       } else {
-        std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return std::tuple(rank[a], pod(a)) < std::tuple(rank[b], pod(b)); });
+        std::stable_sort(order.begin(), order.end(),
+                         [&](uint32_t a, uint32_t b) { return std::tuple(rank[a], pod(a)) < std::tuple(rank[b], pod(b)); });
       }
       BurninRound round;
       round.index = static_cast<int>(plan.rounds.size());
@@ -335,9 +344,10 @@ std::string BurninPlanJson(const BurninPlan& plan) {
     for (size_t i = 0; i < round.pairs.size(); ++i) {
       const BurninPair& p = round.pairs[i];
       // Names were checked to be hostnames and device names: nothing to escape.
-      out += fmt::format("{}\n{{\"server\":{{\"host\":\"{}\",\"device\":\"{}\"}},\"client\":{{\"host\":\"{}\",\"device\":\"{}\"}},"
-                         "\"hops\":{},\"rail\":{},\"result\":\"{}\"}}",
-                         i ? "," : "", p.server.host, p.server.device, p.client.host, p.client.device, p.hops, p.rail, p.result);
+      out += fmt::format(
+          "{}\n{{\"server\":{{\"host\":\"{}\",\"device\":\"{}\"}},\"client\":{{\"host\":\"{}\",\"device\":\"{}\"}},"
+          "\"hops\":{},\"rail\":{},\"result\":\"{}\"}}",
+          i ? "," : "", p.server.host, p.server.device, p.client.host, p.client.device, p.hops, p.rail, p.result);
     }
     out += "]}";
   }
@@ -377,9 +387,11 @@ BurninPlan ParseBurninPlan(std::string_view json, const std::string& source) {
         static const std::regex kName("^([A-Za-z0-9][A-Za-z0-9._-]{0,62})?$");
         static const std::regex kStem("^[A-Za-z0-9][A-Za-z0-9._-]{0,63}/[A-Za-z0-9][A-Za-z0-9._-]{0,255}$");
         for (const std::string* name : {&pair.server.host, &pair.server.device, &pair.client.host, &pair.client.device}) {
-          if (!std::regex_match(*name, kName)) fail(fmt::format("round {}: '{}' is not a host or device name", round.index, *name));
+          if (!std::regex_match(*name, kName))
+            fail(fmt::format("round {}: '{}' is not a host or device name", round.index, *name));
         }
-        if (pair.server.host.empty() || pair.client.host.empty()) fail(fmt::format("round {}: a pair without its hosts", round.index));
+        if (pair.server.host.empty() || pair.client.host.empty())
+          fail(fmt::format("round {}: a pair without its hosts", round.index));
         if (!std::regex_match(pair.result, kStem) || pair.result.find("..") != std::string::npos) {
           fail(fmt::format("round {}: result '{}' is not a round-NNN/pair-NNNNN name", round.index, pair.result));
         }
@@ -393,7 +405,8 @@ BurninPlan ParseBurninPlan(std::string_view json, const std::string& source) {
   return plan;
 }
 
-std::vector<HostFile> BurninScripts(const BurninPlan& plan, const std::string& launcher, int first_round, const std::string& results) {
+std::vector<HostFile> BurninScripts(const BurninPlan& plan, const std::string& launcher, int first_round,
+                                    const std::string& results) {
   // Names that only reach comments: a line break there would end the comment, so none is kept.
   auto comment = [](std::string text) {
     for (char& ch : text) ch = static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f ? '?' : ch;
@@ -403,8 +416,10 @@ std::vector<HostFile> BurninScripts(const BurninPlan& plan, const std::string& l
   if (launcher != "ssh" && launcher != "srun") throw std::runtime_error(fmt::format("--launcher '{}': ssh or srun", launcher));
   std::vector<HostFile> files;
   // `on HOST CMD OUT`: a command on a host, its output in a file, in the background.
-  const std::string on = launcher == "ssh" ? "on() { h=$1; c=$2; o=$3; ssh -n -o BatchMode=yes \"$h\" \"$c\" > \"$o\" 2>&1 & }\n"
-                                           : "on() { h=$1; c=$2; o=$3; srun --nodes=1 --ntasks=1 --overlap -w \"$h\" sh -c \"$c\" > \"$o\" 2>&1 & }\n";
+  const std::string on =
+      launcher == "ssh"
+          ? "on() { h=$1; c=$2; o=$3; ssh -n -o BatchMode=yes \"$h\" \"$c\" > \"$o\" 2>&1 & }\n"
+          : "on() { h=$1; c=$2; o=$3; srun --nodes=1 --ntasks=1 --overlap -w \"$h\" sh -c \"$c\" > \"$o\" 2>&1 & }\n";
   const bool roce = plan.kind == "roce";
   std::string all = fmt::format(
       "#!/bin/sh\n# railyard burnin: every round of plan {} (pattern {}, plane {}), one after the other.\n"
@@ -414,13 +429,15 @@ std::vector<HostFile> BurninScripts(const BurninPlan& plan, const std::string& l
   for (const BurninRound& round : plan.rounds) {
     if (round.index < first_round) continue;
     const std::string name = fmt::format("round-{:03}.sh", round.index);
-    all += fmt::format("echo \"round {} of {}: {} pair(s)\"\nsh ./{}\n", round.index + 1, plan.rounds.size(), round.pairs.size(), name);
+    all += fmt::format("echo \"round {} of {}: {} pair(s)\"\nsh ./{}\n", round.index + 1, plan.rounds.size(), round.pairs.size(),
+                       name);
     std::string s = fmt::format(
         "#!/bin/sh\n# railyard burnin: round {} of {} (pattern {}, plane {}, {} pair(s)) from plan {}.\n"
         "# Starts every server of the round, then every client; each client's output is its pair's result.\n"
         "set -u\nRESULTS=${{RESULTS:-results}}\nDURATION=${{DURATION:-{}}}\nmkdir -p \"$RESULTS/{}\"\n{}",
         round.index + 1, plan.rounds.size(), pattern, plane, round.pairs.size(), plan_name, plan.duration_s,
-        round.pairs.empty() ? fmt::format("round-{:03}", round.index) : round.pairs.front().result.substr(0, round.pairs.front().result.find('/')),
+        round.pairs.empty() ? fmt::format("round-{:03}", round.index)
+                            : round.pairs.front().result.substr(0, round.pairs.front().result.find('/')),
         on);
     std::string servers, clients;
     std::map<std::string, int> port_of;  // per server host, the next free port
@@ -430,7 +447,8 @@ std::vector<HostFile> BurninScripts(const BurninPlan& plan, const std::string& l
         // one GPU per host, so every rail is measured on its own (nccl-tests README).
         const int g = std::max(1, plan.gpus_per_node);
         clients += fmt::format(
-            "# {} + {} ({} hops)\n(mpirun -np {} -H {}:{},{}:{} -x NCCL_TESTS_SPLIT=\"MOD {}\" all_reduce_perf -b 8G -e 8G -f 2 -g 1 "
+            "# {} + {} ({} hops)\n(mpirun -np {} -H {}:{},{}:{} -x NCCL_TESTS_SPLIT=\"MOD {}\" all_reduce_perf -b 8G -e 8G -f 2 "
+            "-g 1 "
             "-n 50 > \"$RESULTS/{}.txt\" 2>&1) &\n",
             p.server.host, p.client.host, p.hops, 2 * g, p.server.host, g, p.client.host, g, g, p.result);
         continue;
@@ -438,26 +456,29 @@ std::vector<HostFile> BurninScripts(const BurninPlan& plan, const std::string& l
       // Servers on one host each listen on their own port.
       const int port = 18515 + port_of[p.server.host]++;
       const std::string gid = roce ? " -x 3" : "";  // RoCE: GID index 3, RoCEv2 over the port's IPv4 address
-      servers += fmt::format("# {} {} <- {} {} ({} hops{})\non {} \"ib_write_bw -d {} -F --report_gbits -D $DURATION -p {}{}\" \"$RESULTS/{}.server.txt\"\n",
-                             p.server.host, p.server.device, p.client.host, p.client.device, p.hops,
-                             p.rail ? fmt::format(", rail {}", p.rail) : "", p.server.host, p.server.device, port, gid, p.result);
+      servers += fmt::format(
+          "# {} {} <- {} {} ({} hops{})\non {} \"ib_write_bw -d {} -F --report_gbits -D $DURATION -p {}{}\" "
+          "\"$RESULTS/{}.server.txt\"\n",
+          p.server.host, p.server.device, p.client.host, p.client.device, p.hops, p.rail ? fmt::format(", rail {}", p.rail) : "",
+          p.server.host, p.server.device, port, gid, p.result);
       const std::string target = p.server.host == p.client.host ? "localhost" : p.server.host;
-      clients += fmt::format("on {} \"ib_write_bw -d {} -F --report_gbits -D $DURATION -p {}{} {}\" \"$RESULTS/{}.txt\"\n", p.client.host,
-                             p.client.device, port, gid, target, p.result);
+      clients += fmt::format("on {} \"ib_write_bw -d {} -F --report_gbits -D $DURATION -p {}{} {}\" \"$RESULTS/{}.txt\"\n",
+                             p.client.host, p.client.device, port, gid, target, p.result);
     }
     // Counters around the round: each NIC's mlxlink counters (symbol and effective errors, link
     // downs, recoveries) and module temperature before and after, so a link whose errors grow under
     // load is caught even when its bandwidth passed.
     std::string before, after;
     if (plan.counters && plan.test != "nccl") {
-      const std::string dir = round.pairs.empty() ? "" : round.pairs.front().result.substr(0, round.pairs.front().result.find('/'));
+      const std::string dir =
+          round.pairs.empty() ? "" : round.pairs.front().result.substr(0, round.pairs.front().result.find('/'));
       std::set<std::string> seen;
       for (const BurninPair& p : round.pairs) {
         for (const BurninEndpoint* e : {&p.server, &p.client}) {
           if (!seen.insert(e->host + "." + e->device).second) continue;
           for (auto [when, text] : {std::pair<const char*, std::string*>{"before", &before}, {"after", &after}}) {
-            *text += fmt::format("on {} \"mlxlink -d {} -c -m\" \"$RESULTS/{}/counters/{}.{}.{}.txt\"\n", e->host, e->device, dir, e->host,
-                                 e->device, when);
+            *text += fmt::format("on {} \"mlxlink -d {} -c -m\" \"$RESULTS/{}/counters/{}.{}.{}.txt\"\n", e->host, e->device, dir,
+                                 e->host, e->device, when);
           }
         }
       }

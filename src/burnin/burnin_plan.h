@@ -33,8 +33,8 @@ struct BurninEndpoint {
 
 struct BurninPair {
   BurninEndpoint server, client;
-  int hops = 0;   // switch-to-switch distance x2: 0 loopback, 2 same leaf, 4 via a spine, 6 via a core
-  int rail = 0;   // 1-based rail of the NICs (0 = not rail-aligned)
+  int hops = 0;        // switch-to-switch distance x2: 0 loopback, 2 same leaf, 4 via a spine, 6 via a core
+  int rail = 0;        // 1-based rail of the NICs (0 = not rail-aligned)
   std::string result;  // results file stem: "round-003/pair-00012.node001.mlx5_0.node017.mlx5_0"
 };
 
@@ -45,7 +45,7 @@ struct BurninRound {
 
 struct BurninPlan {
   std::string plan_name, plane, kind, pattern, test;  // kind infiniband|roce; test perftest|nccl
-  uint32_t speed_gbps = 0;  // the plane's host link rate
+  uint32_t speed_gbps = 0;                            // the plane's host link rate
   int duration_s = 30;
   int gpus_per_node = 0;
   bool counters = false;  // the scripts snapshot counters into <round dir>/counters/HOST.DEV.{before,after}.txt
@@ -55,14 +55,14 @@ struct BurninPlan {
 };
 
 struct BurninOptions {
-  std::string pattern = "rail";  // pairwise | rail | topo | loopback
+  std::string pattern = "rail";   // pairwise | rail | topo | loopback
   std::string test = "perftest";  // perftest | nccl
   std::string plane;              // "" = the compute plane (else the first with host links)
   std::string hosts;              // Slurm host list or glob ("" = every host of the plane)
   int rounds = 0;                 // at most this many rounds (0 = the pattern's own count)
   int duration_s = 30;
-  int gpus_per_node = 8;          // NCCL: ranks per host
-  bool counters = true;           // perftest: snapshot each NIC's counters (mlxlink -c -m) around every round
+  int gpus_per_node = 8;  // NCCL: ranks per host
+  bool counters = true;   // perftest: snapshot each NIC's counters (mlxlink -c -m) around every round
 };
 
 // Plans the rounds. Throws std::runtime_error for an unknown plane or pattern, a host list naming

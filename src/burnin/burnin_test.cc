@@ -12,9 +12,9 @@
 
 #include "burnin/burnin_check.h"
 #include "burnin/burnin_ledger.h"
-#include "ledger/ledger.h"
 #include "burnin/burnin_plan.h"
 #include "export/write_all.h"
+#include "ledger/ledger.h"
 #include "parse/fixtures.h"
 #include "parse/nccl_tests.h"
 #include "parse/perftest.h"
@@ -108,9 +108,10 @@ TEST(Perftest, LatencyTablesAndCutOutput) {
 
 TEST(Perftest, OutJsonReadLineByLineWithItsInvalidForms) {
   // The writer's template (tests/fixtures/burnin/FORMATS.md): and --output=bandwidth's trailing comma.
-  const char* json = "{\n\"test_info\": {\n\"test\": \"RDMA_Write_BW_Test\",\n\"Device\": \"mlx5_0\",\n\"Number_of_qps\": 2,\n"
-                     "\"Link_type\": \"IB\"\n},\n\"results\": {\n\"MsgSize\": 65536,\n\"n_iterations\": 1234567,\n\"BW_peak\": 0.00,\n"
-                     "\"BW_average\": 181.46,\n\"MsgRate\": 0.346100\n}\n}\n";
+  const char* json =
+      "{\n\"test_info\": {\n\"test\": \"RDMA_Write_BW_Test\",\n\"Device\": \"mlx5_0\",\n\"Number_of_qps\": 2,\n"
+      "\"Link_type\": \"IB\"\n},\n\"results\": {\n\"MsgSize\": 65536,\n\"n_iterations\": 1234567,\n\"BW_peak\": 0.00,\n"
+      "\"BW_average\": 181.46,\n\"MsgRate\": 0.346100\n}\n}\n";
   PerftestResult r = ParsePerftestJson(json, true);
   ASSERT_EQ(r.bw.size(), 1u);
   EXPECT_EQ(r.test, "RDMA Write BW Test");
@@ -184,7 +185,8 @@ TEST(NcclTests, JsonOutputAsTheWriterWritesIt) {
 }
 
 TEST(Hostlist, SlurmRangesAndErrors) {
-  EXPECT_EQ(ExpandHostlist("node[001-003,007],gpu1"), (std::vector<std::string>{"node001", "node002", "node003", "node007", "gpu1"}));
+  EXPECT_EQ(ExpandHostlist("node[001-003,007],gpu1"),
+            (std::vector<std::string>{"node001", "node002", "node003", "node007", "gpu1"}));
   EXPECT_EQ(ExpandHostlist("r[1-2]n[1-2]"), (std::vector<std::string>{"r1n1", "r1n2", "r2n1", "r2n2"}));
   EXPECT_EQ(ExpandHostlist("n[8-10]"), (std::vector<std::string>{"n8", "n9", "n10"}));
   EXPECT_THROW(ExpandHostlist("node[001-"), std::runtime_error);
@@ -231,7 +233,8 @@ struct Campaign {
         if (gbps < 0) {
           f << refused;
         } else {
-          f << healthy.substr(0, row) << fmt::format(" 65536      5000             {:.2f}             {:.2f} \t\t     0.748336", gbps, gbps)
+          f << healthy.substr(0, row)
+            << fmt::format(" 65536      5000             {:.2f}             {:.2f} \t\t     0.748336", gbps, gbps)
             << healthy.substr(row_end);
         }
       }
@@ -351,10 +354,10 @@ TEST(BurninCheck, TheHtmlReportHasTheSuspectsAndAHeatMapPerNicAndPerHostPair) {
     for (size_t at = html.find(needle); at != std::string::npos; at = html.find(needle, at + 1)) ++n;
     return n;
   };
-  EXPECT_EQ(count("title=\"gpu005 mlx5_"), 8u);         // its 8 NICs in the NIC map
+  EXPECT_EQ(count("title=\"gpu005 mlx5_"), 8u);  // its 8 NICs in the NIC map
   // Red: its 8 NICs and the 24 partner NICs that met it (at their slowest), and its 15 partner hosts both ways.
   EXPECT_EQ(count(": 151.00 Gb/s\"></td>"), 8u + 24u + 2u * 15u);
-  EXPECT_EQ(count("<tr><th>gpu"), 2u * 16u);            // 16 hosts in each map
+  EXPECT_EQ(count("<tr><th>gpu"), 2u * 16u);  // 16 hosts in each map
   // Every value is escaped: a result naming a hostile host.
   BurninCheck hostile = c.Check(plan);
   hostile.outcomes[0].server.host = "<script>alert(1)</script>";
@@ -382,8 +385,12 @@ TEST(BurninCheck, OneBadNicOnOneRailIsThatNicAndItsCable) {
   // Bisect: the loopback is fast, so the cable or the leaf port; slow, so the card.
   for (bool card : {false, true}) {
     BurninPlan next = BisectPlan(r);
-    c.Run(next, [&](const BurninPair& p, int) { return Involves(p, "gpu011", "mlx5_3") && (card || p.server.host != p.client.host) ? 120.0 : 390.0; },
-          r.next_round.index);
+    c.Run(
+        next,
+        [&](const BurninPair& p, int) {
+          return Involves(p, "gpu011", "mlx5_3") && (card || p.server.host != p.client.host) ? 120.0 : 390.0;
+        },
+        r.next_round.index);
     BurninCheck again = c.Check(next);
     ASSERT_EQ(again.localization.suspects.size(), 1u) << Describe(again);
     EXPECT_EQ(again.localization.suspects[0].kind, card ? "nic" : "link") << Describe(again);
@@ -454,7 +461,8 @@ TEST(BurninCheck, ABadLeafIsTheSwitch) {
   ASSERT_EQ(on_leaf.size(), 8u);
   BurninPlan plan = RailPlan(c.fabric);
   c.Run(plan, [&](const BurninPair& p, int) {
-    return on_leaf.count(p.server.host + " " + p.server.device) || on_leaf.count(p.client.host + " " + p.client.device) ? 80.0 : 392.0;
+    return on_leaf.count(p.server.host + " " + p.server.device) || on_leaf.count(p.client.host + " " + p.client.device) ? 80.0
+                                                                                                                        : 392.0;
   });
   BurninCheck r = c.Check(plan);
   ASSERT_EQ(r.localization.suspects.size(), 1u) << Describe(r);
@@ -485,7 +493,8 @@ TEST(BurninCheck, CountersThatGrowUnderLoadMakeASuspectEvenWhenBandwidthPassed) 
   c.Run(plan, [](const BurninPair&, int) { return 391.0; });
   // Every NIC's mlxlink snapshots: the real BlueField-3 capture; gpu012 mlx5_6 takes 3 link downs
   // and 1,200 effective errors during round 1.
-  const std::string snap = ReadWholeFile(testing::FixturePath("mlxlink/bluefield3-qsfp28-fs-passive-dac-temperature-na-with-counters.txt").string());
+  const std::string snap =
+      ReadWholeFile(testing::FixturePath("mlxlink/bluefield3-qsfp28-fs-passive-dac-temperature-na-with-counters.txt").string());
   for (const BurninRound& r : plan.rounds) {
     for (const BurninPair& p : r.pairs) {
       for (const BurninEndpoint* e : {&p.server, &p.client}) {
@@ -528,7 +537,8 @@ TEST(BurninLedger, EachNicsVerdictOnItsSerialThroughTheFactsPciAddress) {
   ASSERT_EQ(r.localization.suspects[0].kind, "nic");
   // The ledger knows two cards at their lspci addresses; the facts say where each RDMA device is.
   auto ledger = OpenSqliteLedger((c.dir / "ledger.db").string());
-  ledger->Record({{"MT2401X00011", "nic", {{"location", "gpu011 19:00.0"}}, 0}, {"MT2401X00012", "nic", {{"location", "gpu012 19:00.0"}}, 0}},
+  ledger->Record({{"MT2401X00011", "nic", {{"location", "gpu011 19:00.0"}}, 0},
+                  {"MT2401X00012", "nic", {{"location", "gpu012 19:00.0"}}, 0}},
                  "receiving", "test");
   std::vector<HostFacts> facts(2);
   for (int i = 0; i < 2; ++i) {
@@ -542,7 +552,10 @@ TEST(BurninLedger, EachNicsVerdictOnItsSerialThroughTheFactsPciAddress) {
   EXPECT_EQ(update.observations.size(), 2u);
   EXPECT_EQ(update.unmapped.size(), 126u);  // the other NICs have no card in this ledger
   ledger->Record(update.observations, "tester", "railyard burnin check");
-  EXPECT_TRUE(ledger->Get("MT2401X00011")->fields.at("burnin.result").starts_with("fail (rail perftest on plane compute): the card gpu011 mlx5_3")) << ledger->Get("MT2401X00011")->fields.at("burnin.result");
+  EXPECT_TRUE(ledger->Get("MT2401X00011")
+                  ->fields.at("burnin.result")
+                  .starts_with("fail (rail perftest on plane compute): the card gpu011 mlx5_3"))
+      << ledger->Get("MT2401X00011")->fields.at("burnin.result");
   EXPECT_TRUE(ledger->Get("MT2401X00012")->fields.at("burnin.result").starts_with("pass (rail perftest on plane compute): "))
       << ledger->Get("MT2401X00012")->fields.at("burnin.result");
 }
@@ -557,7 +570,8 @@ TEST(BurninLedger, ABadLeafsNicsAreHeldAndTheirPartnersJudgedOnTheirOtherPairs) 
   }
   BurninPlan plan = RailPlan(c.fabric);
   c.Run(plan, [&](const BurninPair& p, int) {
-    return on_leaf.count(p.server.host + " " + p.server.device) || on_leaf.count(p.client.host + " " + p.client.device) ? 80.0 : 392.0;
+    return on_leaf.count(p.server.host + " " + p.server.device) || on_leaf.count(p.client.host + " " + p.client.device) ? 80.0
+                                                                                                                        : 392.0;
   });
   BurninCheck r = c.Check(plan);
   ASSERT_EQ(r.localization.suspects.size(), 1u);
@@ -571,7 +585,8 @@ TEST(BurninLedger, ABadLeafsNicsAreHeldAndTheirPartnersJudgedOnTheirOtherPairs) 
   }
   ASSERT_FALSE(partner.empty());
   auto ledger = OpenSqliteLedger((c.dir / "ledger.db").string());
-  ledger->Record({{"MT2401X00001", "nic", {{"location", "gpu001 19:00.0"}}, 0}, {"MT2401X00009", "nic", {{"location", partner + " 19:00.0"}}, 0}},
+  ledger->Record({{"MT2401X00001", "nic", {{"location", "gpu001 19:00.0"}}, 0},
+                  {"MT2401X00009", "nic", {{"location", partner + " 19:00.0"}}, 0}},
                  "receiving", "test");
   std::vector<HostFacts> facts(2);
   for (int i = 0; i < 2; ++i) {
@@ -584,8 +599,10 @@ TEST(BurninLedger, ABadLeafsNicsAreHeldAndTheirPartnersJudgedOnTheirOtherPairs) 
   ledger->Record(BurninObservations(r, facts, *ledger).observations, "tester", "railyard burnin check");
   // gpu001's rail-4 NIC sits on the bad leaf: held. The partner (the other SU's leaf) met one of its
   // NICs and others too: judged on those, a pass.
-  EXPECT_TRUE(ledger->Get("MT2401X00001")->fields.at("burnin.result").starts_with("not judged")) << ledger->Get("MT2401X00001")->fields.at("burnin.result");
-  EXPECT_TRUE(ledger->Get("MT2401X00009")->fields.at("burnin.result").starts_with("pass")) << ledger->Get("MT2401X00009")->fields.at("burnin.result");
+  EXPECT_TRUE(ledger->Get("MT2401X00001")->fields.at("burnin.result").starts_with("not judged"))
+      << ledger->Get("MT2401X00001")->fields.at("burnin.result");
+  EXPECT_TRUE(ledger->Get("MT2401X00009")->fields.at("burnin.result").starts_with("pass"))
+      << ledger->Get("MT2401X00009")->fields.at("burnin.result");
 }
 
 TEST(BurninPolicy, ThresholdsFromYamlAndErrorsWithTheirPlace) {

@@ -13,8 +13,8 @@ struct EndpointStats {
   BurninEndpoint endpoint;
   std::vector<size_t> results;  // indexes into outcomes (pairs with a partner)
   size_t fails = 0;
-  std::vector<size_t> blamed;   // failed results blamed on this end
-  bool ambiguous_only = true;   // every blame was a coin toss
+  std::vector<size_t> blamed;  // failed results blamed on this end
+  bool ambiguous_only = true;  // every blame was a coin toss
   bool loopback_failed = false;
   bool loopback_passed = false;
   std::vector<size_t> loopbacks;
@@ -96,7 +96,8 @@ Localization Localize(const std::vector<PairOutcome>& outcomes, const std::map<s
     sus.name = leaf;
     sus.leaf = leaf;
     sus.confidence = nics.size() >= 3 ? "confirmed" : "likely";
-    sus.reason = fmt::format("every pair through it was slow: {} NIC(s) of {} host(s), each fast nowhere", nics.size(), hosts.size());
+    sus.reason =
+        fmt::format("every pair through it was slow: {} NIC(s) of {} host(s), each fast nowhere", nics.size(), hosts.size());
     for (const EndpointStats* s : nics) {
       folded.insert(EndpointKey(s->endpoint));
       endpoint_evidence(*s, sus);
@@ -130,8 +131,10 @@ Localization Localize(const std::vector<PairOutcome>& outcomes, const std::map<s
         folded.insert(EndpointKey(s->endpoint));
       }
       sus.confidence = passes == 0 && partners_failed >= 2 ? "confirmed" : "likely";
-      sus.reason = fmt::format("slow on {} of its NICs, in {} pairs with {} other hosts: the host (CPU, memory, PCIe, power, a "
-                               "driver setting), not one card", firm, partners_failed, partner_hosts.size());
+      sus.reason = fmt::format(
+          "slow on {} of its NICs, in {} pairs with {} other hosts: the host (CPU, memory, PCIe, power, a "
+          "driver setting), not one card",
+          firm, partners_failed, partner_hosts.size());
       out.suspects.push_back(std::move(sus));
       continue;
     }
@@ -147,7 +150,9 @@ Localization Localize(const std::vector<PairOutcome>& outcomes, const std::map<s
       }
       endpoint_evidence(*s, sus);
       std::set<std::string> partners;
-      for (size_t i : s->blamed) partners.insert(EndpointKey(outcomes[i].server) == EndpointKey(s->endpoint) ? EndpointKey(outcomes[i].client) : EndpointKey(outcomes[i].server));
+      for (size_t i : s->blamed)
+        partners.insert(EndpointKey(outcomes[i].server) == EndpointKey(s->endpoint) ? EndpointKey(outcomes[i].client)
+                                                                                    : EndpointKey(outcomes[i].server));
       const size_t passes = s->results.size() - s->fails;
       if (host_level) {
         sus.kind = "host";
@@ -164,22 +169,26 @@ Localization Localize(const std::vector<PairOutcome>& outcomes, const std::map<s
         sus.reason = "slow against itself (loopback): the card or its PCIe path, not the cable";
       } else if (s->ambiguous_only) {
         sus.confidence = "ambiguous";
-        sus.reason = fmt::format("slow with {}, and neither end has another result to tell which: the next round pairs each with a known-good "
-                                 "partner", *partners.begin());
+        sus.reason = fmt::format(
+            "slow with {}, and neither end has another result to tell which: the next round pairs each with a known-good "
+            "partner",
+            *partners.begin());
       } else if (partners.size() >= 2 && passes == 0) {
         sus.confidence = "confirmed";
         sus.reason = fmt::format("slow with {} different partners and fast with none", partners.size());
       } else if (passes > 0) {
         sus.confidence = "likely";
-        sus.reason = fmt::format("slow with {} partner(s), fast with {}: intermittent (a flapping link or a marginal cable)", partners.size(), passes);
+        sus.reason = fmt::format("slow with {} partner(s), fast with {}: intermittent (a flapping link or a marginal cable)",
+                                 partners.size(), passes);
       } else {
         sus.confidence = "likely";
         sus.reason = "slow with its one partner, who was fast with others";
       }
       if (sus.kind == "link" && !s->loopback_passed && sus.confidence != "ambiguous") {
-        sus.reason += sus.cable.empty() ? "; a loopback run tells the card from the link"
-                                        : fmt::format("; the card, cable {} or leaf port {} {}: a loopback run tells the card from the link",
-                                                      sus.cable, sus.leaf, sus.leaf_port);
+        sus.reason += sus.cable.empty()
+                          ? "; a loopback run tells the card from the link"
+                          : fmt::format("; the card, cable {} or leaf port {} {}: a loopback run tells the card from the link",
+                                        sus.cable, sus.leaf, sus.leaf_port);
       } else if (sus.kind == "link" && s->loopback_passed) {
         sus.reason += fmt::format("; its loopback was fast, so the cable{} or the leaf port, not the card",
                                   sus.cable.empty() ? "" : " " + sus.cable);
@@ -189,7 +198,8 @@ Localization Localize(const std::vector<PairOutcome>& outcomes, const std::map<s
   }
   auto rank = [](const std::string& c) { return c == "confirmed" ? 0 : c == "likely" ? 1 : 2; };
   std::stable_sort(out.suspects.begin(), out.suspects.end(), [&](const Suspect& a, const Suspect& b) {
-    return rank(a.confidence) < rank(b.confidence) || (rank(a.confidence) == rank(b.confidence) && a.evidence.size() > b.evidence.size());
+    return rank(a.confidence) < rank(b.confidence) ||
+           (rank(a.confidence) == rank(b.confidence) && a.evidence.size() > b.evidence.size());
   });
   for (const auto& [key, s] : stats) {
     if (!s.results.empty() && s.fails == 0 && !s.loopback_failed) out.known_good.push_back(s.endpoint);
@@ -197,8 +207,8 @@ Localization Localize(const std::vector<PairOutcome>& outcomes, const std::map<s
   return out;
 }
 
-BurninRound NextRound(const Localization& l, const std::vector<PairOutcome>& outcomes, const std::map<std::string, NicPlace>& places,
-                      int index) {
+BurninRound NextRound(const Localization& l, const std::vector<PairOutcome>& outcomes,
+                      const std::map<std::string, NicPlace>& places, int index) {
   BurninRound round;
   round.index = index;
   std::set<std::string> used;
@@ -248,12 +258,14 @@ BurninRound NextRound(const Localization& l, const std::vector<PairOutcome>& out
   for (const PairOutcome& o : outcomes) {
     for (const BurninEndpoint* e : {&o.server, &o.client}) {
       auto& list = nics_of_host[e->host];
-      if (std::none_of(list.begin(), list.end(), [&](const BurninEndpoint& x) { return x.device == e->device; })) list.push_back(*e);
+      if (std::none_of(list.begin(), list.end(), [&](const BurninEndpoint& x) { return x.device == e->device; }))
+        list.push_back(*e);
     }
   }
   for (const Suspect& s : l.suspects) {
     if (s.kind == "switch") continue;  // the evidence already spans hosts: replace or inspect the switch
-    const bool looped = std::any_of(s.evidence.begin(), s.evidence.end(), [](const SuspectEvidence& e) { return e.partner == "itself (loopback)"; });
+    const bool looped = std::any_of(s.evidence.begin(), s.evidence.end(),
+                                    [](const SuspectEvidence& e) { return e.partner == "itself (loopback)"; });
     // Settled: a confirmed host or card, or a confirmed link whose loopback has run.
     if (s.confidence == "confirmed" && (s.kind == "host" || s.kind == "nic" || looped)) continue;
     std::vector<BurninEndpoint> ends;

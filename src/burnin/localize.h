@@ -34,10 +34,10 @@ struct PairOutcome {
   size_t pair = 0;
   BurninEndpoint server, client;
   bool loopback = false;
-  bool failed = false;   // below the threshold, errors, or the tool failed
-  double measured = 0;   // Gb/s (perftest) or GB/s busbw (NCCL); 0 when the tool gave none
+  bool failed = false;  // below the threshold, errors, or the tool failed
+  double measured = 0;  // Gb/s (perftest) or GB/s busbw (NCCL); 0 when the tool gave none
   double expected = 0;
-  std::string why;       // "below 360 Gb/s", "ib_write_bw: Couldn't connect to dgx002:18515"
+  std::string why;  // "below 360 Gb/s", "ib_write_bw: Couldn't connect to dgx002:18515"
 };
 
 // Where a NIC sits: its leaf and the cable label and leaf port of its link (from the plan).
@@ -77,7 +77,7 @@ Localization Localize(const std::vector<PairOutcome>& outcomes, const std::map<s
 // suspect host) against a different known-good NIC of the same rail where one exists, and a
 // loopback of each suspect NIC to split the card from its cable. Pairs are disjoint; result stems
 // are "bisect-round-NNN/..." with NNN the next round index.
-BurninRound NextRound(const Localization& l, const std::vector<PairOutcome>& outcomes, const std::map<std::string, NicPlace>& places,
-                      int index);
+BurninRound NextRound(const Localization& l, const std::vector<PairOutcome>& outcomes,
+                      const std::map<std::string, NicPlace>& places, int index);
 
 }  // namespace railyard

@@ -3,8 +3,6 @@
 
 #include "util/file.h"
 
-
-
 #include <filesystem>
 
 #include <algorithm>
@@ -29,8 +27,7 @@ namespace {
 // Reads named columns of one row, with errors that name the file, line and column.
 class RowReader {
  public:
-  RowReader(const CsvTable& table, const CsvRow& row, std::string_view source)
-      : table_(table), row_(row), source_(source) {}
+  RowReader(const CsvTable& table, const CsvRow& row, std::string_view source) : table_(table), row_(row), source_(source) {}
 
   const std::string& Text(std::string_view column) const {
     int index = table_.Column(column);
@@ -63,8 +60,7 @@ class RowReader {
       std::string_view item(text.data() + start, end - start);
       auto colon = item.find(':');
       SpeedCount sc;
-      if (colon == std::string_view::npos ||
-          std::from_chars(item.data(), item.data() + colon, sc.speed).ec != std::errc() ||
+      if (colon == std::string_view::npos || std::from_chars(item.data(), item.data() + colon, sc.speed).ec != std::errc() ||
           std::from_chars(item.data() + colon + 1, item.data() + item.size(), sc.count).ec != std::errc()) {
         Fail(column, "expected speed:count;speed:count");
       }
@@ -128,18 +124,23 @@ Gbps SwitchModel::FastestUplink() const {
 
 std::string_view ToString(CableKind kind) {
   switch (kind) {
-    case CableKind::kDac: return "dac";
-    case CableKind::kAcc: return "acc";
-    case CableKind::kAoc: return "aoc";
-    case CableKind::kTransceiver: return "transceiver";
-    case CableKind::kFibre: return "fibre";
-    case CableKind::kRj45: return "rj45";
+    case CableKind::kDac:
+      return "dac";
+    case CableKind::kAcc:
+      return "acc";
+    case CableKind::kAoc:
+      return "aoc";
+    case CableKind::kTransceiver:
+      return "transceiver";
+    case CableKind::kFibre:
+      return "fibre";
+    case CableKind::kRj45:
+      return "rj45";
   }
   return "unknown";
 }
 
-Catalog Catalog::FromCsv(std::string_view switches_csv, std::string_view nics_csv,
-                         std::string_view cables_csv) {
+Catalog Catalog::FromCsv(std::string_view switches_csv, std::string_view nics_csv, std::string_view cables_csv) {
   return FromTexts(CatalogTexts{switches_csv, nics_csv, cables_csv});
 }
 
@@ -271,7 +272,6 @@ void Overlay(std::vector<T>& base, std::vector<T> rows, Key key) {
   }
 }
 
-
 }  // namespace
 
 Catalog Catalog::WithSite(const std::string& dir) const {
@@ -317,8 +317,7 @@ Catalog Catalog::WithSite(const std::string& dir) const {
 }
 
 const Catalog& Catalog::Builtin() {
-  static const Catalog catalog = FromCsv(EmbeddedFile("switches.csv"), EmbeddedFile("nics.csv"),
-                                         EmbeddedFile("cables.csv"));
+  static const Catalog catalog = FromCsv(EmbeddedFile("switches.csv"), EmbeddedFile("nics.csv"), EmbeddedFile("cables.csv"));
   return catalog;
 }
 

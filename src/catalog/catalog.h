@@ -9,9 +9,9 @@
 #include <utility>
 #include <vector>
 
-#include "util/csv.h"
 #include "model/fabric.h"
 #include "model/units.h"
+#include "util/csv.h"
 
 namespace railyard {
 
@@ -27,8 +27,8 @@ struct SwitchModel {
   FabricKind fabric = FabricKind::kEthernet;  // kInfiniband or kEthernet
   PortNaming naming = PortNaming::kCumulus;
   uint16_t cages = 0;
-  std::string cage;                 // form factor of the main port group
-  std::vector<SpeedCount> ports;    // main group: logical ports per speed
+  std::string cage;               // form factor of the main port group
+  std::vector<SpeedCount> ports;  // main group: logical ports per speed
   std::string uplink_cage;
   std::vector<SpeedCount> uplink_ports;
   std::optional<double> rack_units;
@@ -105,8 +105,7 @@ class Catalog {
   // The catalog compiled into the binary. Parsed once, on first use.
   static const Catalog& Builtin();
   // Builds a catalog from CSV texts (tests use this to exercise bad data).
-  static Catalog FromCsv(std::string_view switches_csv, std::string_view nics_csv,
-                         std::string_view cables_csv);
+  static Catalog FromCsv(std::string_view switches_csv, std::string_view nics_csv, std::string_view cables_csv);
   // This catalog with a site's rows laid over it (`--catalog DIR`, RAILYARD_CATALOG): DIR holds any of
   // switches.csv, nics.csv and cables.csv in the embedded files' columns; a row whose model or OPN
   // is already known replaces that row, any other is added. Each row's `origin` says where it came

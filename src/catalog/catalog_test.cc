@@ -99,7 +99,8 @@ class SiteCatalogTest : public ::testing::Test {
   fs::path dir_;
 };
 
-constexpr const char* kCableHeader = "opn,kind,speed_gbps,links,end_a,end_b,paired,medium,length_m,reach_m,power_w,source,confidence\n";
+constexpr const char* kCableHeader =
+    "opn,kind,speed_gbps,links,end_a,end_b,paired,medium,length_m,reach_m,power_w,source,confidence\n";
 
 TEST_F(SiteCatalogTest, RowsReplaceByKeyOrAddAndSayWhereTheyCameFrom) {
   Write("cables.csv", std::string(kCableHeader) +
@@ -122,7 +123,8 @@ TEST_F(SiteCatalogTest, BadRowsNameFileLineAndColumn) {
     Catalog::Builtin().WithSite(dir_.string());
     FAIL();
   } catch (const std::runtime_error& e) {
-    EXPECT_NE(std::string(e.what()).find((dir_ / "cables.csv").string() + ":2: column speed_gbps"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find((dir_ / "cables.csv").string() + ":2: column speed_gbps"), std::string::npos)
+        << e.what();
   }
   Write("cables.csv", "opn,kind\nX,dac\n");
   try {

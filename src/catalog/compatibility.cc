@@ -92,7 +92,7 @@ CompatMatrix ParseCompatMatrix(std::string_view text, const std::string& file) {
   CsvTable t = ParseCsv(text, file);
   CompatMatrix m;
   m.file = file;
-  static const std::vector<std::string> kColumns = {"server", "nic",       "bios_min", "os",     "kernel", "stack", "stack_min",
+  static const std::vector<std::string> kColumns = {"server",    "nic",    "bios_min", "os",     "kernel", "stack", "stack_min",
                                                     "stack_max", "fw_min", "fw_max",   "status", "note",   "source"};
   for (size_t i = 0; i < t.header.size(); ++i) {
     if (std::find(kColumns.begin(), kColumns.end(), t.header[i]) == kColumns.end()) {
@@ -184,8 +184,10 @@ CompatVerdict CheckCompat(const CompatMatrix& matrix, const CompatQuery& q) {
     std::vector<std::string> miss;
     std::set<std::string> unchecked;
     if (!e->bios_min.empty()) {
-      if (q.bios.empty()) unchecked.insert("BIOS");
-      else if (CompareVersions(q.bios, e->bios_min) < 0) miss.push_back(fmt::format("BIOS {} is below {}", q.bios, e->bios_min));
+      if (q.bios.empty())
+        unchecked.insert("BIOS");
+      else if (CompareVersions(q.bios, e->bios_min) < 0)
+        miss.push_back(fmt::format("BIOS {} is below {}", q.bios, e->bios_min));
     }
     if (!e->os.empty()) {
       if (!q.os_matches) {

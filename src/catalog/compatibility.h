@@ -16,11 +16,11 @@
 //   note, source           free text, printed with findings
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-#include <functional>
 
 namespace railyard {
 

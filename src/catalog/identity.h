@@ -12,28 +12,28 @@
 namespace railyard {
 
 struct DeviceFamily {
-  std::string family;                          // "ConnectX-7"
-  std::string pci_device_id;                   // "1021" (lower-case hex, no 0x)
+  std::string family;         // "ConnectX-7"
+  std::string pci_device_id;  // "1021" (lower-case hex, no 0x)
   std::string vf_device_id;
   std::vector<std::string> recovery_device_ids;  // Flash-Recovery ("livefish") IDs
-  int fw_major = 0;                            // 28
-  std::string mst_device;                      // "mt4129"
+  int fw_major = 0;                              // 28
+  std::string mst_device;                        // "mt4129"
   std::string source;
-  std::string confidence;                      // H | M | L
+  std::string confidence;  // H | M | L
 };
 
 struct OuiOwner {
-  std::string oui;           // "08:c0:eb"
+  std::string oui;  // "08:c0:eb"
   std::string organisation;
-  std::string kind;          // mellanox | nvidia | oem
+  std::string kind;  // mellanox | nvidia | oem
   std::string source;
   std::string confidence;
 };
 
 struct PsidIssuer {
-  std::string prefix;        // "MT_", "DEL"
+  std::string prefix;  // "MT_", "DEL"
   std::string vendor;
-  std::string kind;          // retail | dgx | oem
+  std::string kind;  // retail | dgx | oem
   std::string source;
   std::string confidence;
 };

@@ -42,8 +42,9 @@ TEST(Identity, OuisAndPsids) {
 }
 
 TEST(Identity, BadDataNamesFileLineAndColumn) {
-  const char* families = "family,pci_device_id,vf_device_id,recovery_device_ids,fw_major,mst_device,source,confidence\n"
-                         "ConnectX-7,0x1021,,0x0218,twenty,mt4129,s,H\n";
+  const char* families =
+      "family,pci_device_id,vf_device_id,recovery_device_ids,fw_major,mst_device,source,confidence\n"
+      "ConnectX-7,0x1021,,0x0218,twenty,mt4129,s,H\n";
   const char* ouis = "oui,organisation,kind,source,confidence\n";
   const char* psids = "prefix,vendor,kind,source,confidence\n";
   try {
@@ -52,9 +53,10 @@ TEST(Identity, BadDataNamesFileLineAndColumn) {
   } catch (const std::runtime_error& e) {
     EXPECT_STREQ(e.what(), "families.csv:2: fw_major: a number is required");
   }
-  EXPECT_THROW(IdentityCatalog::FromCsv("family,pci_device_id,vf_device_id,recovery_device_ids,fw_major,mst_device,source,confidence\n",
-                                        "oui,organisation,kind,source,confidence\n00:02,x,oem,s,H\n", psids),
-               std::runtime_error);
+  EXPECT_THROW(
+      IdentityCatalog::FromCsv("family,pci_device_id,vf_device_id,recovery_device_ids,fw_major,mst_device,source,confidence\n",
+                               "oui,organisation,kind,source,confidence\n00:02,x,oem,s,H\n", psids),
+      std::runtime_error);
 }
 
 }  // namespace

@@ -6,10 +6,10 @@
 #include <fmt/format.h>
 
 #include "cli/commands.h"
-#include "util/utc_time.h"
-#include "util/output_file.h"
 #include "ledger/acceptance.h"
 #include "ledger/ledger.h"
+#include "util/output_file.h"
+#include "util/utc_time.h"
 
 namespace railyard::cli {
 namespace {
@@ -31,7 +31,8 @@ std::function<int()> AddAcceptCommand(CLI::App& app) {
     std::string reason;
   };
   auto a = std::make_shared<Args>();
-  CLI::App* cmd = app.add_subcommand("accept", "Acceptance: move assets through identity, firmware and link checks to accepted or rejected");
+  CLI::App* cmd =
+      app.add_subcommand("accept", "Acceptance: move assets through identity, firmware and link checks to accepted or rejected");
   cmd->add_option("--db", a->db, "the ledger: a SQLite file or postgresql://user@host:port/db")->envname("RAILYARD_DB");
   cmd->require_subcommand(1);
   cmd->footer(
@@ -44,7 +45,8 @@ std::function<int()> AddAcceptCommand(CLI::App& app) {
   run->add_option("--policy", a->policy, "acceptance policy YAML (docs/ledger.md); defaults without one");
   run->add_option("--batch", a->batch, "only this batch");
   run->add_option("--actor", a->actor, "who signs (default: $USER)");
-  CLI::App* report = cmd->add_subcommand("report", "the sign-off report of a batch: counts, every rejected item with reasons and evidence");
+  CLI::App* report =
+      cmd->add_subcommand("report", "the sign-off report of a batch: counts, every rejected item with reasons and evidence");
   report->add_option("--batch", a->batch, "the batch (default: every asset)");
   report->add_option("--policy", a->policy, "acceptance policy YAML, for the evidence shown");
   report->add_option("--csv", a->csv, "write the CSV here");
@@ -86,8 +88,10 @@ std::function<int()> AddAcceptCommand(CLI::App& app) {
           AcceptanceVerdict v = Evaluate(asset, policy);
           auto state = asset.fields.find("state");
           v.to = state == asset.fields.end() ? "received" : state->second;
-          if (auto r = asset.fields.find("state.reasons"); r != asset.fields.end() && r->second != "-") v.reasons = {r->second};
-          else v.reasons.clear();
+          if (auto r = asset.fields.find("state.reasons"); r != asset.fields.end() && r->second != "-")
+            v.reasons = {r->second};
+          else
+            v.reasons.clear();
           verdicts.push_back(std::move(v));
         });
         if (verdicts.empty()) throw std::invalid_argument(fmt::format("no asset in batch '{}'", a->batch));
@@ -112,7 +116,8 @@ std::function<int()> AddAcceptCommand(CLI::App& app) {
       if (set->parsed()) {
         std::optional<Asset> asset = ledger->Get(a->serial);
         if (!asset) throw std::invalid_argument(fmt::format("{}: no such serial in {}", a->serial, a->db));
-        ledger->Record({{a->serial, asset->kind, {{"state", a->state}, {"state.reasons", a->reason}}, 0}}, actor, "railyard accept set");
+        ledger->Record({{a->serial, asset->kind, {{"state", a->state}, {"state.reasons", a->reason}}, 0}}, actor,
+                       "railyard accept set");
         std::cout << fmt::format("{}: {}\n", a->serial, a->state);
         return kExitOk;
       }

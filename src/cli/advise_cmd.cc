@@ -11,7 +11,8 @@ std::function<int()> AddAdviseCommand(CLI::App& app) {
     std::string spec, answers, format = "table", catalog_dir;
   };
   auto a = std::make_shared<Args>();
-  CLI::App* cmd = app.add_subcommand("advise", "Before purchase: InfiniBand or RoCE per plane, NIC, switch and cables, with sourced reasons");
+  CLI::App* cmd =
+      app.add_subcommand("advise", "Before purchase: InfiniBand or RoCE per plane, NIC, switch and cables, with sourced reasons");
   cmd->footer(
       "Examples:\n"
       "  railyard advise --spec cluster.yaml\n"

@@ -5,9 +5,9 @@
 
 #include "cli/commands.h"
 #include "cli/messages.h"
-#include "util/output_file.h"
 #include "facts/collect.h"
 #include "facts/switch_facts.h"
+#include "util/output_file.h"
 
 namespace railyard::cli {
 
@@ -27,16 +27,19 @@ std::function<int()> AddCollectCommand(CLI::App& app) {
       "  railyard collect --from capture/ -o host.json  # saved outputs (file names in docs/facts.md)\n"
       "  clush -w gpu[001-128] -N 'railyard collect' > fleet.ndjson\n"
       "  railyard collect --switch --from leaf01/ >> switches.ndjson  # a switch's saved outputs (docs/switch.md)\n"
-      "  railyard collect --switch --from ib-fabric/ > ib-switches.ndjson  # iblinkinfo.txt [ibqueryerrors.txt perfquery.txt]: every IB switch");
+      "  railyard collect --switch --from ib-fabric/ > ib-switches.ndjson  # iblinkinfo.txt [ibqueryerrors.txt perfquery.txt]: "
+      "every IB switch");
   cmd->add_option("--from", a->from, "build the facts from a directory of saved tool outputs")->check(CLI::ExistingDirectory);
   cmd->add_option("-o,--output", a->out, "write the JSON here (default: stdout, one line)");
-  cmd->add_flag("--switch", a->switch_facts, "the directory holds a switch's saved outputs: write switch facts (railyard.switch-facts/1)");
+  cmd->add_flag("--switch", a->switch_facts,
+                "the directory holds a switch's saved outputs: write switch facts (railyard.switch-facts/1)");
   cmd->add_flag("--no-tools", a->no_tools, "read sysfs and procfs only; run no tools");
   cmd->add_option("--timeout-ms", a->timeout_ms, "per-tool timeout (default 10000)")->check(CLI::Range(100, 600000));
   return [a] {
     try {
       if (a->switch_facts) {
-        if (a->from.empty()) throw std::runtime_error("--switch needs --from DIR: railyard reads a switch's saved outputs, it does not log in");
+        if (a->from.empty())
+          throw std::runtime_error("--switch needs --from DIR: railyard reads a switch's saved outputs, it does not log in");
         SwitchFactsSet set = CollectSwitchesFrom(a->from);
         auto say = [&](const SwitchFactsWarning& w) {
           Warn(w.source + (w.line ? ":" + std::to_string(w.line) : "") + ": " + w.message);
@@ -53,7 +56,8 @@ std::function<int()> AddCollectCommand(CLI::App& app) {
           ndjson += SwitchFactsJson(sw) + "\n";
           ++written;
         }
-        if (written == 0) throw std::runtime_error(fmt::format("{}: no port read from any file (docs/switch.md lists the names)", a->from));
+        if (written == 0)
+          throw std::runtime_error(fmt::format("{}: no port read from any file (docs/switch.md lists the names)", a->from));
         if (a->out.empty()) {
           std::cout << ndjson;
         } else {
@@ -79,7 +83,8 @@ std::function<int()> AddCollectCommand(CLI::App& app) {
       }
       nlohmann::json facts = ToJson(built);
       if (a->out.empty()) {
-        std::cout << facts.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";  // one line: NDJSON when many hosts write to one stream
+        std::cout << facts.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+                  << "\n";  // one line: NDJSON when many hosts write to one stream
       } else {
         OutputFile out(a->out);
         out.Append(facts.dump(2, ' ', false, nlohmann::json::error_handler_t::replace));

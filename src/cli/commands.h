@@ -18,8 +18,8 @@ inline constexpr int kExitFindings = 1;  // findings at or above --fail-on
 inline constexpr int kExitInput = 2;     // usage or input error
 
 // An existing file, or "-" for standard input (for options whose reader takes "-": util/file.h).
-inline const CLI::Validator kFileOrStdin(
-    [](std::string& path) { return path == "-" ? std::string() : CLI::ExistingFile(path); }, "FILE|-");
+inline const CLI::Validator kFileOrStdin([](std::string& path) { return path == "-" ? std::string() : CLI::ExistingFile(path); },
+                                         "FILE|-");
 
 // Options shared by `plan` and `check`: checking is planning without writing outputs, since
 // the checks need the planned fabric.
@@ -28,7 +28,7 @@ struct PlanOptions {
   std::string out_dir;
   std::string format = "table";
   std::string fail_on = "error";
-  bool force = false;  // write a plan with error findings, every file stamped not for ordering
+  bool force = false;       // write a plan with error findings, every file stamped not for ordering
   std::string catalog_dir;  // --catalog DIR / RAILYARD_CATALOG: a site's rows over the embedded catalog
 };
 

@@ -5,11 +5,11 @@
 
 #include "cli/commands.h"
 #include "cli/messages.h"
-#include "model/schemas.h"
 #include "config/switch_config.h"
 #include "doctor/doctor.h"
 #include "doctor/rules.h"
 #include "doctor/symptoms.h"
+#include "model/schemas.h"
 
 namespace railyard::cli {
 
@@ -43,7 +43,8 @@ std::function<int()> AddDoctorCommand(CLI::App& app) {
   cmd->add_option("--names", a->names, "with --plan: map the field's names to the plan's (verify's --names CSV)");
   cmd->add_option("--policy", a->policy, "policy YAML (docs/doctor.md); defaults without one");
   cmd->add_option("--compat", a->compat, "server x NIC compatibility matrix CSV (docs/advise.md): adds server-nic-unsupported");
-  cmd->add_option("--hcl", a->hcl, "compatibility list CSV (vendor_id,device_id,driver,min_driver_version,releases): adds esxi-nic-not-on-hcl");
+  cmd->add_option("--hcl", a->hcl,
+                  "compatibility list CSV (vendor_id,device_id,driver,min_driver_version,releases): adds esxi-nic-not-on-hcl");
   cmd->add_option("--format", a->format, "table (default), json, csv, junit or prometheus")
       ->check(CLI::IsMember(FindingsFormatNames()));
   cmd->add_option("--fail-on", a->fail_on, "exit 1 when a finding reaches: info, warning or error (default)")
@@ -54,9 +55,11 @@ std::function<int()> AddDoctorCommand(CLI::App& app) {
   return [a] {
     if (a->list_rules) {
       for (const HostRule& r : HostRules()) std::cout << fmt::format("{:<26} {:<8} {}\n", r.id, ToString(r.severity), r.summary);
-      for (const FleetRule& r : FleetRules()) std::cout << fmt::format("{:<26} {:<8} {}\n", r.id, ToString(r.severity), r.summary);
+      for (const FleetRule& r : FleetRules())
+        std::cout << fmt::format("{:<26} {:<8} {}\n", r.id, ToString(r.severity), r.summary);
       for (const FleetRule& r : PlanRules()) std::cout << fmt::format("{:<26} {:<8} {}\n", r.id, ToString(r.severity), r.summary);
-      for (const FleetRule& r : SwitchRules()) std::cout << fmt::format("{:<26} {:<8} {}\n", r.id, ToString(r.severity), r.summary);
+      for (const FleetRule& r : SwitchRules())
+        std::cout << fmt::format("{:<26} {:<8} {}\n", r.id, ToString(r.severity), r.summary);
       return kExitOk;
     }
     if (a->list_symptoms) {
@@ -90,28 +93,40 @@ std::function<int()> AddDoctorCommand(CLI::App& app) {
         nlohmann::json hosts = nlohmann::json::array();
         // The switches first (a walk may look at the switch end), then each host.
         std::vector<SwitchFacts> switches;
-        ForEachFacts(a->facts, [](HostFacts&&) {}, [&](SwitchFacts&& s) { switches.push_back(std::move(s)); });
-        ForEachFacts(a->facts, [&](HostFacts&& f) {
-          std::vector<StepResult> steps = RunSymptom(a->symptom, f, policy, switches, plan);
-          for (const StepResult& s : steps) failed = failed || s.status == StepStatus::kFailed;
-          if (a->format == "json") hosts.push_back(SymptomJson(a->symptom, f.hostname, steps));
-          else std::cout << SymptomTable(f.hostname, steps);
-        }, [](SwitchFacts&&) {});
+        ForEachFacts(
+            a->facts, [](HostFacts&&) {}, [&](SwitchFacts&& s) { switches.push_back(std::move(s)); });
+        ForEachFacts(
+            a->facts,
+            [&](HostFacts&& f) {
+              std::vector<StepResult> steps = RunSymptom(a->symptom, f, policy, switches, plan);
+              for (const StepResult& s : steps) failed = failed || s.status == StepStatus::kFailed;
+              if (a->format == "json")
+                hosts.push_back(SymptomJson(a->symptom, f.hostname, steps));
+              else
+                std::cout << SymptomTable(f.hostname, steps);
+            },
+            [](SwitchFacts&&) {});
         if (a->format == "json") {
-          std::cout << nlohmann::json{{"schema", kSymptomSchema}, {"symptom", a->symptom}, {"hosts", hosts}}.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+          std::cout << nlohmann::json{{"schema", kSymptomSchema}, {"symptom", a->symptom}, {"hosts", hosts}}.dump(
+                           2, ' ', false, nlohmann::json::error_handler_t::replace)
+                    << "\n";
         }
         return failed ? kExitFindings : kExitOk;
       }
       Doctor doctor(policy, plan);
       if (plan) doctor.SetSwitchConfigPlan(a->plan);  // switch-config-drift, read when a running configuration is given
-      ForEachFacts(a->facts, [&](HostFacts&& f) { doctor.AddHost(f); }, [&](SwitchFacts&& f) { doctor.AddSwitch(f); });
+      ForEachFacts(
+          a->facts, [&](HostFacts&& f) { doctor.AddHost(f); }, [&](SwitchFacts&& f) { doctor.AddSwitch(f); });
       DoctorReport report = doctor.Finish();
       Detail(fmt::format("{} host(s) and {} switch(es) from {} input(s); {} rule(s) ran{}; {} finding(s)", report.hosts.size(),
                          report.switches.size(), a->facts.size(), report.rules_run.size(), plan ? " with the plan" : "",
                          report.findings.size()));
-      if (a->format == "json") std::cout << DoctorJson(report);
-      else if (a->format == "table") std::cout << DoctorTable(report);
-      else std::cout << RenderFindings(report.findings, DoctorScope(report), *ParseFindingsFormat(a->format));
+      if (a->format == "json")
+        std::cout << DoctorJson(report);
+      else if (a->format == "table")
+        std::cout << DoctorTable(report);
+      else
+        std::cout << RenderFindings(report.findings, DoctorScope(report), *ParseFindingsFormat(a->format));
       return AnyAtOrAbove(report.findings, *ParseSeverity(a->fail_on)) ? kExitFindings : kExitOk;
     } catch (const std::exception& e) {
       std::cerr << "railyard: error: " << e.what() << "\n";

@@ -7,13 +7,13 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
-#include "model/schemas.h"
-#include "util/terminal.h"
-#include "util/csv.h"
 #include "ledger/authenticity.h"
-#include "ledger/ledger.h"
 #include "ledger/labels.h"
+#include "ledger/ledger.h"
 #include "ledger/observe.h"
+#include "model/schemas.h"
+#include "util/csv.h"
+#include "util/terminal.h"
 
 namespace railyard::cli {
 
@@ -35,7 +35,8 @@ std::function<int()> AddLedgerCommand(CLI::App& app) {
   };
   auto a = std::make_shared<Args>();
   CLI::App* cmd = app.add_subcommand("ledger", "Inventory ledger: every NIC, cable and transceiver by serial, and its history");
-  cmd->add_option("--db", a->db, "the ledger: a SQLite file (created by import when missing) or postgresql://user@host:port/db")->envname("RAILYARD_DB");
+  cmd->add_option("--db", a->db, "the ledger: a SQLite file (created by import when missing) or postgresql://user@host:port/db")
+      ->envname("RAILYARD_DB");
   cmd->require_subcommand(1);
   cmd->footer(
       "Examples:\n"
@@ -43,9 +44,15 @@ std::function<int()> AddLedgerCommand(CLI::App& app) {
       "  railyard ledger import facts/ captures/gpu042/        # HostFacts, NDJSON or a capture directory\n"
       "  railyard ledger history MT2419X00042\n"
       "  railyard ledger check --format json");
-  CLI::App* import = cmd->add_subcommand("import", "import documents (each one transaction; the same document twice changes nothing)");
-  import->add_option("FILES", a->files, "receiving CSV, label audit CSV, HostFacts JSON/NDJSON, capture directory, lspci -vvv, flint q, ethtool -m")->required();
-  import->add_option("--as", a->format, "the documents' format when it cannot be told: receiving-csv, label-audit, facts, capture, lspci, flint, mlxfwmanager, ethtool-m");
+  CLI::App* import =
+      cmd->add_subcommand("import", "import documents (each one transaction; the same document twice changes nothing)");
+  import
+      ->add_option("FILES", a->files,
+                   "receiving CSV, label audit CSV, HostFacts JSON/NDJSON, capture directory, lspci -vvv, flint q, ethtool -m")
+      ->required();
+  import->add_option("--as", a->format,
+                     "the documents' format when it cannot be told: receiving-csv, label-audit, facts, capture, lspci, flint, "
+                     "mlxfwmanager, ethtool-m");
   import->add_option("--batch", a->batch, "batch / delivery to stamp on every asset");
   import->add_option("--actor", a->actor, "who imports (default: $USER)");
   import->add_flag("--allow-unknown-opn", a->allow_unknown_opn, "accept OPNs the catalog does not know");
@@ -59,15 +66,19 @@ std::function<int()> AddLedgerCommand(CLI::App& app) {
   list->add_option("--state", a->list_state, "only this acceptance state");
   list->add_flag("--csv", a->list_csv, "CSV instead of a table");
   CLI::App* check = cmd->add_subcommand("check", "authenticity checks over every asset");
-  check->add_option("--format", a->output, "table (default), json, csv, junit or prometheus")->check(CLI::IsMember(FindingsFormatNames()));
-  check->add_option("--fail-on", a->fail_on, "exit 1 when a finding reaches: info, warning or error")->check(CLI::IsMember({"info", "warning", "error"}));
+  check->add_option("--format", a->output, "table (default), json, csv, junit or prometheus")
+      ->check(CLI::IsMember(FindingsFormatNames()));
+  check->add_option("--fail-on", a->fail_on, "exit 1 when a finding reaches: info, warning or error")
+      ->check(CLI::IsMember({"info", "warning", "error"}));
   CLI::App* labels = cmd->add_subcommand("labels", "cable labels of the cables in a state, checked against the plan (CSV)");
   labels->add_option("--plan", a->plan, "plan.json: each label's ends and the planned part");
   labels->add_option("--state", a->state, "only assets in this state (default accepted; \"\" for all)");
   return [a, import, show, history, list, check, labels] {
     try {
       // Only import writes; every other verb reads (read-only: a mistyped --db is an error, not a new ledger).
-      LedgerAccess access = import->parsed() ? LedgerAccess::kWrite : check->parsed() ? LedgerAccess::kReadFull : LedgerAccess::kRead;
+      LedgerAccess access = import->parsed()  ? LedgerAccess::kWrite
+                            : check->parsed() ? LedgerAccess::kReadFull
+                                              : LedgerAccess::kRead;
       std::unique_ptr<LedgerStore> ledger = OpenLedger(a->db, access);
       if (import->parsed()) {
         std::string actor = a->actor;
@@ -107,14 +118,16 @@ std::function<int()> AddLedgerCommand(CLI::App& app) {
           }
           if (r.assets_seen == 0) {
             // Nothing was recorded: a wrong --as or a capture without serials is an input error, not an import.
-            std::cerr << fmt::format("railyard: error: {}: no card, cable or module with a serial number in it as {} (a wrong "
-                                     "--as? lspci VPD needs root: collect as root); nothing was recorded\n", d.source, d.format);
+            std::cerr << fmt::format(
+                "railyard: error: {}: no card, cable or module with a serial number in it as {} (a wrong "
+                "--as? lspci VPD needs root: collect as root); nothing was recorded\n",
+                d.source, d.format);
             return kExitInput;
           }
           std::cout << fmt::format("{}: {} assets ({} new), {} field changes", d.source, r.assets_seen, r.assets_new, r.events);
           if (r.documents_unchanged > 0) {
-            std::cout << fmt::format("; {} of {} documents unchanged since the last import, not read again", r.documents_unchanged,
-                                     r.documents_unchanged + r.documents_read);
+            std::cout << fmt::format("; {} of {} documents unchanged since the last import, not read again",
+                                     r.documents_unchanged, r.documents_unchanged + r.documents_read);
           }
           std::cout << "\n";
         }
@@ -144,18 +157,21 @@ std::function<int()> AddLedgerCommand(CLI::App& app) {
       if (list->parsed()) {
         if (a->list_csv) std::cout << "serial,kind,opn,batch,state,location\n";
         ledger->ForEachAsset([&](const Asset& asset) {
-          auto get = [&](const char* f) { auto it = asset.fields.find(f); return it == asset.fields.end() ? std::string() : it->second; };
+          auto get = [&](const char* f) {
+            auto it = asset.fields.find(f);
+            return it == asset.fields.end() ? std::string() : it->second;
+          };
           std::string state = get("state").empty() ? "received" : get("state");
-          if ((!a->list_batch.empty() && get("batch") != a->list_batch) || (!a->list_kind.empty() && asset.kind != a->list_kind) ||
-              (!a->list_state.empty() && state != a->list_state)) {
+          if ((!a->list_batch.empty() && get("batch") != a->list_batch) ||
+              (!a->list_kind.empty() && asset.kind != a->list_kind) || (!a->list_state.empty() && state != a->list_state)) {
             return;
           }
           if (a->list_csv) {
-            std::cout << fmt::format("{},{},{},{},{},{}\n", CsvEscape(asset.serial), asset.kind, CsvEscape(get("opn")), CsvEscape(get("batch")),
-                                     state, CsvEscape(get("location")));
+            std::cout << fmt::format("{},{},{},{},{},{}\n", CsvEscape(asset.serial), asset.kind, CsvEscape(get("opn")),
+                                     CsvEscape(get("batch")), state, CsvEscape(get("location")));
           } else {
-            std::cout << fmt::format("{:<20} {:<12} {:<22} {:<12} {:<17} {}\n", asset.serial, asset.kind, get("opn"), get("batch"), state,
-                                     get("location"));
+            std::cout << fmt::format("{:<20} {:<12} {:<22} {:<12} {:<17} {}\n", asset.serial, asset.kind, get("opn"),
+                                     get("batch"), state, get("location"));
           }
         });
         return kExitOk;
@@ -173,7 +189,8 @@ std::function<int()> AddLedgerCommand(CLI::App& app) {
         std::vector<AuthenticityFinding> found = CheckLedger(*ledger);
         std::cout << AuthenticityRender(found, *ParseFindingsFormat(a->output));
         Severity threshold = *ParseSeverity(a->fail_on);
-        bool fail = std::any_of(found.begin(), found.end(), [&](const AuthenticityFinding& f) { return f.finding.severity >= threshold; });
+        bool fail = std::any_of(found.begin(), found.end(),
+                                [&](const AuthenticityFinding& f) { return f.finding.severity >= threshold; });
         return fail ? kExitFindings : kExitOk;
       }
     } catch (const std::exception& e) {

@@ -44,13 +44,13 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"auto", "always", "never"}));
   // Each command's name and what runs it: the Add* functions parse arguments into their options.
   const std::vector<std::pair<std::string, std::function<int()>>> commands = {
-      {"plan", railyard::cli::AddPlanCommand(app)},       {"check", railyard::cli::AddCheckCommand(app)},
-      {"advise", railyard::cli::AddAdviseCommand(app)},   {"catalog", railyard::cli::AddCatalogCommand(app)},
-      {"verify", railyard::cli::AddVerifyCommand(app)},   {"collect", railyard::cli::AddCollectCommand(app)},
-      {"doctor", railyard::cli::AddDoctorCommand(app)},   {"ledger", railyard::cli::AddLedgerCommand(app)},
-      {"accept", railyard::cli::AddAcceptCommand(app)},   {"rollout", railyard::cli::AddRolloutCommand(app)},
-      {"config", railyard::cli::AddConfigCommand(app)},   {"burnin", railyard::cli::AddBurninCommand(app)},
-      {"serve", railyard::cli::AddServeCommand(app)},     {"completion", railyard::cli::AddCompletionCommand(app)},
+      {"plan", railyard::cli::AddPlanCommand(app)},     {"check", railyard::cli::AddCheckCommand(app)},
+      {"advise", railyard::cli::AddAdviseCommand(app)}, {"catalog", railyard::cli::AddCatalogCommand(app)},
+      {"verify", railyard::cli::AddVerifyCommand(app)}, {"collect", railyard::cli::AddCollectCommand(app)},
+      {"doctor", railyard::cli::AddDoctorCommand(app)}, {"ledger", railyard::cli::AddLedgerCommand(app)},
+      {"accept", railyard::cli::AddAcceptCommand(app)}, {"rollout", railyard::cli::AddRolloutCommand(app)},
+      {"config", railyard::cli::AddConfigCommand(app)}, {"burnin", railyard::cli::AddBurninCommand(app)},
+      {"serve", railyard::cli::AddServeCommand(app)},   {"completion", railyard::cli::AddCompletionCommand(app)},
   };
   // A mistyped verb ("railyard plna") gets the verb it most likely meant, not CLI11's generic complaint.
   int first = 1;  // past the global options
@@ -70,8 +70,8 @@ int main(int argc, char** argv) {
         std::sort(b.begin(), b.end());
         if (guess.empty() && (a == b || (verb.size() >= 3 && v.starts_with(verb)))) guess = v;
       }
-      std::cerr << "railyard: error: '" << verb << "' is not a command" << (guess.empty() ? "" : "; did you mean '" + guess + "'?")
-                << " (railyard --help lists them)\n";
+      std::cerr << "railyard: error: '" << verb << "' is not a command"
+                << (guess.empty() ? "" : "; did you mean '" + guess + "'?") << " (railyard --help lists them)\n";
       return railyard::cli::kExitInput;
     }
   }
@@ -86,8 +86,9 @@ int main(int argc, char** argv) {
     int code = app.exit(e);
     return code == 0 ? 0 : railyard::cli::kExitInput;
   }
-  railyard::cli::SetVerbosity(quiet ? railyard::cli::Verbosity::kQuiet
-                                    : verbose ? railyard::cli::Verbosity::kVerbose : railyard::cli::Verbosity::kNormal);
+  railyard::cli::SetVerbosity(quiet     ? railyard::cli::Verbosity::kQuiet
+                              : verbose ? railyard::cli::Verbosity::kVerbose
+                                        : railyard::cli::Verbosity::kNormal);
   railyard::ApplyColor(*railyard::ParseColorChoice(color));
   const auto started = std::chrono::steady_clock::now();
   int code = railyard::cli::kExitInput;

@@ -9,7 +9,6 @@
 #include "catalog/catalog.h"
 #include "cli/commands.h"
 #include "cli/messages.h"
-#include "cli/messages.h"
 #include "export/summary.h"
 #include "export/write_all.h"
 #include "model/findings_formats.h"
@@ -35,8 +34,8 @@ int RunPlan(const PlanOptions& o, bool check_only) {
                                     [](const Finding& f) { return f.severity == Severity::kError; });
       if (!o.out_dir.empty() && errors > 0 && !o.force) {
         // A BOM with a plane missing is easy to hand to procurement by mistake: nothing is written.
-        std::cerr << "railyard: error: the plan has " << errors << " error finding(s) (below): nothing written to "
-                  << o.out_dir << "; fix them, or give --force to write files stamped NOT FOR ORDERING\n";
+        std::cerr << "railyard: error: the plan has " << errors << " error finding(s) (below): nothing written to " << o.out_dir
+                  << "; fix them, or give --force to write files stamped NOT FOR ORDERING\n";
       } else if (!o.out_dir.empty()) {
         Progress("writing outputs");
         WriteOptions write;
@@ -74,7 +73,8 @@ void AddSpecOptions(CLI::App* cmd, PlanOptions& o, bool check_only) {
       ->envname("RAILYARD_CATALOG");
   cmd->add_option("SPEC", o.spec, "cluster spec (YAML); - reads it from standard input")->required()->check(kFileOrStdin);
   if (check_only) {
-    cmd->add_option("--format", o.format, "table (default), json, csv, junit or prometheus")->check(CLI::IsMember(FindingsFormatNames()));
+    cmd->add_option("--format", o.format, "table (default), json, csv, junit or prometheus")
+        ->check(CLI::IsMember(FindingsFormatNames()));
   } else {
     cmd->add_option("--format", o.format, "table (default) or json")->check(CLI::IsMember({"table", "json"}));
   }

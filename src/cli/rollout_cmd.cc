@@ -8,16 +8,16 @@
 
 #include "cli/commands.h"
 #include "cli/messages.h"
-#include "util/json_input.h"
-#include "model/findings_formats.h"
-#include "model/schemas.h"
 #include "doctor/doctor.h"
 #include "export/summary.h"
-#include "util/output_file.h"
 #include "ledger/authenticity.h"
 #include "ledger/ledger.h"
+#include "model/findings_formats.h"
+#include "model/schemas.h"
 #include "rollout/check.h"
 #include "rollout/state.h"
+#include "util/json_input.h"
+#include "util/output_file.h"
 
 namespace railyard::cli {
 
@@ -68,7 +68,8 @@ int RunCheck(const Args& c) {
     if (!c.plan.empty()) plan = std::make_shared<HostPlan>(LoadPlanNoting(c.plan, true));
     std::vector<SwitchFirmwareSeen> switches;
     if (!c.switches.empty()) switches = LoadSwitchInventory(c.switches);
-    const nlohmann::json* wave = rollout.contains("waves") && c.wave < rollout["waves"].size() ? &rollout["waves"][c.wave] : nullptr;
+    const nlohmann::json* wave =
+        rollout.contains("waves") && c.wave < rollout["waves"].size() ? &rollout["waves"][c.wave] : nullptr;
     if (c.facts.empty() && (!wave || wave->value("kind", "host") != "switch")) {
       throw std::runtime_error(fmt::format("--facts: wave {} is a wave of hosts: give the facts collected after it", c.wave));
     }
@@ -81,17 +82,18 @@ int RunCheck(const Args& c) {
       script.Append(check.rollback_script);
       CommitAll({&script});
     }
-    const std::string json = nlohmann::json{{"schema", kRolloutCheckSchema}, {"wave", check.wave}, {"pass", check.pass},
-                                            {"devices", check.devices}, {"at_target", check.at_target},
-                                            {"findings", FindingsJson(check.findings)}}
-                                 .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
-                             "\n";
+    const std::string json =
+        nlohmann::json{
+            {"schema", kRolloutCheckSchema}, {"wave", check.wave},           {"pass", check.pass},
+            {"devices", check.devices},      {"at_target", check.at_target}, {"findings", FindingsJson(check.findings)}}
+            .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+        "\n";
     RecordCheck(c.state, check.wave, json);  // `rollout status` reads it back
     if (ledger) {
       std::vector<AssetObservation> events = CheckObservations(check);
       if (!events.empty()) ledger->Record(events, c.by.empty() ? "railyard" : c.by, "railyard rollout check " + check.wave);
       Note(fmt::format("recorded {} device result(s) in the ledger ({} without a serial)", events.size(),
-                               check.results.size() - events.size()));
+                       check.results.size() - events.size()));
     }
     if (c.format == "json") {
       std::cout << json;
@@ -131,15 +133,18 @@ std::function<int()> AddRolloutCommand(CLI::App& app) {
       "  railyard rollout plan --facts fleet.ndjson --target examples/rollout/target.yaml --plan out/plan.json -o rollout/\n"
       "  railyard rollout plan --facts facts/ --target target.yaml --policy examples/rollout/policy.yaml --format json");
   cmd->add_option("--facts", a->facts, "HostFacts of the fleet: NDJSON, files or directories")->required();
-  cmd->add_option("--target", a->target, "target.yaml: image, version and sha256 per PSID (docs/rollout.md); - for standard input")
-      ->required()->check(kFileOrStdin);
+  cmd->add_option("--target", a->target,
+                  "target.yaml: image, version and sha256 per PSID (docs/rollout.md); - for standard input")
+      ->required()
+      ->check(kFileOrStdin);
   cmd->add_option("--plan", a->plan, "plan.json: scalable units and leaves as failure domains")->check(kFileOrStdin);
   cmd->add_option("--policy", a->policy, "rollout policy YAML (docs/rollout.md); defaults without one")->check(kFileOrStdin);
   cmd->add_option("-o,--output", a->out, "state directory: rollout.json, per-wave scripts, nodesets, inventory.ini");
   cmd->add_option("--format", a->format, "table (default) or json")->check(CLI::IsMember({"table", "json"}));
   cmd->add_option("--ledger", a->ledger, "the asset ledger: cards with an authenticity finding are never flashed")
       ->check(CLI::ExistingFile);
-  cmd->add_option("--switches", a->switches, "switch inventory CSV (switch,firmware[,address]): switch waves first, per target.yaml")
+  cmd->add_option("--switches", a->switches,
+                  "switch inventory CSV (switch,firmware[,address]): switch waves first, per target.yaml")
       ->check(CLI::ExistingFile);
   cmd->add_option("--by", a->by, "who plans it (default $USER): with two_person, someone else approves")->envname("USER");
   auto status_state = std::make_shared<std::string>();
@@ -172,9 +177,12 @@ std::function<int()> AddRolloutCommand(CLI::App& app) {
   auto c = std::make_shared<CheckArgs>();
   CLI::App* check_cmd = verb->add_subcommand("check", "After a wave: may the next start? (exit 0 go, 1 halt)");
   check_cmd->footer("Example:\n  railyard rollout check --state rollout/ --wave 1 --facts after/ --plan out/plan.json");
-  check_cmd->add_option("--state", c->state, "the state directory of `rollout plan -o`")->required()->check(CLI::ExistingDirectory);
+  check_cmd->add_option("--state", c->state, "the state directory of `rollout plan -o`")
+      ->required()
+      ->check(CLI::ExistingDirectory);
   check_cmd->add_option("--wave", c->wave, "the wave that just ran")->required();
-  check_cmd->add_option("--facts", c->facts, "HostFacts collected after the wave (at least its hosts; a switch wave: the drained ones)");
+  check_cmd->add_option("--facts", c->facts,
+                        "HostFacts collected after the wave (at least its hosts; a switch wave: the drained ones)");
   check_cmd->add_option("--switches", c->switches, "switch inventory CSV taken after a switch wave (switch,firmware)")
       ->check(CLI::ExistingFile);
   check_cmd->add_option("--ledger", c->ledger, "the asset ledger: each device's result is recorded on its serial")
@@ -218,7 +226,8 @@ std::function<int()> AddRolloutCommand(CLI::App& app) {
       if (!a->ledger.empty()) {
         std::unique_ptr<LedgerStore> ledger = OpenLedger(a->ledger, LedgerAccess::kRead);
         for (const AuthenticityFinding& f : CheckLedger(*ledger)) {
-          if (f.finding.severity >= Severity::kWarning) suspect.emplace(f.finding.host, f.finding.rule + ": " + f.finding.message);
+          if (f.finding.severity >= Severity::kWarning)
+            suspect.emplace(f.finding.host, f.finding.rule + ": " + f.finding.message);
         }
       }
       std::vector<SwitchFirmwareSeen> switches;
@@ -236,7 +245,8 @@ std::function<int()> AddRolloutCommand(CLI::App& app) {
       for (const RolloutWave& w : rollout.waves) devices += w.devices.size();
       std::cout << fmt::format("{} hosts, {} devices to move in {} waves; {} devices held back\n\n", fleet.size(), devices,
                                rollout.waves.size(), rollout.skipped.size());
-      std::cout << fmt::format("{:<5} {:<15} {:>6} {:>8} {:>7}  {}\n", "WAVE", "NAME", "HOSTS", "DEVICES", "DRAINED", "FIRST HOSTS");
+      std::cout << fmt::format("{:<5} {:<15} {:>6} {:>8} {:>7}  {}\n", "WAVE", "NAME", "HOSTS", "DEVICES", "DRAINED",
+                               "FIRST HOSTS");
       for (const RolloutWave& w : rollout.waves) {
         std::string first;
         for (size_t i = 0; i < w.hosts.size() && i < 4; ++i) first += (i ? " " : "") + w.hosts[i];

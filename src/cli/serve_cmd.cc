@@ -9,12 +9,12 @@
 #include <iostream>
 #include <mutex>
 
-#include <httplib.h>
 #include <fmt/format.h>
+#include <httplib.h>
 
-#include "util/csv.h"
 #include "cli/commands.h"
 #include "serve/dashboard.h"
+#include "util/csv.h"
 
 namespace railyard::cli {
 namespace {
@@ -47,14 +47,19 @@ std::function<int()> AddServeCommand(CLI::App& app) {
       "  railyard serve --plan out/plan.json --facts facts/ --verify verify.json        # http://127.0.0.1:8080/\n"
       "  railyard serve --plan out/plan.json --facts fleet.ndjson --listen 0.0.0.0:8080 --token \"$(cat token)\"\n"
       "Any address but loopback needs --token: requests then carry 'Authorization: Bearer TOKEN'. See docs/serve.md.");
-  cmd->add_option("--plan", a->sources.plan, "plan.json from `railyard plan -o` (plan.html beside it is served too)")->required()->check(CLI::ExistingFile);
+  cmd->add_option("--plan", a->sources.plan, "plan.json from `railyard plan -o` (plan.html beside it is served too)")
+      ->required()
+      ->check(CLI::ExistingFile);
   cmd->add_option("--facts", a->sources.facts, "host and switch facts: files, directories or NDJSON (doctor runs over them)");
   cmd->add_option("--verify", a->sources.verify, "a `railyard verify --format json` result")->check(CLI::ExistingFile);
   cmd->add_option("--policy", a->sources.policy, "doctor policy YAML")->check(CLI::ExistingFile);
-  cmd->add_option("--db", a->sources.db, "the ledger (SQLite file or postgresql:// URL): acceptance status per batch")->envname("RAILYARD_DB");
-  cmd->add_option("--rollout", a->sources.rollout, "a rollout state directory (rollout plan -o): each wave's state")->check(CLI::ExistingDirectory);
+  cmd->add_option("--db", a->sources.db, "the ledger (SQLite file or postgresql:// URL): acceptance status per batch")
+      ->envname("RAILYARD_DB");
+  cmd->add_option("--rollout", a->sources.rollout, "a rollout state directory (rollout plan -o): each wave's state")
+      ->check(CLI::ExistingDirectory);
   cmd->add_option("--listen", a->listen, "ADDRESS:PORT (default 127.0.0.1:8080; port 0 picks a free one)");
-  cmd->add_option("--token", a->token, "bearer token every request must carry (required off loopback)")->envname("RAILYARD_TOKEN");
+  cmd->add_option("--token", a->token, "bearer token every request must carry (required off loopback)")
+      ->envname("RAILYARD_TOKEN");
   return [a]() -> int {
     const size_t colon = a->listen.rfind(':');
     std::string host = colon == std::string::npos ? a->listen : a->listen.substr(0, colon);
@@ -85,9 +90,10 @@ std::function<int()> AddServeCommand(CLI::App& app) {
     httplib::Server server;
     const std::string page(EmbeddedFileText("dashboard.html"));
     server.set_pre_routing_handler([a](const httplib::Request& req, httplib::Response& res) {
-      res.set_header("Content-Security-Policy",
-                     "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src data:; "
-                     "frame-ancestors 'none'");
+      res.set_header(
+          "Content-Security-Policy",
+          "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src data:; "
+          "frame-ancestors 'none'");
       res.set_header("X-Content-Type-Options", "nosniff");
       res.set_header("Referrer-Policy", "no-referrer");
       res.set_header("Cache-Control", "no-store");
@@ -105,7 +111,8 @@ std::function<int()> AddServeCommand(CLI::App& app) {
       }
       return httplib::Server::HandlerResponse::Unhandled;
     });
-    server.Get("/", [&page](const httplib::Request&, httplib::Response& res) { res.set_content(page, "text/html; charset=utf-8"); });
+    server.Get("/",
+               [&page](const httplib::Request&, httplib::Response& res) { res.set_content(page, "text/html; charset=utf-8"); });
     server.Get("/plan", [&dashboard, &mutex](const httplib::Request&, httplib::Response& res) {
       std::lock_guard<std::mutex> lock(mutex);
       if (dashboard->PlanHtml().empty()) {
@@ -140,7 +147,8 @@ std::function<int()> AddServeCommand(CLI::App& app) {
       std::cerr << "railyard: error: cannot listen on " << a->listen << "\n";
       return kExitInput;
     }
-    std::cerr << fmt::format("railyard: serving {} on http://{}:{}/ (read-only{})\n", a->sources.plan, host, bound, a->token.empty() ? "" : ", bearer token");
+    std::cerr << fmt::format("railyard: serving {} on http://{}:{}/ (read-only{})\n", a->sources.plan, host, bound,
+                             a->token.empty() ? "" : ", bearer token");
     std::cout << fmt::format("http://{}:{}/\n", host, bound) << std::flush;  // scripts read the address from here
     server.listen_after_bind();
     return kExitOk;

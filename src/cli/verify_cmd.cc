@@ -5,22 +5,22 @@
 #include <atomic>
 #include <filesystem>
 #include <future>
+#include <iostream>
 #include <memory>
 #include <mutex>
-#include <iostream>
 #include <set>
 
 #include <fmt/format.h>
 
 #include "cli/commands.h"
 #include "cli/messages.h"
-#include "util/input_error.h"
-#include "util/file.h"
+#include "parse/iblinkinfo.h"
 #include "parse/ibnetdiscover.h"
 #include "parse/lldpctl.h"
-#include "parse/iblinkinfo.h"
 #include "parse/mellanox_tools.h"
 #include "parse/switch_lldp.h"
+#include "util/file.h"
+#include "util/input_error.h"
 #include "verify/report.h"
 #include "verify/verify.h"
 
@@ -46,9 +46,9 @@ struct VerifyArgs {
 // UTF-16): an input error naming the file. One that was read in part stays, with its warnings.
 void RequireRecords(const AdjacencyReport& r, const std::string& file, std::string_view format) {
   if (!r.adjacencies.empty() || r.warnings.empty()) return;
-  throw InputError(ShownPath(file), r.warnings.front().line, 0, "", fmt::format("no {} record could be read: {}", format, r.warnings.front().message));
+  throw InputError(ShownPath(file), r.warnings.front().line, 0, "",
+                   fmt::format("no {} record could be read: {}", format, r.warnings.front().message));
 }
-
 
 // "DEVICE=PATH" names the device a capture was taken on; otherwise the file name up to its
 // first '.' does ("leaf01.json" was taken on leaf01). A directory is every file in it.
@@ -127,7 +127,8 @@ int Run(const VerifyArgs& o) {
         const Capture& c = captures[i];
         std::string text = ReadWholeFile(c.path.string());
         if (text.size() >= 2 && ((text[0] == '\xff' && text[1] == '\xfe') || (text[0] == '\xfe' && text[1] == '\xff'))) {
-          throw InputError(c.path.string(), 0, 0, "", "UTF-16 text (a Windows export?): convert it to UTF-8 first (iconv -f UTF-16 -t UTF-8)");
+          throw InputError(c.path.string(), 0, 0, "",
+                           "UTF-16 text (a Windows export?): convert it to UTF-8 first (iconv -f UTF-16 -t UTF-8)");
         }
         AdjacencyReport report = c.json ? ParseLldpctl(text, c.device, c.path.string())  // any lldpctl -f form
                                         : ParseSwitchLldpTable(text, c.device, c.path.string());
@@ -145,7 +146,8 @@ int Run(const VerifyArgs& o) {
         if (!o.names.empty()) names->LoadMap(o.names);
         if (!o.ibdev2netdev.empty()) names->LoadIbdev2netdevDir(o.ibdev2netdev);
         for (const std::string& plane : o.planes) {
-          bool known = std::any_of(plan->planes.begin(), plan->planes.end(), [&](const PlannedPlane& p) { return p.name == plane; });
+          bool known =
+              std::any_of(plan->planes.begin(), plan->planes.end(), [&](const PlannedPlane& p) { return p.name == plane; });
           if (!known) {
             std::string all;
             for (const PlannedPlane& p : plan->planes) all += (all.empty() ? "" : ", ") + p.name;
@@ -188,10 +190,11 @@ int Run(const VerifyArgs& o) {
     std::vector<LabelScan> labels;
     if (!o.labels.empty()) labels = LoadLabelAudit(o.labels);
     VerifyResult result = session->Finish(reporting, labels);
-    Detail(fmt::format("plan: {} devices, {} links; {} observation(s) from {} LLDP capture(s), {} ibnetdiscover and {} iblinkinfo "
-                       "file(s); {} device(s) gave an LLDP report; {} label scan(s)",
-                       plan->devices.size(), plan->links.size(), result.counts.observations, captures.size(), o.ibnetdiscover.size(),
-                       o.iblinkinfo.size(), reporting.size(), labels.size()));
+    Detail(
+        fmt::format("plan: {} devices, {} links; {} observation(s) from {} LLDP capture(s), {} ibnetdiscover and {} iblinkinfo "
+                    "file(s); {} device(s) gave an LLDP report; {} label scan(s)",
+                    plan->devices.size(), plan->links.size(), result.counts.observations, captures.size(), o.ibnetdiscover.size(),
+                    o.iblinkinfo.size(), reporting.size(), labels.size()));
     std::cout << VerifyRender(result, *ParseFindingsFormat(o.format));
     Severity threshold = *ParseSeverity(o.fail_on);
     bool fail = std::any_of(result.findings.begin(), result.findings.end(),
@@ -217,9 +220,11 @@ std::function<int()> AddVerifyCommand(CLI::App& app) {
   cmd->add_option("--plan", o->plan, "plan.json from `railyard plan -o`")->required()->check(kFileOrStdin);
   cmd->add_option("--lldp", o->lldp, "lldpctl output (json, json0, keyvalue, plain or xml): FILE, DEVICE=FILE or a directory");
   cmd->add_option("--ibnetdiscover", o->ibnetdiscover, "ibnetdiscover topology file (- for standard input)")->check(kFileOrStdin);
-  cmd->add_option("--iblinkinfo", o->iblinkinfo, "iblinkinfo output (its \"Could be\" hints mark degraded links; - for standard input)")
+  cmd->add_option("--iblinkinfo", o->iblinkinfo,
+                  "iblinkinfo output (its \"Could be\" hints mark degraded links; - for standard input)")
       ->check(kFileOrStdin);
-  cmd->add_option("--switch-lldp", o->switch_lldp, "switch LLDP table (Arista, Cumulus, SONiC): FILE, DEVICE=FILE or a directory");
+  cmd->add_option("--switch-lldp", o->switch_lldp,
+                  "switch LLDP table (Arista, Cumulus, SONiC): FILE, DEVICE=FILE or a directory");
   cmd->add_option("--names", o->names, "CSV: observed_device,plan_device or observed_device,observed_port,plan_device,plan_port")
       ->check(kFileOrStdin);
   cmd->add_option("--labels", o->labels, "label audit CSV with device, port and label columns")->check(kFileOrStdin);
@@ -231,7 +236,8 @@ std::function<int()> AddVerifyCommand(CLI::App& app) {
       ->check(CLI::ExistingDirectory);
   cmd->add_flag("--ignore-speed", o->ignore_speed,
                 "do not compare link speeds with the plan (simulators: ibsim reports every link at SDR)");
-  cmd->add_option("--format", o->format, "table (default), json, csv, junit or prometheus")->check(CLI::IsMember(FindingsFormatNames()));
+  cmd->add_option("--format", o->format, "table (default), json, csv, junit or prometheus")
+      ->check(CLI::IsMember(FindingsFormatNames()));
   cmd->add_option("--fail-on", o->fail_on, "exit 1 when a finding reaches this severity: info, warning, error")
       ->check(CLI::IsMember({"info", "warning", "error"}));
   return [o] { return Run(*o); };

@@ -1,6 +1,6 @@
 #include "config/host_config.h"
-#include "util/input_error.h"
 #include "model/schemas.h"
+#include "util/input_error.h"
 
 #include <fnmatch.h>
 
@@ -17,9 +17,9 @@
 #include <fmt/format.h>
 #include <simdjson.h>
 
-#include "util/output_file.h"
 #include "util/content_hash.h"
 #include "util/file.h"
+#include "util/output_file.h"
 #include "util/tar.h"
 #include "util/terminal.h"
 #include "util/yaml_emit.h"
@@ -94,26 +94,38 @@ HostConfigs ParsePadded(const simdjson::padded_string& padded, const std::string
           PlaneInfo p;
           for (auto f : item.get_object()) {
             std::string_view k = f.unescaped_key().value();
-            if (k == "name") name = text(f.value());
-            else if (k == "kind") p.kind = text(f.value());
-            else if (k == "role") p.role = text(f.value());
-            else if (k == "mtu") p.mtu = static_cast<uint32_t>(number(f.value()));
-            else if (k == "bond") p.bond = text(f.value()) == "802.3ad" ? "bond" : "";
+            if (k == "name")
+              name = text(f.value());
+            else if (k == "kind")
+              p.kind = text(f.value());
+            else if (k == "role")
+              p.role = text(f.value());
+            else if (k == "mtu")
+              p.mtu = static_cast<uint32_t>(number(f.value()));
+            else if (k == "bond")
+              p.bond = text(f.value()) == "802.3ad" ? "bond" : "";
             else if (k == "qos") {
               for (auto q : f.value().get_object()) {
                 std::string_view qk = q.unescaped_key().value();
                 auto byte = [&](int64_t max) { return static_cast<uint8_t>(std::clamp<int64_t>(number(q.value()), 0, max)); };
-                if (qk == "priority") p.qos.priority = byte(7);
-                else if (qk == "dscp") p.qos.dscp = byte(63);
-                else if (qk == "cnp_dscp") p.qos.cnp_dscp = byte(63);
-                else if (qk == "cnp_priority") p.qos.cnp_priority = byte(7);
+                if (qk == "priority")
+                  p.qos.priority = byte(7);
+                else if (qk == "dscp")
+                  p.qos.dscp = byte(63);
+                else if (qk == "cnp_dscp")
+                  p.qos.cnp_dscp = byte(63);
+                else if (qk == "cnp_priority")
+                  p.qos.cnp_priority = byte(7);
               }
             } else if (k == "addressing") {
               for (auto a : f.value().get_object()) {
                 std::string_view ak = a.unescaped_key().value();
-                if (ak == "mode") p.mode = text(a.value());
-                else if (ak == "vlan") p.vlan = static_cast<int>(number(a.value()));
-                else if (ak == "prefix") p.prefix = text(a.value());
+                if (ak == "mode")
+                  p.mode = text(a.value());
+                else if (ak == "vlan")
+                  p.vlan = static_cast<int>(number(a.value()));
+                else if (ak == "prefix")
+                  p.prefix = text(a.value());
               }
             }
           }
@@ -125,16 +137,20 @@ HostConfigs ParsePadded(const simdjson::padded_string& padded, const std::string
           std::string plane, port, dev;
           for (auto f : item.get_object()) {
             std::string_view k = f.unescaped_key().value();
-            if (k == "plane") plane = text(f.value());
-            else if (k == "port") port = text(f.value());
-            else if (k == "netdev") dev = text(f.value());
+            if (k == "plane")
+              plane = text(f.value());
+            else if (k == "port")
+              port = text(f.value());
+            else if (k == "netdev")
+              dev = text(f.value());
           }
           // A Linux interface name: at most 15 bytes (IFNAMSIZ - 1), no '/', ':' or whitespace. It goes
           // into YAML keys and sysctl paths, so anything else is refused, not escaped.
           static const std::regex kIfname("^[A-Za-z0-9_.-]{1,15}$");
           if (!dev.empty() && !std::regex_match(dev, kIfname)) {
-            fail(fmt::format("host_ports: plane {} port {}: '{}' is not a Linux interface name (at most 15 letters, digits, . _ -)",
-                             plane, port, TerminalSafe(dev)));
+            fail(fmt::format(
+                "host_ports: plane {} port {}: '{}' is not a Linux interface name (at most 15 letters, digits, . _ -)", plane,
+                port, TerminalSafe(dev)));
           }
           if (!dev.empty()) netdev[{plane, port}] = dev;
         }
@@ -143,8 +159,10 @@ HostConfigs ParsePadded(const simdjson::padded_string& padded, const std::string
           std::string name, role;
           for (auto f : item.get_object()) {
             std::string_view k = f.unescaped_key().value();
-            if (k == "name") name = text(f.value());
-            else if (k == "role") role = text(f.value());
+            if (k == "name")
+              name = text(f.value());
+            else if (k == "role")
+              role = text(f.value());
           }
           if (role == "node") {
             nodes.insert(name);
@@ -164,18 +182,26 @@ HostConfigs ParsePadded(const simdjson::padded_string& padded, const std::string
           bool skip = false;
           for (auto f : item.get_object()) {
             std::string_view k = f.unescaped_key().value();
-            if (k == "plane") plane = view(f.value());
-            else if (k == "level") skip = (level = view(f.value())) != "endpoint-leaf";
-            else if (skip) continue;
-            else if (k == "label") label = view(f.value());
-            else if (k == "rail") rail = number(f.value());
+            if (k == "plane")
+              plane = view(f.value());
+            else if (k == "level")
+              skip = (level = view(f.value())) != "endpoint-leaf";
+            else if (skip)
+              continue;
+            else if (k == "label")
+              label = view(f.value());
+            else if (k == "rail")
+              rail = number(f.value());
             else if (k == "a" || k == "z") {
               const bool a = k == "a";
               for (auto e : f.value().get_object()) {
                 std::string_view ek = e.unescaped_key().value();
-                if (ek == "device") (a ? a_device : z_device) = view(e.value());
-                else if (ek == "port") (a ? a_port : z_port) = view(e.value());
-                else if (ek == "ip") (a ? a_ip : z_ip) = view(e.value());
+                if (ek == "device")
+                  (a ? a_device : z_device) = view(e.value());
+                else if (ek == "port")
+                  (a ? a_port : z_port) = view(e.value());
+                else if (ek == "ip")
+                  (a ? a_ip : z_ip) = view(e.value());
               }
             }
           }
@@ -185,7 +211,7 @@ HostConfigs ParsePadded(const simdjson::padded_string& padded, const std::string
           if (plane_it == planes.end()) fail(fmt::format("link {} names plane '{}', which the plan does not have", label, plane));
           const PlaneInfo& info = plane_it->second;
           if (a_ip.empty() && info.bond.empty()) continue;  // a bond's other members carry no address
-          if (info.role == "oob") continue;  // the BMC's port: set on the BMC, not in the host's OS
+          if (info.role == "oob") continue;                 // the BMC's port: set on the BMC, not in the host's OS
           HostPortConfig p;
           p.plane = plane_it->first;
           p.kind = info.kind;
@@ -220,13 +246,15 @@ HostConfigs ParsePadded(const simdjson::padded_string& padded, const std::string
   if (!planes_without_netdevs.empty()) {
     std::string list;
     for (const std::string& p : planes_without_netdevs) list += (list.empty() ? "" : ", ") + p;
-    fail(fmt::format("plane(s) {} give hosts addresses but the spec names no netdevs for their ports "
-                     "(planes[].netdevs: [ibp26s0, ...], one per port in NIC order): railyard does not guess interface names",
-                     list));
+    fail(
+        fmt::format("plane(s) {} give hosts addresses but the spec names no netdevs for their ports "
+                    "(planes[].netdevs: [ibp26s0, ...], one per port in NIC order): railyard does not guess interface names",
+                    list));
   }
   if (out.ports.empty()) {
-    fail("no host port has an address: give the spec an addressing: section for the planes hosts configure "
-         "(addressing: {storage: {prefix: 10.16.0.0/16}})");
+    fail(
+        "no host port has an address: give the spec an addressing: section for the planes hosts configure "
+        "(addressing: {storage: {prefix: 10.16.0.0/16}})");
   }
   for (const auto& [name, p] : planes) {
     if (p.role == "oob") out.notes.push_back(fmt::format("plane {} (out-of-band): left out: it is the BMC's port", name));
@@ -294,8 +322,8 @@ std::string NetplanYaml(const std::string& host, const std::vector<HostPortConfi
     } else {
       a += fmt::format("        - to: {}\n          scope: link\n          table: {}\n", Quoted(to), table);
     }
-    a += fmt::format("      routing-policy:\n        - from: {}\n          table: {}\n          priority: {}\n", Quoted(self), table,
-                     1000 + table);
+    a += fmt::format("      routing-policy:\n        - from: {}\n          table: {}\n          priority: {}\n", Quoted(self),
+                     table, 1000 + table);
     return a;
   };
   std::map<const HostPortConfig*, uint32_t> tables;  // per addressed interface, in port order
@@ -306,8 +334,8 @@ std::string NetplanYaml(const std::string& host, const std::vector<HostPortConfi
   std::string bonds;
   for (const HostPortConfig& p : ports) {
     y += fmt::format("    {}:\n", Quoted(p.netdev));
-    y += fmt::format("      # {} plane{}, {} -> {} {} (cable {}){}\n", p.plane, p.rail ? fmt::format(" rail {}", p.rail) : "", p.port,
-                     p.peer_device, p.peer_port, p.label, p.bond.empty() ? "" : ", a member of " + p.bond);
+    y += fmt::format("      # {} plane{}, {} -> {} {} (cable {}){}\n", p.plane, p.rail ? fmt::format(" rail {}", p.rail) : "",
+                     p.port, p.peer_device, p.peer_port, p.label, p.bond.empty() ? "" : ", a member of " + p.bond);
     y += fmt::format("      mtu: {}\n      dhcp4: false\n      dhcp6: false\n      link-local: []\n", p.mtu);
     if (p.kind == "infiniband") y += "      infiniband-mode: datagram\n";
     if (p.bond.empty()) {
@@ -319,11 +347,12 @@ std::string NetplanYaml(const std::string& host, const std::vector<HostPortConfi
     for (const std::string& m : BondMembers(ports, p.bond)) members += (members.empty() ? "" : ", ") + Quoted(m);
     // LACP with fast LACPDUs, link monitoring every 100 ms, and flows spread by L3/L4 headers
     // (the doctor's bond-hash-layer2 and bond-lacp-not-negotiated rules check the same on the host).
-    bonds += fmt::format("    {}:\n      # {} plane: an 802.3ad bond over both switches of the leaf pair\n      interfaces: [{}]\n"
-                         "      mtu: {}\n      dhcp4: false\n      dhcp6: false\n      link-local: []\n{}"
-                         "      parameters:\n        mode: 802.3ad\n        lacp-rate: fast\n        mii-monitor-interval: 100\n"
-                         "        transmit-hash-policy: layer3+4\n",
-                         Quoted(p.bond), p.plane, members, p.mtu, addressing(p, tables[&p]));
+    bonds += fmt::format(
+        "    {}:\n      # {} plane: an 802.3ad bond over both switches of the leaf pair\n      interfaces: [{}]\n"
+        "      mtu: {}\n      dhcp4: false\n      dhcp6: false\n      link-local: []\n{}"
+        "      parameters:\n        mode: 802.3ad\n        lacp-rate: fast\n        mii-monitor-interval: 100\n"
+        "        transmit-hash-policy: layer3+4\n",
+        Quoted(p.bond), p.plane, members, p.mtu, addressing(p, tables[&p]));
   }
   if (!bonds.empty()) y += "  bonds:\n" + bonds;
   return y;
@@ -341,12 +370,14 @@ std::string MultiRailSysctl(const std::string& host, const std::vector<HostPortC
   std::set<std::string> seen;
   for (const HostPortConfig& p : AddressedInterfaces(ports)) {
     if (!seen.insert(p.netdev).second) continue;
-    s += fmt::format("net.ipv4.conf.{0}.arp_ignore = 1\nnet.ipv4.conf.{0}.arp_announce = 2\nnet.ipv4.conf.{0}.rp_filter = 2\n", p.netdev);
+    s += fmt::format("net.ipv4.conf.{0}.arp_ignore = 1\nnet.ipv4.conf.{0}.arp_announce = 2\nnet.ipv4.conf.{0}.rp_filter = 2\n",
+                     p.netdev);
   }
   return s;
 }
 
-std::string NmKeyfile(const std::string& host, const HostPortConfig& p, uint32_t table, bool multi, const std::string& plan_name) {
+std::string NmKeyfile(const std::string& host, const HostPortConfig& p, uint32_t table, bool multi,
+                      const std::string& plan_name) {
   // What the keyfile is for: a port with its address, a bond member (no address: the bond has it),
   // or, with `p.netdev` the bond's name, the bond itself.
   const bool is_bond = !p.bond.empty() && p.netdev == p.bond;
@@ -370,7 +401,11 @@ std::string NmKeyfile(const std::string& host, const HostPortConfig& p, uint32_t
       is_bond ? "an 802.3ad bond over both switches of the leaf pair"
               : fmt::format("{} -> {} {} (cable {}){}", p.port, p.peer_device, p.peer_port, p.label,
                             member ? ", a member of " + p.bond : ""),
-      p.netdev, uuid, is_bond ? "bond" : ib ? "infiniband" : "ethernet", p.netdev);
+      p.netdev, uuid,
+      is_bond ? "bond"
+      : ib    ? "infiniband"
+              : "ethernet",
+      p.netdev);
   if (member) {
     // A port of a bond: NetworkManager brings it up with the bond; it carries no IP settings.
     return k + fmt::format("master={}\nslave-type=bond\n\n[ethernet]\nmtu={}\n", p.bond, p.mtu);
@@ -421,16 +456,18 @@ void IfcfgFiles(const std::string& host, const std::vector<HostPortConfig>& port
     if (per_plane[p.plane] <= 1 && p.mode != "p2p31") return;
     ++table;
     const std::string to = p.prefix.empty() ? p.address : p.prefix;
-    std::string routes = !p.peer_address.empty() ? fmt::format("{} via {} dev {} table {}\n{} via {} dev {}\n", to, p.peer_address, dev,
-                                                               table, to, p.peer_address, dev)
+    std::string routes = !p.peer_address.empty() ? fmt::format("{} via {} dev {} table {}\n{} via {} dev {}\n", to,
+                                                               p.peer_address, dev, table, to, p.peer_address, dev)
                                                  : fmt::format("{} dev {} table {}\n", to, dev, table);
     files.push_back({dir + "route-" + dev, 0644, header(p, dev, "its routing table") + routes});
-    files.push_back({dir + "rule-" + dev, 0644, header(p, dev, "its source rule") + fmt::format("from {} table {} priority {}\n", ip, table, 1000 + table)});
+    files.push_back({dir + "rule-" + dev, 0644,
+                     header(p, dev, "its source rule") + fmt::format("from {} table {} priority {}\n", ip, table, 1000 + table)});
   };
   for (const HostPortConfig& p : ports) {
     const bool ib = p.kind == "infiniband";
-    std::string text = header(p, p.netdev, fmt::format("{} -> {} {} (cable {}){}", p.port, p.peer_device, p.peer_port, p.label,
-                                             p.bond.empty() ? "" : ", a member of " + p.bond));
+    std::string text = header(p, p.netdev,
+                              fmt::format("{} -> {} {} (cable {}){}", p.port, p.peer_device, p.peer_port, p.label,
+                                          p.bond.empty() ? "" : ", a member of " + p.bond));
     text += fmt::format("DEVICE={}\nNAME=railyard-{}\nTYPE={}\nONBOOT=yes\nNM_CONTROLLED=yes\nMTU={}\n", p.netdev, p.netdev,
                         ib ? "InfiniBand" : "Ethernet", p.mtu);
     if (ib) text += "CONNECTED_MODE=no\n";  // IPoIB datagram mode
@@ -439,9 +476,11 @@ void IfcfgFiles(const std::string& host, const std::vector<HostPortConfig>& port
       files.push_back({dir + "ifcfg-" + p.netdev, 0644, std::move(text)});
       if (p.address.empty()) continue;
       std::string bond = header(p, p.bond, "an 802.3ad bond over both switches of the leaf pair");
-      bond += fmt::format("DEVICE={}\nNAME=railyard-{}\nTYPE=Bond\nBONDING_MASTER=yes\n"
-                          "BONDING_OPTS=\"mode=802.3ad miimon=100 lacp_rate=fast xmit_hash_policy=layer3+4\"\n"
-                          "ONBOOT=yes\nNM_CONTROLLED=yes\nMTU={}\n", p.bond, p.bond, p.mtu);
+      bond += fmt::format(
+          "DEVICE={}\nNAME=railyard-{}\nTYPE=Bond\nBONDING_MASTER=yes\n"
+          "BONDING_OPTS=\"mode=802.3ad miimon=100 lacp_rate=fast xmit_hash_policy=layer3+4\"\n"
+          "ONBOOT=yes\nNM_CONTROLLED=yes\nMTU={}\n",
+          p.bond, p.bond, p.mtu);
       addressed(p, p.bond, bond);
       files.push_back({dir + "ifcfg-" + p.bond, 0644, std::move(bond)});
       continue;
@@ -533,7 +572,8 @@ std::vector<HostFile> HostFiles(const std::string& host, const std::vector<HostP
   return files;
 }
 
-size_t WriteHostConfigs(const HostConfigs& configs, const std::string& host_glob, const std::string& dir, const std::string& format) {
+size_t WriteHostConfigs(const HostConfigs& configs, const std::string& host_glob, const std::string& dir,
+                        const std::string& format) {
   if (format != "netplan" && format != "nm" && format != "ifcfg" && format != "networkd") {
     throw std::runtime_error(fmt::format("--format: '{}': netplan, nm, ifcfg or networkd", format));
   }
@@ -542,7 +582,8 @@ size_t WriteHostConfigs(const HostConfigs& configs, const std::string& host_glob
   });
 }
 
-size_t WriteHostFiles(const HostConfigs& configs, const std::string& host_glob, const std::string& dir, const HostFileMaker& make) {
+size_t WriteHostFiles(const HostConfigs& configs, const std::string& host_glob, const std::string& dir,
+                      const HostFileMaker& make) {
   std::vector<std::string> hosts;
   for (const std::string& host : configs.hosts) {
     if (!host_glob.empty() && fnmatch(host_glob.c_str(), host.c_str(), 0) != 0) continue;

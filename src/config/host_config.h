@@ -65,7 +65,8 @@ std::string MultiRailSysctl(const std::string& host, const std::vector<HostPortC
 // One NetworkManager keyfile (/etc/NetworkManager/system-connections/railyard-<netdev>.nmconnection):
 // a managed, autoconnecting connection bound to the interface, the address, the MTU, IPoIB datagram
 // mode, and for multi-rail the port's own route table, the prefix in main too, and the source rule.
-std::string NmKeyfile(const std::string& host, const HostPortConfig& port, uint32_t table, bool multi, const std::string& plan_name);
+std::string NmKeyfile(const std::string& host, const HostPortConfig& port, uint32_t table, bool multi,
+                      const std::string& plan_name);
 
 // A host's files in `format` (netplan | nm | ifcfg | networkd), and the multi-rail sysctl file where it needs one.
 std::vector<HostFile> HostFiles(const std::string& host, const std::vector<HostPortConfig>& ports, const std::string& format,
@@ -83,7 +84,8 @@ size_t WriteHostConfigs(const HostConfigs& configs, const std::string& host_glob
 // The same for any per-host files (config roce): `make` gives a host's files; a host it gives none is
 // left out.
 using HostFileMaker = std::function<std::vector<HostFile>(const std::string& host, const std::vector<HostPortConfig>& ports)>;
-size_t WriteHostFiles(const HostConfigs& configs, const std::string& host_glob, const std::string& dir, const HostFileMaker& make);
+size_t WriteHostFiles(const HostConfigs& configs, const std::string& host_glob, const std::string& dir,
+                      const HostFileMaker& make);
 
 // Writes files (paths relative to `dir`) all or none: into `dir`, creating directories (removed
 // again on failure), each file at its mode; or, `dir` ending in .tar, into one ustar archive.

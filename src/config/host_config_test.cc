@@ -14,7 +14,8 @@ std::string PlanJson(const std::string& netdev = "ens1f0np0") {
   {"name":"oob","kind":"ethernet","role":"oob","addressing":{"mode":"host","vlan":10,"prefix":"192.168.0.0/24"}}],
  "devices":[{"name":"n1","role":"node"},{"name":"leaf1","role":"switch"}],
  "host_ports":[{"plane":"compute","port":"mlx5_0","netdev":"ibp24s0"},{"plane":"compute","port":"mlx5_1","netdev":"ibp64s0"},
-  {"plane":"storage","port":"mlx5_2","netdev":")" + netdev + R"("}],
+  {"plane":"storage","port":"mlx5_2","netdev":")" +
+         netdev + R"("}],
  "links":[
   {"label":"C1","plane":"compute","level":"endpoint-leaf","rail":1,"a":{"device":"n1","port":"mlx5_0","ip":"10.0.0.2/12"},"z":{"device":"leaf1","port":"1"}},
   {"label":"C2","plane":"compute","level":"endpoint-leaf","rail":2,"a":{"device":"n1","port":"mlx5_1","ip":"10.0.0.3/12"},"z":{"device":"leaf1","port":"2"}},
@@ -58,7 +59,8 @@ TEST(HostConfig, NetworkManagerKeyfilesPerPort) {
   EXPECT_NE(files[0].content.find("routing-rule1=priority 1101 from 10.0.0.2 table 101"), std::string::npos);
   // The /31 port: its routes through the switch end, in its table and in main.
   EXPECT_NE(files[2].content.find("route1=10.16.0.0/16,10.16.0.0\nroute2=10.16.0.0/16,10.16.0.0\nroute2_options=table=254"),
-            std::string::npos) << files[2].content;
+            std::string::npos)
+      << files[2].content;
   // A UUID NetworkManager accepts (version 5 layout), the same for the same plan, distinct per port.
   auto uuid = [](const std::string& k) { return k.substr(k.find("uuid=") + 5, 36); };
   EXPECT_EQ(uuid(files[0].content)[14], '5');

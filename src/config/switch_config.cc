@@ -1,6 +1,6 @@
 #include "config/switch_config.h"
-#include "util/input_error.h"
 #include "model/schemas.h"
+#include "util/input_error.h"
 
 #include <fnmatch.h>
 
@@ -14,8 +14,8 @@
 #include <unordered_map>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 #include <simdjson.h>
+#include <nlohmann/json.hpp>
 
 #include "catalog/catalog.h"
 #include "util/csv.h"
@@ -75,7 +75,7 @@ SwitchConfigs ParsePadded(const simdjson::padded_string& padded, const std::stri
   };
   SwitchConfigs out;
   std::unordered_map<std::string, PlaneInfo> planes;
-  std::unordered_map<std::string, size_t> index;  // switch name -> out.switches
+  std::unordered_map<std::string, size_t> index;     // switch name -> out.switches
   std::unordered_map<std::string, uint64_t> asn_of;  // every switch with an ASN (routed planes)
   bool schema_ok = false;
   try {
@@ -93,23 +93,32 @@ SwitchConfigs ParsePadded(const simdjson::padded_string& padded, const std::stri
           PlaneInfo p;
           for (auto f : item.get_object()) {
             std::string_view k = f.unescaped_key().value();
-            if (k == "name") name = text(f.value());
-            else if (k == "kind") p.kind = text(f.value());
-            else if (k == "role") p.role = text(f.value());
+            if (k == "name")
+              name = text(f.value());
+            else if (k == "kind")
+              p.kind = text(f.value());
+            else if (k == "role")
+              p.role = text(f.value());
             else if (k == "addressing") {
               for (auto a : f.value().get_object()) {
                 std::string_view ak = a.unescaped_key().value();
-                if (ak == "mode") p.mode = text(a.value());
-                else if (ak == "vlan") p.vlan = static_cast<int>(number(a.value()));
+                if (ak == "mode")
+                  p.mode = text(a.value());
+                else if (ak == "vlan")
+                  p.vlan = static_cast<int>(number(a.value()));
               }
             } else if (k == "qos") {
               for (auto q : f.value().get_object()) {
                 std::string_view qk = q.unescaped_key().value();
                 uint8_t v = static_cast<uint8_t>(std::min<uint64_t>(number(q.value()), 63));
-                if (qk == "priority") p.qos.priority = v;
-                else if (qk == "dscp") p.qos.dscp = v;
-                else if (qk == "cnp_dscp") p.qos.cnp_dscp = v;
-                else if (qk == "cnp_priority") p.qos.cnp_priority = v;
+                if (qk == "priority")
+                  p.qos.priority = v;
+                else if (qk == "dscp")
+                  p.qos.dscp = v;
+                else if (qk == "cnp_dscp")
+                  p.qos.cnp_dscp = v;
+                else if (qk == "cnp_priority")
+                  p.qos.cnp_priority = v;
               }
               RoceQos d;
               p.qos_default = p.qos.priority == d.priority && p.qos.dscp == d.dscp && p.qos.cnp_dscp == d.cnp_dscp &&
@@ -124,13 +133,20 @@ SwitchConfigs ParsePadded(const simdjson::padded_string& padded, const std::stri
           std::string_view role;
           for (auto f : item.get_object()) {
             std::string_view k = f.unescaped_key().value();
-            if (k == "name") s.name = text(f.value());
-            else if (k == "role") role = text(f.value());
-            else if (k == "plane") s.plane = text(f.value());
-            else if (k == "tier") s.tier = text(f.value());
-            else if (k == "model") s.model = text(f.value());
-            else if (k == "asn") s.asn = number(f.value());
-            else if (k == "loopback") s.loopback = text(f.value());
+            if (k == "name")
+              s.name = text(f.value());
+            else if (k == "role")
+              role = text(f.value());
+            else if (k == "plane")
+              s.plane = text(f.value());
+            else if (k == "tier")
+              s.tier = text(f.value());
+            else if (k == "model")
+              s.model = text(f.value());
+            else if (k == "asn")
+              s.asn = number(f.value());
+            else if (k == "loopback")
+              s.loopback = text(f.value());
           }
           if (role != "switch") continue;
           if (s.asn) asn_of[s.name] = s.asn;
@@ -151,17 +167,24 @@ SwitchConfigs ParsePadded(const simdjson::padded_string& padded, const std::stri
           uint64_t speed = 0;
           for (auto f : item.get_object()) {
             std::string_view k = f.unescaped_key().value();
-            if (k == "label") label = text(f.value());
-            else if (k == "plane") plane = text(f.value());
-            else if (k == "level") level = text(f.value());
-            else if (k == "speed_gbps") speed = number(f.value());
+            if (k == "label")
+              label = text(f.value());
+            else if (k == "plane")
+              plane = text(f.value());
+            else if (k == "level")
+              level = text(f.value());
+            else if (k == "speed_gbps")
+              speed = number(f.value());
             else if (k == "a" || k == "z") {
               const int end = k == "a" ? 0 : 1;
               for (auto e : f.value().get_object()) {
                 std::string_view ek = e.unescaped_key().value();
-                if (ek == "device") ends[end][0] = text(e.value());
-                else if (ek == "port") ends[end][1] = text(e.value());
-                else if (ek == "ip") ends[end][2] = text(e.value());
+                if (ek == "device")
+                  ends[end][0] = text(e.value());
+                else if (ek == "port")
+                  ends[end][1] = text(e.value());
+                else if (ek == "ip")
+                  ends[end][2] = text(e.value());
               }
             }
           }
@@ -180,7 +203,8 @@ SwitchConfigs ParsePadded(const simdjson::padded_string& padded, const std::stri
             p.label = label;
             p.speed_gbps = static_cast<uint32_t>(speed);
             p.to_host = level == "endpoint-leaf";
-            if (!std::regex_match(p.port, SafeKey())) fail(fmt::format("link {}: port '{}' is not a name NVUE takes", label, p.port));
+            if (!std::regex_match(p.port, SafeKey()))
+              fail(fmt::format("link {}: port '{}' is not a name NVUE takes", label, p.port));
             out.switches[it->second].ports.push_back(std::move(p));
           }
         }
@@ -190,27 +214,30 @@ SwitchConfigs ParsePadded(const simdjson::padded_string& padded, const std::stri
     fail(fmt::format("not a railyard plan: {}", e.what()));
   }
   if (!schema_ok) fail("not railyard.plan/1 (give the plan.json that `railyard plan -o` wrote)");
-  if (out.switches.empty()) fail("no Ethernet or RoCE switch in the plan (InfiniBand switches are configured by the subnet manager)");
+  if (out.switches.empty())
+    fail("no Ethernet or RoCE switch in the plan (InfiniBand switches are configured by the subnet manager)");
   return out;
 }
 }  // namespace
 
 SwitchConfigs ReadSwitchConfigs(const std::string& plan_json) {
   simdjson::padded_string padded;
-  if (plan_json == "-" || simdjson::padded_string::load(plan_json).get(padded)) return ParseSwitchConfigs(ReadWholeFile(plan_json), ShownPath(plan_json));
+  if (plan_json == "-" || simdjson::padded_string::load(plan_json).get(padded))
+    return ParseSwitchConfigs(ReadWholeFile(plan_json), ShownPath(plan_json));
   return ParsePadded(padded, plan_json);
 }
 
 std::string NvueYaml(const SwitchConfig& sw, const std::string& plan_name) {
   if (sw.kind == "roce" && !sw.qos_default) {
-    throw std::runtime_error(fmt::format(
-        "{}: plane {} sets qos: {{priority: {}, dscp: {}, cnp_dscp: {}, cnp_priority: {}}}; NVUE's `qos roce` profile is priority "
-        "3, DSCP 26, CNP 48/6, and railyard does not yet write its explicit PFC/ECN maps", sw.name, sw.plane, sw.qos.priority,
-        sw.qos.dscp, sw.qos.cnp_dscp, sw.qos.cnp_priority));
+    throw std::runtime_error(
+        fmt::format("{}: plane {} sets qos: {{priority: {}, dscp: {}, cnp_dscp: {}, cnp_priority: {}}}; NVUE's `qos roce` "
+                    "profile is priority "
+                    "3, DSCP 26, CNP 48/6, and railyard does not yet write its explicit PFC/ECN maps",
+                    sw.name, sw.plane, sw.qos.priority, sw.qos.dscp, sw.qos.cnp_dscp, sw.qos.cnp_priority));
   }
   if (auto m = Catalog::Builtin().FindSwitch(sw.model); m && Catalog::Builtin().switches()[*m].naming != PortNaming::kCumulus) {
-    throw std::runtime_error(fmt::format("{}: a {} {} does not run Cumulus Linux (NVUE)", sw.name, Catalog::Builtin().switches()[*m].vendor,
-                                         sw.model));
+    throw std::runtime_error(fmt::format("{}: a {} {} does not run Cumulus Linux (NVUE)", sw.name,
+                                         Catalog::Builtin().switches()[*m].vendor, sw.model));
   }
   const bool routed = sw.mode == "p2p31";
   std::string y = fmt::format(
@@ -219,7 +246,8 @@ std::string NvueYaml(const SwitchConfig& sw, const std::string& plan_name) {
       "- set:\n    system:\n      hostname: {}\n    interface:\n",
       sw.name, sw.plane, sw.tier, sw.model.empty() ? "" : ", " + sw.model, plan_name, sw.name, Quoted(sw.name));
   if (routed && !sw.loopback.empty()) {
-    y += fmt::format("      lo:\n        type: loopback\n        ip:\n          address:\n            {}/32: {{}}\n", sw.loopback);
+    y +=
+        fmt::format("      lo:\n        type: loopback\n        ip:\n          address:\n            {}/32: {{}}\n", sw.loopback);
   }
   // Breakouts: sub-ports swpNsM need their parent split; the highest sub-port seen gives the count.
   std::map<std::string, int, bool (*)(std::string_view, std::string_view)> breakout(NaturalLess);
@@ -234,23 +262,28 @@ std::string NvueYaml(const SwitchConfig& sw, const std::string& plan_name) {
   }
   std::vector<const SwitchPortConfig*> ports;
   for (const SwitchPortConfig& p : sw.ports) ports.push_back(&p);
-  std::sort(ports.begin(), ports.end(), [](const SwitchPortConfig* a, const SwitchPortConfig* b) { return NaturalLess(a->port, b->port); });
+  std::sort(ports.begin(), ports.end(),
+            [](const SwitchPortConfig* a, const SwitchPortConfig* b) { return NaturalLess(a->port, b->port); });
   bool any_l2 = false;
   for (const SwitchPortConfig* p : ports) {
-    y += fmt::format("      {}:\n        type: swp\n        description: {}\n        link:\n          state: up\n"
-                     "          speed: {}G\n          mtu: 9216\n          fec: {}\n",
-                     p->port, Quoted(fmt::format("{} {} {}", p->label, p->peer_device, p->peer_port)), p->speed_gbps,
-                     FecFor(p->speed_gbps));
+    y += fmt::format(
+        "      {}:\n        type: swp\n        description: {}\n        link:\n          state: up\n"
+        "          speed: {}G\n          mtu: 9216\n          fec: {}\n",
+        p->port, Quoted(fmt::format("{} {} {}", p->label, p->peer_device, p->peer_port)), p->speed_gbps, FecFor(p->speed_gbps));
     if (routed) {
       if (!p->address.empty()) y += fmt::format("        ip:\n          address:\n            {}: {{}}\n", p->address);
     } else if (sw.vlan > 0) {
       any_l2 = true;
-      y += p->to_host ? fmt::format("        bridge:\n          domain:\n            br_default:\n              access: {}\n", sw.vlan)
-                      : fmt::format("        bridge:\n          domain:\n            br_default:\n              vlan:\n"
-                                    "                '{}': {{}}\n", sw.vlan);
+      y += p->to_host
+               ? fmt::format("        bridge:\n          domain:\n            br_default:\n              access: {}\n", sw.vlan)
+               : fmt::format(
+                     "        bridge:\n          domain:\n            br_default:\n              vlan:\n"
+                     "                '{}': {{}}\n",
+                     sw.vlan);
     }
   }
-  if (any_l2) y += fmt::format("    bridge:\n      domain:\n        br_default:\n          vlan:\n            '{}': {{}}\n", sw.vlan);
+  if (any_l2)
+    y += fmt::format("    bridge:\n      domain:\n        br_default:\n          vlan:\n            '{}': {{}}\n", sw.vlan);
   if (routed && sw.asn) {
     y += fmt::format("    router:\n      bgp:\n        enable: on\n        autonomous-system: {}\n{}", sw.asn,
                      sw.loopback.empty() ? "" : fmt::format("        router-id: {}\n", sw.loopback));
@@ -270,7 +303,7 @@ namespace {
 
 // A panel port of a model's default SONiC hwsku (data/catalog/sonic_ports.csv).
 struct SonicPanelPort {
-  uint32_t index = 0;                // N of EthernetN
+  uint32_t index = 0;  // N of EthernetN
   std::vector<std::string> lanes;
   std::string alias;
 };
@@ -279,8 +312,8 @@ const std::map<std::string, std::map<uint32_t, SonicPanelPort>>& SonicPorts() {
   static const auto* table = [] {
     auto* out = new std::map<std::string, std::map<uint32_t, SonicPanelPort>>;
     CsvTable csv = ParseCsv(EmbeddedFile("sonic_ports.csv"), "sonic_ports.csv");
-    const int model = csv.Column("model"), front = csv.Column("front_port"), name = csv.Column("name"), lanes = csv.Column("lanes"),
-              alias = csv.Column("alias");
+    const int model = csv.Column("model"), front = csv.Column("front_port"), name = csv.Column("name"),
+              lanes = csv.Column("lanes"), alias = csv.Column("alias");
     for (const CsvRow& row : csv.rows) {
       SonicPanelPort p;
       const std::string& n = row.fields[static_cast<size_t>(name)];
@@ -294,7 +327,8 @@ const std::map<std::string, std::map<uint32_t, SonicPanelPort>>& SonicPorts() {
       }
       p.alias = row.fields[static_cast<size_t>(alias)];
       // A panel port the default hwsku already splits (SN4410) keeps its first row: breakouts are computed.
-      (*out)[row.fields[static_cast<size_t>(model)]].emplace(static_cast<uint32_t>(std::stoul(row.fields[static_cast<size_t>(front)])), p);
+      (*out)[row.fields[static_cast<size_t>(model)]].emplace(
+          static_cast<uint32_t>(std::stoul(row.fields[static_cast<size_t>(front)])), p);
     }
     return out;
   }();
@@ -308,7 +342,8 @@ bool SonicBreakoutPublished(const std::string& model, uint32_t subports) {
     CsvTable csv = ParseCsv(EmbeddedFile("sonic_breakout.csv"), "sonic_breakout.csv");
     const int model_col = csv.Column("model"), n = csv.Column("subports");
     for (const CsvRow& row : csv.rows) {
-      out->insert({row.fields[static_cast<size_t>(model_col)], static_cast<uint32_t>(std::stoul(row.fields[static_cast<size_t>(n)]))});
+      out->insert(
+          {row.fields[static_cast<size_t>(model_col)], static_cast<uint32_t>(std::stoul(row.fields[static_cast<size_t>(n)]))});
     }
     return out;
   }();
@@ -327,7 +362,9 @@ struct SonicPortName {
 class SonicDbWriter {
  public:
   using Fields = std::vector<std::pair<std::string, std::string>>;
-  void Add(std::string_view table, std::string key, Fields fields) { tables_[table].push_back({std::move(key), std::move(fields)}); }
+  void Add(std::string_view table, std::string key, Fields fields) {
+    tables_[table].push_back({std::move(key), std::move(fields)});
+  }
   std::string Text() {
     std::string out = "{";
     const char* table_sep = "\n";
@@ -369,7 +406,8 @@ class SonicDbWriter {
  private:
   static void Quote(std::string_view s, std::string& out) {
     bool plain = true;
-    for (char c : s) plain = plain && c != '"' && c != '\\' && static_cast<unsigned char>(c) >= 0x20 && static_cast<unsigned char>(c) < 0x7f;
+    for (char c : s)
+      plain = plain && c != '"' && c != '\\' && static_cast<unsigned char>(c) >= 0x20 && static_cast<unsigned char>(c) < 0x7f;
     if (plain) {
       out += '"';
       out += s;
@@ -433,7 +471,8 @@ std::string SonicConfigDb(const SwitchConfig& sw, const std::string& plan_name) 
     const uint32_t n = subports[panel], sub = static_cast<uint32_t>(swp->second);
     const uint32_t step = static_cast<uint32_t>(pp.lanes.size()) / n;
     if (step == 0 || !SonicBreakoutPublished(sw.model, n)) {
-      throw std::runtime_error(fmt::format("{}: {} port {} in {} sub-ports: not a breakout SONiC publishes for it", sw.name, sw.model, panel, n));
+      throw std::runtime_error(
+          fmt::format("{}: {} port {} in {} sub-ports: not a breakout SONiC publishes for it", sw.name, sw.model, panel, n));
     }
     // BreakoutCfg (sonic-config-engine portconfig.py): sub-port i of EthernetB is Ethernet(B + i*lanes/n),
     // its alias the i-th of etpNa, etpNb ...
@@ -446,14 +485,17 @@ std::string SonicConfigDb(const SwitchConfig& sw, const std::string& plan_name) 
   db.Add("DEVICE_METADATA", "localhost",
          {{"bgp_asn", routed && sw.asn ? std::to_string(sw.asn) : none},
           {"hostname", sw.name},
-          {"type", sw.tier == "leaf" ? "ToRRouter" : sw.tier == "spine" ? "LeafRouter" : "SpineRouter"}});
+          {"type", sw.tier == "leaf"    ? "ToRRouter"
+                   : sw.tier == "spine" ? "LeafRouter"
+                                        : "SpineRouter"}});
   if (routed && !sw.loopback.empty()) {
     db.Add("LOOPBACK_INTERFACE", "Loopback0", {});
     db.Add("LOOPBACK_INTERFACE", "Loopback0|" + sw.loopback + "/32", {});
   }
   std::vector<const SwitchPortConfig*> ports;
   for (const SwitchPortConfig& p : sw.ports) ports.push_back(&p);
-  std::sort(ports.begin(), ports.end(), [](const SwitchPortConfig* a, const SwitchPortConfig* b) { return NaturalLess(a->port, b->port); });
+  std::sort(ports.begin(), ports.end(),
+            [](const SwitchPortConfig* a, const SwitchPortConfig* b) { return NaturalLess(a->port, b->port); });
   const bool roce = sw.kind == "roce";
   const std::string pfc = std::to_string(sw.qos.priority), map = "RAILYARD_ROCE";
   for (const SwitchPortConfig* p : ports) {
@@ -480,7 +522,8 @@ std::string SonicConfigDb(const SwitchConfig& sw, const std::string& plan_name) 
       db.Add("VLAN_MEMBER", fmt::format("Vlan{}|{}", sw.vlan, n.name), {{"tagging_mode", p->to_host ? "untagged" : "tagged"}});
     }
     if (roce) {
-      db.Add("PORT_QOS_MAP", n.name, {{"dscp_to_tc_map", map}, {"pfc_enable", pfc}, {"tc_to_pg_map", map}, {"tc_to_queue_map", map}});
+      db.Add("PORT_QOS_MAP", n.name,
+             {{"dscp_to_tc_map", map}, {"pfc_enable", pfc}, {"tc_to_pg_map", map}, {"tc_to_queue_map", map}});
     }
   }
   if (!routed && sw.vlan > 0) db.Add("VLAN", fmt::format("Vlan{}", sw.vlan), {{"vlanid", std::to_string(sw.vlan)}});
@@ -546,7 +589,8 @@ std::string EosConfig(const SwitchConfig& sw, const std::string& plan_name) {
     for (const SpeedCount& sc : model->ports) native = std::max(native, sc.speed);
   }
   if (model && model->naming != PortNaming::kEos) {
-    throw std::runtime_error(fmt::format("{}: a {} {} does not run Arista EOS (--os nvue or sonic for it)", sw.name, model->vendor, sw.model));
+    throw std::runtime_error(
+        fmt::format("{}: a {} {} does not run Arista EOS (--os nvue or sonic for it)", sw.name, model->vendor, sw.model));
   }
   const uint32_t cage_lanes = model ? CageLanes(model->cage) : 0;
   const bool routed = sw.mode == "p2p31", roce = sw.kind == "roce";
@@ -555,15 +599,16 @@ std::string EosConfig(const SwitchConfig& sw, const std::string& plan_name) {
       "! Apply on the switch (Arista EOS): copy it to flash:{}.cfg, then `configure replace flash:{}.cfg`.\n"
       "hostname {}\n!\nservice routing protocols model multi-agent\n!\n",
       sw.name, sw.plane, sw.tier, sw.model.empty() ? "" : ", " + sw.model, plan_name, sw.name, sw.name, sw.name);
-  if (!model) c += fmt::format("! {} is not in railyard's catalog: broken-out ports are written without a speed line.\n!\n", sw.model);
+  if (!model)
+    c += fmt::format("! {} is not in railyard's catalog: broken-out ports are written without a speed line.\n!\n", sw.model);
   if (!routed && sw.vlan > 0) c += fmt::format("vlan {}\n   name {}\n!\n", sw.vlan, EosText(sw.plane, sw, "the plane name"));
   if (roce) {
     // The plane's class: its DSCP to its traffic class, the CNP's DSCP to the CNP's; then one QoS
     // profile every port takes: DSCP trusted, PFC no-drop on the class, ECN marking on its queue
     // from 150 KB to 1,500 KB of queue, at most every packet (NVIDIA's roce profile values by
     // default, so Arista and NVIDIA switches of one fabric treat RoCE alike; docs/config.md).
-    c += fmt::format("qos map dscp {} to traffic-class {}\nqos map dscp {} to traffic-class {}\n!\n", sw.qos.dscp, sw.qos.priority,
-                     sw.qos.cnp_dscp, sw.qos.cnp_priority);
+    c += fmt::format("qos map dscp {} to traffic-class {}\nqos map dscp {} to traffic-class {}\n!\n", sw.qos.dscp,
+                     sw.qos.priority, sw.qos.cnp_dscp, sw.qos.cnp_priority);
     c += fmt::format(
         "qos profile RAILYARD-ROCE\n   qos trust dscp\n   !\n   tx-queue {0}\n"
         "      random-detect ecn minimum-threshold 150 kbytes maximum-threshold 1500 kbytes max-mark-probability 100\n   !\n"
@@ -572,10 +617,12 @@ std::string EosConfig(const SwitchConfig& sw, const std::string& plan_name) {
   }
   std::vector<const SwitchPortConfig*> ports;
   for (const SwitchPortConfig& p : sw.ports) ports.push_back(&p);
-  std::sort(ports.begin(), ports.end(), [](const SwitchPortConfig* a, const SwitchPortConfig* b) { return NaturalLess(a->port, b->port); });
+  std::sort(ports.begin(), ports.end(),
+            [](const SwitchPortConfig* a, const SwitchPortConfig* b) { return NaturalLess(a->port, b->port); });
   size_t fabric = 0;
   for (const SwitchPortConfig* p : ports) {
-    if (!ParseEosPort(p->port)) throw std::runtime_error(fmt::format("{}: port {} is not an EOS EthernetN/M name", sw.name, p->port));
+    if (!ParseEosPort(p->port))
+      throw std::runtime_error(fmt::format("{}: port {} is not an EOS EthernetN/M name", sw.name, p->port));
     c += fmt::format("interface {}\n   description {}\n   mtu 9214\n", p->port,
                      EosText(fmt::format("{} {} {}", p->label, p->peer_device, p->peer_port), sw, "port " + p->port));
     // A port below the cage's native speed is a breakout: EOS wants its rate and lane count,
@@ -600,19 +647,23 @@ std::string EosConfig(const SwitchConfig& sw, const std::string& plan_name) {
     c += "   no shutdown\n!\n";
     fabric += !p->to_host && p->peer_asn && !p->peer_address.empty();
   }
-  if (routed && !sw.loopback.empty()) c += fmt::format("interface Loopback0\n   ip address {}/32\n!\nip routing\n!\n", sw.loopback);
-  else if (routed) c += "ip routing\n!\n";
+  if (routed && !sw.loopback.empty())
+    c += fmt::format("interface Loopback0\n   ip address {}/32\n!\nip routing\n!\n", sw.loopback);
+  else if (routed)
+    c += "ip routing\n!\n";
   if (routed && sw.asn) {
     // Numbered eBGP to each fabric neighbour (the /31s of the IP plan), hosts reached by the connected
     // routes, which are announced; ECMP over every uplink.
     c += fmt::format("router bgp {}\n", sw.asn);
     if (!sw.loopback.empty()) c += fmt::format("   router-id {}\n", sw.loopback);
     const size_t paths = std::clamp<size_t>(fabric, 1, 128);
-    c += fmt::format("   no bgp default ipv4-unicast\n   maximum-paths {} ecmp {}\n   neighbor FABRIC peer group\n", paths, paths);
+    c +=
+        fmt::format("   no bgp default ipv4-unicast\n   maximum-paths {} ecmp {}\n   neighbor FABRIC peer group\n", paths, paths);
     for (const SwitchPortConfig* p : ports) {
       if (p->to_host || !p->peer_asn || p->peer_address.empty()) continue;
-      c += fmt::format("   neighbor {0} peer group FABRIC\n   neighbor {0} remote-as {1}\n   neighbor {0} description {2}\n", p->peer_address,
-                       p->peer_asn, EosText(fmt::format("{}_{}", p->peer_device, p->peer_port), sw, "port " + p->port + "'s peer"));
+      c += fmt::format("   neighbor {0} peer group FABRIC\n   neighbor {0} remote-as {1}\n   neighbor {0} description {2}\n",
+                       p->peer_address, p->peer_asn,
+                       EosText(fmt::format("{}_{}", p->peer_device, p->peer_port), sw, "port " + p->port + "'s peer"));
     }
     c += "   redistribute connected\n   !\n   address-family ipv4\n      neighbor FABRIC activate\n!\n";
   }

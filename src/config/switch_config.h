@@ -24,8 +24,8 @@ namespace railyard {
 
 struct SwitchPortConfig {
   std::string port, label, peer_device, peer_port, address;  // address: "10.3.13.65/31" or ""
-  std::string peer_address;  // the far end's address on a routed link ("10.3.13.64", no length)
-  uint64_t peer_asn = 0;     // the far switch's ASN (0: a host, or not routed)
+  std::string peer_address;                                  // the far end's address on a routed link ("10.3.13.64", no length)
+  uint64_t peer_asn = 0;                                     // the far switch's ASN (0: a host, or not routed)
   uint32_t speed_gbps = 0;
   bool to_host = false;  // an endpoint's port (else fabric: leaf-spine, spine-core, leaf-peer)
 };

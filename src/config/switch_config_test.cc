@@ -8,8 +8,8 @@
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
+#include <nlohmann/json.hpp>
 
 #include "config/switch_config.h"
 #include "export/write_all.h"
@@ -79,7 +79,7 @@ bool Allowed(const std::string& value, const std::string& allowed) {
 // Every leaf of an NVUE YAML document as `nv set` words, identifiers as the documentation writes them.
 void Flatten(const YAML::Node& node, std::vector<std::string> path, std::vector<std::pair<std::string, std::string>>& out) {
   static const std::map<std::string, std::string> kIdentifier = {
-      {"interface", "<interface-id>"}, {"domain", "<domain-id>"}, {"vlan", "<vid>"}, {"address", "<ip-prefix-id>"},
+      {"interface", "<interface-id>"}, {"domain", "<domain-id>"}, {"vlan", "<vid>"},        {"address", "<ip-prefix-id>"},
       {"neighbor", "<neighbor-id>"},   {"vrf", "<vrf-id>"},       {"breakout", "<mode-id>"}};
   auto join = [](const std::vector<std::string>& p) {
     std::string s;
@@ -133,10 +133,11 @@ TEST(NvueConfig, EveryPathAndValueIsOneNvidiaPublishes) {
   }
   EXPECT_GT(leaves, 1000u);
   // The plan's features are all there: routed ports, BGP, VLAN access and trunks, RoCE, breakouts.
-  for (const char* path : {"interface <interface-id> ip address <ip-prefix-id>", "vrf <vrf-id> router bgp neighbor <neighbor-id> type",
-                           "router bgp autonomous-system", "interface <interface-id> bridge domain <domain-id> access",
-                           "interface <interface-id> bridge domain <domain-id> vlan <vid>", "bridge domain <domain-id> vlan <vid>",
-                           "qos roce mode", "interface <interface-id> link breakout <mode-id>", "interface <interface-id> link fec"}) {
+  for (const char* path :
+       {"interface <interface-id> ip address <ip-prefix-id>", "vrf <vrf-id> router bgp neighbor <neighbor-id> type",
+        "router bgp autonomous-system", "interface <interface-id> bridge domain <domain-id> access",
+        "interface <interface-id> bridge domain <domain-id> vlan <vid>", "bridge domain <domain-id> vlan <vid>", "qos roce mode",
+        "interface <interface-id> link breakout <mode-id>", "interface <interface-id> link fec"}) {
     EXPECT_TRUE(used.count(path)) << path;
   }
 }
@@ -155,8 +156,10 @@ TEST(NvueConfig, PortsFromThePlanWithTheirCableAndAddressing) {
   std::string y = NvueYaml(*leaf, configs.plan_name);
   EXPECT_NE(y.find("fec: rs"), std::string::npos);  // 400G: RS(544)
   EXPECT_NE(y.find("autonomous-system: " + std::to_string(leaf->asn)), std::string::npos);
-  const SwitchPortConfig& host_port = *std::find_if(leaf->ports.begin(), leaf->ports.end(), [](const SwitchPortConfig& p) { return p.to_host; });
-  EXPECT_NE(y.find("description: \"" + host_port.label + " " + host_port.peer_device + " " + host_port.peer_port + "\""), std::string::npos);
+  const SwitchPortConfig& host_port =
+      *std::find_if(leaf->ports.begin(), leaf->ports.end(), [](const SwitchPortConfig& p) { return p.to_host; });
+  EXPECT_NE(y.find("description: \"" + host_port.label + " " + host_port.peer_device + " " + host_port.peer_port + "\""),
+            std::string::npos);
   EXPECT_NE(y.find(host_port.address + ": {}"), std::string::npos);
   std::string s = NvueYaml(*storage, configs.plan_name);
   EXPECT_NE(s.find("access: 200"), std::string::npos);
@@ -225,7 +228,8 @@ bool Satisfies(const std::string& value, std::string allowed, const nlohmann::js
     }
     return false;
   }
-  static const std::regex kRange("^([0-9]+)-([0-9]+)$"), kLen("^string len ([0-9]+)-([0-9]+)$"), kIp("^([0-9]{1,3}\\.){3}[0-9]{1,3}$");
+  static const std::regex kRange("^([0-9]+)-([0-9]+)$"), kLen("^string len ([0-9]+)-([0-9]+)$"),
+      kIp("^([0-9]{1,3}\\.){3}[0-9]{1,3}$");
   std::smatch m;
   auto number = [&](uint64_t lo, uint64_t hi) {
     return !value.empty() && value.size() < 12 && value.find_first_not_of("0123456789") == std::string::npos &&
@@ -287,7 +291,8 @@ TEST(SonicConfig, EveryTableKeyFieldAndValueIsOneTheYangModelsAllow) {
             std::string lit = key_form.substr(a, ae == std::string::npos ? std::string::npos : ae - a);
             std::string got = full.substr(b, be == std::string::npos ? std::string::npos : be - b);
             if (lit.find('<') == std::string::npos && lit != got) return false;
-            if (lit.find('<') != std::string::npos && lit.find('<') > 0 && !got.starts_with(lit.substr(0, lit.find('<')))) return false;
+            if (lit.find('<') != std::string::npos && lit.find('<') > 0 && !got.starts_with(lit.substr(0, lit.find('<'))))
+              return false;
             if (ae == std::string::npos) return true;
             a = ae + 1;
             b = be + 1;
@@ -310,8 +315,8 @@ TEST(SonicConfig, EveryTableKeyFieldAndValueIsOneTheYangModelsAllow) {
         for (auto it = first; it != last; ++it) {
           if (it->second.key_form != form || !it->second.field.starts_with("@key:")) continue;
           if (part < parts.size()) {
-            EXPECT_TRUE(Satisfies(parts[part], it->second.allowed, db)) << table << "|" << key << ": " << it->second.field << " "
-                                                                       << it->second.allowed;
+            EXPECT_TRUE(Satisfies(parts[part], it->second.allowed, db))
+                << table << "|" << key << ": " << it->second.field << " " << it->second.allowed;
           }
           ++part;
         }
@@ -333,7 +338,8 @@ TEST(SonicConfig, EveryTableKeyFieldAndValueIsOneTheYangModelsAllow) {
             }
           }
           ASSERT_NE(spec, nullptr) << table << "|" << key << ": no field " << field << " in the YANG models";
-          EXPECT_TRUE(Satisfies(v, spec->allowed, db)) << table << "|" << key << " " << field << " = " << v << " (" << spec->allowed << ")";
+          EXPECT_TRUE(Satisfies(v, spec->allowed, db))
+              << table << "|" << key << " " << field << " = " << v << " (" << spec->allowed << ")";
         }
       }
     }
@@ -382,7 +388,8 @@ TEST(SonicConfig, TextIsTheCanonicalJsonOfItsContent) {
   nlohmann::json db = nlohmann::json::parse(text);
   EXPECT_EQ(db.dump(2) + "\n", text);
   bool found = false;
-  for (const auto& [name, port] : db["PORT"].items()) found = found || port["description"].get<std::string>().starts_with("A\"B\\C\tD\x01 \xc3\xa9 ");
+  for (const auto& [name, port] : db["PORT"].items())
+    found = found || port["description"].get<std::string>().starts_with("A\"B\\C\tD\x01 \xc3\xa9 ");
   EXPECT_TRUE(found);
   hostile.ports.front().label = "\xff\xfe";  // not UTF-8: refused, not written
   EXPECT_ANY_THROW(SonicConfigDb(hostile, configs.plan_name));
@@ -453,12 +460,13 @@ TEST(EosConfig, EveryLineIsAFormAristasGeneratorWrites) {
     }
   }
   // And the forms that matter were written at all.
-  for (const char* want : {"interface EthernetX > speed Ng-N", "qos profile TEXT > priority-flow-control priority N no-drop",
-                           "qos profile TEXT > tx-queue N > random-detect ecn minimum-threshold N kbytes maximum-threshold N kbytes "
-                           "max-mark-probability N",
-                           "interface EthernetX > service-profile TEXT",
-                           "router bgp N > neighbor IP remote-as N", "interface EthernetX > switchport access vlan N",
-                           "interface EthernetX > switchport trunk allowed vlan N", "qos map dscp N to traffic-class N"}) {
+  for (const char* want :
+       {"interface EthernetX > speed Ng-N", "qos profile TEXT > priority-flow-control priority N no-drop",
+        "qos profile TEXT > tx-queue N > random-detect ecn minimum-threshold N kbytes maximum-threshold N kbytes "
+        "max-mark-probability N",
+        "interface EthernetX > service-profile TEXT", "router bgp N > neighbor IP remote-as N",
+        "interface EthernetX > switchport access vlan N", "interface EthernetX > switchport trunk allowed vlan N",
+        "qos map dscp N to traffic-class N"}) {
     EXPECT_TRUE(written.count(want)) << want;
   }
 }
@@ -473,7 +481,8 @@ TEST(EosConfig, PortsSpeedsAndAddressesFromThePlan) {
       // 2x400G per 800G OSFP: the interfaces of lanes 1 and 5, each on 4 lanes, RS-FEC, /31 routed.
       EXPECT_NE(c.find("interface Ethernet1/1\n   description COMP-000001 node001 mlx5_0\n   mtu 9214\n   speed 400g-4\n"
                        "   error-correction encoding reed-solomon\n   no switchport\n   ip address 10.0.0.0/31\n"),
-                std::string::npos) << c;
+                std::string::npos)
+          << c;
       EXPECT_NE(c.find("interface Ethernet1/5\n"), std::string::npos);
       EXPECT_EQ(c.find("interface Ethernet1/2\n"), std::string::npos);
       EXPECT_NE(c.find(fmt::format("router bgp {}\n", sw.asn)), std::string::npos);

@@ -1,12 +1,12 @@
 #include "doctor/doctor.h"
 
 #include <algorithm>
-#include <string_view>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
+#include <string_view>
 
 #include <iostream>
 
@@ -59,8 +59,10 @@ void Doctor::AddSwitch(const SwitchFacts& facts) {
   for (const SwitchPortFacts& p : facts.ports) {
     const std::string key = name + "|" + PlanPortName(facts, p.name);
     switch_ends_[key] = {name, p.name, p.status, p.source, p.speed_gbps, p.oper == "up", p.line};
-    if (p.qos) switch_qos_[key] = *p.qos;  // the port's own, else the switch-wide one
-    else if (facts.qos) switch_qos_[key] = *facts.qos;
+    if (p.qos)
+      switch_qos_[key] = *p.qos;  // the port's own, else the switch-wide one
+    else if (facts.qos)
+      switch_qos_[key] = *facts.qos;
   }
 }
 
@@ -106,9 +108,7 @@ std::string DoctorTable(const DoctorReport& r) {
   return out;
 }
 
-std::string DoctorJson(const DoctorReport& r) {
-  return FindingsDocumentText(r.findings, r.hosts.size()) + "\n";
-}
+std::string DoctorJson(const DoctorReport& r) { return FindingsDocumentText(r.findings, r.hosts.size()) + "\n"; }
 
 std::string DoctorJunit(const DoctorReport& r) { return FindingsJunit(r.findings, DoctorScope(r)); }
 

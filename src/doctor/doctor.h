@@ -10,19 +10,18 @@
 #include <vector>
 
 #include "config/switch_config.h"
-#include "model/schemas.h"
 #include "doctor/fleet.h"
 #include "doctor/plan_rules.h"
 #include "doctor/policy.h"
+#include "doctor/switch_rules.h"
 #include "facts/facts_files.h"
 #include "facts/host_facts.h"
 #include "facts/switch_facts.h"
-#include "doctor/switch_rules.h"
 #include "model/finding.h"
 #include "model/findings_formats.h"
+#include "model/schemas.h"
 
 namespace railyard {
-
 
 struct DoctorReport {
   std::vector<Finding> findings;  // host findings in input order, then fleet findings
@@ -53,8 +52,8 @@ class Doctor {
   std::string config_plan_;
   std::vector<HostLinkEnd> host_ends_;                // with a plan: each host's view of its planned ports
   std::map<std::string, SwitchPortEnd> switch_ends_;  // with a plan: "switch|port" (plan names) -> the switch's view
-  std::map<std::string, SwitchQos> switch_qos_;       // with a plan: "switch|port" -> its RoCE QoS (the port's, else the switch's)
-  std::vector<HostVlanUse> vlan_uses_;                // every host's tagged VLANs with their LLDP switch port
+  std::map<std::string, SwitchQos> switch_qos_;  // with a plan: "switch|port" -> its RoCE QoS (the port's, else the switch's)
+  std::vector<HostVlanUse> vlan_uses_;           // every host's tagged VLANs with their LLDP switch port
   std::map<std::string, SwitchVlanPort> vlan_ports_;  // every switch port's VLAN view
   FleetAccumulator fleet_;
   DoctorReport report_;

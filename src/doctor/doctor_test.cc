@@ -12,14 +12,14 @@
 
 #include <gtest/gtest.h>
 
+#include "catalog/catalog.h"
 #include "doctor/rules.h"
 #include "export/write_all.h"
-#include "plan/planner.h"
-#include "spec/spec.h"
-#include "catalog/catalog.h"
 #include "facts/capture_testing.h"
 #include "facts/collect.h"
 #include "parse/fixtures.h"
+#include "plan/planner.h"
+#include "spec/spec.h"
 
 namespace railyard {
 namespace {
@@ -47,15 +47,16 @@ size_t Count(const std::vector<Finding>& findings, const std::string& rule) {
 
 TEST(Doctor, HealthyRealSamplesGiveNoFindings) {
   REQUIRE_SHARED("lspci/cx7-ndr-osfp-gen5-x16-vpd.txt");
-  HostFacts f = Capture("healthy", {{"lspci-vvv.txt", "lspci/cx7-ndr-osfp-gen5-x16-vpd.txt"},
-                                    {"flint-q-19:00.0.txt", "flint/cx7-fs4-secure-fw-query-rom-info-two-lines.txt"},
-                                    {"mlxlink-mlx5_0.txt", "mlxlink/cx6dx-eth-100g-rs528-no-issue.txt"},
-                                    {"bonding-bond0.txt", "bonding/active-backup-healthy-10g.txt"},
-                                    {"dmesg.txt", "dmesg/cx5-arm64-probe-ok-slot-power-pcie-bw-truncated.txt"},
-                                    {"ibstat.txt", "ibstat/h100-cx7-ib-400g-with-eth-ports-down.txt"},
-                                    {"mlnx_qos-eth4.txt", "project:tests/fixtures/mlnx_qos/cx5-os-controlled-dscp-pfc3-vendor-tsa.txt"},
-                                    {"ifcfg-eth2", "ifcfg/ifcfg-eth2-bond-slave-quoted-master.txt"},
-                                    {"ip-d-link.txt", "ip-link/ip-d-s-link-8023ad-bond-slave-and-vlan-on-bond-mtu9000.txt"}});
+  HostFacts f =
+      Capture("healthy", {{"lspci-vvv.txt", "lspci/cx7-ndr-osfp-gen5-x16-vpd.txt"},
+                          {"flint-q-19:00.0.txt", "flint/cx7-fs4-secure-fw-query-rom-info-two-lines.txt"},
+                          {"mlxlink-mlx5_0.txt", "mlxlink/cx6dx-eth-100g-rs528-no-issue.txt"},
+                          {"bonding-bond0.txt", "bonding/active-backup-healthy-10g.txt"},
+                          {"dmesg.txt", "dmesg/cx5-arm64-probe-ok-slot-power-pcie-bw-truncated.txt"},
+                          {"ibstat.txt", "ibstat/h100-cx7-ib-400g-with-eth-ports-down.txt"},
+                          {"mlnx_qos-eth4.txt", "project:tests/fixtures/mlnx_qos/cx5-os-controlled-dscp-pfc3-vendor-tsa.txt"},
+                          {"ifcfg-eth2", "ifcfg/ifcfg-eth2-bond-slave-quoted-master.txt"},
+                          {"ip-d-link.txt", "ip-link/ip-d-s-link-8023ad-bond-slave-and-vlan-on-bond-mtu9000.txt"}});
   DoctorPolicy p;
   p.disabled_rules.insert("bond-active-backup");  // the healthy bond sample is active-backup by design
   p.disabled_rules.insert("bond-hash-layer2");    // the hotsos host's bond1 (ip -d link) hashes on layer2: an info finding
@@ -90,7 +91,7 @@ TEST(Doctor, PcieSlotBelowLineRate) {
   port.speed_mbps = 400000;
   f.netdevs.push_back(port);
   EXPECT_EQ(Count(RunHostRules(f, {}), "pcie-slot-below-line-rate"), 0u);  // Gen5 x16: ~504 Gb/s
-  f.pci[0].sta.speed_gts = 16;  // the same card in a Gen4 slot: ~252 Gb/s
+  f.pci[0].sta.speed_gts = 16;                                             // the same card in a Gen4 slot: ~252 Gb/s
   std::vector<Finding> found = RunHostRules(f, {});
   ASSERT_EQ(Count(found, "pcie-slot-below-line-rate"), 1u);
 }
@@ -107,13 +108,16 @@ TEST(Doctor, NicFirmwareNotRunning) {
 
 TEST(Doctor, KernelLogRules) {
   // Firmware health dumps, real: one finding per function, however many health lines follow.
-  HostFacts health = Capture("h", {{"dmesg.txt", "dmesg/qemu-devel-cx6dx-mlx5-health-compromised-fw-internal-error-assert-var.txt"}});
+  HostFacts health =
+      Capture("h", {{"dmesg.txt", "dmesg/qemu-devel-cx6dx-mlx5-health-compromised-fw-internal-error-assert-var.txt"}});
   std::vector<Finding> found = RunHostRules(health, {});
   ASSERT_EQ(Count(found, "nic-firmware-health"), 1u);
-  HostFacts fatal = Capture("h", {{"dmesg.txt", "dmesg/netdev-zpci-cx4lx-vf-hotunplug-fatal-error-health-compromised-cmd-timeouts.txt"}});
+  HostFacts fatal =
+      Capture("h", {{"dmesg.txt", "dmesg/netdev-zpci-cx4lx-vf-hotunplug-fatal-error-health-compromised-cmd-timeouts.txt"}});
   EXPECT_EQ(Count(RunHostRules(fatal, {}), "nic-firmware-health"), 1u);
   // DPC containment and an uncorrected AER on the root port above a ConnectX: an error.
-  HostFacts aer = Capture("h", {{"dmesg.txt", "dmesg/linux-pci-cx5-cx7-dpc-aer-uncorrected-mlx5-pci-slot-unavailable-recovery-failed.txt"}});
+  HostFacts aer =
+      Capture("h", {{"dmesg.txt", "dmesg/linux-pci-cx5-cx7-dpc-aer-uncorrected-mlx5-pci-slot-unavailable-recovery-failed.txt"}});
   std::vector<Finding> aer_found = RunHostRules(aer, {});
   ASSERT_GE(Count(aer_found, "pcie-aer-errors"), 1u);
   for (const Finding& x : aer_found) {
@@ -140,8 +144,12 @@ TEST(Doctor, KernelLogRules) {
     e.values["watts"] = "27";
   }
   EXPECT_EQ(Count(RunHostRules(ok, {}), "pcie-slot-power-insufficient"), 1u);
-  EXPECT_EQ(ParseDmesg("[ 11.0] mlx5_core 0004:01:00.0: mlx5_pcie_event:294:(pid 542): Detected insufficient power on the PCIe slot (27W).\n")
-                .events.at(0).values.at("watts"), "27");
+  EXPECT_EQ(
+      ParseDmesg(
+          "[ 11.0] mlx5_core 0004:01:00.0: mlx5_pcie_event:294:(pid 542): Detected insufficient power on the PCIe slot (27W).\n")
+          .events.at(0)
+          .values.at("watts"),
+      "27");
   // The boot sample's port went down once; three downs (the policy's default) make it flap: the sample's own
   // down line repeated in memory.
   for (const KernelEvent& e : boot.kernel_events) {
@@ -162,7 +170,8 @@ TEST(Doctor, KernelLogRules) {
 
 TEST(Doctor, FirmwarePendingActivation) {
   // mlxup says "Up to date" while the old firmware runs: the rule says otherwise.
-  HostFacts up_to_date = Capture("h", {{"mlxfwmanager.txt", "mlxfwmanager/mlxup-cx7-mcx75310aas-nea-fw-running-pending-up-to-date.txt"}});
+  HostFacts up_to_date =
+      Capture("h", {{"mlxfwmanager.txt", "mlxfwmanager/mlxup-cx7-mcx75310aas-nea-fw-running-pending-up-to-date.txt"}});
   std::vector<Finding> found = RunHostRules(up_to_date, {});
   ASSERT_EQ(Count(found, "firmware-pending-activation"), 1u);
   HostFacts flint = Capture("h", {{"flint-q-04:00.0.txt", "flint/cx3-mcx311a-query-full-fw-running-pending.txt"}});
@@ -188,7 +197,8 @@ TEST(Doctor, FirmwarePendingActivation) {
   ASSERT_EQ(Count(pending, "firmware-pending-activation"), 1u);
   // devlink dev info of two PFs of one card, running == stored (real): silent. With the stored image newer (in
   // memory: no public sample shows the pending state), one finding for the card, not one per function.
-  HostFacts devlink = Capture("h", {{"devlink-dev-info.txt", "devlink/cx7-mt0000000894-serial-numbers-two-pfs-kernel-patch.txt"}});
+  HostFacts devlink =
+      Capture("h", {{"devlink-dev-info.txt", "devlink/cx7-mt0000000894-serial-numbers-two-pfs-kernel-patch.txt"}});
   ASSERT_EQ(devlink.devlink.size(), 2u);
   EXPECT_EQ(Count(RunHostRules(devlink, {}), "firmware-pending-activation"), 0u);
   for (DevlinkDevice& d : devlink.devlink) d.stored_fw = "28.43.1014";
@@ -269,7 +279,9 @@ TEST(Doctor, LacpNotNegotiatedInEveryForm) {
   }
   EXPECT_EQ(Count(found, "bond-hash-layer2"), 1u);
   // Healthy: active-backup, and no /proc file but ip -d link (hotsos) whose bond1 has a partner in aggregator 1.
-  EXPECT_EQ(Count(RunHostRules(Capture("h", {{"bonding-bond0.txt", "bonding/active-backup-healthy-10g.txt"}}), {}), "bond-lacp-not-negotiated"), 0u);
+  EXPECT_EQ(Count(RunHostRules(Capture("h", {{"bonding-bond0.txt", "bonding/active-backup-healthy-10g.txt"}}), {}),
+                  "bond-lacp-not-negotiated"),
+            0u);
   HostFacts ip = Capture("h", {{"ip-d-link.txt", "ip-link/ip-d-s-link-8023ad-bond-slave-and-vlan-on-bond-mtu9000.txt"}});
   ASSERT_TRUE(ip.bonds.count("bond1"));
   EXPECT_FALSE(ip.bonds.at("bond1").members.empty());
@@ -281,13 +293,15 @@ TEST(Doctor, LacpNotNegotiatedInEveryForm) {
   EXPECT_EQ(addr.bonds.at("bond1").partner_mac, "00:00:00:00:00:00");
   EXPECT_EQ(Count(RunHostRules(addr, {}), "bond-lacp-not-negotiated"), 1u);
   bool address = false;
-  for (const NetdevFacts& n : addr.netdevs) address |= n.name == "br-bond1" && !n.addresses.empty() && n.addresses[0] == "10.10.101.33/26";
+  for (const NetdevFacts& n : addr.netdevs)
+    address |= n.name == "br-bond1" && !n.addresses.empty() && n.addresses[0] == "10.10.101.33/26";
   EXPECT_TRUE(address);
 }
 
 TEST(Doctor, RdmaPortsWithoutIbstat) {
   // rdma link alone: the DGX Spark's second IB port polls; the first is active.
-  HostFacts spark = Capture("h", {{"rdma-link.txt", "rdma-link/dgx-spark-ib-port1-active-port2-down-polling-trailing-space.txt"}});
+  HostFacts spark =
+      Capture("h", {{"rdma-link.txt", "rdma-link/dgx-spark-ib-port1-active-port2-down-polling-trailing-space.txt"}});
   ASSERT_EQ(spark.rdma.size(), 1u);
   ASSERT_EQ(spark.rdma[0].ca.ports.size(), 2u);
   EXPECT_EQ(spark.rdma[0].ca.ports[1].physical_state, "Polling");
@@ -303,7 +317,9 @@ TEST(Doctor, RdmaPortsWithoutIbstat) {
       EXPECT_NE(x.message.find("subnet manager"), std::string::npos);
     }
   }
-  EXPECT_EQ(Count(RunHostRules(Capture("h", {{"rdma-link.txt", "rdma-link/rccl-issue-ib-mlx5_7-active-linkup-3.txt"}}), {}), "link-down"), 0u);
+  EXPECT_EQ(Count(RunHostRules(Capture("h", {{"rdma-link.txt", "rdma-link/rccl-issue-ib-mlx5_7-active-linkup-3.txt"}}), {}),
+                  "link-down"),
+            0u);
   // A RoCE port only rdma link sees (DISABLED), whose netdev has an ifcfg file: configured, so link-down; without
   // the ifcfg file nothing says it was meant to be up.
   HostFacts roce = Capture("h", {{"rdma-link.txt", "rdma-link/pfc-setup-doc-old-iproute2-i40iw-mlx5-down-disabled.txt"}});
@@ -315,7 +331,8 @@ TEST(Doctor, RdmaPortsWithoutIbstat) {
 TEST(Doctor, DriverStackFromEthtoolWhereOfedInfoIsMissing) {
   DoctorPolicy any;
   any.driver_stack = "any";
-  HostFacts inbox = Capture("h", {{"ethtool-i-enp1s0f0np0.txt", "ethtool/mlx5-inbox-6.5.0-14-generic-hpe-640sfp28-psid-in-fwver.txt"}});
+  HostFacts inbox =
+      Capture("h", {{"ethtool-i-enp1s0f0np0.txt", "ethtool/mlx5-inbox-6.5.0-14-generic-hpe-640sfp28-psid-in-fwver.txt"}});
   EXPECT_EQ(inbox.netdevs.at(0).driver_origin, "inbox");
   EXPECT_EQ(Count(RunHostRules(inbox, any), "driver-stack-missing"), 1u);
   HostFacts doca = Capture("h", {{"ethtool-i-enp1s0f0np0.txt", "ethtool/mlx5-doca-24.10-3.2.5-hpe-640sfp28-hp-psid.txt"}});
@@ -332,8 +349,7 @@ TEST(Doctor, ModuleOpticsFault) {
   for (const char* bad : {"ethtool/qsfp28-cwdm4-finisar-cx4-laser-disabled-minus40dbm.txt",
                           "ethtool/qsfp28-low-power-mode-all-lanes-inf-partial.txt",
                           "ethtool/qsfp-dd-cmis-low-power-mode-16ch-minus40dbm-partial.txt",
-                          "ethtool/cmis-16lane-rx-los-remote-down-grep.txt",
-                          "ethtool/sff8636-aoc-all-los-local-down-grep.txt"}) {
+                          "ethtool/cmis-16lane-rx-los-remote-down-grep.txt", "ethtool/sff8636-aoc-all-los-local-down-grep.txt"}) {
     EXPECT_EQ(Count(RunHostRules(on_eth2(bad), {}), "module-optics-fault"), 1u) << bad;
   }
   for (const char* good : {"ethtool/qsfp28-cwdm4-finisar-cx4-after-oui-reprogram-40g.txt",
@@ -343,9 +359,11 @@ TEST(Doctor, ModuleOpticsFault) {
     EXPECT_EQ(Count(RunHostRules(on_eth2(good), {}), "module-optics-fault"), 0u) << good;
   }
   // The same dark module on a port nobody configured: the NIC keeps an unused port's lasers off by design.
-  EXPECT_EQ(Count(RunHostRules(Capture("h", {{"ethtool-m-eth2.txt", "ethtool/qsfp28-cwdm4-finisar-cx4-laser-disabled-minus40dbm.txt"}}), {}),
-                  "module-optics-fault"),
-            0u);
+  EXPECT_EQ(
+      Count(RunHostRules(Capture("h", {{"ethtool-m-eth2.txt", "ethtool/qsfp28-cwdm4-finisar-cx4-laser-disabled-minus40dbm.txt"}}),
+                         {}),
+            "module-optics-fault"),
+      0u);
   // Per-lane readings: 4 lanes at the -40 dBm floor, bias 0 mA.
   HostFacts dark = on_eth2("ethtool/qsfp28-cwdm4-finisar-cx4-laser-disabled-minus40dbm.txt");
   ModuleLanes lanes = LanesOf(*dark.netdevs.at(0).module);
@@ -419,7 +437,8 @@ TEST(Doctor, RoceQosAndEcn) {
   eth4.name = "eth4";
   eth4.kind = "physical";
   eth4.mtu = 9000;
-  eth4.qos = ParseMlnxQos(testing::ReadText(std::string(RAILYARD_SOURCE_DIR) + "/tests/fixtures/mlnx_qos/cx5-os-controlled-dscp-pfc3-vendor-tsa.txt"));
+  eth4.qos = ParseMlnxQos(testing::ReadText(std::string(RAILYARD_SOURCE_DIR) +
+                                            "/tests/fixtures/mlnx_qos/cx5-os-controlled-dscp-pfc3-vendor-tsa.txt"));
   eth4.ecn = ParseEcnGrep("/sys/class/net/eth4/ecn/roce_np/enable/3:1\n/sys/class/net/eth4/ecn/roce_rp/enable/3:1\n");
   f.netdevs = {eth4};
   EXPECT_EQ(Rules(RunHostRules(f, {})), std::vector<std::string>{});
@@ -458,9 +477,10 @@ TEST(Doctor, RoceQosAndEcn) {
 
 TEST(Doctor, ModuleTemperatureAndDrops) {
   REQUIRE_SHARED("ethtool/S-mlx5-kernel-5.15-xdp-load-rx-discards-phy-out-of-buffer-pause.txt");
-  HostFacts f = Capture("h", {{"ip-j-d-link.json", "project:tests/fixtures/iproute2/ip-j-d-link-veth-bridge.json"},
-                              {"ethtool-S-ens1f0np0.txt", "ethtool/S-mlx5-kernel-5.15-xdp-load-rx-discards-phy-out-of-buffer-pause.txt"},
-                              {"ethtool-m-ens1f0np0.txt", "ethtool/m-sfp-1000base-sx-sff8472-dom-thresholds.txt"}});
+  HostFacts f =
+      Capture("h", {{"ip-j-d-link.json", "project:tests/fixtures/iproute2/ip-j-d-link-veth-bridge.json"},
+                    {"ethtool-S-ens1f0np0.txt", "ethtool/S-mlx5-kernel-5.15-xdp-load-rx-discards-phy-out-of-buffer-pause.txt"},
+                    {"ethtool-m-ens1f0np0.txt", "ethtool/m-sfp-1000base-sx-sff8472-dom-thresholds.txt"}});
   std::vector<Finding> found = RunHostRules(f, {});
   EXPECT_EQ(Count(found, "rx-drops-high"), 1u);
   EXPECT_EQ(Count(found, "module-temperature-high"), 0u);  // 41.7 °C
@@ -481,7 +501,8 @@ TEST(Doctor, ModuleTemperatureAndDrops) {
 
 TEST(Doctor, FleetDriftAndDuplicates) {
   REQUIRE_SHARED("flint/cx7-fs4-secure-fw-query-rom-info-two-lines.txt");
-  std::vector<std::pair<std::string, std::string>> files = {{"flint-q-19:00.0.txt", "flint/cx7-fs4-secure-fw-query-rom-info-two-lines.txt"}};
+  std::vector<std::pair<std::string, std::string>> files = {
+      {"flint-q-19:00.0.txt", "flint/cx7-fs4-secure-fw-query-rom-info-two-lines.txt"}};
   Doctor doctor({});
   for (int i = 0; i < 3; ++i) {
     HostFacts f = Capture(fmt::format("gpu{:03}", i), files);
@@ -549,8 +570,9 @@ TEST(Doctor, BondSinglePoint) {
 
 TEST(Doctor, FleetPsidMixAndDriverDrift) {
   REQUIRE_SHARED("flint/cx7-fs4-secure-fw-query-rom-info-two-lines.txt");
-  std::vector<std::pair<std::string, std::string>> files = {{"lspci-vvv.txt", "lspci/cx7-ndr-osfp-gen5-x16-vpd.txt"},
-                                                            {"flint-q-19:00.0.txt", "flint/cx7-fs4-secure-fw-query-rom-info-two-lines.txt"}};
+  std::vector<std::pair<std::string, std::string>> files = {
+      {"lspci-vvv.txt", "lspci/cx7-ndr-osfp-gen5-x16-vpd.txt"},
+      {"flint-q-19:00.0.txt", "flint/cx7-fs4-secure-fw-query-rom-info-two-lines.txt"}};
   Doctor doctor({});
   for (int i = 0; i < 4; ++i) {
     HostFacts f = Capture(fmt::format("gpu{}", i), files);
@@ -704,14 +726,16 @@ TEST(Doctor, ServerNicUnsupported) {
   x = only(with("server,nic,bios_min,os,source\nPowerEdge R750,ConnectX-7,1.10.0,ubuntu 22.04;rhel 9,vendor matrix rev 3\n"));
   ASSERT_EQ(x.size(), 1u);
   EXPECT_NE(x[0].message.find("BIOS 1.9.2 is below 1.10.0"), std::string::npos) << x[0].message;
-  EXPECT_NE(x[0].message.find("OS Debian GNU/Linux 12 (bookworm) is not among ubuntu 22.04, rhel 9"), std::string::npos) << x[0].message;
+  EXPECT_NE(x[0].message.find("OS Debian GNU/Linux 12 (bookworm) is not among ubuntu 22.04, rhel 9"), std::string::npos)
+      << x[0].message;
   // Supported, but the firmware range could not be checked (no flint in the capture): said as info, no clean bill.
   x = only(with("server,nic,bios_min,os,fw_min\nPowerEdge R750,MCX75310AAS-NEAT,1.5.0,debian 12,28.39.1002\n"));
   ASSERT_EQ(x.size(), 1u);
   EXPECT_EQ(x[0].severity, Severity::kInfo);
   EXPECT_NE(x[0].message.find("firmware unknown"), std::string::npos) << x[0].message;
   // An explicit "unsupported" row decides even when a family row would allow it.
-  x = only(with("server,nic,status,note\nPowerEdge R750,ConnectX-7,,\nPowerEdge R750,MCX75310AAS-NEAT,unsupported,no OSFP cage bracket\n"));
+  x = only(with(
+      "server,nic,status,note\nPowerEdge R750,ConnectX-7,,\nPowerEdge R750,MCX75310AAS-NEAT,unsupported,no OSFP cage bracket\n"));
   ASSERT_EQ(x.size(), 1u);
   EXPECT_NE(x[0].message.find("listed as unsupported: no OSFP cage bracket"), std::string::npos) << x[0].message;
   // A matrix about other servers: nothing checked, and it says so.
@@ -739,9 +763,11 @@ TEST(CompatMatrix, BadRowsNameFileLineAndColumn) {
   };
   EXPECT_EQ(error("server,nic,stak\nA,B,inbox\n"), "m.csv:1: column 3 (stak): unknown column; did you mean 'stack'?");
   EXPECT_EQ(error("server,nic,stack\nA,B,ofed\n"), "m.csv:2: column 3 (stack): 'ofed' is not inbox, mlnx_ofed or doca_ofed");
-  EXPECT_EQ(error("server,nic\n,B\n"), "m.csv:2: column 1 (server): empty: name the server model as dmidecode prints it, or * for any");
+  EXPECT_EQ(error("server,nic\n,B\n"),
+            "m.csv:2: column 1 (server): empty: name the server model as dmidecode prints it, or * for any");
   EXPECT_EQ(error("nic\nB\n"), "m.csv:1: the header has no 'server' column");
-  EXPECT_EQ(error("server,nic,fw_min,fw_max\nA,B,28.40.1000,28.39.1002\n"), "m.csv:2: column 4 (fw_max): 28.39.1002 is below fw_min 28.40.1000");
+  EXPECT_EQ(error("server,nic,fw_min,fw_max\nA,B,28.40.1000,28.39.1002\n"),
+            "m.csv:2: column 4 (fw_max): 28.39.1002 is below fw_min 28.40.1000");
   EXPECT_TRUE(SameOpn("MCX75310AAS-NEA_Ax", "MCX75310AAS-NEAT"));
   EXPECT_TRUE(SameOpn("mcx75310aas-neat", "MCX75310AAS-NEAT"));
   EXPECT_FALSE(SameOpn("MCX75310AAS-HEAT", "MCX75310AAS-NEAT"));
@@ -813,14 +839,16 @@ TEST(Doctor, ModuleNotQualified) {
                          {"ethtool-m-ens1f0np0.txt", sample}});
   };
   EXPECT_EQ(Count(RunHostRules(with_module("ethtool/m-qsfp-dd-mellanox-passive-dac-spectrum2-prerelease-cmis-parser.txt"), {}),
-                  "module-not-qualified"), 0u);
+                  "module-not-qualified"),
+            0u);
   HostFacts jdsu = with_module("ethtool/m-sfp-1000base-sx-sff8472-dom-thresholds.txt");
   EXPECT_EQ(Count(RunHostRules(jdsu, {}), "module-not-qualified"), 1u);  // a JDSU SFP: third-party
   DoctorPolicy p;
   p.qualified_module_vendors.push_back("JDSU");
   EXPECT_EQ(Count(RunHostRules(jdsu, p), "module-not-qualified"), 0u);
   // The real "netlink error: Input/output error" on a port that is up: the EEPROM is unreadable.
-  EXPECT_EQ(Count(RunHostRules(with_module("ethtool/m-cx3pro-40g-netlink-input-output-error.txt"), {}), "module-not-qualified"), 1u);
+  EXPECT_EQ(Count(RunHostRules(with_module("ethtool/m-cx3pro-40g-netlink-input-output-error.txt"), {}), "module-not-qualified"),
+            1u);
 }
 
 // The plan of tests/fixtures/match/gpu-host-rails.yaml (written to match the real host-side
@@ -845,8 +873,10 @@ TEST(Doctor, PlanRulesOnTheRealHostLldp) {
   EXPECT_EQ(Rules(found), std::vector<std::string>{});  // every NIC on its rail, the storage NIC on storage
   // Two rail cables swapped at the host (in memory): each NIC now reaches the other rail's leaf.
   for (LldpNeighbor& n : f.lldp) {
-    if (n.remote_device == "LEAF03") n.remote_device = "LEAF04";
-    else if (n.remote_device == "LEAF04") n.remote_device = "LEAF03";
+    if (n.remote_device == "LEAF03")
+      n.remote_device = "LEAF04";
+    else if (n.remote_device == "LEAF04")
+      n.remote_device = "LEAF03";
   }
   found = RunPlanRules(f, *plan, {});
   ASSERT_EQ(Count(found, "rail-mismatch"), 2u);
@@ -854,8 +884,10 @@ TEST(Doctor, PlanRulesOnTheRealHostLldp) {
   EXPECT_NE(found[0].fix.find("move cable"), std::string::npos);
   // The storage NIC on a rail leaf and a rail NIC on the storage switch: the other plane.
   for (LldpNeighbor& n : f.lldp) {
-    if (n.remote_device == "StorageSW") n.remote_device = "LEAF01";
-    else if (n.remote_device == "LEAF01") n.remote_device = "StorageSW";
+    if (n.remote_device == "StorageSW")
+      n.remote_device = "LEAF01";
+    else if (n.remote_device == "LEAF01")
+      n.remote_device = "StorageSW";
   }
   found = RunPlanRules(f, *plan, {});
   EXPECT_EQ(Count(found, "rail-mismatch"), 4u);
@@ -889,7 +921,9 @@ planes:
 addressing:
   storage: {prefix: 10.16.0.0/16}
   oob: {prefix: 192.168.0.0/24}
-)", "cfg.yaml")), Catalog::Builtin(), dir.string());
+)",
+                                  "cfg.yaml")),
+                   Catalog::Builtin(), dir.string());
   PlannedFabric fabric = LoadPlannedFabric((dir / "plan.json").string(), true);
   fs::remove_all(dir);
   const std::string host = fabric.devices.at(0).name;  // the first node
@@ -905,7 +939,8 @@ addressing:
   f.hostname = host;
   EXPECT_TRUE(RunPlanRules(f, plan, {}).empty());  // no persistent config in the facts: not judged
   const std::string ip = address.substr(0, address.find('/')), prefix = address.substr(address.find('/') + 1);
-  f.ifcfg["ifcfg-ens1np0"] = ParseIfcfg("DEVICE=ens1np0\nONBOOT=yes\nBOOTPROTO=none\nIPADDR=" + ip + "\nPREFIX=" + prefix + "\nMTU=9000\n");
+  f.ifcfg["ifcfg-ens1np0"] =
+      ParseIfcfg("DEVICE=ens1np0\nONBOOT=yes\nBOOTPROTO=none\nIPADDR=" + ip + "\nPREFIX=" + prefix + "\nMTU=9000\n");
   EXPECT_EQ(Count(RunPlanRules(f, plan, {}), "config-differs-from-plan"), 0u);  // and the BMC's port is not the host's
   f.ifcfg["ifcfg-ens1np0"] = ParseIfcfg("DEVICE=ens1np0\nIPADDR=" + ip + "\nPREFIX=" + prefix + "\n");
   std::vector<Finding> found = RunPlanRules(f, plan, {});
@@ -940,7 +975,8 @@ TEST(Doctor, OutputsAndInputs) {
   EXPECT_EQ(j["findings"][0]["host"], "gpu007");
   EXPECT_EQ(j["summary"]["hosts"], 2);
   EXPECT_NE(DoctorJunit(r).find("<failure type=\"error\""), std::string::npos);
-  EXPECT_NE(DoctorPrometheus(r).find("railyard_doctor_findings{host=\"gpu007\",rule=\"bond-lacp-not-negotiated\",severity=\"error\"} 2"),
+  EXPECT_NE(DoctorPrometheus(r).find(
+                "railyard_doctor_findings{host=\"gpu007\",rule=\"bond-lacp-not-negotiated\",severity=\"error\"} 2"),
             std::string::npos);  // the same host twice
   EXPECT_NE(DoctorPrometheus(r).find("rule=\"link-down\",severity=\"none\"} 0"), std::string::npos);
   // A truncated line names file and line.
@@ -1014,7 +1050,8 @@ TEST(Doctor, TheDocsNameEveryRuleAndNoOther) {
   section = std::regex_replace(section, std::regex("`[^`]*`"), "");  // options and commands
   std::set<std::string> named;
   const std::regex id("(^|[^-\\w/])([a-z0-9]+(-[a-z0-9]+)+)(?![-\\w/])");
-  for (auto it = std::sregex_iterator(section.begin(), section.end(), id); it != std::sregex_iterator(); ++it) named.insert((*it)[2]);
+  for (auto it = std::sregex_iterator(section.begin(), section.end(), id); it != std::sregex_iterator(); ++it)
+    named.insert((*it)[2]);
   for (const std::string& n : named) EXPECT_TRUE(ids.count(n)) << "docs/doctor.md names '" << n << "', which is no rule";
   for (const std::string& r : ids) EXPECT_TRUE(named.count(r)) << "docs/doctor.md's Rules section does not name " << r;
   std::vector<fs::path> pages = {fs::path(RAILYARD_SOURCE_DIR) / "README.md"};
@@ -1031,9 +1068,10 @@ TEST(Doctor, TheDocsNameEveryRuleAndNoOther) {
 }
 
 TEST(DoctorPolicy, ParsesAndRejectsWithTheLine) {
-  DoctorPolicy p = ParsePolicy("ethernet_mtu: 4200\nroce_priority: 5\ndisabled_rules: [bond-active-backup]\n"
-                               "severity: {mtu-not-jumbo: error}\nfirmware_baseline: {MT_0000000834: 28.39.1002}\n",
-                               "p.yaml");
+  DoctorPolicy p = ParsePolicy(
+      "ethernet_mtu: 4200\nroce_priority: 5\ndisabled_rules: [bond-active-backup]\n"
+      "severity: {mtu-not-jumbo: error}\nfirmware_baseline: {MT_0000000834: 28.39.1002}\n",
+      "p.yaml");
   EXPECT_EQ(p.ethernet_mtu, 4200u);
   EXPECT_EQ(p.roce_priority, 5);
   EXPECT_TRUE(p.disabled_rules.count("bond-active-backup"));

@@ -24,7 +24,8 @@ const std::vector<FleetRule>& FleetRules() {
 }
 
 void FleetAccumulator::Add(const HostFacts& f) {
-  if (!f.netdevs.empty() || !f.pci.empty()) drivers_[f.ofed.empty() ? "inbox (no ofed_info)" : f.ofed].push_back({f.hostname, "driver stack"});
+  if (!f.netdevs.empty() || !f.pci.empty())
+    drivers_[f.ofed.empty() ? "inbox (no ofed_info)" : f.ofed].push_back({f.hostname, "driver stack"});
   for (const auto& [bdf, q] : f.firmware) {
     std::string pn = q.part_number;
     for (const PciFunction& p : f.pci) {
@@ -89,70 +90,91 @@ std::vector<Finding> FleetAccumulator::Finish(const DoctorPolicy& policy) const 
   };
   // Majority-versus-minority rules: every host off the most common value is reported; a tie
   // goes to the greater value (for versions: the newer, by CompareVersions).
-  auto minority = [&](const char* rule, Severity fallback, const std::map<std::string, std::vector<Where>>& groups,
-                      const std::function<void(Finding&, const std::string& value, const std::string& reference, const std::string& spread)>& fill) {
-    if (policy.disabled_rules.count(rule) || groups.size() < 2) return;
-    auto reference = std::max_element(groups.begin(), groups.end(), [](const auto& a, const auto& b) {
-      return a.second.size() != b.second.size() ? a.second.size() < b.second.size() : CompareVersions(a.first, b.first) < 0;
-    });
-    std::string spread;
-    for (const auto& [v, where] : groups) spread += fmt::format("{}{} on {}", spread.empty() ? "" : ", ", v, where.size());
-    for (const auto& [value, where] : groups) {
-      if (value == reference->first) continue;
-      for (const Where& w : where) {
-        Finding f;
-        f.rule = rule;
-        f.severity = severity(rule, fallback);
-        f.host = w.host;
-        f.object = w.object;
-        fill(f, value, reference->first, spread);
-        out.push_back(std::move(f));
-      }
-    }
-  };
+  auto minority =
+      [&](const char* rule, Severity fallback, const std::map<std::string, std::vector<Where>>& groups,
+          const std::function<void(Finding&, const std::string& value, const std::string& reference, const std::string& spread)>&
+              fill) {
+        if (policy.disabled_rules.count(rule) || groups.size() < 2) return;
+        auto reference = std::max_element(groups.begin(), groups.end(), [](const auto& a, const auto& b) {
+          return a.second.size() != b.second.size() ? a.second.size() < b.second.size() : CompareVersions(a.first, b.first) < 0;
+        });
+        std::string spread;
+        for (const auto& [v, where] : groups) spread += fmt::format("{}{} on {}", spread.empty() ? "" : ", ", v, where.size());
+        for (const auto& [value, where] : groups) {
+          if (value == reference->first) continue;
+          for (const Where& w : where) {
+            Finding f;
+            f.rule = rule;
+            f.severity = severity(rule, fallback);
+            f.host = w.host;
+            f.object = w.object;
+            fill(f, value, reference->first, spread);
+            out.push_back(std::move(f));
+          }
+        }
+      };
   for (const auto& entry : firmware_) {
     const std::string& psid = entry.first;  // named, not bound: the lambda captures it (clang < 16)
     const auto& versions = entry.second;
-    minority("fleet-firmware-drift", Severity::kWarning, versions, [&](Finding& f, const std::string& version, const std::string& ref, const std::string& spread) {
-      f.message = fmt::format("firmware {} differs from {} that most {} cards run: mixed firmware behaves differently under load "
-                              "and in failover", version, ref, psid);
-      f.fix = fmt::format("bring the card to the fleet baseline with `mlxfwmanager -u` (or flint -i IMAGE burn) for PSID {}, then "
-                          "reset the firmware (mlxfwreset) or reboot", psid);
-      f.evidence = {{"psid", psid}, {"firmware", version}, {"fleet", spread}};
-    });
+    minority("fleet-firmware-drift", Severity::kWarning, versions,
+             [&](Finding& f, const std::string& version, const std::string& ref, const std::string& spread) {
+               f.message = fmt::format(
+                   "firmware {} differs from {} that most {} cards run: mixed firmware behaves differently under load "
+                   "and in failover",
+                   version, ref, psid);
+               f.fix = fmt::format(
+                   "bring the card to the fleet baseline with `mlxfwmanager -u` (or flint -i IMAGE burn) for PSID {}, then "
+                   "reset the firmware (mlxfwreset) or reboot",
+                   psid);
+               f.evidence = {{"psid", psid}, {"firmware", version}, {"fleet", spread}};
+             });
   }
   for (const auto& entry : psids_) {
     const std::string& pn = entry.first;
     const auto& groups = entry.second;
-    minority("fleet-psid-mix", Severity::kWarning, groups, [&](Finding& f, const std::string& psid, const std::string& ref, const std::string& spread) {
-      f.message = fmt::format("part number {} carries PSID {} here but {} on most cards: an OEM-branded or re-flashed card is mixed "
-                              "in, and it takes different firmware images", pn, psid, ref);
-      f.fix = "check the card's VPD and origin with the supplier; keep one PSID per OPN in a fleet (re-flashing PSIDs voids support)";
-      f.evidence = {{"part_number", pn}, {"psid", psid}, {"fleet", spread}};
-    });
+    minority("fleet-psid-mix", Severity::kWarning, groups,
+             [&](Finding& f, const std::string& psid, const std::string& ref, const std::string& spread) {
+               f.message = fmt::format(
+                   "part number {} carries PSID {} here but {} on most cards: an OEM-branded or re-flashed card is mixed "
+                   "in, and it takes different firmware images",
+                   pn, psid, ref);
+               f.fix =
+                   "check the card's VPD and origin with the supplier; keep one PSID per OPN in a fleet (re-flashing PSIDs voids "
+                   "support)";
+               f.evidence = {{"part_number", pn}, {"psid", psid}, {"fleet", spread}};
+             });
   }
   for (const auto& entry : mtus_) {
     const std::string& name = entry.first;
-    minority("fleet-mtu-drift", Severity::kWarning, entry.second, [&](Finding& f, const std::string& mtu, const std::string& ref, const std::string& spread) {
-      f.message = fmt::format("{} has MTU {} here but {} on most hosts: paths through this host fragment or drop large frames", name, mtu, ref);
-      f.fix = fmt::format("set MTU {} on {} in the host's persistent network configuration", ref, name);
-      f.evidence = {{"mtu", mtu}, {"fleet", spread}};
-    });
+    minority("fleet-mtu-drift", Severity::kWarning, entry.second,
+             [&](Finding& f, const std::string& mtu, const std::string& ref, const std::string& spread) {
+               f.message =
+                   fmt::format("{} has MTU {} here but {} on most hosts: paths through this host fragment or drop large frames",
+                               name, mtu, ref);
+               f.fix = fmt::format("set MTU {} on {} in the host's persistent network configuration", ref, name);
+               f.evidence = {{"mtu", mtu}, {"fleet", spread}};
+             });
   }
   for (const auto& entry : qos_) {
     const std::string& name = entry.first;
-    minority("fleet-qos-drift", Severity::kWarning, entry.second, [&](Finding& f, const std::string& qos, const std::string& ref, const std::string& spread) {
-      f.message = fmt::format("{} runs {} here but {} on most hosts: one host with different lossless settings pauses or "
-                              "drops the whole RoCE fabric's traffic class", name, qos, ref);
-      f.fix = fmt::format("apply the fleet's QoS to {} (mlnx_qos -i {} --trust / --pfc, ECN sysfs) and persist it", name, name);
-      f.evidence = {{"qos", qos}, {"fleet", spread}};
-    });
+    minority("fleet-qos-drift", Severity::kWarning, entry.second,
+             [&](Finding& f, const std::string& qos, const std::string& ref, const std::string& spread) {
+               f.message = fmt::format(
+                   "{} runs {} here but {} on most hosts: one host with different lossless settings pauses or "
+                   "drops the whole RoCE fabric's traffic class",
+                   name, qos, ref);
+               f.fix = fmt::format("apply the fleet's QoS to {} (mlnx_qos -i {} --trust / --pfc, ECN sysfs) and persist it", name,
+                                   name);
+               f.evidence = {{"qos", qos}, {"fleet", spread}};
+             });
   }
-  minority("fleet-driver-drift", Severity::kWarning, drivers_, [&](Finding& f, const std::string& driver, const std::string& ref, const std::string& spread) {
-    f.message = fmt::format("driver stack {} differs from {} on most hosts: NCCL, perftest and firmware compatibility differ", driver, ref);
-    f.fix = "install the fleet's MLNX_OFED/DOCA version (or pin the in-box driver consistently) and reboot into it";
-    f.evidence = {{"driver", driver}, {"fleet", spread}};
-  });
+  minority("fleet-driver-drift", Severity::kWarning, drivers_,
+           [&](Finding& f, const std::string& driver, const std::string& ref, const std::string& spread) {
+             f.message = fmt::format(
+                 "driver stack {} differs from {} on most hosts: NCCL, perftest and firmware compatibility differ", driver, ref);
+             f.fix = "install the fleet's MLNX_OFED/DOCA version (or pin the in-box driver consistently) and reboot into it";
+             f.evidence = {{"driver", driver}, {"fleet", spread}};
+           });
   if (!policy.disabled_rules.count("fleet-duplicate-identity")) {
     for (const auto& [identity, where] : identities_) {
       std::set<std::string> hosts;
@@ -171,11 +193,14 @@ std::vector<Finding> FleetAccumulator::Finish(const DoctorPolicy& policy) const 
       f.severity = severity(f.rule.c_str(), Severity::kError);
       f.host = *hosts.begin();
       f.object = identity;
-      f.message = fmt::format("{} is on {} hosts ({}{}): identities are unique per card, so all but one are cloned, re-flashed or "
-                              "mis-reported", identity, hosts.size(), fmt::join(listed, ", "),
-                              hosts.size() > kListed ? fmt::format(" and {} more", hosts.size() - kListed) : "");
-      f.fix = "quarantine the cards; compare their VPD (lspci -vvv), flint q and the purchase records, and return the "
-              "non-genuine ones";
+      f.message = fmt::format(
+          "{} is on {} hosts ({}{}): identities are unique per card, so all but one are cloned, re-flashed or "
+          "mis-reported",
+          identity, hosts.size(), fmt::join(listed, ", "),
+          hosts.size() > kListed ? fmt::format(" and {} more", hosts.size() - kListed) : "");
+      f.fix =
+          "quarantine the cards; compare their VPD (lspci -vvv), flint q and the purchase records, and return the "
+          "non-genuine ones";
       f.evidence = {{"identity", identity}, {"hosts", std::to_string(hosts.size())}, {"where", where.front().object}};
       out.push_back(std::move(f));
     }

@@ -66,8 +66,8 @@ HostPlan::HostPlan(PlannedFabric plan) : plan_(std::move(plan)), names_(plan_) {
     ports_[host].push_back({port, std::string(l.label), std::string(l.plane), l.speed_gbps, l.rail, leaf.name,
                             std::string(a_is_host ? l.z_port : l.a_port),
                             // The out-of-band port is the BMC's: its address is set on the BMC, not by the host OS.
-                            bmc_plane[l.plane] ? std::string() : std::string(address),
-                            mtu_of[l.plane], netdev == netdev_of.end() ? std::string() : netdev->second, bond_plane[l.plane]});
+                            bmc_plane[l.plane] ? std::string() : std::string(address), mtu_of[l.plane],
+                            netdev == netdev_of.end() ? std::string() : netdev->second, bond_plane[l.plane]});
   }
 }
 
@@ -159,10 +159,10 @@ namespace {
 // A planned port as the host's persistent configuration has it; for a bond member, the bond's
 // address and MTU.
 struct ConfiguredPort {
-  std::string file;            // "/etc/netplan/60-railyard.yaml:12", "/etc/sysconfig/network-scripts/ifcfg-ens1f0np0"
+  std::string file;  // "/etc/netplan/60-railyard.yaml:12", "/etc/sysconfig/network-scripts/ifcfg-ens1f0np0"
   std::vector<std::string> addresses;
   std::optional<uint32_t> mtu;
-  std::string bond, bond_mode; // the bond it is a member of, and the bond's mode as written ("" = not a member)
+  std::string bond, bond_mode;  // the bond it is a member of, and the bond's mode as written ("" = not a member)
 };
 
 std::optional<ConfiguredPort> ConfigOf(const HostFacts& f, const std::string& netdev) {
@@ -190,14 +190,16 @@ std::optional<ConfiguredPort> ConfigOf(const HostFacts& f, const std::string& ne
     std::string ip = e.second.Get("IPADDR"), prefix = e.second.Get("PREFIX");
     if (!ip.empty()) p.addresses.push_back(prefix.empty() ? ip : ip + "/" + prefix);
     uint32_t mtu = 0;
-    if (std::string m = e.second.Get("MTU"); !m.empty() && std::from_chars(m.data(), m.data() + m.size(), mtu).ec == std::errc()) p.mtu = mtu;
+    if (std::string m = e.second.Get("MTU"); !m.empty() && std::from_chars(m.data(), m.data() + m.size(), mtu).ec == std::errc())
+      p.mtu = mtu;
     return p;
   };
   const auto* own = ifcfg(netdev);
   if (!own) return std::nullopt;
   if (std::string master = own->second.Get("MASTER"); !master.empty()) {
     const auto* bond = ifcfg(master);
-    ConfiguredPort p = bond ? read(*bond) : ConfiguredPort{"/etc/sysconfig/network-scripts/" + own->first, {}, std::nullopt, "", ""};
+    ConfiguredPort p =
+        bond ? read(*bond) : ConfiguredPort{"/etc/sysconfig/network-scripts/" + own->first, {}, std::nullopt, "", ""};
     p.bond = master;
     auto mode = bond ? bond->second.bonding_opts.find("mode") : std::map<std::string, std::string>::const_iterator();
     p.bond_mode = bond && mode != bond->second.bonding_opts.end() ? mode->second : "balance-rr";  // the kernel's default
@@ -217,8 +219,8 @@ void ConfigDiffers(RuleContext& rule, const HostFacts& facts, const std::vector<
     if (!c) {
       rule.Report(fmt::format("port {}", p.port),
                   fmt::format("{} ({}, {} plane) is in no persistent network config: {}; after a reboot it comes up "
-                              "unconfigured", netdev, p.port, p.plane,
-                              p.bond ? "the plan bonds it (802.3ad)" : "the plan gives it " + p.address),
+                              "unconfigured",
+                              netdev, p.port, p.plane, p.bond ? "the plan bonds it (802.3ad)" : "the plan gives it " + p.address),
                   "railyard config hosts --plan plan.json writes its configuration (docs/config.md)")
           .evidence = {{"netdev", netdev}, {"planned_address", p.address}};
       continue;
@@ -227,13 +229,14 @@ void ConfigDiffers(RuleContext& rule, const HostFacts& facts, const std::vector<
       // 802.3ad is mode 4; netplan and ifcfg name it either way.
       if (c->bond.empty() || (c->bond_mode != "802.3ad" && c->bond_mode != "4")) {
         rule.Report(fmt::format("port {}", p.port),
-                    c->bond.empty() ? fmt::format("{} is configured on its own ({}); the plan bonds the {} plane's ports (802.3ad)",
-                                                  netdev, c->file, p.plane)
-                                    : fmt::format("{} is in {} with mode {} ({}); the plan's bond is 802.3ad (LACP): {}", netdev, c->bond,
-                                                  c->bond_mode, c->file,
-                                                  c->bond_mode == "active-backup" || c->bond_mode == "1"
-                                                      ? "active-backup uses one port at a time, half the planned bandwidth"
-                                                      : "the switches' LACP will not form"),
+                    c->bond.empty()
+                        ? fmt::format("{} is configured on its own ({}); the plan bonds the {} plane's ports (802.3ad)", netdev,
+                                      c->file, p.plane)
+                        : fmt::format("{} is in {} with mode {} ({}); the plan's bond is 802.3ad (LACP): {}", netdev, c->bond,
+                                      c->bond_mode, c->file,
+                                      c->bond_mode == "active-backup" || c->bond_mode == "1"
+                                          ? "active-backup uses one port at a time, half the planned bandwidth"
+                                          : "the switches' LACP will not form"),
                     "write the bond as planned (railyard config hosts), mode 802.3ad")
             .evidence = {{"netdev", netdev}, {"bond", c->bond}, {"bond_mode", c->bond_mode}, {"file", c->file}};
       }
@@ -253,7 +256,8 @@ void ConfigDiffers(RuleContext& rule, const HostFacts& facts, const std::vector<
                   fmt::format("{} has MTU {}{} ({}); the {} plane's is {}", c->bond.empty() ? netdev : c->bond, mtu,
                               c->mtu ? "" : " (not set: the default)", c->file, p.plane, p.mtu),
                   fmt::format("set mtu: {} on {} (railyard config hosts writes it)", p.mtu, c->bond.empty() ? netdev : c->bond))
-          .evidence = {{"netdev", netdev}, {"mtu", std::to_string(mtu)}, {"planned_mtu", std::to_string(p.mtu)}, {"file", c->file}};
+          .evidence = {
+          {"netdev", netdev}, {"mtu", std::to_string(mtu)}, {"planned_mtu", std::to_string(p.mtu)}, {"file", c->file}};
     }
   }
 }
@@ -273,33 +277,39 @@ std::vector<Finding> RunPlanRules(const HostFacts& facts, const HostPlan& plan, 
   for (const PlannedHostPort& p : *ports) {
     PortView view = ViewOf(facts, p.port);
     if (!policy.disabled_rules.count("speed-below-plan") && view.speed_gbps > 0 && view.speed_gbps < p.speed_gbps) {
-      speed_rule.Report(fmt::format("port {}", p.port),
-             fmt::format("{} runs at {:g} Gb/s; the plan gives it {} Gb/s to {} port {} (cable {})", p.port, view.speed_gbps,
-                         p.speed_gbps, p.leaf, p.leaf_port, p.label),
-             "check the cable and module are the planned parts, the switch port's speed and FEC, and the PCIe slot "
-             "(see link-below-capability and pcie-slot-below-line-rate)")
-          .evidence = {{"speed_gbps", fmt::format("{:g}", view.speed_gbps)}, {"planned_gbps", std::to_string(p.speed_gbps)},
+      speed_rule
+          .Report(fmt::format("port {}", p.port),
+                  fmt::format("{} runs at {:g} Gb/s; the plan gives it {} Gb/s to {} port {} (cable {})", p.port, view.speed_gbps,
+                              p.speed_gbps, p.leaf, p.leaf_port, p.label),
+                  "check the cable and module are the planned parts, the switch port's speed and FEC, and the PCIe slot "
+                  "(see link-below-capability and pcie-slot-below-line-rate)")
+          .evidence = {{"speed_gbps", fmt::format("{:g}", view.speed_gbps)},
+                       {"planned_gbps", std::to_string(p.speed_gbps)},
                        {"label", p.label}};
     }
     if (policy.disabled_rules.count("rail-mismatch")) continue;
     for (const LldpNeighbor& n : facts.lldp) {
-      if (n.local_port != view.netdev && n.local_port != p.port && plan.PlanPortOf(facts.hostname, n.local_port) != p.port) continue;
+      if (n.local_port != view.netdev && n.local_port != p.port && plan.PlanPortOf(facts.hostname, n.local_port) != p.port)
+        continue;
       int rail = plan.RailOf(n.remote_device);
       std::string plane = plan.PlaneOf(n.remote_device);
       bool other_plane = !plane.empty() && plane != p.plane;
       if (!other_plane && (rail <= 0 || p.rail == 0 || rail == p.rail)) continue;
       std::string leaf = plan.PlanNameOf(n.remote_device);
       std::string where = other_plane ? fmt::format("a switch of the {} plane", plane) : fmt::format("a leaf of rail {}", rail);
-      rail_rule.Report(fmt::format("port {}", p.port),
-             fmt::format("{} ({}) reaches {} port {}: {}, {}; the plan puts it on {} of the {} plane ({} port {}, cable {}): "
-                         "its traffic takes another path than planned (rail-aligned collectives cross the spine)",
-                         p.port, n.local_port, n.remote_device, n.remote_port, leaf, where,
-                         p.rail ? fmt::format("rail {}", p.rail) : std::string("a leaf"), p.plane,
-                         p.leaf, p.leaf_port, p.label),
-             fmt::format("move cable {} to {} port {} (`railyard verify` lists every miswired cable and the swaps)", p.label,
-                         p.leaf, p.leaf_port))
-          .evidence = {{"lldp_neighbor", n.remote_device + " " + n.remote_port}, {"neighbor_rail", std::to_string(rail)},
-                       {"planned", p.leaf + " " + p.leaf_port}, {"planned_rail", std::to_string(p.rail)}};
+      rail_rule
+          .Report(
+              fmt::format("port {}", p.port),
+              fmt::format("{} ({}) reaches {} port {}: {}, {}; the plan puts it on {} of the {} plane ({} port {}, cable {}): "
+                          "its traffic takes another path than planned (rail-aligned collectives cross the spine)",
+                          p.port, n.local_port, n.remote_device, n.remote_port, leaf, where,
+                          p.rail ? fmt::format("rail {}", p.rail) : std::string("a leaf"), p.plane, p.leaf, p.leaf_port, p.label),
+              fmt::format("move cable {} to {} port {} (`railyard verify` lists every miswired cable and the swaps)", p.label,
+                          p.leaf, p.leaf_port))
+          .evidence = {{"lldp_neighbor", n.remote_device + " " + n.remote_port},
+                       {"neighbor_rail", std::to_string(rail)},
+                       {"planned", p.leaf + " " + p.leaf_port},
+                       {"planned_rail", std::to_string(p.rail)}};
     }
   }
   return out;

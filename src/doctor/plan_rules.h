@@ -21,17 +21,17 @@ namespace railyard {
 
 // One planned host port: where the plan cables it.
 struct PlannedHostPort {
-  std::string port;        // the plan's port name: the RDMA device ("mlx5_0") or interface name
-  std::string label;       // the cable label
+  std::string port;   // the plan's port name: the RDMA device ("mlx5_0") or interface name
+  std::string label;  // the cable label
   std::string plane;
   uint32_t speed_gbps = 0;
-  int rail = 0;            // 1-based, 0 = not rail-optimized
-  std::string leaf;        // the switch at the other end
+  int rail = 0;      // 1-based, 0 = not rail-optimized
+  std::string leaf;  // the switch at the other end
   std::string leaf_port;
-  std::string address;     // the IP plan's ("10.0.0.2/12"; "" = none)
-  uint32_t mtu = 0;        // the plane's host MTU (0 = the plan does not say)
-  std::string netdev;      // the spec's netdevs: name of the port ("" = not named)
-  bool bond = false;       // the plane bonds each node's ports (802.3ad); the address is the bond's
+  std::string address;  // the IP plan's ("10.0.0.2/12"; "" = none)
+  uint32_t mtu = 0;     // the plane's host MTU (0 = the plan does not say)
+  std::string netdev;   // the spec's netdevs: name of the port ("" = not named)
+  bool bond = false;    // the plane bonds each node's ports (802.3ad); the address is the bond's
 };
 
 // A planned switch port's far end: the host port the plan cables to it.
@@ -73,7 +73,7 @@ class HostPlan {
  private:
   PlannedFabric plan_;
   NameResolver names_;
-  std::unordered_map<uint32_t, std::vector<PlannedHostPort>> ports_;  // by plan device index
+  std::unordered_map<uint32_t, std::vector<PlannedHostPort>> ports_;                               // by plan device index
   std::unordered_map<uint32_t, std::unordered_map<std::string, PlannedSwitchPort>> switch_ports_;  // by plan switch index, port
 };
 
@@ -86,7 +86,7 @@ struct HostLinkEnd {
   // switch port's.
   std::string netdev, trust;
   bool qos_read = false, ecn_read = false;
-  std::vector<int> pfc;   // priorities with PFC on
+  std::vector<int> pfc;                                       // priorities with PFC on
   std::array<int, 8> ecn_rp{-1, -1, -1, -1, -1, -1, -1, -1};  // reaction point per priority: 1 on, 0 off, -1 not read
 };
 std::vector<HostLinkEnd> HostLinkEnds(const HostFacts& facts, const HostPlan& plan);

@@ -1,14 +1,14 @@
 #include "doctor/policy.h"
 
 #include <algorithm>
-#include "doctor/switch_rules.h"
-#include "doctor/plan_rules.h"
 #include "doctor/fleet.h"
+#include "doctor/plan_rules.h"
 #include "doctor/rules.h"
+#include "doctor/switch_rules.h"
+#include "util/csv.h"
 #include "util/file.h"
 #include "util/lines.h"
 #include "util/text.h"
-#include "util/csv.h"
 
 #include <type_traits>
 
@@ -36,8 +36,9 @@ std::string RuleId(const std::string& file, const YAML::Node& node, const std::s
   const auto& ids = KnownRuleIds();
   if (std::find(ids.begin(), ids.end(), id) != ids.end()) return id;
   std::string hint = ClosestMatch(id, ids);
-  Fail(file, node, key, hint.empty() ? fmt::format("no rule \"{}\" (railyard doctor --list-rules)", id)
-                                     : fmt::format("no rule \"{}\" (did you mean {}?)", id, hint));
+  Fail(file, node, key,
+       hint.empty() ? fmt::format("no rule \"{}\" (railyard doctor --list-rules)", id)
+                    : fmt::format("no rule \"{}\" (did you mean {}?)", id, hint));
 }
 
 template <typename T>
@@ -78,26 +79,37 @@ DoctorPolicy ParsePolicy(const std::string& yaml_text, const std::string& file) 
     throw PolicyError(file, d->line, d->column, d->key,
                       fmt::format("appears twice (first at line {}): YAML would keep only one of them", d->first_line));
   }
-  static const std::vector<std::string> kKeys = {"ethernet_mtu", "ib_mtu", "roce_priority", "roce_trust",
-                                                 "max_effective_ber", "module_temp_warn_c", "module_temp_alarm_c",
-                                                 "max_rx_discards", "link_flap_downs", "firmware_baseline", "require_iommu", "require_sriov", "driver_stack",
-                                                 "qualified_module_vendors", "disabled_rules", "severity"};
+  static const std::vector<std::string> kKeys = {"ethernet_mtu",        "ib_mtu",
+                                                 "roce_priority",       "roce_trust",
+                                                 "max_effective_ber",   "module_temp_warn_c",
+                                                 "module_temp_alarm_c", "max_rx_discards",
+                                                 "link_flap_downs",     "firmware_baseline",
+                                                 "require_iommu",       "require_sriov",
+                                                 "driver_stack",        "qualified_module_vendors",
+                                                 "disabled_rules",      "severity"};
   for (const auto& kv : root) {
     const std::string key = kv.first.as<std::string>("");
     const YAML::Node& v = kv.second;
-    if (key == "ethernet_mtu") p.ethernet_mtu = As<uint32_t>(file, v, key, "an MTU in bytes");
-    else if (key == "ib_mtu") p.ib_mtu = As<uint32_t>(file, v, key, "an MTU in bytes");
+    if (key == "ethernet_mtu")
+      p.ethernet_mtu = As<uint32_t>(file, v, key, "an MTU in bytes");
+    else if (key == "ib_mtu")
+      p.ib_mtu = As<uint32_t>(file, v, key, "an MTU in bytes");
     else if (key == "roce_priority") {
       p.roce_priority = As<int>(file, v, key, "a priority 0-7");
       if (p.roce_priority < 0 || p.roce_priority > 7) Fail(file, v, key, "expected a priority 0-7");
     } else if (key == "roce_trust") {
       p.roce_trust = As<std::string>(file, v, key, "pcp or dscp");
       if (p.roce_trust != "pcp" && p.roce_trust != "dscp") Fail(file, v, key, "expected pcp or dscp");
-    } else if (key == "max_effective_ber") p.max_effective_ber = As<double>(file, v, key, "a number such as 1e-12");
-    else if (key == "module_temp_warn_c") p.module_temp_warn_c = As<double>(file, v, key, "degrees Celsius");
-    else if (key == "module_temp_alarm_c") p.module_temp_alarm_c = As<double>(file, v, key, "degrees Celsius");
-    else if (key == "require_iommu") p.require_iommu = As<bool>(file, v, key, "true or false");
-    else if (key == "require_sriov") p.require_sriov = As<bool>(file, v, key, "true or false");
+    } else if (key == "max_effective_ber")
+      p.max_effective_ber = As<double>(file, v, key, "a number such as 1e-12");
+    else if (key == "module_temp_warn_c")
+      p.module_temp_warn_c = As<double>(file, v, key, "degrees Celsius");
+    else if (key == "module_temp_alarm_c")
+      p.module_temp_alarm_c = As<double>(file, v, key, "degrees Celsius");
+    else if (key == "require_iommu")
+      p.require_iommu = As<bool>(file, v, key, "true or false");
+    else if (key == "require_sriov")
+      p.require_sriov = As<bool>(file, v, key, "true or false");
     else if (key == "driver_stack") {
       p.driver_stack = As<std::string>(file, v, key, "any, mlnx_ofed or doca");
       if (p.driver_stack != "any" && p.driver_stack != "mlnx_ofed" && p.driver_stack != "doca") {
@@ -107,11 +119,14 @@ DoctorPolicy ParsePolicy(const std::string& yaml_text, const std::string& file) 
       if (!v.IsSequence()) Fail(file, v, key, "expected a list of module vendor names");
       p.qualified_module_vendors.clear();
       for (const auto& r : v) p.qualified_module_vendors.push_back(As<std::string>(file, r, key, "a vendor name"));
-    } else if (key == "max_rx_discards") p.max_rx_discards = As<uint64_t>(file, v, key, "a count");
-    else if (key == "link_flap_downs") p.link_flap_downs = As<int>(file, v, key, "a count");
+    } else if (key == "max_rx_discards")
+      p.max_rx_discards = As<uint64_t>(file, v, key, "a count");
+    else if (key == "link_flap_downs")
+      p.link_flap_downs = As<int>(file, v, key, "a count");
     else if (key == "firmware_baseline") {
       if (!v.IsMap()) Fail(file, v, key, "expected a mapping of PSID or family to version");
-      for (const auto& b : v) p.firmware_baseline[b.first.as<std::string>("")] = As<std::string>(file, b.second, key, "a version");
+      for (const auto& b : v)
+        p.firmware_baseline[b.first.as<std::string>("")] = As<std::string>(file, b.second, key, "a version");
     } else if (key == "disabled_rules") {
       if (!v.IsSequence()) Fail(file, v, key, "expected a list of rule ids");
       for (const auto& r : v) {
@@ -135,10 +150,7 @@ DoctorPolicy ParsePolicy(const std::string& yaml_text, const std::string& file) 
   return p;
 }
 
-DoctorPolicy LoadPolicy(const std::string& path) {
-  return ParsePolicy(ReadWholeFile(path), ShownPath(path));
-}
-
+DoctorPolicy LoadPolicy(const std::string& path) { return ParsePolicy(ReadWholeFile(path), ShownPath(path)); }
 
 }  // namespace railyard
 
@@ -154,7 +166,8 @@ void LoadHcl(DoctorPolicy& policy, const std::string& path) {
   }
   for (const char* column : {"vendor_id", "device_id", "driver", "min_driver_version", "releases"}) {
     if (t.Column(column) < 0) {
-      throw PolicyError(path, 1, 0, column, "the column is missing (header: vendor_id,device_id,driver,min_driver_version,releases)");
+      throw PolicyError(path, 1, 0, column,
+                        "the column is missing (header: vendor_id,device_id,driver,min_driver_version,releases)");
     }
   }
   auto hex = [&](const CsvRow& r, const char* column) {

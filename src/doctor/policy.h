@@ -18,19 +18,19 @@
 namespace railyard {
 
 struct DoctorPolicy {
-  uint32_t ethernet_mtu = 9000;     // RoCE / storage Ethernet interfaces
-  uint32_t ib_mtu = 4096;           // InfiniBand (IPoIB datagram payload excluded)
-  int roce_priority = 3;            // the lossless priority: PFC on, ECN on
+  uint32_t ethernet_mtu = 9000;  // RoCE / storage Ethernet interfaces
+  uint32_t ib_mtu = 4096;        // InfiniBand (IPoIB datagram payload excluded)
+  int roce_priority = 3;         // the lossless priority: PFC on, ECN on
   std::string roce_trust = "dscp";
   double max_effective_ber = 1e-12;
   double module_temp_warn_c = 70;
   double module_temp_alarm_c = 80;
-  int link_flap_downs = 3;          // link-down events per port in the kernel log that make link-flapping
-  uint64_t max_rx_discards = 0;     // rx_discards_phy / rx_out_of_buffer above this warn; 0 = any
+  int link_flap_downs = 3;                               // link-down events per port in the kernel log that make link-flapping
+  uint64_t max_rx_discards = 0;                          // rx_discards_phy / rx_out_of_buffer above this warn; 0 = any
   std::map<std::string, std::string> firmware_baseline;  // PSID or device family ("ConnectX-7") -> minimum version
-  bool require_iommu = false;       // hosts run VMs / SR-IOV passthrough: the IOMMU must be on
-  bool require_sriov = false;       // hosts hand VFs to VMs or pods: SR-IOV must be on with VFs created
-  std::string driver_stack;         // "" no requirement | any | mlnx_ofed | doca (ofed_info -s must show it)
+  bool require_iommu = false;                            // hosts run VMs / SR-IOV passthrough: the IOMMU must be on
+  bool require_sriov = false;                            // hosts hand VFs to VMs or pods: SR-IOV must be on with VFs created
+  std::string driver_stack;                              // "" no requirement | any | mlnx_ofed | doca (ofed_info -s must show it)
   std::vector<std::string> qualified_module_vendors = {"NVIDIA", "Mellanox"};  // module EEPROM vendor names
   // A hardware compatibility list the user supplies (`doctor --hcl FILE`, docs/rules/esxi-nic-not-on-hcl.md).
   struct HclEntry {
@@ -63,6 +63,5 @@ DoctorPolicy LoadPolicy(const std::string& path);
 // Reads a compatibility list CSV (vendor_id,device_id,driver,min_driver_version,releases) into the policy.
 // Throws PolicyError naming the file, line and column on a bad row.
 void LoadHcl(DoctorPolicy& policy, const std::string& path);
-
 
 }  // namespace railyard

@@ -53,9 +53,7 @@ std::vector<Finding> RunHostRules(const HostFacts& facts, const DoctorPolicy& po
   return out;
 }
 
-bool IsRoceNetdev(const NetdevFacts& n) {
-  return n.kind == "physical" && (n.ecn.has_value() || n.qos.has_value());
-}
+bool IsRoceNetdev(const NetdevFacts& n) { return n.kind == "physical" && (n.ecn.has_value() || n.qos.has_value()); }
 
 std::string When(const KernelEvent& e) {
   if (!e.time.empty()) return e.time;
@@ -74,10 +72,12 @@ uint32_t BestLinkModeMbps(const std::vector<std::string>& modes, const std::vect
 }
 
 std::string FamilyOf(const PciFunction& p) {
-  if (const DeviceFamily* d = p.device_id.empty() ? nullptr : IdentityCatalog::Builtin().FamilyByDeviceId(p.device_id)) return d->family;
+  if (const DeviceFamily* d = p.device_id.empty() ? nullptr : IdentityCatalog::Builtin().FamilyByDeviceId(p.device_id))
+    return d->family;
   size_t open = p.description.rfind('['), close = p.description.rfind(']');
   if (open != std::string::npos && close > open) {
-    if (const DeviceFamily* d = IdentityCatalog::Builtin().FamilyByName(p.description.substr(open + 1, close - open - 1))) return d->family;
+    if (const DeviceFamily* d = IdentityCatalog::Builtin().FamilyByName(p.description.substr(open + 1, close - open - 1)))
+      return d->family;
   }
   return "";
 }

@@ -18,7 +18,8 @@ namespace railyard {
 // rule id, severity and host).
 class RuleContext {
  public:
-  RuleContext(const HostFacts& host_facts, const DoctorPolicy& doctor_policy, std::vector<Finding>& out, const char* rule, Severity severity)
+  RuleContext(const HostFacts& host_facts, const DoctorPolicy& doctor_policy, std::vector<Finding>& out, const char* rule,
+              Severity severity)
       : facts(host_facts), policy(doctor_policy), out_(out), rule_(rule), severity_(severity) {}
   const HostFacts& facts;
   const DoctorPolicy& policy;

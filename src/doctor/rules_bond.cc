@@ -14,7 +14,8 @@ void ActiveBackup(RuleContext& c) {
   for (const auto& [name, b] : c.facts.bonds) {
     if (!b.IsActiveBackup() || b.members.size() < 2) continue;
     c.Report(fmt::format("bond {}", name),
-             fmt::format("active-backup uses one of its {} members at a time: the bond has the bandwidth of one port", b.members.size()),
+             fmt::format("active-backup uses one of its {} members at a time: the bond has the bandwidth of one port",
+                         b.members.size()),
              "use 802.3ad (LACP) with a layer3+4 hash and an MLAG/EVPN-MH pair on the switch side, if the data plane is meant to "
              "aggregate; keep active-backup only where failover alone was intended")
         .evidence = {{"mode", b.mode}, {"currently_active", b.currently_active}};
@@ -43,9 +44,13 @@ void LacpNotNegotiated(RuleContext& c) {
     if (no_members) what.push_back("the bond has no members at all");
     if (no_aggregator) what.push_back("the kernel reports no active aggregator: nothing is aggregated");
     if (no_partner) what.push_back("LACP has no partner: the switch does not answer LACPDUs");
-    if (!stray.empty()) what.push_back(fmt::format("members {} are in no aggregator or not the active one: they carry no traffic", fmt::join(stray, ", ")));
+    if (!stray.empty())
+      what.push_back(
+          fmt::format("members {} are in no aggregator or not the active one: they carry no traffic", fmt::join(stray, ", ")));
     if (!lonely.empty()) what.push_back(fmt::format("members {} have no LACP partner of their own", fmt::join(lonely, ", ")));
-    if (!churned.empty()) what.push_back(fmt::format("members {} are churned: their LACP state never converged with the switch", fmt::join(churned, ", ")));
+    if (!churned.empty())
+      what.push_back(
+          fmt::format("members {} are churned: their LACP state never converged with the switch", fmt::join(churned, ", ")));
     Finding& f = c.Report(fmt::format("bond {}", name), fmt::format("{}", fmt::join(what, "; ")),
                           "configure the switch ports as one LACP port-channel (MLAG pair for two switches), same speed on every "
                           "member; check `lacp_rate` matches the switch");
@@ -78,7 +83,8 @@ void MemberDown(RuleContext& c) {
     for (const BondMember& m : b.members) {
       if (m.mii_status == "up") continue;
       c.Report(fmt::format("bond {} member {}", name, m.name),
-               fmt::format("member {} is {}: the bond runs without its redundancy", m.name, m.mii_status.empty() ? "not up" : m.mii_status),
+               fmt::format("member {} is {}: the bond runs without its redundancy", m.name,
+                           m.mii_status.empty() ? "not up" : m.mii_status),
                "bring the member's link up (cable, module, switch port); the link-down finding for it has the cause")
           .evidence = {{"mii_status", m.mii_status}, {"link_failure_count", std::to_string(m.link_failure_count)}};
     }
@@ -91,14 +97,16 @@ void SinglePoint(RuleContext& c) {
     std::set<std::string> cards;
     for (const BondMember& m : b.members) {
       for (const NetdevFacts& n : c.facts.netdevs) {
-        if (n.name == m.name && !n.pci_bdf.empty()) cards.insert(n.pci_bdf.substr(0, n.pci_bdf.rfind('.')));  // bus:device = one card
+        if (n.name == m.name && !n.pci_bdf.empty())
+          cards.insert(n.pci_bdf.substr(0, n.pci_bdf.rfind('.')));  // bus:device = one card
       }
     }
     if (cards.size() != 1) continue;
-    c.Report(fmt::format("bond {}", name),
-             fmt::format("all {} members are ports of one card ({}): the card, its slot or its firmware is a single point of failure",
-                         b.members.size(), *cards.begin()),
-             "build the bond from ports of two different cards (ideally on different PCIe roots / NUMA nodes)")
+    c.Report(
+         fmt::format("bond {}", name),
+         fmt::format("all {} members are ports of one card ({}): the card, its slot or its firmware is a single point of failure",
+                     b.members.size(), *cards.begin()),
+         "build the bond from ports of two different cards (ideally on different PCIe roots / NUMA nodes)")
         .evidence = {{"card", *cards.begin()}, {"members", std::to_string(b.members.size())}};
   }
 }
@@ -107,7 +115,8 @@ void SinglePoint(RuleContext& c) {
 
 void AddBondRules(std::vector<HostRule>& rules) {
   rules.push_back({"bond-active-backup", Severity::kWarning, "a multi-member bond that uses one member at a time", ActiveBackup});
-  rules.push_back({"bond-lacp-not-negotiated", Severity::kError, "802.3ad without a partner or with stray aggregators", LacpNotNegotiated});
+  rules.push_back(
+      {"bond-lacp-not-negotiated", Severity::kError, "802.3ad without a partner or with stray aggregators", LacpNotNegotiated});
   rules.push_back({"bond-hash-layer2", Severity::kInfo, "an aggregating bond hashing on MAC addresses only", HashLayer2});
   rules.push_back({"bond-single-point", Severity::kWarning, "every bond member on the same card", SinglePoint});
   rules.push_back({"bond-member-down", Severity::kError, "a bond member whose MII status is not up", MemberDown});

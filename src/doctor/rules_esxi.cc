@@ -26,10 +26,14 @@ void NicBelowCapability(RuleContext& c) {
     if (best <= n.speed_mbps) continue;
     c.Report(fmt::format("vmnic {}", n.name),
              fmt::format("{} ({}) runs at {} Mb/s but advertises up to {} Mb/s: the switch port, the cable or module, or a "
-                         "forced speed holds it down", n.name, n.driver, n.speed_mbps, best),
-             "compare the switch port's speed with `esxcli network nic get -n " + n.name + "`; check the cable/module is "
-                 "rated for the speed; let both ends auto-negotiate (`esxcli network nic set -n " + n.name + " -a`)")
-        .evidence = {{"speed_mbps", std::to_string(n.speed_mbps)}, {"best_advertised_mbps", std::to_string(best)},
+                         "forced speed holds it down",
+                         n.name, n.driver, n.speed_mbps, best),
+             "compare the switch port's speed with `esxcli network nic get -n " + n.name +
+                 "`; check the cable/module is "
+                 "rated for the speed; let both ends auto-negotiate (`esxcli network nic set -n " +
+                 n.name + " -a`)")
+        .evidence = {{"speed_mbps", std::to_string(n.speed_mbps)},
+                     {"best_advertised_mbps", std::to_string(best)},
                      {"advertised", fmt::format("{}", fmt::join(n.supported_link_modes, ","))}};
   }
 }
@@ -47,7 +51,8 @@ void DriverMissing(RuleContext& c) {
       if (!p.driver.empty()) continue;
       c.Report(Severity::kError, fmt::format("PCI {}", p.bdf),
                fmt::format("no VMkernel driver claimed this network function ({} [{}:{}]): it has no vmnic and carries no "
-                           "traffic", p.description, p.vendor_id, p.device_id),
+                           "traffic",
+                           p.description, p.vendor_id, p.device_id),
                "install the VIB of a native driver for this device (the vendor's or VMware's async driver listed for it on "
                "the VMware Compatibility Guide) and reboot; ESXi 7 and later have no vmklinux, so old net-* drivers do not load")
           .evidence = {{"vendor_device", p.vendor_id + ":" + p.device_id}, {"module", "None"}};
@@ -72,7 +77,8 @@ void DriverMissing(RuleContext& c) {
     if (found) continue;
     c.Report(Severity::kWarning, fmt::format("vmnic {}", n.name),
              fmt::format("{}'s driver {} is not among the {} installed VIBs: it comes from the base image or was "
-                         "loaded some other way, and an image update may drop it", n.name, n.driver, f.packages.size()),
+                         "loaded some other way, and an image update may drop it",
+                         n.name, n.driver, f.packages.size()),
              "install the driver as a VIB (`esxcli software vib install -d <offline bundle>`) or add it to the image profile")
         .evidence = {{"driver", n.driver}, {"vibs", std::to_string(f.packages.size())}};
   }
@@ -97,8 +103,10 @@ void NotOnHcl(RuleContext& c) {
       }
       std::string id = p.vendor_id + ":" + p.device_id;
       if (rows.empty()) {
-        c.Report(fmt::format("PCI {}", p.bdf), fmt::format("{} ({}) is not on the compatibility list {}", id, p.description, c.policy.hcl_file),
-                 "replace the card with a listed one, or add it to the list once its vendor or VMware certifies it for this release")
+        c.Report(
+             fmt::format("PCI {}", p.bdf),
+             fmt::format("{} ({}) is not on the compatibility list {}", id, p.description, c.policy.hcl_file),
+             "replace the card with a listed one, or add it to the list once its vendor or VMware certifies it for this release")
             .evidence = {{"vendor_device", id}, {"driver", driver}};
         continue;
       }
@@ -106,19 +114,26 @@ void NotOnHcl(RuleContext& c) {
       bool ok = false;
       for (const DoctorPolicy::HclEntry* e : rows) {
         std::string miss;
-        if (!e->driver.empty() && e->driver != driver) miss = fmt::format("driver {} (listed: {})", driver.empty() ? "none" : driver, e->driver);
+        if (!e->driver.empty() && e->driver != driver)
+          miss = fmt::format("driver {} (listed: {})", driver.empty() ? "none" : driver, e->driver);
         else if (!e->min_driver_version.empty() && (version.empty() || CompareVersions(version, e->min_driver_version) < 0)) {
-          miss = fmt::format("driver version {} (listed: {} or later)", version.empty() ? "unknown" : version, e->min_driver_version);
+          miss = fmt::format("driver version {} (listed: {} or later)", version.empty() ? "unknown" : version,
+                             e->min_driver_version);
         } else if (!e->releases.empty()) {
           bool match = false;
           for (const std::string& r : e->releases) match |= !release.empty() && release.starts_with(r);
-          if (!match) miss = fmt::format("ESXi {} (listed: {})", release.empty() ? "release unknown" : release, fmt::join(e->releases, ", "));
+          if (!match)
+            miss =
+                fmt::format("ESXi {} (listed: {})", release.empty() ? "release unknown" : release, fmt::join(e->releases, ", "));
         }
-        if (miss.empty()) ok = true;
-        else if (why.empty()) why = fmt::format("{} (list line {})", miss, e->line);
+        if (miss.empty())
+          ok = true;
+        else if (why.empty())
+          why = fmt::format("{} (list line {})", miss, e->line);
       }
       if (ok) continue;
-      c.Report(fmt::format("PCI {}", p.bdf), fmt::format("{} ({}) is on the compatibility list, but not with this host's {}", id, p.description, why),
+      c.Report(fmt::format("PCI {}", p.bdf),
+               fmt::format("{} ({}) is on the compatibility list, but not with this host's {}", id, p.description, why),
                "install the listed driver version (VIB) for this ESXi release, or move to a release the list names")
           .evidence = {{"vendor_device", id}, {"driver", driver}, {"driver_version", version}, {"esxi", release}};
     }
@@ -128,9 +143,12 @@ void NotOnHcl(RuleContext& c) {
 }  // namespace
 
 void AddEsxiRules(std::vector<HostRule>& rules) {
-  rules.push_back({"esxi-nic-below-capability", Severity::kWarning, "an ESXi vmnic runs below the speed it advertises", NicBelowCapability});
-  rules.push_back({"esxi-driver-missing", Severity::kError, "an ESXi network function with no driver, or a vmnic driver not installed as a VIB", DriverMissing});
-  rules.push_back({"esxi-nic-not-on-hcl", Severity::kWarning, "an ESXi NIC, driver version or release not on the compatibility list given (--hcl)", NotOnHcl});
+  rules.push_back(
+      {"esxi-nic-below-capability", Severity::kWarning, "an ESXi vmnic runs below the speed it advertises", NicBelowCapability});
+  rules.push_back({"esxi-driver-missing", Severity::kError,
+                   "an ESXi network function with no driver, or a vmnic driver not installed as a VIB", DriverMissing});
+  rules.push_back({"esxi-nic-not-on-hcl", Severity::kWarning,
+                   "an ESXi NIC, driver version or release not on the compatibility list given (--hcl)", NotOnHcl});
 }
 
 }  // namespace railyard

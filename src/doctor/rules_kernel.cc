@@ -18,8 +18,8 @@ std::string CardOf(const std::string& bdf) {
 }
 
 // The events of `kind`, grouped by device (or card; and netdev, where the line names one), in log order.
-std::map<std::string, std::vector<const KernelEvent*>> ByDevice(const HostFacts& f, KernelEventKind kind, bool with_netdev = false,
-                                                                bool by_card = false) {
+std::map<std::string, std::vector<const KernelEvent*>> ByDevice(const HostFacts& f, KernelEventKind kind,
+                                                                bool with_netdev = false, bool by_card = false) {
   std::map<std::string, std::vector<const KernelEvent*>> out;
   for (const KernelEvent& e : f.kernel_events) {
     if (e.kind != kind) continue;
@@ -42,11 +42,15 @@ void FirmwareHealth(RuleContext& c) {
     for (const std::string& fn : functions) listed += (listed.empty() ? "" : " ") + fn;
     c.Report(fmt::format("card {}", card),
              fmt::format("the NIC's firmware reported a health failure ({}): the driver resets or disables the card, "
-                         "and traffic on it stops", first.message),
+                         "and traffic on it stops",
+                         first.message),
              "save the full health dump (dmesg, `devlink health show`, `mlxdump fwdump`) for NVIDIA support; update the "
              "firmware to the current release for the card's PSID; if it recurs after a cold power cycle, replace the card")
-        .evidence = {{"dmesg", first.message}, {"line", std::to_string(first.line)}, {"when", When(first)},
-                     {"health_lines", std::to_string(events.size())}, {"functions", listed}};
+        .evidence = {{"dmesg", first.message},
+                     {"line", std::to_string(first.line)},
+                     {"when", When(first)},
+                     {"health_lines", std::to_string(events.size())},
+                     {"functions", listed}};
   }
 }
 
@@ -56,8 +60,8 @@ void SlotPowerInsufficient(RuleContext& c) {
     auto watts = first.values.find("watts");
     c.Report(fmt::format("PCI {}", device),
              fmt::format("the PCIe slot advertises less power than the card needs{}: the card may throttle, drop its "
-                         "optics or fail under load", watts != first.values.end() && !watts->second.empty()
-                                                           ? fmt::format(" ({} W)", watts->second) : ""),
+                         "optics or fail under load",
+                         watts != first.values.end() && !watts->second.empty() ? fmt::format(" ({} W)", watts->second) : ""),
              "move the card to a slot (or riser) rated for its power, connect the riser's auxiliary power, or set the "
              "slot power limit in the BIOS; NVIDIA's card datasheet gives the card's maximum power")
         .evidence = {{"dmesg", first.message}, {"line", std::to_string(first.line)}, {"when", When(first)}};
@@ -75,15 +79,17 @@ void PcieErrors(RuleContext& c) {
       }
     }
     bool port = worst->driver == "pcieport";
-    c.Report(uncorrected > 0 ? Severity::kError : Severity::kWarning,
-             fmt::format("{} {}", port ? "PCIe port" : "PCI", device),
-             fmt::format("{} PCIe error report{} ({} uncorrected) {}: {}", events.size(), events.size() == 1 ? "" : "s", uncorrected,
-                         port ? "on a root or switch port (the devices below it include whatever card sits there)"
-                              : "on the NIC's link",
-                         uncorrected > 0 ? "uncorrected errors reset the link and stop traffic" : "corrected errors cost retries and hint at a marginal slot, riser or card"),
+    c.Report(uncorrected > 0 ? Severity::kError : Severity::kWarning, fmt::format("{} {}", port ? "PCIe port" : "PCI", device),
+             fmt::format(
+                 "{} PCIe error report{} ({} uncorrected) {}: {}", events.size(), events.size() == 1 ? "" : "s", uncorrected,
+                 port ? "on a root or switch port (the devices below it include whatever card sits there)" : "on the NIC's link",
+                 uncorrected > 0 ? "uncorrected errors reset the link and stop traffic"
+                                 : "corrected errors cost retries and hint at a marginal slot, riser or card"),
              "reseat the card and its riser, check the slot's signal integrity settings (link speed, retimers) in the BIOS, "
              "and move the card to another slot if the errors follow the slot; replace it if they follow the card")
-        .evidence = {{"dmesg", worst->message}, {"line", std::to_string(worst->line)}, {"when", When(*worst)},
+        .evidence = {{"dmesg", worst->message},
+                     {"line", std::to_string(worst->line)},
+                     {"when", When(*worst)},
                      {"reports", std::to_string(events.size())}};
   }
 }
@@ -96,13 +102,16 @@ void LinkFlapping(RuleContext& c) {
     const KernelEvent& last = *events.back();
     c.Report(fmt::format("port {}", port),
              fmt::format("the link went down {} times in the kernel log: a flapping link stalls collectives and "
-                         "retransmits on every drop", downs),
+                         "retransmits on every drop",
+                         downs),
              last.driver.starts_with("mlx")
                  ? "read the port's counters (`mlxlink -d DEV -c`, `ethtool -S IF | grep -i link_down`) and the module's "
                    "light levels (`ethtool -m IF`); clean or replace the cable or optic, then check the switch port"
                  : "check the cable and the switch port (speed, EEE); read `ethtool -S IF`; for a Realtek 2.5G/5G chip on "
                    "r8169 see realtek-inbox-driver")
-        .evidence = {{"link_down_events", std::to_string(downs)}, {"last", last.message}, {"line", std::to_string(last.line)},
+        .evidence = {{"link_down_events", std::to_string(downs)},
+                     {"last", last.message},
+                     {"line", std::to_string(last.line)},
                      {"when", When(last)}};
   }
 }
@@ -128,18 +137,25 @@ void KernelDriverMismatch(RuleContext& c) {
              "MLNX_OFED/DOCA: reinstall for this kernel, `--add-kernel-support`; out-of-tree modules such as nv_peer_mem or "
              "Lustre's ko2iblnd: rebuild against /usr/src/ofa_kernel/$(uname -r)); an inbox module that collides with the "
              "OFED's core (mlx5_vdpa) must come from the same stack")
-        .evidence = {{"dmesg", events.front()->message}, {"line", std::to_string(events.front()->line)},
-                     {"symbols", listed}, {"kernel", c.facts.kernel}, {"ofed", c.facts.ofed}};
+        .evidence = {{"dmesg", events.front()->message},
+                     {"line", std::to_string(events.front()->line)},
+                     {"symbols", listed},
+                     {"kernel", c.facts.kernel},
+                     {"ofed", c.facts.ofed}};
   }
 }
 
 }  // namespace
 
 void AddKernelRules(std::vector<HostRule>& rules) {
-  rules.push_back({"nic-firmware-health", Severity::kError, "the NIC firmware reported a health failure (kernel log)", FirmwareHealth});
-  rules.push_back({"pcie-slot-power-insufficient", Severity::kError, "the PCIe slot gives the card less power than it needs", SlotPowerInsufficient});
-  rules.push_back({"pcie-aer-errors", Severity::kWarning, "PCIe AER/DPC error reports on the NIC's link (error when uncorrected)", PcieErrors});
-  rules.push_back({"kernel-driver-mismatch", Severity::kError, "a NIC/RDMA module built against another kernel's or OFED's symbols (kernel log)", KernelDriverMismatch});
+  rules.push_back(
+      {"nic-firmware-health", Severity::kError, "the NIC firmware reported a health failure (kernel log)", FirmwareHealth});
+  rules.push_back({"pcie-slot-power-insufficient", Severity::kError, "the PCIe slot gives the card less power than it needs",
+                   SlotPowerInsufficient});
+  rules.push_back({"pcie-aer-errors", Severity::kWarning, "PCIe AER/DPC error reports on the NIC's link (error when uncorrected)",
+                   PcieErrors});
+  rules.push_back({"kernel-driver-mismatch", Severity::kError,
+                   "a NIC/RDMA module built against another kernel's or OFED's symbols (kernel log)", KernelDriverMismatch});
   rules.push_back({"link-flapping", Severity::kWarning, "a NIC port's link went down repeatedly (kernel log)", LinkFlapping});
 }
 

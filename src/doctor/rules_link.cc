@@ -38,11 +38,14 @@ void LinkDown(RuleContext& c) {
     if (n.kind != "physical" || n.operstate == "up" || n.operstate == "unknown" || n.operstate.empty()) continue;
     if (!Configured(c.facts, n)) continue;
     std::string cause = "no carrier";
-    if (!n.link_detected_reason.empty()) cause = n.link_detected_reason;
-    else if (n.module && !n.module->readable) cause = "no readable module in the cage";
+    if (!n.link_detected_reason.empty())
+      cause = n.link_detected_reason;
+    else if (n.module && !n.module->readable)
+      cause = "no readable module in the cage";
     Finding& f = c.Report(fmt::format("netdev {}", n.name), fmt::format("the port is configured but its link is down: {}", cause),
                           "check the module is seated and qualified, the cable, and the switch port (admin state, speed, FEC); "
-                          "`ethtool " + n.name + "` and `mlxlink` show the link training state");
+                          "`ethtool " +
+                              n.name + "` and `mlxlink` show the link training state");
     f.evidence = {{"operstate", n.operstate}, {"carrier", n.carrier ? (*n.carrier ? "1" : "0") : "unknown"}};
     if (!n.link_detected_reason.empty()) f.evidence.emplace_back("ethtool", n.link_detected_reason);
   }
@@ -55,21 +58,23 @@ void LinkDown(RuleContext& c) {
         bool listed = false;
         for (const NetdevFacts& n : c.facts.netdevs) listed |= n.name == r.netdev;
         if (listed || !ConfiguredName(c.facts, r.netdev)) continue;
-        c.Report(fmt::format("{} port {}", r.ca.name, p.number),
-                 fmt::format("RoCE port {} (netdev {}) is configured but {}{}", p.number, r.netdev, p.state,
-                             p.physical_state.empty() ? "" : " (" + p.physical_state + ")"),
-                 "check the module is seated and qualified, the cable, and the switch port; `mlxlink -d " + r.ca.name + "` shows why")
+        c.Report(
+             fmt::format("{} port {}", r.ca.name, p.number),
+             fmt::format("RoCE port {} (netdev {}) is configured but {}{}", p.number, r.netdev, p.state,
+                         p.physical_state.empty() ? "" : " (" + p.physical_state + ")"),
+             "check the module is seated and qualified, the cable, and the switch port; `mlxlink -d " + r.ca.name + "` shows why")
             .evidence = {{"state", p.state}, {"physical_state", p.physical_state}, {"netdev", r.netdev}};
         continue;
       }
       if (p.link_layer != "InfiniBand") continue;
-      std::string cause = p.physical_state == "Polling"  ? "the port is polling: no peer answers (cable, module or switch port)"
+      std::string cause = p.physical_state == "Polling"    ? "the port is polling: no peer answers (cable, module or switch port)"
                           : p.physical_state == "Disabled" ? "the port is disabled"
                                                            : "the link is not up";
       if (p.physical_state == "LinkUp") cause = "the link is up but no subnet manager has configured it";
       c.Report(fmt::format("{} port {}", r.ca.name, p.number), fmt::format("InfiniBand port {}: {}", p.state, cause),
-               p.physical_state == "LinkUp" ? "check that opensm / the UFM subnet manager runs and sees this port"
-                                            : "check the cable and module, and the switch port; `mlxlink -d " + r.ca.name + "` shows why")
+               p.physical_state == "LinkUp"
+                   ? "check that opensm / the UFM subnet manager runs and sees this port"
+                   : "check the cable and module, and the switch port; `mlxlink -d " + r.ca.name + "` shows why")
           .evidence = {{"state", p.state}, {"physical_state", p.physical_state}};
     }
   }
@@ -102,10 +107,13 @@ void LinkBelowCapability(RuleContext& c) {
     if (h.now <= 0 || h.best <= h.now) continue;
     c.Report(fmt::format("{}", device),
              fmt::format("the link runs at {} but both the port and the cable support {}: the peer (switch port speed, "
-                         "auto-negotiation) or a forced setting holds it down", l.speed, h.best_name),
+                         "auto-negotiation) or a forced setting holds it down",
+                         l.speed, h.best_name),
              "compare the switch port's configured speed and FEC with `mlxlink -d " + device +
                  "`; enable auto-negotiation or set both ends to the intended speed (mlxlink --speeds / switch config)")
-        .evidence = {{"speed", l.speed}, {"width", l.width}, {"enabled_speeds", fmt::format("{}", fmt::join(l.enabled_speeds, ","))},
+        .evidence = {{"speed", l.speed},
+                     {"width", l.width},
+                     {"enabled_speeds", fmt::format("{}", fmt::join(l.enabled_speeds, ","))},
                      {"cable_speeds", fmt::format("{}", fmt::join(l.cable_speeds, ","))}};
   }
   LinkBelowCapabilityOtherNics(c);
@@ -123,11 +131,13 @@ void FecMismatchOrOff(RuleContext& c) {
     // PAM4 lanes (50G and up) cannot run without RS(544,514); 25G NRZ lanes need RS(528,514) on
     // anything but the shortest DAC (IEEE 802.3 CL91/CL134; catalog.md §9).
     if (lane < 25) continue;
-    c.Report(lane >= 50 ? Severity::kError : Severity::kWarning, device,
-             fmt::format("FEC is off on a {} link ({:g} Gb/s per lane): {}", l.speed, lane,
-                         lane >= 50 ? "PAM4 lanes need RS-FEC(544,514); without it the link does not come up cleanly or corrupts data"
-                                    : "25G lanes over optics or DAC longer than ~2 m need RS-FEC(528,514) to stay below BER 1e-12"),
-             "set RS-FEC on both ends (switch interface fec rs / `mlxlink -d " + device + " --fec RS`), or let auto-negotiation choose")
+    c.Report(
+         lane >= 50 ? Severity::kError : Severity::kWarning, device,
+         fmt::format("FEC is off on a {} link ({:g} Gb/s per lane): {}", l.speed, lane,
+                     lane >= 50 ? "PAM4 lanes need RS-FEC(544,514); without it the link does not come up cleanly or corrupts data"
+                                : "25G lanes over optics or DAC longer than ~2 m need RS-FEC(528,514) to stay below BER 1e-12"),
+         "set RS-FEC on both ends (switch interface fec rs / `mlxlink -d " + device +
+             " --fec RS`), or let auto-negotiation choose")
         .evidence = {{"fec", l.fec}, {"speed", l.speed}, {"width", l.width}};
   }
   for (const auto& [speed, fecs] : by_speed) {
@@ -149,9 +159,11 @@ void FecMismatchOrOff(RuleContext& c) {
       for (const std::string& device : devices) {
         c.Report(device,
                  common.empty() ? fmt::format("{} ports on this host run different FEC ({} here): one side was probably forced "
-                                              "and may not match its switch port", speed, fec)
+                                              "and may not match its switch port",
+                                              speed, fec)
                                 : fmt::format("FEC {} differs from the {} other {} port(s) on this host ({}): mixed FEC usually "
-                                              "means one side was forced and the switch may not match", fec, most, speed, common),
+                                              "means one side was forced and the switch may not match",
+                                              fec, most, speed, common),
                  "set the same FEC on every port of this speed and on their switch ports")
             .evidence = {{"fec", fec}, {"speed", speed}, {"common_fec", common.empty() ? "(no majority)" : common}};
       }
@@ -163,8 +175,10 @@ void FecMismatchOrOff(RuleContext& c) {
 
 void AddLinkRules(std::vector<HostRule>& rules) {
   rules.push_back({"link-down", Severity::kError, "a configured port without link, with the likely cause", LinkDown});
-  rules.push_back({"link-below-capability", Severity::kWarning, "link speed below what both the port and the cable support", LinkBelowCapability});
-  rules.push_back({"fec-mismatch-or-off", Severity::kWarning, "FEC off at speeds that need it, or different across ports of one speed", FecMismatchOrOff});
+  rules.push_back({"link-below-capability", Severity::kWarning, "link speed below what both the port and the cable support",
+                   LinkBelowCapability});
+  rules.push_back({"fec-mismatch-or-off", Severity::kWarning,
+                   "FEC off at speeds that need it, or different across ports of one speed", FecMismatchOrOff});
   rules.push_back({"ber-high", Severity::kError, "effective or symbol BER above the policy limit", BerHigh});
 }
 

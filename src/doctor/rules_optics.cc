@@ -21,7 +21,8 @@ void ModuleTemperatureHigh(RuleContext& c) {
         .evidence = {{"temperature_c", fmt::format("{:.1f}", t)}, {"source", source}};
   };
   for (const NetdevFacts& n : c.facts.netdevs) {
-    if (n.module && n.module->temperature_c) check(fmt::format("netdev {} module", n.name), *n.module->temperature_c, "ethtool -m");
+    if (n.module && n.module->temperature_c)
+      check(fmt::format("netdev {} module", n.name), *n.module->temperature_c, "ethtool -m");
   }
   for (const auto& [device, l] : c.facts.links) {
     if (l.module_temperature_c) check(fmt::format("{} module", device), *l.module_temperature_c, "mlxlink -m");
@@ -57,17 +58,23 @@ void ModuleOpticsFault(RuleContext& c) {
     if (!tx_dark && !rx_dark && !rx_los && !low_power) continue;
     std::vector<std::string> what;
     if (low_power) what.push_back("the module is in low-power mode (" + l.module_state + "): its lasers stay off");
-    if (tx_dark) what.push_back(fmt::format("every transmit lane is dark ({} lanes at or below {:.0f} dBm or 0 mA bias): the "
-                                            "laser is disabled", std::max(l.tx_power_dbm.size(), l.tx_bias_ma.size()), kDarkDbm));
-    if (rx_dark) what.push_back(fmt::format("no light is received on any of {} lanes", l.rx_power_dbm.size()));
-    else if (rx_los) what.push_back("every receive lane reports loss of signal or lock");
-    Finding& f = c.Report(fmt::format("netdev {} module", n.name), fmt::format("{}", fmt::join(what, "; ")),
-                          tx_dark || low_power
-                              ? "a ConnectX turns the laser off for a module it will not drive (unsupported or unqualified part, "
-                                "power class above the cage's) and on an admin-down port: check `ip link` state, `mlxlink -d DEV -m` "
-                                "and dmesg for the module event, and use a qualified module"
-                              : "the far end sends no light: check the fibre (polarity, a break, a dirty connector) and the far "
-                                "end's port and module");
+    if (tx_dark)
+      what.push_back(
+          fmt::format("every transmit lane is dark ({} lanes at or below {:.0f} dBm or 0 mA bias): the "
+                      "laser is disabled",
+                      std::max(l.tx_power_dbm.size(), l.tx_bias_ma.size()), kDarkDbm));
+    if (rx_dark)
+      what.push_back(fmt::format("no light is received on any of {} lanes", l.rx_power_dbm.size()));
+    else if (rx_los)
+      what.push_back("every receive lane reports loss of signal or lock");
+    Finding& f =
+        c.Report(fmt::format("netdev {} module", n.name), fmt::format("{}", fmt::join(what, "; ")),
+                 tx_dark || low_power
+                     ? "a ConnectX turns the laser off for a module it will not drive (unsupported or unqualified part, "
+                       "power class above the cage's) and on an admin-down port: check `ip link` state, `mlxlink -d DEV -m` "
+                       "and dmesg for the module event, and use a qualified module"
+                     : "the far end sends no light: check the fibre (polarity, a break, a dirty connector) and the far "
+                       "end's port and module");
     f.evidence = {{"vendor", n.module->vendor_name}, {"part", n.module->vendor_pn}, {"operstate", n.operstate}};
     if (!l.module_state.empty()) f.evidence.emplace_back("module_state", l.module_state);
     auto lanes = [](const std::vector<std::optional<double>>& v) {
@@ -101,7 +108,8 @@ void ModuleLaneFault(RuleContext& c) {
     if (!fault.empty()) what.push_back(fmt::format("Tx fault on lanes {}", fmt::join(fault, ",")));
     c.Report(fmt::format("{} module", device),
              fmt::format("the link is Active but the module reports {}: lanes are failing, expect errors, retraining or a width "
-                         "downgrade", fmt::join(what, "; ")),
+                         "downgrade",
+                         fmt::join(what, "; ")),
              "clean the connectors and reseat; swap the cable or module ends to see whether the fault follows it; replace it "
              "if it does")
         .evidence = {{"cable_type", l.cable_type}, {"vendor", l.module_vendor}, {"part", l.module_part_number}};
@@ -113,7 +121,8 @@ void RxDropsHigh(RuleContext& c) {
     std::vector<std::pair<std::string, std::string>> evidence;
     for (const char* counter : {"rx_discards_phy", "rx_out_of_buffer"}) {
       auto it = n.counters.find(counter);
-      if (it != n.counters.end() && it->second > c.policy.max_rx_discards) evidence.emplace_back(counter, std::to_string(it->second));
+      if (it != n.counters.end() && it->second > c.policy.max_rx_discards)
+        evidence.emplace_back(counter, std::to_string(it->second));
     }
     if (evidence.empty()) continue;
     c.Report(fmt::format("netdev {}", n.name),
@@ -143,7 +152,8 @@ void ModuleNotQualified(RuleContext& c) {
     c.Report(object,
              fmt::format("the module is from {} ({}), not a qualified vendor ({}): NVIDIA supports its NICs and switches "
                          "only with LinkX parts, and third-party modules are the usual cause of links that train slowly, "
-                         "flap or run hot", vendor, pn.empty() ? "no part number" : pn,
+                         "flap or run hot",
+                         vendor, pn.empty() ? "no part number" : pn,
                          fmt::format("{}", fmt::join(c.policy.qualified_module_vendors, ", "))),
              "replace it with the qualified LinkX part for this port, or add the vendor to qualified_module_vendors in "
              "the policy if it has passed your own qualification")
@@ -174,11 +184,16 @@ void ModuleNotQualified(RuleContext& c) {
 }  // namespace
 
 void AddOpticsRules(std::vector<HostRule>& rules) {
-  rules.push_back({"module-lane-fault", Severity::kWarning, "an Active link whose module reports Rx LOS, CDR LOL or Tx fault on some lanes", ModuleLaneFault});
-  rules.push_back({"module-optics-fault", Severity::kError, "an optical module with every laser dark, or no light received on any lane", ModuleOpticsFault});
-  rules.push_back({"module-temperature-high", Severity::kWarning, "module temperature at or above 70 °C (error at 80 °C)", ModuleTemperatureHigh});
-  rules.push_back({"module-not-qualified", Severity::kWarning, "third-party module, or a module whose EEPROM cannot be read on a live link", ModuleNotQualified});
-  rules.push_back({"rx-drops-high", Severity::kWarning, "receive discards or out-of-buffer drops above the policy count", RxDropsHigh});
+  rules.push_back({"module-lane-fault", Severity::kWarning,
+                   "an Active link whose module reports Rx LOS, CDR LOL or Tx fault on some lanes", ModuleLaneFault});
+  rules.push_back({"module-optics-fault", Severity::kError,
+                   "an optical module with every laser dark, or no light received on any lane", ModuleOpticsFault});
+  rules.push_back({"module-temperature-high", Severity::kWarning, "module temperature at or above 70 °C (error at 80 °C)",
+                   ModuleTemperatureHigh});
+  rules.push_back({"module-not-qualified", Severity::kWarning,
+                   "third-party module, or a module whose EEPROM cannot be read on a live link", ModuleNotQualified});
+  rules.push_back(
+      {"rx-drops-high", Severity::kWarning, "receive discards or out-of-buffer drops above the policy count", RxDropsHigh});
 }
 
 }  // namespace railyard

@@ -25,8 +25,8 @@ std::string Value(const KernelEvent& e, const char* key) {
 // Linux errno values a probe returns (include/uapi/asm-generic/errno-base.h, errno.h).
 std::string ErrnoName(const std::string& error) {
   static const std::map<std::string, std::string> kNames = {
-      {"-1", "EPERM"},   {"-2", "ENOENT"},  {"-5", "EIO"},      {"-12", "ENOMEM"},    {"-13", "EACCES"},
-      {"-16", "EBUSY"},  {"-19", "ENODEV"}, {"-22", "EINVAL"},  {"-28", "ENOSPC"},    {"-34", "ERANGE"},
+      {"-1", "EPERM"},    {"-2", "ENOENT"},      {"-5", "EIO"},        {"-12", "ENOMEM"}, {"-13", "EACCES"},
+      {"-16", "EBUSY"},   {"-19", "ENODEV"},     {"-22", "EINVAL"},    {"-28", "ENOSPC"}, {"-34", "ERANGE"},
       {"-49", "EUNATCH"}, {"-95", "EOPNOTSUPP"}, {"-110", "ETIMEDOUT"}};
   auto it = kNames.find(error);
   return it == kNames.end() ? error : fmt::format("{} ({})", error, it->second);
@@ -57,7 +57,8 @@ void NicProbeFailed(RuleContext& c) {
     // shown; the few before it are kept too, and the fix is chosen from all of them.
     std::vector<std::string> said;
     for (size_t j = i; j-- > 0 && said.size() < 4;) {
-      if (SameDevice(events[j].device, e.device) && events[j].kind != KernelEventKind::kProbeFailed) said.push_back(events[j].message);
+      if (SameDevice(events[j].device, e.device) && events[j].kind != KernelEventKind::kProbeFailed)
+        said.push_back(events[j].message);
     }
     std::string cause = said.empty() ? std::string() : said.front();
     auto said_any = [&](std::string_view what) {
@@ -78,19 +79,18 @@ void NicProbeFailed(RuleContext& c) {
     std::string fix =
         dead_chip ? "cold power-cycle the host (not a reboot); if the NIC stays inaccessible, turn off PCIe ASPM for it "
                     "(pcie_aspm=off, or the BIOS) and check the slot; replace the card or board if it persists"
-        : said_any("MSI-X")
-            ? "the host has more CPUs than the card has interrupt vectors for: limit the driver's queues (e.g. "
-              "ice/i40e module parameters, or fewer CPUs online at probe), or update to a driver that caps queues"
+        : said_any("MSI-X") ? "the host has more CPUs than the card has interrupt vectors for: limit the driver's queues (e.g. "
+                              "ice/i40e module parameters, or fewer CPUs online at probe), or update to a driver that caps queues"
         : said_any("NVM Checksum")
             ? "the card's NVM (EEPROM) is corrupt: restore it with the vendor's NVM update tool; do not bypass the check"
         : said_any("Adapter removed")
             ? "the card dropped off the bus: reseat it, check the slot and riser power, and the PCIe AER errors around it"
             : "read the lines before it in dmesg; update the card's firmware/NVM and the driver to a matching release, "
               "reseat the card, and check the slot is enabled in the BIOS";
-    Finding& f = c.Report(DeviceObject(e.device),
-                          fmt::format("{} could not take the device ({}): {}; the port does not exist for the OS",
-                                      e.driver, ErrnoName(error), why),
-                          fix);
+    Finding& f = c.Report(
+        DeviceObject(e.device),
+        fmt::format("{} could not take the device ({}): {}; the port does not exist for the OS", e.driver, ErrnoName(error), why),
+        fix);
     f.evidence = {{"dmesg", e.message}, {"line", std::to_string(e.line)}, {"when", When(e)}, {"driver", e.driver}};
     if (!cause.empty()) f.evidence.emplace_back("cause", cause);
     for (size_t k = 1; k < said.size(); ++k) f.evidence.emplace_back("before", said[k]);
@@ -107,7 +107,8 @@ void NicProbeFailed(RuleContext& c) {
              fmt::format("no driver is bound to this network function ({}) although {} could drive it: the OS has no port for it",
                          p.description, modules),
              fmt::format("load the driver (`modprobe {}`) and read dmesg for why it did not bind (a probe failure, a blacklist "
-                         "in /etc/modprobe.d, or two drivers claiming the device)", p.kernel_modules.front()))
+                         "in /etc/modprobe.d, or two drivers claiming the device)",
+                         p.kernel_modules.front()))
         .evidence = {{"lspci", p.description}, {"kernel_modules", modules}, {"line", std::to_string(p.line)}};
   }
 }
@@ -145,14 +146,15 @@ void RealtekInboxDriver(RuleContext& c) {
     if (xid == "fcf" || xid == "fff") continue;  // a dead device (nic-probe-failed), not a new chip
     const RealtekChip* chip = RealtekChipByXid(xid);
     std::string kernel = f.kernel.empty() ? "this kernel" : "kernel " + f.kernel;
-    Finding& x = c.Report(Severity::kError, fmt::format("PCI {}", e.device),
-                          fmt::format("{}'s r8169 does not know this Realtek chip (XID {}{}): the port has no driver",
-                                      kernel, xid, chip ? ", " + chip->chip : ""),
-                          chip ? fmt::format("install Realtek's {} driver (DKMS package or the vendor's source){}", chip->vendor_driver,
-                                             chip->r8169_since.empty() ? ", or a kernel whose r8169 lists the chip"
-                                                                       : fmt::format(", or run kernel {} or later, whose r8169 knows the {}",
-                                                                                     chip->r8169_since, chip->chip))
-                               : "install Realtek's vendor driver for the chip (r8125 for 2.5G, r8126 for 5G, r8168 for 1G) or a newer kernel");
+    Finding& x = c.Report(
+        Severity::kError, fmt::format("PCI {}", e.device),
+        fmt::format("{}'s r8169 does not know this Realtek chip (XID {}{}): the port has no driver", kernel, xid,
+                    chip ? ", " + chip->chip : ""),
+        chip ? fmt::format("install Realtek's {} driver (DKMS package or the vendor's source){}", chip->vendor_driver,
+                           chip->r8169_since.empty() ? ", or a kernel whose r8169 lists the chip"
+                                                     : fmt::format(", or run kernel {} or later, whose r8169 knows the {}",
+                                                                   chip->r8169_since, chip->chip))
+             : "install Realtek's vendor driver for the chip (r8125 for 2.5G, r8126 for 5G, r8168 for 1G) or a newer kernel");
     x.evidence = {{"dmesg", e.message}, {"line", std::to_string(e.line)}, {"xid", xid}};
     if (chip) x.evidence.emplace_back("chip_source", chip->source);
   }
@@ -183,8 +185,8 @@ void RealtekInboxDriver(RuleContext& c) {
              fmt::format("install Realtek's {} driver (DKMS) and blacklist r8169 for this device; also try turning PCIe "
                          "ASPM off for it (pcie_aspm=off) and check the cable and the switch port's speed",
                          chip->vendor_driver))
-        .evidence = {{"chip", chip->chip}, {"link_down_events", std::to_string(downs)}, {"timeouts", std::to_string(timeouts)},
-                     {"last", last.message}, {"line", std::to_string(last.line)}, {"when", When(last)}};
+        .evidence = {{"chip", chip->chip},   {"link_down_events", std::to_string(downs)}, {"timeouts", std::to_string(timeouts)},
+                     {"last", last.message}, {"line", std::to_string(last.line)},         {"when", When(last)}};
   }
 }
 
@@ -224,22 +226,25 @@ void FirmwareMissing(RuleContext& c, bool wifi) {
       if (d.loaded && !d.gave_up) {
         x = &c.Report(Severity::kInfo, DeviceObject(device),
                       fmt::format("{} tried {} firmware file(s) it could not find ({}) and then loaded {}: Wi-Fi works on an "
-                                  "older firmware", d.driver, d.files.size(), files,
+                                  "older firmware",
+                                  d.driver, d.files.size(), files,
                                   Value(*d.loaded, "file").empty() ? Value(*d.loaded, "version") : Value(*d.loaded, "file")),
                       "nothing is broken; update the linux-firmware package to get the newest firmware the driver supports");
       } else {
         x = &c.Report(Severity::kError, DeviceObject(device),
                       fmt::format("{} found no firmware it can use ({} file(s) tried: {}){}: the Wi-Fi device does not come up",
                                   d.driver, d.files.size(), files,
-                                  d.minimum.empty() ? "" : fmt::format("; it needs {} to {}", d.minimum,
-                                                                       d.maximum.empty() ? "(newer)" : d.maximum)),
+                                  d.minimum.empty()
+                                      ? ""
+                                      : fmt::format("; it needs {} to {}", d.minimum, d.maximum.empty() ? "(newer)" : d.maximum)),
                       "install the linux-firmware package (Debian: firmware-iwlwifi) new enough to hold one of those files in "
                       "/lib/firmware, then reload the driver (modprobe -r iwlwifi && modprobe iwlwifi) or reboot");
       }
     } else {
       x = &c.Report(DeviceObject(device),
                     fmt::format("{} asked for firmware it could not load ({}): the NIC runs without it (Realtek: no PHY "
-                                "patch, known to cause link and stability trouble; others may refuse to start)", d.driver, files),
+                                "patch, known to cause link and stability trouble; others may refuse to start)",
+                                d.driver, files),
                     "install the distribution's firmware package holding " + files +
                         " (Debian firmware-realtek / firmware-misc-nonfree, RHEL/Ubuntu linux-firmware) and rebuild the "
                         "initramfs, then reload the driver or reboot");
@@ -263,12 +268,16 @@ void UsbNicBelowUsb3(RuleContext& c) {
     c.Report(fmt::format("netdev {}", n.name),
              fmt::format("the USB network adapter{} runs its USB link at {:g} Mbit/s (USB 2.0){}: every packet crosses that "
                          "link, so the port cannot pass more than 480 Mbit/s (less after USB overhead), whatever its Ethernet "
-                         "link says", chip ? " (" + chip->chip + ")" : "", n.usb_speed_mbps,
+                         "link says",
+                         chip ? " (" + chip->chip + ")" : "", n.usb_speed_mbps,
                          link > 480 ? fmt::format(" while the adapter does {} Mb/s", link) : ""),
              "plug it into a USB 3 port (blue, or SS-marked) directly, not through a USB 2.0 hub or the USB 2.0 half of a "
              "dock; use a USB 3 cable; `lsusb -t` should then show 5000M for it")
-        .evidence = {{"usb_speed_mbps", fmt::format("{:g}", n.usb_speed_mbps)}, {"from", n.usb_speed_from},
-                     {"usb_device", n.usb_device}, {"usb_id", n.usb_id}, {"driver", n.driver}};
+        .evidence = {{"usb_speed_mbps", fmt::format("{:g}", n.usb_speed_mbps)},
+                     {"from", n.usb_speed_from},
+                     {"usb_device", n.usb_device},
+                     {"usb_id", n.usb_id},
+                     {"driver", n.driver}};
   }
   // From lsusb alone (no netdev matched): an adapter interface whose USB id names a USB 3 chip, on a 480M link.
   for (const UsbTreeNode& u : c.facts.usb) {
@@ -278,7 +287,8 @@ void UsbNicBelowUsb3(RuleContext& c) {
     if (!reported.insert(u.Device()).second) continue;
     c.Report(fmt::format("USB {}", u.Device()),
              fmt::format("the USB network adapter ({}, driver {}) runs its USB link at {:g} Mbit/s (USB 2.0): its throughput is "
-                         "capped below 480 Mbit/s, whatever its Ethernet link says", chip->chip, u.driver, u.speed_mbps),
+                         "capped below 480 Mbit/s, whatever its Ethernet link says",
+                         chip->chip, u.driver, u.speed_mbps),
              "plug it into a USB 3 port directly, not through a USB 2.0 hub or the USB 2.0 half of a dock; use a USB 3 cable")
         .evidence = {{"usb_speed_mbps", fmt::format("{:g}", u.speed_mbps)}, {"from", "lsusb -t"}, {"usb_id", u.usb_id}};
   }
@@ -303,7 +313,9 @@ void UsbNicBelowUsb3(RuleContext& c) {
                          "below the USB generation it supports, so its throughput is capped by the slower USB link",
                          chip ? " (" + chip->chip + ")" : "", device),
              "plug it into a USB 3 port directly, not through a USB 2.0 hub or the USB 2.0 half of a dock; use a USB 3 cable")
-        .evidence = {{"dmesg", e->message}, {"line", std::to_string(e->line)}, {"when", When(*e)},
+        .evidence = {{"dmesg", e->message},
+                     {"line", std::to_string(e->line)},
+                     {"when", When(*e)},
                      {"driver", nic_driver.count(device) ? nic_driver[device] : ""}};
   }
 }
@@ -318,20 +330,26 @@ void LinkBelowCapabilityOtherNics(RuleContext& c) {
     if (best <= n.speed_mbps) continue;
     c.Report(fmt::format("netdev {}", n.name),
              fmt::format("the link runs at {} Mb/s but this port and its link partner both advertise {} Mb/s: cable category, "
-                         "a forced speed, or a bad negotiation holds it down", n.speed_mbps, best),
+                         "a forced speed, or a bad negotiation holds it down",
+                         n.speed_mbps, best),
              "check the cable (Cat5e/6 for 2.5G/5G, Cat6a for 10GBASE-T) and that neither end forces the speed (`ethtool " +
                  n.name + "`, the switch port); re-negotiate with `ethtool -r " + n.name + "`")
-        .evidence = {{"speed_mbps", std::to_string(n.speed_mbps)}, {"best_common_mbps", std::to_string(best)},
-                     {"driver", n.driver}};
+        .evidence = {
+        {"speed_mbps", std::to_string(n.speed_mbps)}, {"best_common_mbps", std::to_string(best)}, {"driver", n.driver}};
   }
 }
 
 void AddOtherNicRules(std::vector<HostRule>& rules) {
-  rules.push_back({"nic-probe-failed", Severity::kError, "a NIC driver (not mlx4/mlx5) failed to take its device (kernel log)", NicProbeFailed});
-  rules.push_back({"realtek-inbox-driver", Severity::kWarning, "a Realtek 2.5G/5G chip the kernel's r8169 does not know or drives unstably", RealtekInboxDriver});
-  rules.push_back({"nic-firmware-missing", Severity::kWarning, "a NIC driver could not load a firmware file it asked for", NicFirmwareMissing});
-  rules.push_back({"wifi-firmware-missing", Severity::kError, "a Wi-Fi driver found no firmware (info when it fell back to an older one)", WifiFirmwareMissing});
-  rules.push_back({"usb-nic-below-usb3", Severity::kWarning, "a USB 3 network adapter enumerated at USB 2.0 speed (480M)", UsbNicBelowUsb3});
+  rules.push_back({"nic-probe-failed", Severity::kError, "a NIC driver (not mlx4/mlx5) failed to take its device (kernel log)",
+                   NicProbeFailed});
+  rules.push_back({"realtek-inbox-driver", Severity::kWarning,
+                   "a Realtek 2.5G/5G chip the kernel's r8169 does not know or drives unstably", RealtekInboxDriver});
+  rules.push_back({"nic-firmware-missing", Severity::kWarning, "a NIC driver could not load a firmware file it asked for",
+                   NicFirmwareMissing});
+  rules.push_back({"wifi-firmware-missing", Severity::kError,
+                   "a Wi-Fi driver found no firmware (info when it fell back to an older one)", WifiFirmwareMissing});
+  rules.push_back(
+      {"usb-nic-below-usb3", Severity::kWarning, "a USB 3 network adapter enumerated at USB 2.0 speed (480M)", UsbNicBelowUsb3});
 }
 
 }  // namespace railyard

@@ -69,7 +69,7 @@ TEST(OtherNicRules, Rtl8125FlappingOnR8169PointsAtTheVendorDriver) {
   CollectInputs in = WithDmesg("r8169-rtl8125-link-flapping-domain-0002.txt");
   std::string lspci = Fixture("lspci/other-nics/lspci-s-k-rtl8125-no-kernel-driver-in-use-modules-r8169-r8125-pve.txt");
   lspci = lspci.substr(lspci.find('\n') + 1);        // the prompt line
-  lspci.replace(0, 7, "0002:01:00.0");                // "02:00.0" -> the flapping port's address
+  lspci.replace(0, 7, "0002:01:00.0");               // "02:00.0" -> the flapping port's address
   lspci += "        Kernel driver in use: r8169\n";  // bound, as the log shows
   in.lspci = lspci;
   auto all = Doctor(in);
@@ -171,7 +171,8 @@ TEST(OtherNicRules, UsbNicNetdevJoinedToItsEnumerationAndId) {
 TEST(OtherNicRules, UsbNicFromLsusbAndEthtoolBusInfo) {
   CollectInputs in;
   in.lsusb = Fixture("lsusb/lsusb-t-2digit-r8152-rtl8153-480M-usb3-root-empty-dell-inspiron.txt");
-  in.ethtool_info["enx0"] = "driver: r8152\nversion: v1.12.13\nfirmware-version: rtl8153a-4 v2 02/07/20\nbus-info: usb-0000:00:14.0-1\n";
+  in.ethtool_info["enx0"] =
+      "driver: r8152\nversion: v1.12.13\nfirmware-version: rtl8153a-4 v2 02/07/20\nbus-info: usb-0000:00:14.0-1\n";
   in.ethtool["enx0"] = Fixture("ethtool/other-nics/ethtool-rtl8125-2500-capable-partner-1000-proxmox.txt");
   HostFacts f = BuildHostFacts(in);
   ASSERT_EQ(f.netdevs.size(), 1u);
@@ -228,10 +229,11 @@ TEST(OtherNicRules, OtherRdmaAdaptersFromIbvDevinfo) {
 TEST(OtherNicRules, UsbAdapterFromLsusbAloneWithItsId) {
   CollectInputs in;
   // lsusb -tv: the ID line under the adapter names an RTL8153 (USB 3), on a 480M link.
-  const std::string tree = "/:  Bus 01.Port 1: Dev 1, Class=root_hub, Driver=xhci_hcd/12p, 480M\n"
-             "    ID 1d6b:0002 Linux Foundation 2.0 root hub\n"
-             "    |__ Port 1: Dev 4, If 0, Class=Vendor Specific Class, Driver=r8152, 480M\n"
-             "        ID 0bda:8153 Realtek Semiconductor Corp. RTL8153 Gigabit Ethernet Adapter\n";
+  const std::string tree =
+      "/:  Bus 01.Port 1: Dev 1, Class=root_hub, Driver=xhci_hcd/12p, 480M\n"
+      "    ID 1d6b:0002 Linux Foundation 2.0 root hub\n"
+      "    |__ Port 1: Dev 4, If 0, Class=Vendor Specific Class, Driver=r8152, 480M\n"
+      "        ID 0bda:8153 Realtek Semiconductor Corp. RTL8153 Gigabit Ethernet Adapter\n";
   in.lsusb.emplace(tree);
   auto found = Of(Doctor(in), "usb-nic-below-usb3");
   ASSERT_EQ(found.size(), 1u);
@@ -269,7 +271,8 @@ TEST(OtherNicRules, EthtoolDriverInfoOfOtherVendors) {
 TEST(OtherNicRules, E810WithModulesButNoDriverAfterItsProbeFailed) {
   // The same host's lspci -vvv (ice listed, not in use) and kernel log (probe failed: MSI-X exhausted): one finding.
   CollectInputs in = WithDmesg("ice-msix-exhausted-probe-failed.txt");
-  in.lspci = Fixture("lspci/other-nics/lspci-vvv-e810-c-kernel-modules-ice-NO-driver-in-use-probe-failed-256cpu-space-stuffed.txt");
+  in.lspci =
+      Fixture("lspci/other-nics/lspci-vvv-e810-c-kernel-modules-ice-NO-driver-in-use-probe-failed-256cpu-space-stuffed.txt");
   HostFacts f = BuildHostFacts(in);
   ASSERT_FALSE(f.other_pci.empty());
   EXPECT_EQ(f.other_pci[0].kernel_modules, std::vector<std::string>{"ice"});
@@ -312,7 +315,8 @@ TEST(OtherNicRules, SymptomWalksReachTheseHosts) {
   EXPECT_EQ(StepNamed(RunSymptom("no-network-after-boot", probe, DoctorPolicy{}), "every other NIC"), StepStatus::kFailed);
   CollectInputs unbound;
   unbound.lspci = Fixture("lspci/other-nics/lspci-s-k-rtl8125-no-kernel-driver-in-use-modules-r8169-r8125-pve.txt");
-  EXPECT_EQ(StepNamed(RunSymptom("device-missing", BuildHostFacts(unbound), DoctorPolicy{}), "every other NIC"), StepStatus::kFailed);
+  EXPECT_EQ(StepNamed(RunSymptom("device-missing", BuildHostFacts(unbound), DoctorPolicy{}), "every other NIC"),
+            StepStatus::kFailed);
   HostFacts usb = BuildHostFacts(WithDmesg("usb-r8156-not-running-at-top-speed.txt"));
   EXPECT_EQ(StepNamed(RunSymptom("bandwidth-below-rated", usb, DoctorPolicy{}), "USB adapters"), StepStatus::kFailed);
   HostFacts healthy = BuildHostFacts(WithDmesg("usb-rtl8153b-superspeed-cfgselector.txt"));

@@ -5,12 +5,12 @@
 
 #include <fmt/format.h>
 
-#include "doctor/rules.h"
-#include "doctor/policy.h"
-#include "util/csv.h"
 #include "catalog/compatibility.h"
 #include "catalog/identity.h"
+#include "doctor/policy.h"
+#include "doctor/rules.h"
 #include "model/units.h"
+#include "util/csv.h"
 
 namespace railyard {
 namespace {
@@ -28,8 +28,8 @@ void LinkDowngraded(RuleContext& c) {
     if (!slower && !narrower) continue;
     seen.insert(p.bdf);
     c.Report(fmt::format("PCI {}", p.bdf),
-             fmt::format("the card trained at {} but is capable of {}: {} of its PCIe bandwidth is lost",
-                         Link(p.sta), Link(p.cap), narrower && slower ? "most" : "part"),
+             fmt::format("the card trained at {} but is capable of {}: {} of its PCIe bandwidth is lost", Link(p.sta),
+                         Link(p.cap), narrower && slower ? "most" : "part"),
              "reseat the card, or move it to a slot wired for the full width and generation; check the riser, "
              "the BIOS slot setting (bifurcation, link speed) and the upstream port in the kernel message")
         .evidence = {{"LnkCap", Link(p.cap)}, {"LnkSta", Link(p.sta)}, {"device", p.description}};
@@ -40,7 +40,10 @@ void LinkDowngraded(RuleContext& c) {
     for (const std::string& b : seen) already = already || SamePciAddress(b, e.device);
     if (already) continue;
     seen.insert(e.device);
-    auto value = [&](const char* k) { auto it = e.values.find(k); return it == e.values.end() ? std::string() : it->second; };
+    auto value = [&](const char* k) {
+      auto it = e.values.find(k);
+      return it == e.values.end() ? std::string() : it->second;
+    };
     c.Report(fmt::format("PCI {}", e.device),
              fmt::format("the kernel reports {} Gb/s of PCIe bandwidth, limited by {} (capable of {} Gb/s)",
                          value("available_gbps"), value("limited_by"), value("capable_gbps")),
@@ -59,16 +62,19 @@ void SlotBelowLineRate(RuleContext& c) {
     if (rate <= 0 || usable >= rate) continue;
     c.Report(fmt::format("PCI {}", p.bdf),
              fmt::format("the port runs at {:g} Gb/s but the slot's PCIe link carries at most {:.0f} Gb/s: the NIC cannot "
-                         "reach line rate", rate, usable),
+                         "reach line rate",
+                         rate, usable),
              "put the card in a slot of its own generation at x16 (400G needs Gen5 x16; 200G Gen4 x16)")
-        .evidence = {{"LnkSta", Link(p.sta)}, {"port_rate_gbps", fmt::format("{:g}", rate)},
+        .evidence = {{"LnkSta", Link(p.sta)},
+                     {"port_rate_gbps", fmt::format("{:g}", rate)},
                      {"pcie_usable_gbps", fmt::format("{:.0f}", usable)}};
   }
 }
 
 void FirmwareNotRunning(RuleContext& c) {
   for (const PciFunction& p : c.facts.pci) {
-    if (p.description.find("Flash Recovery") == std::string::npos && p.description.find("Recovery Mode") == std::string::npos) continue;
+    if (p.description.find("Flash Recovery") == std::string::npos && p.description.find("Recovery Mode") == std::string::npos)
+      continue;
     c.Report(fmt::format("PCI {}", p.bdf), "the card enumerates in its flash-recovery identity: no firmware is running",
              "burn a firmware image for the card's PSID with mstflint/flint (mlxfwmanager finds it), then cold-boot")
         .evidence = {{"device", p.description}};
@@ -126,7 +132,8 @@ void FirmwarePendingActivation(RuleContext& c) {
     auto it = std::find_if(cards.begin(), cards.end(), [&](const auto& kv) { return SamePciAddress(kv.first, d.pci_address); });
     // One finding per card: its functions report the same firmware.
     std::string card_key = d.pci_address.substr(0, d.pci_address.rfind('.'));
-    auto same_card = std::find_if(cards.begin(), cards.end(), [&](const auto& kv) { return kv.first.substr(0, kv.first.rfind('.')) == card_key; });
+    auto same_card = std::find_if(cards.begin(), cards.end(),
+                                  [&](const auto& kv) { return kv.first.substr(0, kv.first.rfind('.')) == card_key; });
     Card& card = it != cards.end() ? it->second : same_card != cards.end() ? same_card->second : cards[d.pci_address];
     if (card.flashed.empty()) {
       card.flashed = d.stored_fw;
@@ -153,13 +160,17 @@ void FirmwarePendingActivation(RuleContext& c) {
   }
   for (const auto& [bdf, card] : cards) {
     if (card.flashed.empty() || card.running.empty() || CompareVersions(card.flashed, card.running) == 0) continue;
-    c.Report(fmt::format("PCI {}", bdf),
-             fmt::format("firmware {} is burned in flash but {} is running: the new image takes effect only after a firmware "
-                         "reset or cold reboot, and until then the card runs the old one (tools may still say \"Up to date\")",
-                         card.flashed, card.running),
-             fmt::format("activate it: `mlxfwreset -d {} reset` (or a cold reboot / power cycle where mlxfwreset is not supported), "
-                         "then check that flint q shows no FW Version(Running) line", bdf))
-        .evidence = {{"flashed", card.flashed}, {"flashed_from", card.flashed_from}, {"running", card.running},
+    c.Report(
+         fmt::format("PCI {}", bdf),
+         fmt::format("firmware {} is burned in flash but {} is running: the new image takes effect only after a firmware "
+                     "reset or cold reboot, and until then the card runs the old one (tools may still say \"Up to date\")",
+                     card.flashed, card.running),
+         fmt::format("activate it: `mlxfwreset -d {} reset` (or a cold reboot / power cycle where mlxfwreset is not supported), "
+                     "then check that flint q shows no FW Version(Running) line",
+                     bdf))
+        .evidence = {{"flashed", card.flashed},
+                     {"flashed_from", card.flashed_from},
+                     {"running", card.running},
                      {"running_from", card.running_from}};
   }
 }
@@ -179,10 +190,13 @@ void FirmwareBelowBaseline(RuleContext& c) {
     }
     auto it = c.policy.firmware_baseline.find(q.psid);
     if (it == c.policy.firmware_baseline.end() && !family.empty()) it = c.policy.firmware_baseline.find(family);
-    if (it == c.policy.firmware_baseline.end() || q.fw_version.empty() || CompareVersions(q.fw_version, it->second) >= 0) continue;
-    c.Report(fmt::format("PCI {}", bdf), fmt::format("firmware {} is below the baseline {} for {}", q.fw_version, it->second, it->first),
-             fmt::format("update with `mlxfwmanager -u -d {}` (or flint burn of the {} image for PSID {}), then mlxfwreset or reboot",
-                         bdf, it->second, q.psid))
+    if (it == c.policy.firmware_baseline.end() || q.fw_version.empty() || CompareVersions(q.fw_version, it->second) >= 0)
+      continue;
+    c.Report(
+         fmt::format("PCI {}", bdf),
+         fmt::format("firmware {} is below the baseline {} for {}", q.fw_version, it->second, it->first),
+         fmt::format("update with `mlxfwmanager -u -d {}` (or flint burn of the {} image for PSID {}), then mlxfwreset or reboot",
+                     bdf, it->second, q.psid))
         .evidence = {{"fw_version", q.fw_version}, {"baseline", it->second}, {"psid", q.psid}};
   }
 }
@@ -190,7 +204,10 @@ void FirmwareBelowBaseline(RuleContext& c) {
 void IommuOff(RuleContext& c) {
   const auto& p = c.facts.kernel_params;
   if (c.facts.kernel_cmdline.empty()) return;
-  auto has = [&](const char* k, const char* v) { auto it = p.find(k); return it != p.end() && it->second == v; };
+  auto has = [&](const char* k, const char* v) {
+    auto it = p.find(k);
+    return it != p.end() && it->second == v;
+  };
   bool off = has("intel_iommu", "off") || has("amd_iommu", "off") || has("iommu", "off");
   bool on = has("intel_iommu", "on") || has("amd_iommu", "on") || has("iommu", "pt") || has("iommu", "on");
   if (!off && !(c.policy.require_iommu && !on)) return;
@@ -202,16 +219,15 @@ void IommuOff(RuleContext& c) {
       .evidence = {{"cmdline", c.facts.kernel_cmdline}};
 }
 
-bool IsVirtualFunction(const PciFunction& p) {
-  return p.description.find("Virtual Function") != std::string::npos;
-}
+bool IsVirtualFunction(const PciFunction& p) { return p.description.find("Virtual Function") != std::string::npos; }
 
 void PowerSavingOn(RuleContext& c) {
   for (const PciFunction& p : c.facts.pci) {
     if (p.aspm.empty() || p.aspm == "Disabled" || IsVirtualFunction(p)) continue;
     c.Report(fmt::format("PCI {}", p.bdf),
              fmt::format("PCIe ASPM is on ({}): the link drops into low-power states between bursts and every wake-up adds "
-                         "microseconds to RDMA latency", p.aspm),
+                         "microseconds to RDMA latency",
+                         p.aspm),
              "turn ASPM off: BIOS (PCIe ASPM support = Disabled) or pcie_aspm=off on the kernel command line; "
              "check /sys/module/pcie_aspm/parameters/policy is not powersave")
         .evidence = {{"LnkCtl", "ASPM " + p.aspm}, {"device", p.description}};
@@ -237,7 +253,9 @@ void SriovOff(RuleContext& c) {
       continue;
     }
     c.Report(fmt::format("PCI {}", p.bdf), "the policy requires SR-IOV for VMs or pods, but " + why, fix).evidence = {
-        {"total_vfs", std::to_string(p.sriov_total_vfs)}, {"num_vfs", std::to_string(p.sriov_num_vfs)}, {"device", p.description}};
+        {"total_vfs", std::to_string(p.sriov_total_vfs)},
+        {"num_vfs", std::to_string(p.sriov_num_vfs)},
+        {"device", p.description}};
   }
 }
 
@@ -249,7 +267,8 @@ void DriverStackMissing(RuleContext& c) {
   for (const SourceStatus& s : c.facts.sources) {
     if (s.name == "ofed_info -s") asked = &s;
   }
-  bool ofed_known = asked && (asked->present || asked->detail.find("not installed") != std::string::npos || !c.facts.ofed.empty());
+  bool ofed_known =
+      asked && (asked->present || asked->detail.find("not installed") != std::string::npos || !c.facts.ofed.empty());
   if (!ofed_known) {
     // No ofed_info: ethtool -i still says whether the mlx5 driver is the kernel's own or an out-of-tree stack's.
     // An inbox driver settles it; an out-of-tree one satisfies "any" (MLNX_OFED and DOCA-OFED share its numbering).
@@ -262,8 +281,9 @@ void DriverStackMissing(RuleContext& c) {
     }
     if (!inbox || out_of_tree) return;
     c.Report("driver stack",
-             fmt::format("{} runs the kernel's inbox {} ({}): no MLNX_OFED or DOCA-OFED driver is loaded, which the policy ({}) requires",
-                         inbox->name, inbox->driver, inbox->driver_version, want),
+             fmt::format(
+                 "{} runs the kernel's inbox {} ({}): no MLNX_OFED or DOCA-OFED driver is loaded, which the policy ({}) requires",
+                 inbox->name, inbox->driver, inbox->driver_version, want),
              "install the required stack (DOCA-Host: doca-host repo + doca-ofed; MLNX_OFED: mlnxofedinstall) matching the "
              "fleet's release, then reboot or /etc/init.d/openibd restart")
         .evidence = {{"ethtool -i version", inbox->driver_version}, {"policy", want}};
@@ -277,7 +297,8 @@ void DriverStackMissing(RuleContext& c) {
   std::string want_name = want == "any" ? "MLNX_OFED or DOCA-OFED" : want == "mlnx_ofed" ? "MLNX_OFED" : "DOCA-OFED (doca-host)";
   c.Report("driver stack",
            have.empty() ? fmt::format("no {} is installed (ofed_info missing or empty): the inbox driver lacks the tools "
-                                      "(mlnx_qos, mlxlink via MFT) and the tuned RDMA stack the policy requires", want_name)
+                                      "(mlnx_qos, mlxlink via MFT) and the tuned RDMA stack the policy requires",
+                                      want_name)
                         : fmt::format("the installed stack is {} but the policy requires {}", have, want_name),
            "install the required stack (DOCA-Host: doca-host repo + doca-ofed; MLNX_OFED: mlnxofedinstall) matching the "
            "fleet's release, then reboot or /etc/init.d/openibd restart")
@@ -297,11 +318,16 @@ void DriverStackUnsupported(RuleContext& c) {
     std::optional<DriverStackLimit> limit = UnsupportedStack(family, {stack, train});
     if (!limit) continue;
     c.Report(fmt::format("PCI {}", p.bdf),
-             fmt::format("{} runs {}, which does not support the {}: {}", c.facts.hostname.empty() ? "the host" : c.facts.hostname,
-                         have, family, limit->why),
-             stack == "mlnx_ofed" ? "install DOCA-Host (doca-ofed) in place of MLNX_OFED, with the firmware its release bundles"
-                                  : fmt::format("stay on a DOCA-OFED {} (DOCA 2.9.x LTS) release for these cards, or replace them", limit->last))
-        .evidence = {{"ofed_info", have}, {"family", family}, {"stack", stack}, {"train", train}, {"last_supported", limit->last},
+             fmt::format("{} runs {}, which does not support the {}: {}",
+                         c.facts.hostname.empty() ? "the host" : c.facts.hostname, have, family, limit->why),
+             stack == "mlnx_ofed"
+                 ? "install DOCA-Host (doca-ofed) in place of MLNX_OFED, with the firmware its release bundles"
+                 : fmt::format("stay on a DOCA-OFED {} (DOCA 2.9.x LTS) release for these cards, or replace them", limit->last))
+        .evidence = {{"ofed_info", have},
+                     {"family", family},
+                     {"stack", stack},
+                     {"train", train},
+                     {"last_supported", limit->last},
                      {"source", limit->source + " (confidence " + limit->confidence + ")"}};
   }
 }
@@ -314,8 +340,10 @@ void ServerNicUnsupported(RuleContext& c) {
   const HostFacts& f = c.facts;
   std::string host = f.hostname.empty() ? "the host" : f.hostname;
   if (f.system.empty()) {
-    c.Report(Severity::kInfo, "server", fmt::format("{}: the server model is not in the facts, so {} was not checked", host, m.file),
-             "collect with dmidecode.txt (or from a live host, which reads /sys/class/dmi/id), or keep the boot log in dmesg.txt: its 'DMI:' line names the model");
+    c.Report(Severity::kInfo, "server",
+             fmt::format("{}: the server model is not in the facts, so {} was not checked", host, m.file),
+             "collect with dmidecode.txt (or from a live host, which reads /sys/class/dmi/id), or keep the boot log in "
+             "dmesg.txt: its 'DMI:' line names the model");
     return;
   }
   std::string model = f.system.Model();
@@ -330,8 +358,8 @@ void ServerNicUnsupported(RuleContext& c) {
   q.kernel = f.kernel;
   q.stack = DriverStackOf(f.ofed);
   if (f.ofed.empty() && f.sources.end() == std::find_if(f.sources.begin(), f.sources.end(), [](const SourceStatus& s) {
-        return s.name == "ofed_info -s" && s.present;
-      })) {
+                          return s.name == "ofed_info -s" && s.present;
+                        })) {
     q.stack = {};  // ofed_info was not run: the stack is unknown, not "inbox"
   }
   std::vector<std::string> not_listed_server;
@@ -365,13 +393,16 @@ void ServerNicUnsupported(RuleContext& c) {
       not_listed_server.push_back(card);
     } else if (v.kind == K::kNicNotListed) {
       c.Report(fmt::format("PCI {}", p.bdf),
-               fmt::format("{} runs a {} that {} does not list for the {} (it lists {})", host, card, m.file, model, fmt::join(v.listed_nics, ", ")),
-               "replace the card with one the server vendor supports, or get the vendor's support statement and add its row to the matrix")
+               fmt::format("{} runs a {} that {} does not list for the {} (it lists {})", host, card, m.file, model,
+                           fmt::join(v.listed_nics, ", ")),
+               "replace the card with one the server vendor supports, or get the vendor's support statement and add its row to "
+               "the matrix")
           .evidence = evidence;
     } else if (v.kind == K::kUnsupported) {
       row_of(v.row);
       c.Report(fmt::format("PCI {}", p.bdf),
-               fmt::format("{}: the {} in the {} is listed as unsupported{}", host, card, model, v.row->note.empty() ? "" : ": " + v.row->note),
+               fmt::format("{}: the {} in the {} is listed as unsupported{}", host, card, model,
+                           v.row->note.empty() ? "" : ": " + v.row->note),
                "move the card to a server model that supports it, or replace it")
           .evidence = evidence;
     } else if (v.kind == K::kOutOfRange) {
@@ -379,19 +410,21 @@ void ServerNicUnsupported(RuleContext& c) {
       c.Report(fmt::format("PCI {}", p.bdf),
                fmt::format("{}: the {} in the {} is supported only {}: {}", host, card, model,
                            fmt::format("as {} line {} says", m.file, v.row->line), fmt::join(v.mismatches, "; ")),
-               "bring the host to that row: BIOS, OS, kernel, driver stack and firmware as listed (update the lowest first: BIOS, then firmware, then the driver stack)")
+               "bring the host to that row: BIOS, OS, kernel, driver stack and firmware as listed (update the lowest first: "
+               "BIOS, then firmware, then the driver stack)")
           .evidence = evidence;
     }
     if (v.kind != K::kServerNotListed && !v.unchecked.empty()) {
       c.Report(Severity::kInfo, fmt::format("PCI {}", p.bdf),
-               fmt::format("{}: not checked against {} for the {}: {} unknown in the facts", host, m.file, card, fmt::join(v.unchecked, ", ")),
+               fmt::format("{}: not checked against {} for the {}: {} unknown in the facts", host, m.file, card,
+                           fmt::join(v.unchecked, ", ")),
                "collect with flint/mlxfwmanager (firmware), ofed_info -s (driver stack), os-release.txt and dmidecode.txt");
     }
   }
   if (!not_listed_server.empty()) {
     c.Report(Severity::kInfo, "server",
-             fmt::format("{}: {} says nothing about the {}: {} card(s) not checked ({})", host, m.file, model, not_listed_server.size(),
-                         fmt::join(not_listed_server, ", ")),
+             fmt::format("{}: {} says nothing about the {}: {} card(s) not checked ({})", host, m.file, model,
+                         not_listed_server.size(), fmt::join(not_listed_server, ", ")),
              "add the server vendor's support rows for this model to the matrix")
         .evidence = {{"server", model}, {"matrix", m.file}};
   }
@@ -407,9 +440,11 @@ void VmNicNotPassthrough(RuleContext& c) {
     if (connectx && !data) continue;
     c.Report(fmt::format("netdev {}", n.name),
              connectx ? fmt::format("{} is an emulated {} NIC carrying MTU {} traffic while a ConnectX is passed through: "
-                                    "data traffic takes the hypervisor's software path", n.name, n.driver, n.mtu)
+                                    "data traffic takes the hypervisor's software path",
+                                    n.name, n.driver, n.mtu)
                       : fmt::format("inside a VM the network is an emulated {} NIC and no ConnectX is passed through: no RDMA, "
-                                    "and bandwidth and latency are the hypervisor's", n.driver),
+                                    "and bandwidth and latency are the hypervisor's",
+                                    n.driver),
              "pass the ConnectX (or an SR-IOV VF) through to the VM (VFIO / PCI passthrough, IOMMU on in the host) and move "
              "the data addresses onto it")
         .evidence = {{"driver", n.driver}, {"mtu", std::to_string(n.mtu)}, {"connectx_seen", connectx ? "yes" : "no"}};
@@ -442,19 +477,30 @@ void NoNvidiaNic(RuleContext& c) {
 }  // namespace
 
 void AddPcieRules(std::vector<HostRule>& rules) {
-  rules.push_back({"driver-stack-unsupported", Severity::kError, "the installed MLNX_OFED/DOCA-OFED does not support a card's family", DriverStackUnsupported});
-  rules.push_back({"server-nic-unsupported", Severity::kError, "a card the compatibility matrix does not support in this server, BIOS, OS, kernel, stack or firmware", ServerNicUnsupported});
-  rules.push_back({"no-nvidia-nic", Severity::kWarning, "no NVIDIA/Mellanox NIC in the facts: the NIC checks saw nothing", NoNvidiaNic});
+  rules.push_back({"driver-stack-unsupported", Severity::kError,
+                   "the installed MLNX_OFED/DOCA-OFED does not support a card's family", DriverStackUnsupported});
+  rules.push_back({"server-nic-unsupported", Severity::kError,
+                   "a card the compatibility matrix does not support in this server, BIOS, OS, kernel, stack or firmware",
+                   ServerNicUnsupported});
+  rules.push_back(
+      {"no-nvidia-nic", Severity::kWarning, "no NVIDIA/Mellanox NIC in the facts: the NIC checks saw nothing", NoNvidiaNic});
   rules.push_back({"pcie-link-downgraded", Severity::kError, "PCIe link trained below the card's capability", LinkDowngraded});
-  rules.push_back({"pcie-slot-below-line-rate", Severity::kError, "PCIe bandwidth below the ports' line rate", SlotBelowLineRate});
-  rules.push_back({"nic-firmware-not-running", Severity::kError, "flash recovery, probe failure or firmware timeout", FirmwareNotRunning});
-  rules.push_back({"firmware-pending-activation", Severity::kWarning, "a firmware image is burned but the card still runs the old one", FirmwarePendingActivation});
-  rules.push_back({"firmware-below-baseline", Severity::kWarning, "firmware older than the policy's baseline for its PSID or family", FirmwareBelowBaseline});
-  rules.push_back({"iommu-off", Severity::kWarning, "IOMMU off on the kernel command line (or not on, where the policy requires it)", IommuOff});
+  rules.push_back(
+      {"pcie-slot-below-line-rate", Severity::kError, "PCIe bandwidth below the ports' line rate", SlotBelowLineRate});
+  rules.push_back(
+      {"nic-firmware-not-running", Severity::kError, "flash recovery, probe failure or firmware timeout", FirmwareNotRunning});
+  rules.push_back({"firmware-pending-activation", Severity::kWarning,
+                   "a firmware image is burned but the card still runs the old one", FirmwarePendingActivation});
+  rules.push_back({"firmware-below-baseline", Severity::kWarning,
+                   "firmware older than the policy's baseline for its PSID or family", FirmwareBelowBaseline});
+  rules.push_back({"iommu-off", Severity::kWarning,
+                   "IOMMU off on the kernel command line (or not on, where the policy requires it)", IommuOff});
   rules.push_back({"power-saving-on", Severity::kWarning, "PCIe ASPM power saving on a ConnectX link", PowerSavingOn});
   rules.push_back({"sriov-off", Severity::kWarning, "SR-IOV off or no VFs where the policy requires it", SriovOff});
-  rules.push_back({"driver-stack-missing", Severity::kWarning, "MLNX_OFED / DOCA-OFED missing where the policy requires it", DriverStackMissing});
-  rules.push_back({"vm-nic-not-passthrough", Severity::kWarning, "inside a VM the data NIC is emulated, not the passed-through ConnectX", VmNicNotPassthrough});
+  rules.push_back({"driver-stack-missing", Severity::kWarning, "MLNX_OFED / DOCA-OFED missing where the policy requires it",
+                   DriverStackMissing});
+  rules.push_back({"vm-nic-not-passthrough", Severity::kWarning,
+                   "inside a VM the data NIC is emulated, not the passed-through ConnectX", VmNicNotPassthrough});
 }
 
 }  // namespace railyard

@@ -14,7 +14,11 @@ void PfcOff(RuleContext& c) {
     c.Report(fmt::format("netdev {}", n.name),
              fmt::format("PFC is off on priority {}: RoCE traffic there is lossy and NCCL retransmits under congestion", prio),
              fmt::format("mlnx_qos -i {} --pfc {} (and the same priority lossless on the switch)", n.name,
-                         [&] { std::string v; for (int p = 0; p < 8; ++p) v += (p ? "," : "") + std::string(p == prio ? "1" : "0"); return v; }()))
+                         [&] {
+                           std::string v;
+                           for (int p = 0; p < 8; ++p) v += (p ? "," : "") + std::string(p == prio ? "1" : "0");
+                           return v;
+                         }()))
         .evidence = {{"pfc_enabled_priorities", on.empty() ? "none" : fmt::format("{}", fmt::join(on, ","))},
                      {"dcbx_mode", n.qos->dcbx_mode}};
   }
@@ -40,10 +44,11 @@ void EcnOff(RuleContext& c) {
     if (n.ecn->rp_enabled[prio] == 0) off.push_back("roce_rp (reaction point)");
     if (off.empty()) continue;
     c.Report(fmt::format("netdev {}", n.name),
-             fmt::format("ECN is off on priority {} for {}: DCQCN cannot slow senders, so congestion turns into PFC pauses",
-                         prio, fmt::join(off, " and ")),
+             fmt::format("ECN is off on priority {} for {}: DCQCN cannot slow senders, so congestion turns into PFC pauses", prio,
+                         fmt::join(off, " and ")),
              fmt::format("echo 1 > /sys/class/net/{0}/ecn/roce_np/enable/{1}; echo 1 > /sys/class/net/{0}/ecn/roce_rp/enable/{1} "
-                         "(persist with a udev rule or the NIC's mlxconfig defaults)", n.name, prio))
+                         "(persist with a udev rule or the NIC's mlxconfig defaults)",
+                         n.name, prio))
         .evidence = {{"roce_np", std::to_string(n.ecn->np_enabled[prio])}, {"roce_rp", std::to_string(n.ecn->rp_enabled[prio])}};
   }
 }

@@ -30,8 +30,8 @@ struct SwitchPortEnd {
   bool up = false;
   int line = 0;
 };
-std::vector<Finding> LinkEndRules(const std::map<std::string, SwitchPortEnd>& switch_ends, const std::vector<HostLinkEnd>& host_ends,
-                                  const DoctorPolicy& policy);
+std::vector<Finding> LinkEndRules(const std::map<std::string, SwitchPortEnd>& switch_ends,
+                                  const std::vector<HostLinkEnd>& host_ends, const DoctorPolicy& policy);
 
 // roce-qos-mismatch: a planned cable whose host end's trust mode, PFC priorities or ECN disagree with
 // its switch port's (the port's own QoS, else the switch-wide one). `qos` maps "switch (plan
@@ -42,7 +42,8 @@ std::vector<Finding> RoceQosRules(const std::map<std::string, SwitchQos>& qos, c
 // switch-config-drift: the switch's saved running configuration against the one `railyard config
 // switches` writes for it (`plan_name`) in the same OS's form; only what the plan's configuration sets
 // is compared.
-std::vector<Finding> ConfigDriftRules(const SwitchFacts& sw, const std::string& plan_name, const SwitchConfigs& configs, const DoctorPolicy& policy);
+std::vector<Finding> ConfigDriftRules(const SwitchFacts& sw, const std::string& plan_name, const SwitchConfigs& configs,
+                                      const DoctorPolicy& policy);
 
 // vlan-not-allowed-on-trunk: a host that tags VLAN V on a port whose LLDP neighbour is a switch port
 // that does not carry V tagged (a trunk without V in its allowed list, an access or routed port).
@@ -59,7 +60,8 @@ struct SwitchVlanPort {
 // The switch port a VLAN use's LLDP neighbour names, under the switch's full or short name; nullptr
 // when the facts do not have it.
 const SwitchVlanPort* FindVlanPort(const std::map<std::string, SwitchVlanPort>& ports, const HostVlanUse& use);
-std::vector<Finding> VlanRules(const std::vector<HostVlanUse>& uses, const std::map<std::string, SwitchVlanPort>& ports, const DoctorPolicy& policy);
+std::vector<Finding> VlanRules(const std::vector<HostVlanUse>& uses, const std::map<std::string, SwitchVlanPort>& ports,
+                               const DoctorPolicy& policy);
 void AddSwitchVlanPorts(const SwitchFacts& sw, std::map<std::string, SwitchVlanPort>& ports);
 
 // The plan's name of a switch's port as the switch prints it: EOS tables say "Et1/1" for the

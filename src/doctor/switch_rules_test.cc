@@ -9,18 +9,18 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "config/switch_config.h"
 #include "doctor/doctor.h"
 #include "doctor/symptoms.h"
-#include "facts/collect.h"
 #include "export/write_all.h"
+#include "facts/collect.h"
 #include "facts/switch_facts.h"
 #include "parse/fixtures.h"
-#include "parse/running_config.h"
-#include "config/switch_config.h"
 #include "parse/qos.h"
+#include "parse/running_config.h"
 #include "parse/switch_modules.h"
-#include "parse/switch_qos.h"
 #include "parse/switch_ports.h"
+#include "parse/switch_qos.h"
 #include "plan/planner.h"
 #include "spec/spec.h"
 #include "util/file.h"
@@ -42,7 +42,8 @@ const SwitchPortFacts* Port(const SwitchPortsReport& r, const std::string& name)
 // --- Parsers, on the real outputs in tests/fixtures/switch (provenance in its SOURCES-*.md) ---
 
 TEST(EosInterfacesStatus, EveryStatusNamesWithSpacesAndPortChannels) {
-  SwitchPortsReport r = ParseEosInterfacesStatus(Fixture("switch/eos/show-interfaces-status-errdisabled-notconnect-disabled-inactive.txt"));
+  SwitchPortsReport r =
+      ParseEosInterfacesStatus(Fixture("switch/eos/show-interfaces-status-errdisabled-notconnect-disabled-inactive.txt"));
   ASSERT_EQ(r.ports.size(), 6u);
   EXPECT_TRUE(r.warnings.empty());
   const SwitchPortFacts* named = Port(r, "Et3/1/1");
@@ -75,7 +76,8 @@ TEST(EosInterfacesStatus, TablesThatLostTheirAlignment) {
   EXPECT_FALSE(Port(r, "Et49")->module_present);
   EXPECT_DOUBLE_EQ(Port(r, "Ma1")->speed_gbps, 0.01);
   // The 7280SR2A capture: 56 rows, three errdisabled without a module.
-  SwitchPortsReport big = ParseEosInterfacesStatus(Fixture("switch-interfaces/arista-eos-show-interfaces-status-errdisabled-not-present.txt"));
+  SwitchPortsReport big =
+      ParseEosInterfacesStatus(Fixture("switch-interfaces/arista-eos-show-interfaces-status-errdisabled-not-present.txt"));
   EXPECT_EQ(big.ports.size(), 56u);
   size_t errdisabled = 0;
   for (const SwitchPortFacts& p : big.ports) errdisabled += p.status == "errdisabled";
@@ -84,7 +86,8 @@ TEST(EosInterfacesStatus, TablesThatLostTheirAlignment) {
 }
 
 TEST(EosInterfacesStatus, TheErrdisabledTableGivesTheCause) {
-  SwitchPortsReport r = ParseEosInterfacesStatus(Fixture("switch/eos/show-interfaces-status-errdisabled-text-linkflap-speedmisconfig.txt"));
+  SwitchPortsReport r =
+      ParseEosInterfacesStatus(Fixture("switch/eos/show-interfaces-status-errdisabled-text-linkflap-speedmisconfig.txt"));
   ASSERT_EQ(r.ports.size(), 6u);
   EXPECT_EQ(Port(r, "Et23")->reason, "link-flap");
   EXPECT_EQ(Port(r, "Et33")->reason, "speed-misconfigured");
@@ -95,27 +98,32 @@ TEST(EosInterfacesStatus, TheErrdisabledTableGivesTheCause) {
 }
 
 TEST(SonicInterfacesStatus, ColumnsByTheDashesRowAndHeaderNames) {
-  SwitchPortsReport r = ParseSonicInterfacesStatus(Fixture("switch/sonic/show-interfaces-status-unittest-fec-rs-na-auto-trunk-portchannel-oper-down.txt"));
+  SwitchPortsReport r = ParseSonicInterfacesStatus(
+      Fixture("switch/sonic/show-interfaces-status-unittest-fec-rs-na-auto-trunk-portchannel-oper-down.txt"));
   EXPECT_EQ(r.ports.size(), 15u);
   EXPECT_EQ(Port(r, "Ethernet0")->oper, "down");
   EXPECT_EQ(Port(r, "Ethernet0")->fec, "rs");
   EXPECT_EQ(Port(r, "Ethernet0")->mtu, 9100u);
   EXPECT_DOUBLE_EQ(Port(r, "Ethernet16")->speed_gbps, 0.1);
   // A Type with spaces, routed ports, a 400G QSFP-DD (issue 15148).
-  SwitchPortsReport dd = ParseSonicInterfacesStatus(Fixture("switch/sonic/show-interfaces-status-issue-15148-multiasic-400g-qsfpdd-down.txt"));
+  SwitchPortsReport dd =
+      ParseSonicInterfacesStatus(Fixture("switch/sonic/show-interfaces-status-issue-15148-multiasic-400g-qsfpdd-down.txt"));
   ASSERT_FALSE(dd.ports.empty());
   EXPECT_EQ(dd.ports[0].module_type, "QSFP-DD Double Density 8X Pluggable Transceiver");
   EXPECT_EQ(dd.ports[0].admin, "down");
   EXPECT_DOUBLE_EQ(dd.ports[0].speed_gbps, 400);
   // The older layout without FEC or Vlan, and a doc's "<continues ...>" line as a warning.
-  SwitchPortsReport old = ParseSonicInterfacesStatus(Fixture("switch/sonic/show-interfaces-status-docexample-down-admin-down.txt"));
+  SwitchPortsReport old =
+      ParseSonicInterfacesStatus(Fixture("switch/sonic/show-interfaces-status-docexample-down-admin-down.txt"));
   EXPECT_EQ(old.ports.size(), 3u);
   EXPECT_EQ(old.warnings.size(), 1u);
   // Port-channel members (PR 9105).
-  SwitchPortsReport pc = ParseSonicInterfacesStatus(Fixture("switch/sonic/show-interfaces-status-issue-pr9105-100g-rs-portchannel.txt"));
+  SwitchPortsReport pc =
+      ParseSonicInterfacesStatus(Fixture("switch/sonic/show-interfaces-status-issue-pr9105-100g-rs-portchannel.txt"));
   EXPECT_EQ(Port(pc, "Ethernet0")->member_of, "PortChannel0002");
   // Markdown bold around a row (issue 17551): that row is a warning, the others read.
-  SwitchPortsReport md = ParseSonicInterfacesStatus(Fixture("switch/sonic/show-interfaces-status-issue-17551-oper-NA-markdown-artifacts.txt"));
+  SwitchPortsReport md =
+      ParseSonicInterfacesStatus(Fixture("switch/sonic/show-interfaces-status-issue-17551-oper-NA-markdown-artifacts.txt"));
   EXPECT_FALSE(md.ports.empty());
   EXPECT_FALSE(md.warnings.empty());
   EXPECT_EQ(Port(md, "Ethernet8")->oper, "");  // "N/A": not said
@@ -123,13 +131,15 @@ TEST(SonicInterfacesStatus, ColumnsByTheDashesRowAndHeaderNames) {
 
 TEST(NvueInterfaceJson, SwitchPortsOfTheDocumentAndCutOnesRefused) {
   // Every published `nv show interface -o json` railyard found is cut short ("..."): a warning, no port.
-  SwitchPortsReport cut = ParseNvueInterfaceJson(Fixture("switch/nvue/nv-interface-json-rest-capture-2026-admin-oper-status-truncated.txt"));
+  SwitchPortsReport cut =
+      ParseNvueInterfaceJson(Fixture("switch/nvue/nv-interface-json-rest-capture-2026-admin-oper-status-truncated.txt"));
   EXPECT_TRUE(cut.ports.empty());
   ASSERT_EQ(cut.warnings.size(), 1u);
   // The one whole capture is a single interface (`nv show interface swp1 -o json`): keyed by its name
   // here, as the whole-table form keys it.
   const std::string swp1 = Fixture("switch/nvue/nv-interface-json-rest-swp1-jq-capture.txt");
-  SwitchPortsReport r = ParseNvueInterfaceJson("{\"swp1\": " + swp1 + ", \"eth0\": {\"type\": \"eth\", \"link\": {\"state\": {\"up\": {}}}}}");
+  SwitchPortsReport r =
+      ParseNvueInterfaceJson("{\"swp1\": " + swp1 + ", \"eth0\": {\"type\": \"eth\", \"link\": {\"state\": {\"up\": {}}}}}");
   ASSERT_EQ(r.ports.size(), 1u);  // eth0 is the management port, not a switch port
   EXPECT_EQ(r.ports[0].name, "swp1");
   EXPECT_EQ(r.ports[0].oper, "up");
@@ -153,7 +163,8 @@ TEST(SwitchFacts, CollectMergesTheErrdisabledCauseAndRoundTrips) {
   TempDir d;
   d.Put("hostname.txt", "sw-core-01\n");
   d.Put("eos-show-interfaces-status.txt", Fixture("switch-interfaces/arista-eos-7050sx3-et21-errdisabled-25gbase-sr.txt"));
-  d.Put("eos-show-interfaces-status-errdisabled.txt", Fixture("switch/eos/show-interfaces-status-errdisabled-text-xcvr-unsupported-ABRIDGED.txt"));
+  d.Put("eos-show-interfaces-status-errdisabled.txt",
+        Fixture("switch/eos/show-interfaces-status-errdisabled-text-xcvr-unsupported-ABRIDGED.txt"));
   d.Put("notes.txt", "not a command output\n");
   fs::create_symlink("/etc/passwd", d.path / "sonic-show-interfaces-status.txt");
   SwitchFacts f = CollectSwitchFrom(d.path.string());
@@ -165,7 +176,8 @@ TEST(SwitchFacts, CollectMergesTheErrdisabledCauseAndRoundTrips) {
   bool said_link = false;
   for (const SwitchFactsWarning& w : f.warnings) {
     said_notes = said_notes || w.source.ends_with("notes.txt");
-    said_link = said_link || (w.source.ends_with("sonic-show-interfaces-status.txt") && w.message.find("symlink") != std::string::npos);
+    said_link =
+        said_link || (w.source.ends_with("sonic-show-interfaces-status.txt") && w.message.find("symlink") != std::string::npos);
   }
   EXPECT_TRUE(said_notes);  // nothing dropped in silence
   EXPECT_TRUE(said_link);   // and a planted link is not followed
@@ -253,17 +265,21 @@ TEST(SwitchRules, DoctorTakesSwitchFactsBesideHostFacts) {
   SwitchFacts f;
   f.hostname = "leaf-a";
   f.os = "eos";
-  f.ports = ParseEosInterfacesStatus(Fixture("switch-interfaces/arista-eos-show-interfaces-status-errdisabled-not-present.txt")).ports;
+  f.ports =
+      ParseEosInterfacesStatus(Fixture("switch-interfaces/arista-eos-show-interfaces-status-errdisabled-not-present.txt")).ports;
   d.Put("switches.ndjson", SwitchFactsJson(f) + "\n" + SwitchFactsJson(f) + "\n");
   size_t switches = 0;
-  ForEachFacts({(d.path / "switches.ndjson").string()}, [](HostFacts&&) { FAIL(); }, [&](SwitchFacts&& s) { switches += s.ports.size() == 56; });
+  ForEachFacts(
+      {(d.path / "switches.ndjson").string()}, [](HostFacts&&) { FAIL(); },
+      [&](SwitchFacts&& s) { switches += s.ports.size() == 56; });
   EXPECT_EQ(switches, 2u);
   // Where only host facts are expected, a switch document is an error naming the file.
   EXPECT_THROW(ForEachFacts({(d.path / "switches.ndjson").string()}, [](HostFacts&&) {}), FactsInputError);
 }
 
 TEST(EosSwitchport, TextBlocksAndJsonGiveModeAndAllowedVlans) {
-  SwitchPortsReport text = ParseEosSwitchport(Fixture("switch/eos/show-interfaces-switchport-text-trunk-range-and-NONE-EMULATOR.txt"));
+  SwitchPortsReport text =
+      ParseEosSwitchport(Fixture("switch/eos/show-interfaces-switchport-text-trunk-range-and-NONE-EMULATOR.txt"));
   ASSERT_GE(text.ports.size(), 2u);
   EXPECT_EQ(text.ports[0].name, "Et1");
   EXPECT_EQ(text.ports[0].vlan_mode, "trunk");
@@ -285,12 +301,14 @@ TEST(EosSwitchport, TextBlocksAndJsonGiveModeAndAllowedVlans) {
 TEST(EosCountersErrors, TextAndJsonAndTheRule) {
   // A 100M port with millions of FCS and symbol errors (text), and a 7160's JSON with FCS and
   // alignment errors on a 100G port.
-  SwitchPortsReport text = ParseEosCountersErrors(Fixture("switch/eos/show-interfaces-counters-errors-text-100M-port-fcs-symbol-runts.txt"));
+  SwitchPortsReport text =
+      ParseEosCountersErrors(Fixture("switch/eos/show-interfaces-counters-errors-text-100M-port-fcs-symbol-runts.txt"));
   ASSERT_EQ(text.ports.size(), 4u);
   EXPECT_EQ(Port(text, "Et6")->errors.at("fcs"), 7846661u);
   EXPECT_EQ(Port(text, "Et6")->errors.at("symbol"), 7831865u);
   EXPECT_EQ(Port(text, "Et2")->errors.at("fcs"), 0u);
-  SwitchPortsReport json = ParseEosCountersErrors(Fixture("switch/eos/show-interfaces-counters-errors-json-7160-fcs-align-on-100G.json"));
+  SwitchPortsReport json =
+      ParseEosCountersErrors(Fixture("switch/eos/show-interfaces-counters-errors-json-7160-fcs-align-on-100G.json"));
   ASSERT_FALSE(json.ports.empty());
   size_t with_errors = 0;
   for (const SwitchPortFacts& p : json.ports) with_errors += p.errors.count("fcs") && p.errors.at("fcs") > 0;
@@ -298,7 +316,8 @@ TEST(EosCountersErrors, TextAndJsonAndTheRule) {
   // Through collect and the rule: only the port with errors.
   TempDir d;
   d.Put("hostname.txt", "leaf9\n");
-  d.Put("eos-show-interfaces-counters-errors.txt", Fixture("switch/eos/show-interfaces-counters-errors-text-100M-port-fcs-symbol-runts.txt"));
+  d.Put("eos-show-interfaces-counters-errors.txt",
+        Fixture("switch/eos/show-interfaces-counters-errors-text-100M-port-fcs-symbol-runts.txt"));
   SwitchFacts f = ParseSwitchFactsJson(SwitchFactsJson(CollectSwitchFrom(d.path.string())), "leaf9.json");
   std::vector<Finding> found = RunSwitchRules(f, DoctorPolicy{}, nullptr);
   ASSERT_EQ(found.size(), 1u);
@@ -308,7 +327,8 @@ TEST(EosCountersErrors, TextAndJsonAndTheRule) {
 }
 
 TEST(SonicVlanBrief, MembershipFromTheGridWithContinuationRows) {
-  SwitchPortsReport r = ParseSonicVlanBrief(Fixture("switch/sonic/show-vlan-brief-unittest-untagged-and-tagged-same-portchannel.txt"));
+  SwitchPortsReport r =
+      ParseSonicVlanBrief(Fixture("switch/sonic/show-vlan-brief-unittest-untagged-and-tagged-same-portchannel.txt"));
   EXPECT_TRUE(r.warnings.empty());
   const SwitchPortFacts* pc = Port(r, "PortChannel1001");
   ASSERT_TRUE(pc);
@@ -343,14 +363,16 @@ TEST(SwitchRules, VlanUnreachableNamesTheSwitchPortAndTheMissingVlan) {
   host.lldp = {l};
   TempDir sw;
   sw.Put("hostname.txt", "my_arista\n");
-  sw.Put("eos-show-interfaces-switchport.txt", Fixture("switch/eos/show-interfaces-switchport-text-trunk-range-and-NONE-EMULATOR.txt"));
+  sw.Put("eos-show-interfaces-switchport.txt",
+         Fixture("switch/eos/show-interfaces-switchport-text-trunk-range-and-NONE-EMULATOR.txt"));
   SwitchFacts arista = CollectSwitchFrom(sw.path.string());
   std::vector<StepResult> steps = RunSymptom("vlan-unreachable", host, DoctorPolicy{}, {arista});
   ASSERT_FALSE(steps.empty());
   const StepResult& last = steps.back();
   EXPECT_EQ(last.step, "the switch port carries the VLAN");
   EXPECT_EQ(last.status, StepStatus::kFailed);
-  EXPECT_NE(last.detail.find("bond1.4003 tags VLAN 4003 out of enp59s0f0, whose switch port (LLDP) is my_arista Ethernet1"), std::string::npos)
+  EXPECT_NE(last.detail.find("bond1.4003 tags VLAN 4003 out of enp59s0f0, whose switch port (LLDP) is my_arista Ethernet1"),
+            std::string::npos)
       << last.detail;
   // The capture shows Et1 twice, reconfigured in between: the later state (NONE) is the one that counts.
   EXPECT_NE(last.detail.find("allowed VLANs (NONE) do not include 4003"), std::string::npos) << last.detail;
@@ -410,8 +432,8 @@ TEST(IbSwitchFacts, OneDocumentPerSwitchWithCountersAndTheRules) {
 
   // With the plan: the unlinked port is a planned cable down; the counters are over Azure's limits.
   TempDir d;
-  WritePlanOutputs(Plan(ParseSpec(ReadWholeFile(std::string(RAILYARD_SOURCE_DIR) + "/examples/lab-8-node.yaml"), "lab.yaml")), Catalog::Builtin(),
-                   (d.path / "plan").string());
+  WritePlanOutputs(Plan(ParseSpec(ReadWholeFile(std::string(RAILYARD_SOURCE_DIR) + "/examples/lab-8-node.yaml"), "lab.yaml")),
+                   Catalog::Builtin(), (d.path / "plan").string());
   auto plan = std::make_shared<HostPlan>(LoadPlannedFabric((d.path / "plan" / "plan.json").string(), true));
   DoctorPolicy policy;
   policy.disabled_rules.insert("ib-link-degraded");  // ibsim trains every link at 4X SDR
@@ -462,7 +484,8 @@ TEST(IbSwitchFacts, RealCapturesSaturatedCountersAndSharedDescriptions) {
   // Counters for ports iblinkinfo does not list (1-4, 6-8) and for the CAs are said, not dropped.
   EXPECT_FALSE(set.switches[0].warnings.empty());
   bool hosts_said = false;
-  for (const SwitchFactsWarning& w : set.warnings) hosts_said = hosts_said || w.message.find("CA (host) port counter") != std::string::npos;
+  for (const SwitchFactsWarning& w : set.warnings)
+    hosts_said = hosts_said || w.message.find("CA (host) port counter") != std::string::npos;
   EXPECT_TRUE(hosts_said);
 }
 
@@ -487,13 +510,15 @@ TEST(SwitchModules, EosTransceiverTextAndJson) {
   ASSERT_TRUE(none);
   EXPECT_FALSE(none->has_rx_power || none->has_temp);
   // The 7050SX3 whose module EOS refused: its laser off (tx -30.00 dBm, bias 0.00 mA), light received.
-  SwitchPortsReport dark = ParseEosTransceiver(Fixture("switch/eos/show-interfaces-transceiver-text-25G-SR-tx-dark-xcvr-unsupported.txt"));
+  SwitchPortsReport dark =
+      ParseEosTransceiver(Fixture("switch/eos/show-interfaces-transceiver-text-25G-SR-tx-dark-xcvr-unsupported.txt"));
   const SwitchPortFacts* et21 = Port(dark, "Et21");
   ASSERT_TRUE(et21);
   EXPECT_DOUBLE_EQ(et21->tx_power_dbm, -30);
   EXPECT_DOUBLE_EQ(et21->tx_bias_ma, 0);
   EXPECT_DOUBLE_EQ(et21->rx_power_dbm, -0.28);
-  SwitchPortsReport json = ParseEosTransceiver(Fixture("switch/eos/show-interfaces-transceiver-json-7160-CWDM4-empty-cages.json"));
+  SwitchPortsReport json =
+      ParseEosTransceiver(Fixture("switch/eos/show-interfaces-transceiver-json-7160-CWDM4-empty-cages.json"));
   EXPECT_TRUE(json.warnings.empty());
   const SwitchPortFacts* cwdm = Port(json, "Ethernet49/2");
   ASSERT_TRUE(cwdm);
@@ -502,20 +527,27 @@ TEST(SwitchModules, EosTransceiverTextAndJson) {
   const SwitchPortFacts* empty = Port(json, "Ethernet50/1");
   ASSERT_TRUE(empty);
   EXPECT_FALSE(empty->has_rx_power);
-  EXPECT_EQ(Port(ParseEosTransceiver(Fixture("switch/eos/show-interfaces-transceiver-json-40G-SR4-lanes-2016.json")), "Ethernet3/1/2")->module_serial,
-            "XMD1401000RP");
+  EXPECT_EQ(
+      Port(ParseEosTransceiver(Fixture("switch/eos/show-interfaces-transceiver-json-40G-SR4-lanes-2016.json")), "Ethernet3/1/2")
+          ->module_serial,
+      "XMD1401000RP");
   EXPECT_FALSE(ParseEosTransceiver("{\"interfaces\": 3}").warnings.empty());
 }
 
 TEST(SwitchModules, SonicPresenceAndEeprom) {
-  SwitchPortsReport presence = ParseSonicTransceiverPresence(Fixture("switch/sonic/show-interfaces-transceiver-presence-unittest-not-present.txt"));
+  SwitchPortsReport presence =
+      ParseSonicTransceiverPresence(Fixture("switch/sonic/show-interfaces-transceiver-presence-unittest-not-present.txt"));
   EXPECT_TRUE(presence.warnings.empty());
   ASSERT_EQ(presence.ports.size(), 3u);
   EXPECT_FALSE(Port(presence, "Ethernet4")->module_present);
   EXPECT_TRUE(Port(presence, "Ethernet64")->module_present);
   // The "..." a user left where rows were cut is not a port and not a warning; the rows are.
-  EXPECT_EQ(ParseSonicTransceiverPresence(Fixture("switch/sonic/show-interfaces-transceiver-presence-issue-5978-all-not-present.txt")).ports.size(), 8u);
-  SwitchPortsReport eeprom = ParseSonicTransceiverEeprom(Fixture("switch/sonic/show-interfaces-transceiver-eeprom-unittest-qsfp28-notdetected-cmis.txt"));
+  EXPECT_EQ(
+      ParseSonicTransceiverPresence(Fixture("switch/sonic/show-interfaces-transceiver-presence-issue-5978-all-not-present.txt"))
+          .ports.size(),
+      8u);
+  SwitchPortsReport eeprom = ParseSonicTransceiverEeprom(
+      Fixture("switch/sonic/show-interfaces-transceiver-eeprom-unittest-qsfp28-notdetected-cmis.txt"));
   EXPECT_TRUE(eeprom.warnings.empty());
   const SwitchPortFacts* aoc = Port(eeprom, "Ethernet0");
   ASSERT_TRUE(aoc);
@@ -524,7 +556,8 @@ TEST(SwitchModules, SonicPresenceAndEeprom) {
   EXPECT_EQ(aoc->module_serial, "MT1706FT02064");
   EXPECT_FALSE(Port(eeprom, "Ethernet4")->module_present);
   // The --dom form of older builds ("Key : value"): the lowest lane's power and the temperature.
-  SwitchPortsReport dom = ParseSonicTransceiverEeprom(Fixture("switch/sonic/show-interfaces-transceiver-eeprom-dom-docexample-qsfp-legacy-spaced-colon.txt"));
+  SwitchPortsReport dom = ParseSonicTransceiverEeprom(
+      Fixture("switch/sonic/show-interfaces-transceiver-eeprom-dom-docexample-qsfp-legacy-spaced-colon.txt"));
   const SwitchPortFacts* qsfp = Port(dom, "Ethernet0");
   ASSERT_TRUE(qsfp);
   EXPECT_DOUBLE_EQ(qsfp->rx_power_dbm, -1.1936);
@@ -541,7 +574,8 @@ TEST(SwitchModules, MergedIntoThePortsAndJudged) {
   TempDir d;
   d.Put("hostname.txt", "sw-core-01\n");
   d.Put("eos-show-interfaces-status.txt", Fixture("switch-interfaces/arista-eos-7050sx3-et21-errdisabled-25gbase-sr.txt"));
-  d.Put("eos-show-interfaces-transceiver.txt", Fixture("switch/eos/show-interfaces-transceiver-text-25G-SR-tx-dark-xcvr-unsupported.txt"));
+  d.Put("eos-show-interfaces-transceiver.txt",
+        Fixture("switch/eos/show-interfaces-transceiver-text-25G-SR-tx-dark-xcvr-unsupported.txt"));
   SwitchFacts f = CollectSwitchFrom(d.path.string());
   ASSERT_EQ(f.ports.size(), 1u);
   EXPECT_DOUBLE_EQ(f.ports[0].tx_power_dbm, -30);
@@ -609,8 +643,8 @@ TEST(SwitchQos, EosQosInterfacesTrustAndEcnQueues) {
   const SwitchQos& q = r.ports.at("Port-Channel33");
   EXPECT_EQ(q.trust, "dscp");
   EXPECT_TRUE(q.ecn_read);
-  EXPECT_TRUE(q.ecn_tcs.empty());  // every queue "D"
-  EXPECT_FALSE(q.pfc_read);         // EOS prints PFC elsewhere
+  EXPECT_TRUE(q.ecn_tcs.empty());    // every queue "D"
+  EXPECT_FALSE(q.pfc_read);          // EOS prints PFC elsewhere
   ASSERT_EQ(r.warnings.size(), 1u);  // the "router#sh qos int po33" prompt
   EXPECT_EQ(r.warnings[0].line, 1);
 }
@@ -668,9 +702,11 @@ TEST(SwitchRules, RoceQosMismatchBetweenTheHostAndItsSwitchPort) {
   ASSERT_TRUE(lossy.qos);
   found = run(lossy);
   ASSERT_EQ(found.size(), 1u);
-  EXPECT_NE(found[0].message.find("PFC is on priorities 3 at the host and none at the switch"), std::string::npos) << found[0].message;
+  EXPECT_NE(found[0].message.find("PFC is on priorities 3 at the host and none at the switch"), std::string::npos)
+      << found[0].message;
   // The lossless NVUE QoS on PFC 3 with ECN on TC 3: the ends agree, no finding.
-  EXPECT_TRUE(run(leaf("nvue-show-qos-roce.txt", Fixture("switch/nvue/nv-show-qos-roce-cl515-lossless-single-ipool.txt"))).empty());
+  EXPECT_TRUE(
+      run(leaf("nvue-show-qos-roce.txt", Fixture("switch/nvue/nv-show-qos-roce-cl515-lossless-single-ipool.txt"))).empty());
   // The QoS round-trips through the switch facts document.
   SwitchFacts back = ParseSwitchFactsJson(SwitchFactsJson(lossy), "x");
   ASSERT_TRUE(back.qos);
@@ -690,7 +726,8 @@ TEST(ConfigDrift, EosEntriesNestBlocksAndSkipComments) {
   ConfigEntries avd = EosConfigEntries(Fixture("eos/avd-intended-configs.cfg"));
   EXPECT_EQ(avd.count("router bgp 65101 > router-id 192.168.42.42"), 1u);
   for (const auto& [key, value] : avd) EXPECT_NE(key[0], '!') << key;
-  ConfigEntries nested = EosConfigEntries("qos profile P\n   qos trust dscp\n   !\n   tx-queue 3\n      random-detect ecn\n   priority-flow-control on\n!\nend\n");
+  ConfigEntries nested = EosConfigEntries(
+      "qos profile P\n   qos trust dscp\n   !\n   tx-queue 3\n      random-detect ecn\n   priority-flow-control on\n!\nend\n");
   EXPECT_EQ(nested.count("qos profile P > tx-queue 3 > random-detect ecn"), 1u);
   EXPECT_EQ(nested.count("qos profile P > priority-flow-control on"), 1u);
   EXPECT_EQ(nested.size(), 5u);
@@ -751,8 +788,10 @@ TEST(SwitchRules, ConfigDriftOnEosSonicAndNvue) {
 
 TEST(ConfigDrift, SonicAndNvueEntriesCompareByValue) {
   std::string error;
-  ConfigEntries expected = SonicConfigEntries(R"({"PORT": {"Ethernet0": {"mtu": "9100", "fec": "rs"}}, "INTERFACE": {"Ethernet0|10.0.0.1/31": {}}})", error);
-  ConfigEntries running = SonicConfigEntries(R"({"PORT": {"Ethernet0": {"mtu": "1500", "fec": "rs", "admin_status": "up"}}, "INTERFACE": {}})", error);
+  ConfigEntries expected = SonicConfigEntries(
+      R"({"PORT": {"Ethernet0": {"mtu": "9100", "fec": "rs"}}, "INTERFACE": {"Ethernet0|10.0.0.1/31": {}}})", error);
+  ConfigEntries running = SonicConfigEntries(
+      R"({"PORT": {"Ethernet0": {"mtu": "1500", "fec": "rs", "admin_status": "up"}}, "INTERFACE": {}})", error);
   EXPECT_TRUE(error.empty());
   std::vector<DriftItem> drift = ConfigDrift(expected, running);
   ASSERT_EQ(drift.size(), 2u);
@@ -761,7 +800,10 @@ TEST(ConfigDrift, SonicAndNvueEntriesCompareByValue) {
   EXPECT_EQ(drift[1].key, "PORT > Ethernet0 > mtu");
   EXPECT_EQ(drift[1].running, "1500");
   // NVUE: `nv config show -o yaml` puts a header item before the set tree.
-  ConfigEntries nv = NvueConfigEntries("- header:\n    model: SN5600\n- set:\n    interface:\n      swp1:\n        link:\n          mtu: 9216\n      lo:\n        ip:\n          address:\n            10.255.0.0/32: {}\n", error);
+  ConfigEntries nv = NvueConfigEntries(
+      "- header:\n    model: SN5600\n- set:\n    interface:\n      swp1:\n        link:\n          mtu: 9216\n      lo:\n        "
+      "ip:\n          address:\n            10.255.0.0/32: {}\n",
+      error);
   EXPECT_EQ(nv.at("interface > swp1 > link > mtu"), "9216");
   EXPECT_EQ(nv.count("interface > lo > ip > address > 10.255.0.0/32"), 1u);
   EXPECT_EQ(nv.count("model"), 0u);
@@ -783,9 +825,10 @@ TEST(SwitchRules, NoLinkLightWalkNamesTheSwitchEnd) {
   fabric.Put("ibqueryerrors.txt", Fixture("switch/ib/ibqueryerrors-ibsim-lab8-symbol-linkdowned-xmitdiscards.txt"));
   std::vector<SwitchFacts> switches = CollectSwitchesFrom(fabric.path.string()).switches;
   TempDir d;
-  WritePlanOutputs(Plan(ParseSpec(ReadWholeFile(std::string(RAILYARD_SOURCE_DIR) + "/examples/lab-8-node.yaml"), "lab.yaml")), Catalog::Builtin(),
-                   (d.path / "plan").string());
-  std::shared_ptr<const HostPlan> plan = std::make_shared<HostPlan>(LoadPlannedFabric((d.path / "plan" / "plan.json").string(), true));
+  WritePlanOutputs(Plan(ParseSpec(ReadWholeFile(std::string(RAILYARD_SOURCE_DIR) + "/examples/lab-8-node.yaml"), "lab.yaml")),
+                   Catalog::Builtin(), (d.path / "plan").string());
+  std::shared_ptr<const HostPlan> plan =
+      std::make_shared<HostPlan>(LoadPlannedFabric((d.path / "plan" / "plan.json").string(), true));
   HostFacts lab002;
   lab002.hostname = "lab002";
   RdmaFacts dark;
@@ -831,17 +874,20 @@ TEST(SonicCounters, PortstatTablesErrorsAndFec) {
   EXPECT_EQ(e0->errors.at("rx_drop"), 18682u);  // "18,682"; "653.87 MB/s" does not shift the columns
   EXPECT_EQ(e0->errors.at("rx"), 0u);
   // No dashes row under the header (pasted into an issue): the header words' edges place the cells.
-  SwitchPortsReport bare = ParseSonicCounters(Fixture("switch/sonic/show-interfaces-counters-issue-9193-tx-drp-no-underline.txt"));
+  SwitchPortsReport bare =
+      ParseSonicCounters(Fixture("switch/sonic/show-interfaces-counters-issue-9193-tx-drp-no-underline.txt"));
   ASSERT_EQ(bare.ports.size(), 1u);
   EXPECT_EQ(bare.ports[0].errors.at("tx_drop"), 9268210u);
   // N/A cells are not counters (the chassis supervisor's rows).
-  SwitchPortsReport na = ParseSonicCounters(Fixture("switch/sonic/show-interfaces-counters-unittest-chassis-sup-all-NA-rows.txt"));
+  SwitchPortsReport na =
+      ParseSonicCounters(Fixture("switch/sonic/show-interfaces-counters-unittest-chassis-sup-all-NA-rows.txt"));
   EXPECT_TRUE(Port(na, "Ethernet11/1")->errors.empty());
   // fec-stats: a header cell with a space ("FLR(P) (Accuracy)") is read from the dashes row.
   TempDir d;
   d.Put("hostname.txt", "sonic-leaf\n");
   d.Put("sonic-show-interfaces-counters-fec-stats.txt", Fixture("switch/sonic/show-interfaces-counters-fec-stats-unittest.txt"));
-  d.Put("sonic-show-interfaces-counters-errors.txt", Fixture("switch/sonic/show-interfaces-counters-unittest-state-D-NA-units.txt"));
+  d.Put("sonic-show-interfaces-counters-errors.txt",
+        Fixture("switch/sonic/show-interfaces-counters-unittest-state-D-NA-units.txt"));
   SwitchFacts f = CollectSwitchFrom(d.path.string());
   EXPECT_TRUE(f.warnings.empty());
   const SwitchPortFacts* fec = nullptr;
@@ -853,7 +899,8 @@ TEST(SonicCounters, PortstatTablesErrorsAndFec) {
   EXPECT_EQ(fec->errors.at("rx_drop"), 100u);
   std::vector<Finding> found = RunSwitchRules(f, DoctorPolicy{}, nullptr);
   size_t uncorrected = 0;
-  for (const Finding& x : found) uncorrected += x.rule == "port-error-counters-high" && x.message.find("fec_uncorrected") != std::string::npos;
+  for (const Finding& x : found)
+    uncorrected += x.rule == "port-error-counters-high" && x.message.find("fec_uncorrected") != std::string::npos;
   EXPECT_EQ(uncorrected, 2u);  // Ethernet0 (3) and Ethernet4 (1); drops are congestion, not judged
 }
 
@@ -864,7 +911,8 @@ namespace railyard {
 namespace {
 
 TEST(EosInterfacesStatus, TheJsonFormsAndTheirCauses) {
-  SwitchPortsReport r = ParseEosInterfacesStatus(Fixture("switch/eos/show-interfaces-status-json-7160-notconnect-notpresent-breakout.json"));
+  SwitchPortsReport r =
+      ParseEosInterfacesStatus(Fixture("switch/eos/show-interfaces-status-json-7160-notconnect-notpresent-breakout.json"));
   EXPECT_TRUE(r.warnings.empty());
   EXPECT_EQ(r.ports.size(), 62u);
   size_t connected = 0, absent = 0;
@@ -879,7 +927,8 @@ TEST(EosInterfacesStatus, TheJsonFormsAndTheirCauses) {
   EXPECT_EQ(e1->oper, "down");
   EXPECT_EQ(e1->vlan_mode, "trunk");
   EXPECT_EQ(e1->module_type, "10GBASE-T");
-  SwitchPortsReport veos = ParseEosInterfacesStatus(Fixture("switch/eos/show-interfaces-status-json-veos-4.33-interfaceDamped-notconnect.json"));
+  SwitchPortsReport veos =
+      ParseEosInterfacesStatus(Fixture("switch/eos/show-interfaces-status-json-veos-4.33-interfaceDamped-notconnect.json"));
   const SwitchPortFacts* e2 = Port(veos, "Ethernet2");
   ASSERT_TRUE(e2);
   EXPECT_DOUBLE_EQ(e2->speed_gbps, 1);  // bandwidth 1000000000 bit/s

@@ -78,9 +78,10 @@ std::vector<const NetdevFacts*> Physical(const HostFacts& f) {
 
 StepResult CardPresent(const HostFacts& f) {
   bool known = SourcePresent(f, "lspci");
-  return Custom("the NIC is on the PCI bus (lspci)", known, !f.pci.empty(),
-                known ? fmt::format("{} Mellanox/NVIDIA function(s)", f.pci.size()) : "", "lspci -vvv -d 15b3:",
-                "the card does not enumerate: reseat it, check slot power and the BIOS (slot enabled, bifurcation), try another slot");
+  return Custom(
+      "the NIC is on the PCI bus (lspci)", known, !f.pci.empty(),
+      known ? fmt::format("{} Mellanox/NVIDIA function(s)", f.pci.size()) : "", "lspci -vvv -d 15b3:",
+      "the card does not enumerate: reseat it, check slot power and the BIOS (slot enabled, bifurcation), try another slot");
 }
 
 StepResult DriverBound(const HostFacts& f) {
@@ -90,8 +91,8 @@ StepResult DriverBound(const HostFacts& f) {
     if (p.driver.empty()) unbound += (unbound.empty() ? "" : ", ") + p.bdf;
   }
   return Custom("a driver is bound to every function", known, unbound.empty(),
-                unbound.empty() ? "mlx5_core/mlx4_core in use" : "no driver in use on " + unbound, "lspci -k -d 15b3:",
-                "load the driver (modprobe mlx5_core); if it fails, dmesg says why (see the firmware step)");
+                unbound.empty() ? "mlx5_core/mlx4_core in use" : "no driver in use on " + unbound,
+                "lspci -k -d 15b3:", "load the driver (modprobe mlx5_core); if it fails, dmesg says why (see the firmware step)");
 }
 
 StepResult ModulePresent(const HostFacts& f) {
@@ -105,8 +106,9 @@ StepResult ModulePresent(const HostFacts& f) {
       detail += (detail.empty() ? "" : ", ") + n->name + ": no readable module";
     }
   }
-  return Custom("a module or cable is in every cage and readable (ethtool -m)", known, ok, ok && known ? "modules readable" : detail,
-                "ethtool -m IF (per port)", "seat the module/cable fully; an unreadable EEPROM means a missing, faulty or unsupported module");
+  return Custom("a module or cable is in every cage and readable (ethtool -m)", known, ok,
+                ok && known ? "modules readable" : detail, "ethtool -m IF (per port)",
+                "seat the module/cable fully; an unreadable EEPROM means a missing, faulty or unsupported module");
 }
 
 StepResult CarrierUp(const HostFacts& f) {
@@ -123,7 +125,8 @@ StepResult CarrierUp(const HostFacts& f) {
     }
   }
   return Custom("the ports detect a link (carrier)", known, ok, ok && known ? "every physical port has link" : detail,
-                "ethtool IF (Link detected)", "check the cable and the switch port: admin state, speed, FEC and auto-negotiation must match");
+                "ethtool IF (Link detected)",
+                "check the cable and the switch port: admin state, speed, FEC and auto-negotiation must match");
 }
 
 StepResult IbPhysical(const HostFacts& f) {
@@ -147,7 +150,8 @@ StepResult Addresses(const HostFacts& f) {
   bool known = SourcePresent(f, "ip -j addr") || SourcePresent(f, "getifaddrs");
   std::string missing;
   for (const NetdevFacts& n : f.netdevs) {
-    if ((n.kind == "physical" || n.kind == "bond" || n.kind == "vlan") && n.master.empty() && n.operstate == "up" && n.addresses.empty()) {
+    if ((n.kind == "physical" || n.kind == "bond" || n.kind == "vlan") && n.master.empty() && n.operstate == "up" &&
+        n.addresses.empty()) {
       missing += (missing.empty() ? "" : ", ") + n.name;
     }
   }
@@ -159,10 +163,12 @@ StepResult Addresses(const HostFacts& f) {
 StepResult VlanPresent(const HostFacts& f) {
   std::string vlans;
   for (const NetdevFacts& n : f.netdevs) {
-    if (n.kind == "vlan") vlans += fmt::format("{}{} (id {}, on {}, {})", vlans.empty() ? "" : ", ", n.name, n.vlan_id, n.lower, n.operstate);
+    if (n.kind == "vlan")
+      vlans += fmt::format("{}{} (id {}, on {}, {})", vlans.empty() ? "" : ", ", n.name, n.vlan_id, n.lower, n.operstate);
   }
   bool known = SourcePresent(f, "ip ") || SourcePresent(f, "/sys/class/net");
-  return Custom("the VLAN interface exists", known, !vlans.empty(), vlans.empty() ? "no VLAN interface" : vlans, "ip -d link show",
+  return Custom("the VLAN interface exists", known, !vlans.empty(), vlans.empty() ? "no VLAN interface" : vlans,
+                "ip -d link show",
                 "create it in the persistent config (netplan vlans:, ifcfg VLAN=yes, nmcli connection add type vlan)");
 }
 
@@ -194,9 +200,10 @@ StepResult VirtualNic(const HostFacts& f) {
       virt += (virt.empty() ? "" : ", ") + n.name + " (" + n.driver + ")";
     }
   }
-  return Custom("the data NIC is the passed-through ConnectX, not an emulated one", known, virt.empty(),
-                virt.empty() ? "no emulated NIC drivers" : "emulated NICs: " + virt, "ethtool -i IF",
-                "the hypervisor reports the emulated NIC's link: connect it in the VM settings, or pass the ConnectX (or a VF) through");
+  return Custom(
+      "the data NIC is the passed-through ConnectX, not an emulated one", known, virt.empty(),
+      virt.empty() ? "no emulated NIC drivers" : "emulated NICs: " + virt, "ethtool -i IF",
+      "the hypervisor reports the emulated NIC's link: connect it in the VM settings, or pass the ConnectX (or a VF) through");
 }
 
 using Steps = std::vector<std::function<StepResult(const HostFacts&, const DoctorPolicy&)>>;
@@ -215,7 +222,8 @@ const std::vector<std::pair<Symptom, Steps>>& Catalog() {
       {{"no-network-after-boot", "the host boots without its network"},
        {[](const HostFacts& f, const DoctorPolicy& p) {
           return ByRules(f, p, "the interface is set to start at boot (ONBOOT)", {"ifcfg-onboot-no"},
-                         !f.ifcfg.empty() || !f.netplan.empty(), "cat /etc/sysconfig/network-scripts/ifcfg-* /etc/netplan/*.yaml");
+                         !f.ifcfg.empty() || !f.netplan.empty(),
+                         "cat /etc/sysconfig/network-scripts/ifcfg-* /etc/netplan/*.yaml");
         },
         [](const HostFacts& f, const DoctorPolicy& p) {
           return ByRules(f, p, "NetworkManager manages the configured interfaces", {"nm-unmanaged"}, !f.networkmanager.empty(),
@@ -227,7 +235,8 @@ const std::vector<std::pair<Symptom, Steps>>& Catalog() {
         [](const HostFacts& f, const DoctorPolicy&) { return Addresses(f); },
         [](const HostFacts& f, const DoctorPolicy& p) {
           return ByRules(f, p, "every other NIC's driver took its device and found its firmware",
-                         {"nic-probe-failed", "realtek-inbox-driver", "nic-firmware-missing", "wifi-firmware-missing", "esxi-driver-missing"},
+                         {"nic-probe-failed", "realtek-inbox-driver", "nic-firmware-missing", "wifi-firmware-missing",
+                          "esxi-driver-missing"},
                          SourcePresent(f, "dmesg") || !f.other_pci.empty() || f.platform == "esxi",
                          "dmesg | grep -iE 'probe|firmware|XID'; lspci -k");
         }}},
@@ -262,7 +271,8 @@ const std::vector<std::pair<Symptom, Steps>>& Catalog() {
                         "ethtool -l IF", "ethtool -L IF combined N (N = cores on the NIC's NUMA node, up to the NIC's maximum)");
         },
         [](const HostFacts& f, const DoctorPolicy& p) {
-          return ByRules(f, p, "MTU is jumbo and consistent", {"mtu-not-jumbo", "mtu-inconsistent"}, !f.netdevs.empty(), "ip -d link show");
+          return ByRules(f, p, "MTU is jumbo and consistent", {"mtu-not-jumbo", "mtu-inconsistent"}, !f.netdevs.empty(),
+                         "ip -d link show");
         },
         [](const HostFacts& f, const DoctorPolicy& p) {
           bool qos = false;
@@ -278,7 +288,8 @@ const std::vector<std::pair<Symptom, Steps>>& Catalog() {
           bool usb_known = f.platform == "esxi" || SourcePresent(f, "dmesg");
           for (const NetdevFacts& n : f.netdevs) usb_known |= n.usb_speed_mbps > 0;
           return ByRules(f, p, "USB adapters run on USB 3; ESXi vmnics at the speed they advertise",
-                         {"usb-nic-below-usb3", "esxi-nic-below-capability"}, usb_known, "lsusb -t; esxcli network nic get -n vmnicN");
+                         {"usb-nic-below-usb3", "esxi-nic-below-capability"}, usb_known,
+                         "lsusb -t; esxcli network nic get -n vmnicN");
         }}},
       {{"vlan-unreachable", "hosts on a VLAN cannot reach each other"},
        {[](const HostFacts& f, const DoctorPolicy&) { return VlanPresent(f); },
@@ -291,7 +302,8 @@ const std::vector<std::pair<Symptom, Steps>>& Catalog() {
        {[](const HostFacts& f, const DoctorPolicy&) { return VirtualNic(f); },
         [](const HostFacts& f, const DoctorPolicy&) { return CarrierUp(f); },
         [](const HostFacts& f, const DoctorPolicy& p) {
-          return ByRules(f, p, "NetworkManager manages the interface", {"nm-unmanaged"}, !f.networkmanager.empty(), "nmcli -t device status");
+          return ByRules(f, p, "NetworkManager manages the interface", {"nm-unmanaged"}, !f.networkmanager.empty(),
+                         "nmcli -t device status");
         }}},
       {{"device-missing", "the NIC or its interface does not show up"},
        {[](const HostFacts& f, const DoctorPolicy&) { return CardPresent(f); },
@@ -302,7 +314,8 @@ const std::vector<std::pair<Symptom, Steps>>& Catalog() {
         [](const HostFacts& f, const DoctorPolicy&) { return DriverBound(f); },
         [](const HostFacts& f, const DoctorPolicy& p) {
           return ByRules(f, p, "every other NIC's driver took its device and found its firmware",
-                         {"nic-probe-failed", "realtek-inbox-driver", "nic-firmware-missing", "wifi-firmware-missing", "esxi-driver-missing"},
+                         {"nic-probe-failed", "realtek-inbox-driver", "nic-firmware-missing", "wifi-firmware-missing",
+                          "esxi-driver-missing"},
                          SourcePresent(f, "dmesg") || !f.other_pci.empty() || f.platform == "esxi",
                          "dmesg | grep -iE 'probe|firmware|XID'; lspci -k");
         },
@@ -316,7 +329,8 @@ const std::vector<std::pair<Symptom, Steps>>& Catalog() {
             if (!has) orphans += (orphans.empty() ? "" : ", ") + p.bdf;
           }
           return Custom("every function has a netdev or RDMA device", known, orphans.empty(),
-                        orphans.empty() ? "every function has its interface" : "no interface for " + orphans, "ls -l /sys/class/net/*/device",
+                        orphans.empty() ? "every function has its interface" : "no interface for " + orphans,
+                        "ls -l /sys/class/net/*/device",
                         "check the port type (mlxconfig LINK_TYPE_P1: IB or ETH) and that mlx5_ib / the netdev driver loaded");
         }}},
   };
@@ -327,9 +341,12 @@ const std::vector<std::pair<Symptom, Steps>>& Catalog() {
 
 std::string_view ToString(StepStatus status) {
   switch (status) {
-    case StepStatus::kPassed: return "passed";
-    case StepStatus::kFailed: return "FAILED";
-    case StepStatus::kUnknown: return "unknown";
+    case StepStatus::kPassed:
+      return "passed";
+    case StepStatus::kFailed:
+      return "FAILED";
+    case StepStatus::kUnknown:
+      return "unknown";
   }
   return "unknown";
 }
@@ -364,7 +381,9 @@ StepResult SwitchEnd(const HostFacts& facts, const DoctorPolicy& policy, const s
     StepResult r{title, StepStatus::kUnknown, "not checked: " + std::move(why), std::move(run), ""};
     return r;
   };
-  if (!plan) return unknown("without --plan the host's switch ports are not known", "railyard doctor --symptom ... --plan plan.json HOST.json SWITCHES.ndjson");
+  if (!plan)
+    return unknown("without --plan the host's switch ports are not known",
+                   "railyard doctor --symptom ... --plan plan.json HOST.json SWITCHES.ndjson");
   std::set<std::string> ends;  // "leaf|port" as the plan names them
   for (const HostLinkEnd& e : HostLinkEnds(facts, *plan)) ends.insert(e.leaf + "|" + e.leaf_port);
   // Each switch port the facts hold, by what its findings say ("leaf01", "port Et1/1") -> plan key.
@@ -381,7 +400,8 @@ StepResult SwitchEnd(const HostFacts& facts, const DoctorPolicy& policy, const s
     }
   }
   if (judged == 0) {
-    return unknown(ends.empty() ? "the plan has no cable for this host" : fmt::format("no switch facts for this host's {} planned switch port(s)", ends.size()),
+    return unknown(ends.empty() ? "the plan has no cable for this host"
+                                : fmt::format("no switch facts for this host's {} planned switch port(s)", ends.size()),
                    command);
   }
   Doctor doctor(policy, plan);
@@ -397,7 +417,8 @@ StepResult SwitchEnd(const HostFacts& facts, const DoctorPolicy& policy, const s
     if (fix.empty()) fix = f.fix;
   }
   return Custom(title, true, detail.empty(),
-                detail.empty() ? fmt::format("{} switch port(s) on {} checked", judged, fmt::join(leaves, ", ")) : detail, command, fix);
+                detail.empty() ? fmt::format("{} switch port(s) on {} checked", judged, fmt::join(leaves, ", ")) : detail,
+                command, fix);
 }
 
 }  // namespace
@@ -418,18 +439,22 @@ std::vector<StepResult> RunSymptom(const std::string& symptom, const HostFacts& 
       for (const HostVlanUse& u : uses) judged += FindVlanPort(ports, u) != nullptr;
       std::string detail;
       for (const Finding& f : found) detail += (detail.empty() ? "" : "; ") + f.message;
-      StepResult r = Custom("the switch port carries the VLAN", judged > 0, found.empty(),
-                            found.empty() ? fmt::format("{} VLAN port(s) checked against their switch port", judged) : detail,
-                            "railyard collect --switch --from <the LLDP neighbour's saved outputs> (switchport VLANs), then give it to doctor",
-                            found.empty() ? "" : found.front().fix);
+      StepResult r = Custom(
+          "the switch port carries the VLAN", judged > 0, found.empty(),
+          found.empty() ? fmt::format("{} VLAN port(s) checked against their switch port", judged) : detail,
+          "railyard collect --switch --from <the LLDP neighbour's saved outputs> (switchport VLANs), then give it to doctor",
+          found.empty() ? "" : found.front().fix);
       if (judged == 0 && uses.empty()) r.detail = "not checked: no tagged VLAN with an LLDP neighbour in the host's facts";
       out.push_back(std::move(r));
     } else if (symptom == "no-link-light") {
-      out.push_back(SwitchEnd(facts, policy, switches, plan, "the switch end is enabled, holds a module it supports and receives light",
-                              {"switch-port-admin-down", "switch-port-errdisabled", "switch-planned-port-down", "switch-module-not-supported"}));
+      out.push_back(SwitchEnd(
+          facts, policy, switches, plan, "the switch end is enabled, holds a module it supports and receives light",
+          {"switch-port-admin-down", "switch-port-errdisabled", "switch-planned-port-down", "switch-module-not-supported"}));
     } else if (symptom == "bandwidth-below-rated") {
-      out.push_back(SwitchEnd(facts, policy, switches, plan, "the switch end runs at the planned speed, clean, with the host's RoCE QoS",
-                              {"switch-port-forced-speed", "link-end-mismatch", "ib-link-degraded", "port-error-counters-high", "roce-qos-mismatch"}));
+      out.push_back(SwitchEnd(facts, policy, switches, plan,
+                              "the switch end runs at the planned speed, clean, with the host's RoCE QoS",
+                              {"switch-port-forced-speed", "link-end-mismatch", "ib-link-degraded", "port-error-counters-high",
+                               "roce-qos-mismatch"}));
     }
     return out;
   }

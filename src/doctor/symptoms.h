@@ -18,11 +18,11 @@ enum class StepStatus { kPassed, kFailed, kUnknown };
 std::string_view ToString(StepStatus status);
 
 struct StepResult {
-  std::string step;      // what is checked
+  std::string step;  // what is checked
   StepStatus status = StepStatus::kUnknown;
-  std::string detail;    // evidence when passed or failed; why unknown
-  std::string command;   // unknown: the command whose output (in a capture, or live) decides it
-  std::string fix;       // failed: what to do
+  std::string detail;   // evidence when passed or failed; why unknown
+  std::string command;  // unknown: the command whose output (in a capture, or live) decides it
+  std::string fix;      // failed: what to do
 };
 
 struct Symptom {

@@ -7,12 +7,12 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "util/csv.h"
 #include "export/exporters.h"
-#include "util/hostlist.h"
 #include "export/summary.h"
 #include "export/write_all.h"
 #include "plan/test_specs.h"
+#include "util/csv.h"
+#include "util/hostlist.h"
 
 namespace railyard {
 namespace {
@@ -32,8 +32,8 @@ class ExportTest : public ::testing::Test {
     dir_ = fs::temp_directory_path() / ("railyard-export-" + std::to_string(::getpid()) + "-" +
                                         ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir_);
-    result_ = Plan(testing::ParseOrDie(testing::SuperPodYaml(
-        63, "  - {name: oob, kind: ethernet, speed: 1G, switch: SN2201}\n", "  oob: {prefix: 192.168.0.0/22, vlan: 10}\n")));
+    result_ = Plan(testing::ParseOrDie(testing::SuperPodYaml(63, "  - {name: oob, kind: ethernet, speed: 1G, switch: SN2201}\n",
+                                                             "  oob: {prefix: 192.168.0.0/22, vlan: 10}\n")));
     files_ = WritePlanOutputs(result_, Catalog::Builtin(), dir_.string());
   }
   void TearDown() override { fs::remove_all(dir_); }
@@ -178,7 +178,8 @@ TEST_F(ExportTest, DotAndNetbox) {
   std::string dot = Read(dir_ / "topology.dot");
   EXPECT_EQ(dot.rfind("graph \"test\" {\n", 0), 0u);
   // Host edges are matched by port description (hosts send a MAC port id); switch-to-switch edges by ifname.
-  EXPECT_NE(dot.find("    \"dgx001\":\"mlx5_0\" -- \"compute-leaf-su01-r1\":\"1\" [LLDP=\"match_type=portdescr\"]\n"), std::string::npos);
+  EXPECT_NE(dot.find("    \"dgx001\":\"mlx5_0\" -- \"compute-leaf-su01-r1\":\"1\" [LLDP=\"match_type=portdescr\"]\n"),
+            std::string::npos);
   size_t spine = dot.find("-- \"compute-spine-");
   ASSERT_NE(spine, std::string::npos);
   EXPECT_EQ(dot.substr(spine, dot.find('\n', spine) - spine).find("LLDP"), std::string::npos);
@@ -228,9 +229,7 @@ TEST(Export, SummaryJsonHasTheContractKeys) {
   EXPECT_EQ(j["bom"]["switches"], 48);
 }
 
-TEST(Export, JsonEscapesHostileStrings) {
-  EXPECT_EQ(JsonQuote("a\"b\\c\n\x01"), "\"a\\\"b\\\\c\\n\\u0001\"");
-}
+TEST(Export, JsonEscapesHostileStrings) { EXPECT_EQ(JsonQuote("a\"b\\c\n\x01"), "\"a\\\"b\\\\c\\n\\u0001\""); }
 
 TEST(OutputSet, AllOrNothingWhenARenameFails) {
   fs::path dir = fs::temp_directory_path() / ("railyard-commitall-" + std::to_string(::getpid()));
@@ -335,9 +334,12 @@ namespace railyard {
 namespace {
 
 std::string LabYaml(const std::string& kind, const std::string& pcie) {
-  return "name: lab\nnodes: {count: 8, gpus: 8, pcie: " + pcie + ", per_rack: 2}\nplanes:\n"
-         "  - {name: compute, kind: " + kind + ", nic: MCX75310AAS-NEAT, ports_per_node: 8, speed: 400G, switch: " +
-         (kind == "infiniband" ? "QM9700" : "SN5600") + "}\n";
+  return "name: lab\nnodes: {count: 8, gpus: 8, pcie: " + pcie +
+         ", per_rack: 2}\nplanes:\n"
+         "  - {name: compute, kind: " +
+         kind +
+         ", nic: MCX75310AAS-NEAT, ports_per_node: 8, speed: 400G, switch: " + (kind == "infiniband" ? "QM9700" : "SN5600") +
+         "}\n";
 }
 
 TEST(PlanOutputSet, ReplanningRemovesWhatTheLastPlanWroteAndNothingElse) {
@@ -418,9 +420,10 @@ const std::vector<ImportForm>& NetboxForms() {
         "shipping_address", "latitude", "longitude", "owner", "comments", "tags"},
        {"name", "slug", "status"}},
       {"netbox-2-racks.csv",
-       {"site", "location", "group", "name", "facility_id", "tenant", "status", "role", "rack_type", "form_factor", "serial",
-        "asset_tag", "width", "u_height", "desc_units", "outer_width", "outer_height", "outer_depth", "outer_unit",
-        "mounting_depth", "airflow", "weight", "max_weight", "weight_unit", "description", "owner", "comments", "tags"},
+       {"site",       "location",    "group",        "name",        "facility_id", "tenant",         "status",
+        "role",       "rack_type",   "form_factor",  "serial",      "asset_tag",   "width",          "u_height",
+        "desc_units", "outer_width", "outer_height", "outer_depth", "outer_unit",  "mounting_depth", "airflow",
+        "weight",     "max_weight",  "weight_unit",  "description", "owner",       "comments",       "tags"},
        {"site", "name", "status", "width", "u_height"}},  // width and u_height: no rack_type given
       {"netbox-3-manufacturers.csv", {"name", "slug", "description", "owner", "comments", "tags"}, {"name", "slug"}},
       {"netbox-4-device-types.csv",
@@ -431,21 +434,68 @@ const std::vector<ImportForm>& NetboxForms() {
        {"name", "slug", "parent", "color", "vm_role", "config_template", "description", "owner", "comments", "tags"},
        {"name", "slug", "color"}},
       {"netbox-6-devices.csv",
-       {"name", "role", "tenant", "manufacturer", "device_type", "platform", "serial", "asset_tag", "status", "site",
-        "location", "rack", "position", "face", "latitude", "longitude", "parent", "device_bay", "airflow",
-        "virtual_chassis", "vc_position", "vc_priority", "cluster", "description", "config_template", "owner", "comments",
-        "tags"},
+       {"name",        "role",      "tenant",      "manufacturer",    "device_type", "platform",        "serial",
+        "asset_tag",   "status",    "site",        "location",        "rack",        "position",        "face",
+        "latitude",    "longitude", "parent",      "device_bay",      "airflow",     "virtual_chassis", "vc_position",
+        "vc_priority", "cluster",   "description", "config_template", "owner",       "comments",        "tags"},
        {"role", "manufacturer", "device_type", "status", "site", "name", "rack", "position", "face"}},
       {"netbox-7-interfaces.csv",
-       {"device", "name", "label", "parent", "bridge", "lag", "type", "speed", "duplex", "enabled", "mark_connected", "wwn",
-        "vdcs", "mtu", "mgmt_only", "description", "poe_mode", "poe_type", "mode", "vlan_group", "untagged_vlan",
-        "tagged_vlans", "qinq_svlan", "vrf", "rf_role", "rf_channel", "rf_channel_frequency", "rf_channel_width",
-        "tx_power", "owner", "tags"},
+       {"device",
+        "name",
+        "label",
+        "parent",
+        "bridge",
+        "lag",
+        "type",
+        "speed",
+        "duplex",
+        "enabled",
+        "mark_connected",
+        "wwn",
+        "vdcs",
+        "mtu",
+        "mgmt_only",
+        "description",
+        "poe_mode",
+        "poe_type",
+        "mode",
+        "vlan_group",
+        "untagged_vlan",
+        "tagged_vlans",
+        "qinq_svlan",
+        "vrf",
+        "rf_role",
+        "rf_channel",
+        "rf_channel_frequency",
+        "rf_channel_width",
+        "tx_power",
+        "owner",
+        "tags"},
        {"device", "name", "type"}},
       {"netbox-8-cables.csv",
-       {"side_a_site", "side_a_device", "side_a_power_panel", "side_a_type", "side_a_name", "side_b_site", "side_b_device",
-        "side_b_power_panel", "side_b_type", "side_b_name", "type", "status", "profile", "tenant", "bundle", "label",
-        "color", "length", "length_unit", "description", "owner", "comments", "tags"},
+       {"side_a_site",
+        "side_a_device",
+        "side_a_power_panel",
+        "side_a_type",
+        "side_a_name",
+        "side_b_site",
+        "side_b_device",
+        "side_b_power_panel",
+        "side_b_type",
+        "side_b_name",
+        "type",
+        "status",
+        "profile",
+        "tenant",
+        "bundle",
+        "label",
+        "color",
+        "length",
+        "length_unit",
+        "description",
+        "owner",
+        "comments",
+        "tags"},
        {"side_a_device", "side_a_type", "side_a_name", "side_b_device", "side_b_type", "side_b_name"}},
   };
   return forms;
@@ -461,8 +511,8 @@ const std::map<std::string, std::set<std::string>>& NetboxChoices() {
       {"netbox-6-devices.csv:airflow", {"", "front-to-rear", "rear-to-front"}},
       {"netbox-7-interfaces.csv:type",
        {"infiniband-edr", "infiniband-hdr", "infiniband-ndr", "infiniband-xdr", "1000base-t", "10gbase-t", "10gbase-x-sfpp",
-        "25gbase-x-sfp28", "100gbase-x-qsfp28", "200gbase-x-qsfp56", "400gbase-x-qsfp112", "400gbase-x-qsfpdd",
-        "400gbase-x-osfp", "800gbase-x-osfp", "other"}},
+        "25gbase-x-sfp28", "100gbase-x-qsfp28", "200gbase-x-qsfp56", "400gbase-x-qsfp112", "400gbase-x-qsfpdd", "400gbase-x-osfp",
+        "800gbase-x-osfp", "other"}},
       {"netbox-7-interfaces.csv:mgmt_only", {"true", "false"}},
       {"netbox-8-cables.csv:status", {"connected", "planned", "decommissioning"}},
       {"netbox-8-cables.csv:type", {"cat6", "dac-active", "dac-passive", "mmf-om4", "smf-os2", "aoc"}},
@@ -476,9 +526,10 @@ const std::map<std::string, std::set<std::string>>& NetboxChoices() {
 TEST(NetboxImport, EveryFileHasTheColumnsAndValuesNetBoxTakes) {
   const fs::path dir = fs::temp_directory_path() / ("railyard-netbox-" + std::to_string(::getpid()));
   fs::remove_all(dir);
-  WritePlanOutputs(Plan(testing::ParseOrDie(testing::SuperPodYaml(
-                       63, "  - {name: oob, kind: ethernet, speed: 1G, switch: SN2201}\n", "  oob: {prefix: 192.168.0.0/22, vlan: 10}\n"))),
-                   Catalog::Builtin(), dir.string());
+  WritePlanOutputs(
+      Plan(testing::ParseOrDie(testing::SuperPodYaml(63, "  - {name: oob, kind: ethernet, speed: 1G, switch: SN2201}\n",
+                                                     "  oob: {prefix: 192.168.0.0/22, vlan: 10}\n"))),
+      Catalog::Builtin(), dir.string());
   std::map<std::string, std::set<std::string>> names;  // file -> first column values (the names later files refer to)
   for (const ImportForm& form : NetboxForms()) {
     SCOPED_TRACE(form.file);
@@ -511,7 +562,8 @@ TEST(NetboxImport, EveryFileHasTheColumnsAndValuesNetBoxTakes) {
   std::set<std::pair<std::string, std::string>> made;
   for (const CsvRow& row : interfaces.rows) {
     EXPECT_TRUE(names["netbox-6-devices.csv"].count(row.fields[0])) << row.fields[0];
-    EXPECT_TRUE(made.insert({row.fields[0], row.fields[1]}).second) << "interface twice: " << row.fields[0] << " " << row.fields[1];
+    EXPECT_TRUE(made.insert({row.fields[0], row.fields[1]}).second)
+        << "interface twice: " << row.fields[0] << " " << row.fields[1];
   }
   CsvTable cables = ParseCsv(Read(dir / "netbox-8-cables.csv"), "cables");
   for (const CsvRow& row : cables.rows) {

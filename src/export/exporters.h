@@ -5,10 +5,10 @@
 #include <string>
 
 #include "catalog/catalog.h"
-#include "util/output_file.h"
-#include "util/version.h"
 #include "model/fabric.h"
 #include "plan/planner.h"
+#include "util/output_file.h"
+#include "util/version.h"
 
 namespace railyard {
 
@@ -27,7 +27,7 @@ struct ExportContext {
   const PlanResult& result;
   const Catalog& catalog;
   PortNamer ports;
-  CageNamer cages;  // front-panel cage/lane of switch ports ("17/1")
+  CageNamer cages;               // front-panel cage/lane of switch ports ("17/1")
   std::string not_for_ordering;  // set by `plan --force` on a plan with error findings
 
   const Fabric& fabric() const { return result.fabric; }
@@ -46,36 +46,35 @@ struct ExportContext {
 
 std::string_view LevelName(uint8_t level);  // endpoint-leaf | leaf-spine | spine-core
 
-void WritePlanJson(const ExportContext& ctx, OutputFile& out);          // plan.json
+void WritePlanJson(const ExportContext& ctx, OutputFile& out);  // plan.json
 // plan.index: the rows verify/doctor/ledger read, with plan.json's size and fingerprint (plan_index.cc).
 void WritePlanIndex(const ExportContext& ctx, const ContentHash& plan_json, OutputFile& out);
-void WriteCutsheet(const ExportContext& ctx, OutputFile& out);          // cutsheet.csv
-void WriteBomCsv(const ExportContext& ctx, OutputFile& out);            // bom.csv
-void WriteLabels(const ExportContext& ctx, OutputFile& out);            // labels.csv
-void WriteIpPlan(const ExportContext& ctx, OutputFile& out);            // ip-plan.csv
+void WriteCutsheet(const ExportContext& ctx, OutputFile& out);  // cutsheet.csv
+void WriteBomCsv(const ExportContext& ctx, OutputFile& out);    // bom.csv
+void WriteLabels(const ExportContext& ctx, OutputFile& out);    // labels.csv
+void WriteIpPlan(const ExportContext& ctx, OutputFile& out);    // ip-plan.csv
 // NetBox 4.x bulk import, numbered in import order (netbox.cc).
-void WriteNetboxSites(const ExportContext& ctx, OutputFile& out);        // netbox-1-sites.csv
-void WriteNetboxRacks(const ExportContext& ctx, OutputFile& out);        // netbox-2-racks.csv
+void WriteNetboxSites(const ExportContext& ctx, OutputFile& out);          // netbox-1-sites.csv
+void WriteNetboxRacks(const ExportContext& ctx, OutputFile& out);          // netbox-2-racks.csv
 void WriteNetboxManufacturers(const ExportContext& ctx, OutputFile& out);  // netbox-3-manufacturers.csv
-void WriteNetboxDeviceTypes(const ExportContext& ctx, OutputFile& out);  // netbox-4-device-types.csv
-void WriteNetboxDeviceRoles(const ExportContext& ctx, OutputFile& out);  // netbox-5-device-roles.csv
-void WriteNetboxDevices(const ExportContext& ctx, OutputFile& out);      // netbox-6-devices.csv
-void WriteNetboxInterfaces(const ExportContext& ctx, OutputFile& out);   // netbox-7-interfaces.csv
-void WriteNetboxCables(const ExportContext& ctx, OutputFile& out);       // netbox-8-cables.csv
+void WriteNetboxDeviceTypes(const ExportContext& ctx, OutputFile& out);    // netbox-4-device-types.csv
+void WriteNetboxDeviceRoles(const ExportContext& ctx, OutputFile& out);    // netbox-5-device-roles.csv
+void WriteNetboxDevices(const ExportContext& ctx, OutputFile& out);        // netbox-6-devices.csv
+void WriteNetboxInterfaces(const ExportContext& ctx, OutputFile& out);     // netbox-7-interfaces.csv
+void WriteNetboxCables(const ExportContext& ctx, OutputFile& out);         // netbox-8-cables.csv
 // A port's interface name in NetBox: the device-type library's naming for the switch model where the
 // library has one (catalog column netbox_interface), else the plan's port name.
 std::string NetboxInterface(const ExportContext& ctx, PortRef ref);
-void WriteDot(const ExportContext& ctx, OutputFile& out);               // topology.dot
+void WriteDot(const ExportContext& ctx, OutputFile& out);  // topology.dot
 // plan.html: the plan as one self-contained page: tier diagrams, rack elevations, the cable table
 // (virtualized, with search and filters), the BOM and the findings (plan_html.cc).
 void WritePlanHtml(const ExportContext& ctx, OutputFile& out);
-void WriteSlurmTopology(const ExportContext& ctx, OutputFile& out);     // topology.conf
+void WriteSlurmTopology(const ExportContext& ctx, OutputFile& out);  // topology.conf
 // ibnetdiscover-format topology of one InfiniBand plane, loadable by ibsim.
 void WriteIbnetdiscover(const ExportContext& ctx, size_t plane, OutputFile& out);
 // OpenSM's fat-tree inputs for an InfiniBand plane: root switch GUIDs (opensm -a / root_guid_file) and
 // compute-node port GUIDs (opensm -u / cn_guid_file), in the GUIDs of the ibnetdiscover export.
 void WriteOpensmRootGuids(const ExportContext& ctx, size_t plane, OutputFile& out);
 void WriteOpensmCnGuids(const ExportContext& ctx, size_t plane, OutputFile& out);
-
 
 }  // namespace railyard

@@ -84,11 +84,16 @@ std::string_view InterfaceType(const ExportContext& ctx, PortRef ref, const Plan
   if ((d.role == DeviceRole::kSwitch && ref.port == kMgmtPort) || plane.bmc) return "1000base-t";
   if (plane.kind == FabricKind::kInfiniband) {
     switch (speed) {
-      case 100: return "infiniband-edr";
-      case 200: return "infiniband-hdr";
-      case 400: return "infiniband-ndr";
-      case 800: return "infiniband-xdr";
-      default: return "other";
+      case 100:
+        return "infiniband-edr";
+      case 200:
+        return "infiniband-hdr";
+      case 400:
+        return "infiniband-ndr";
+      case 800:
+        return "infiniband-xdr";
+      default:
+        return "other";
     }
   }
   std::string form = EndForm(ctx.catalog, ctx.fabric(), ref);
@@ -131,19 +136,32 @@ std::string NetboxInterface(const ExportContext& ctx, PortRef ref) {
 void WriteNetboxCables(const ExportContext& ctx, OutputFile& out) {  // netbox-8-cables.csv
   const Fabric& f = ctx.fabric();
   // NetBox 4.x bulk-import columns. ACC has no NetBox type: dac-active, said in the description.
-  out.Append("side_a_device,side_a_type,side_a_name,side_b_device,side_b_type,side_b_name,type,status,label,"
-             "length,length_unit,description\n");
+  out.Append(
+      "side_a_device,side_a_type,side_a_name,side_b_device,side_b_type,side_b_name,type,status,label,"
+      "length,length_unit,description\n");
   for (uint32_t i = 0; i < f.links.size(); ++i) {
     const Link& l = f.links[i];
     std::string_view type;
     std::string_view medium = l.cable != kNoItem ? std::string_view(ctx.catalog.cables()[l.cable].medium) : "";
     switch (l.media) {
-      case Media::kDac: type = "dac-passive"; break;
-      case Media::kAcc: type = "dac-active"; break;
-      case Media::kAoc: type = "aoc"; break;
-      case Media::kRj45: type = "cat6"; break;
-      case Media::kOptical: type = medium.starts_with("mmf") ? "mmf-om4" : "smf-os2"; break;
-      case Media::kNone: type = ""; break;
+      case Media::kDac:
+        type = "dac-passive";
+        break;
+      case Media::kAcc:
+        type = "dac-active";
+        break;
+      case Media::kAoc:
+        type = "aoc";
+        break;
+      case Media::kRj45:
+        type = "cat6";
+        break;
+      case Media::kOptical:
+        type = medium.starts_with("mmf") ? "mmf-om4" : "smf-os2";
+        break;
+      case Media::kNone:
+        type = "";
+        break;
     }
     out.Print(FMT_COMPILE("{},dcim.interface,{},{},dcim.interface,{},{},planned,{},{},m,{} {} {}{}\n"),
               f.devices[l.a.device].name, NetboxInterface(ctx, l.a), f.devices[l.z.device].name, NetboxInterface(ctx, l.z), type,
@@ -188,8 +206,11 @@ void WriteNetboxDeviceRoles(const ExportContext& ctx, OutputFile& out) {
   for (const Device& d : ctx.fabric().devices) used.insert(IdentityOf(ctx, d).role);
   // NetBox wants a colour per role: 6 hex digits, no '#'.
   const std::vector<std::tuple<std::string_view, std::string_view, std::string_view>> roles = {
-      {"gpu-node", "76b900", "GPU server"}, {"appliance", "9e9e9e", "non-GPU endpoint (UFM, storage head)"},
-      {"leaf", "2196f3", "leaf switch"}, {"spine", "3f51b5", "spine switch"}, {"core", "673ab7", "core switch"}};
+      {"gpu-node", "76b900", "GPU server"},
+      {"appliance", "9e9e9e", "non-GPU endpoint (UFM, storage head)"},
+      {"leaf", "2196f3", "leaf switch"},
+      {"spine", "3f51b5", "spine switch"},
+      {"core", "673ab7", "core switch"}};
   for (const auto& [name, color, what] : roles) {
     if (used.count(name)) out.Print("{},{},{},{}\n", name, name, color, CsvEscape(what));
   }

@@ -7,9 +7,9 @@
 
 #include <fmt/format.h>
 
-#include "util/csv.h"
 #include "export/exporters.h"
 #include "export/summary.h"
+#include "util/csv.h"
 #include "util/html.h"
 
 namespace railyard {
@@ -88,9 +88,10 @@ void WritePlanHtml(const ExportContext& ctx, OutputFile& out) {
     const uint32_t z_port = strings.Of(ctx.ports(l.z));
     const uint32_t speed = strings.Of(ctx.Speed(l.speed));
     const uint32_t media = strings.Of(ToString(l.media));
-    const uint32_t opn = strings.Of(l.cable == kNoItem ? std::string_view() : std::string_view(ctx.catalog.cables()[l.cable].opn));
-    out.Print("\",{},{},{},{},{},{},{},{},{},{:.1f}]", l.plane, l.level, l.a.device, a_port, l.z.device, z_port, speed, media, opn,
-              l.length_m);
+    const uint32_t opn =
+        strings.Of(l.cable == kNoItem ? std::string_view() : std::string_view(ctx.catalog.cables()[l.cable].opn));
+    out.Print("\",{},{},{},{},{},{},{},{},{},{:.1f}]", l.plane, l.level, l.a.device, a_port, l.z.device, z_port, speed, media,
+              opn, l.length_m);
   }
   out.Append("]</script>\n<script type=\"application/json\" id=\"rd-strings\">[");
   for (size_t s = 0; s < strings.list().size(); ++s) {

@@ -62,12 +62,14 @@ void WritePlanIndex(const ExportContext& ctx, const ContentHash& plan_json, Outp
       (end == 0 ? link_ports[i].first : link_ports[i].second) = it->second;
     }
   }
-  auto opn = [&](uint32_t item) { return item == kNoItem ? std::string_view() : std::string_view(ctx.catalog.cables()[item].opn); };
+  auto opn = [&](uint32_t item) {
+    return item == kNoItem ? std::string_view() : std::string_view(ctx.catalog.cables()[item].opn);
+  };
   for (uint32_t i = 0; i < f.links.size(); ++i) {
     const Link& l = f.links[i];
     out.Print(FMT_COMPILE("L\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n"), LabelParts(f, i), l.plane,
-              LevelName(l.level), l.rail >= 0 ? l.rail + 1 : 0, l.speed, opn(l.cable), opn(l.xcvr_a), opn(l.xcvr_z),
-              l.length_m, l.a.device, link_ports[i].first, l.z.device, link_ports[i].second);
+              LevelName(l.level), l.rail >= 0 ? l.rail + 1 : 0, l.speed, opn(l.cable), opn(l.xcvr_a), opn(l.xcvr_z), l.length_m,
+              l.a.device, link_ports[i].first, l.z.device, link_ports[i].second);
   }
   bool any_address = false;
   for (const Link& l : f.links) any_address = any_address || l.ip_a || l.ip_z;

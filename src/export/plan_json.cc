@@ -7,10 +7,14 @@ namespace railyard {
 
 std::string_view LevelName(uint8_t level) {
   switch (level) {
-    case 0: return "endpoint-leaf";
-    case 1: return "leaf-spine";
-    case 2: return "spine-core";
-    case 3: return "leaf-peer";
+    case 0:
+      return "endpoint-leaf";
+    case 1:
+      return "leaf-spine";
+    case 2:
+      return "spine-core";
+    case 3:
+      return "leaf-peer";
   }
   return "unknown";
 }
@@ -25,19 +29,26 @@ void Str(fmt::memory_buffer& b, std::string_view s) {
 
 std::string_view ModeName(PlaneAddressing::Mode mode) {
   switch (mode) {
-    case PlaneAddressing::Mode::kNone: return "none";
-    case PlaneAddressing::Mode::kHost: return "host";
-    case PlaneAddressing::Mode::kP2p31: return "p2p31";
-    case PlaneAddressing::Mode::kIpoib: return "ipoib";
+    case PlaneAddressing::Mode::kNone:
+      return "none";
+    case PlaneAddressing::Mode::kHost:
+      return "host";
+    case PlaneAddressing::Mode::kP2p31:
+      return "p2p31";
+    case PlaneAddressing::Mode::kIpoib:
+      return "ipoib";
   }
   return "none";
 }
 
 std::string_view RoleName(DeviceRole role) {
   switch (role) {
-    case DeviceRole::kNode: return "node";
-    case DeviceRole::kAppliance: return "appliance";
-    case DeviceRole::kSwitch: return "switch";
+    case DeviceRole::kNode:
+      return "node";
+    case DeviceRole::kAppliance:
+      return "appliance";
+    case DeviceRole::kSwitch:
+      return "switch";
   }
   return "unknown";
 }
@@ -45,8 +56,8 @@ std::string_view RoleName(DeviceRole role) {
 void WriteTier(const ExportContext& ctx, const TierShape& t, fmt::memory_buffer& b) {
   const SwitchModel& m = ctx.catalog.switches()[t.model];
   fmt::format_to(std::back_inserter(b),
-                 R"({{"model":"{}","count":{},"down_ports":{},"up_ports":{},"down_speed_gbps":{},"up_speed_gbps":{}}})",
-                 m.model, t.count, t.down_ports, t.up_ports, t.down_speed, t.up_speed);
+                 R"({{"model":"{}","count":{},"down_ports":{},"up_ports":{},"down_speed_gbps":{},"up_speed_gbps":{}}})", m.model,
+                 t.count, t.down_ports, t.up_ports, t.down_speed, t.up_speed);
 }
 
 }  // namespace
@@ -62,8 +73,8 @@ void WritePlanJson(const ExportContext& ctx, OutputFile& out) {
   }
   out.Append(R"("name":)");
   Str(b, f.name);
-  out.Print(R"(,"nodes":{{"count":{},"gpus_per_node":{},"ports_per_node":{}}},"planes":[)", f.node_count,
-            f.gpus_per_node, f.ports_per_node);
+  out.Print(R"(,"nodes":{{"count":{},"gpus_per_node":{},"ports_per_node":{}}},"planes":[)", f.node_count, f.gpus_per_node,
+            f.ports_per_node);
   for (size_t p = 0; p < f.planes.size(); ++p) {
     const Plane& pl = f.planes[p];
     if (p) b.push_back(',');
@@ -72,8 +83,8 @@ void WritePlanJson(const ExportContext& ctx, OutputFile& out) {
     Str(b, pl.name);
     out.Print(R"(,"label_prefix":"{}","kind":"{}","role":"{}","speed_gbps":{},"tiers":{},"endpoints":{},)"
               R"("rail_optimized":{},"rails":{},"nodes_per_group":{},"groups":{},"pods":{},"switches":{{)",
-              pl.label_prefix, ToString(pl.kind), ToString(pl.role), pl.speed, pl.tiers, pl.endpoints,
-              pl.rail_optimized, pl.rails, pl.nodes_per_group, pl.groups, pl.pods);
+              pl.label_prefix, ToString(pl.kind), ToString(pl.role), pl.speed, pl.tiers, pl.endpoints, pl.rail_optimized,
+              pl.rails, pl.nodes_per_group, pl.groups, pl.pods);
     const char* tier_names[] = {"leaf", "spine", "core"};
     bool first = true;
     for (size_t t = 0; t < 3; ++t) {
@@ -83,9 +94,10 @@ void WritePlanJson(const ExportContext& ctx, OutputFile& out) {
       out.Print(R"("{}":)", tier_names[t]);
       WriteTier(ctx, pl.tier[t], b);
     }
-    out.Print(R"(}},"links":{{"endpoint-leaf":{},"leaf-spine":{},"spine-core":{},"leaf-peer":{}}},"oversubscription":{{"leaf":"{}","spine":"{}"}},"bisection_gbps":{:.0f})",
-              pl.links_per_level[0], pl.links_per_level[1], pl.links_per_level[2], pl.links_per_level[3],
-              FormatRatio(pl.oversubscription[0]), FormatRatio(pl.oversubscription[1]), BisectionGbps(pl));
+    out.Print(
+        R"(}},"links":{{"endpoint-leaf":{},"leaf-spine":{},"spine-core":{},"leaf-peer":{}}},"oversubscription":{{"leaf":"{}","spine":"{}"}},"bisection_gbps":{:.0f})",
+        pl.links_per_level[0], pl.links_per_level[1], pl.links_per_level[2], pl.links_per_level[3],
+        FormatRatio(pl.oversubscription[0]), FormatRatio(pl.oversubscription[1]), BisectionGbps(pl));
     if (pl.nic != kNoItem) out.Print(R"(,"nic":"{}")", ctx.catalog.nics()[pl.nic].opn);
     out.Print(R"(,"addressing":{{"mode":"{}","vlan":{})", ModeName(pl.addressing.mode), pl.addressing.vlan);
     if (pl.addressing.prefix) out.Print(R"(,"prefix":"{}")", FormatPrefix(*pl.addressing.prefix));
@@ -126,11 +138,10 @@ void WritePlanJson(const ExportContext& ctx, OutputFile& out) {
     b.push_back('{');
     out.Append(R"("name":)");
     Str(b, d.name);
-    out.Print(R"(,"role":"{}","rack":"{}","u":{},"height_u":{})", RoleName(d.role), f.racks[d.rack].name, d.u,
-              d.height_u);
+    out.Print(R"(,"role":"{}","rack":"{}","u":{},"height_u":{})", RoleName(d.role), f.racks[d.rack].name, d.u, d.height_u);
     if (d.role == DeviceRole::kSwitch) {
-      out.Print(R"(,"plane":"{}","tier":"{}","model":"{}")", f.planes[static_cast<size_t>(d.plane)].name,
-                ToString(d.tier), ctx.catalog.switches()[d.model].model);
+      out.Print(R"(,"plane":"{}","tier":"{}","model":"{}")", f.planes[static_cast<size_t>(d.plane)].name, ToString(d.tier),
+                ctx.catalog.switches()[d.model].model);
       if (d.group >= 0 && d.tier == Tier::kLeaf) out.Print(R"(,"group":{})", d.group + 1);
       if (d.pod >= 0) out.Print(R"(,"pod":{})", d.pod + 1);
       if (d.rail >= 0) out.Print(R"(,"rail":{})", d.rail + 1);
@@ -157,8 +168,7 @@ void WritePlanJson(const ExportContext& ctx, OutputFile& out) {
       out.Print(FMT_COMPILE(R"(,"{}":{{"device":"{}","port":"{}")"), end == 0 ? 'a' : 'z', f.devices[ref.device].name,
                 ctx.ports(ref));
       if (ip) {
-        out.Print(FMT_COMPILE(R"(,"ip":"{}.{}.{}.{}/{}")"), ip >> 24, (ip >> 16) & 255, (ip >> 8) & 255, ip & 255,
-                  l.ip_length);
+        out.Print(FMT_COMPILE(R"(,"ip":"{}.{}.{}.{}/{}")"), ip >> 24, (ip >> 16) & 255, (ip >> 8) & 255, ip & 255, l.ip_length);
       }
       b.push_back('}');
     }

@@ -64,8 +64,8 @@ std::string PlanSummaryTable(const PlanResult& result, const Catalog& catalog) {
   const Fabric& f = result.fabric;
   std::string out = fmt::format("{}: {} nodes, {} GPUs, {} racks\n\n", f.name, f.node_count,
                                 uint64_t{f.node_count} * f.gpus_per_node, f.racks.size());
-  out += fmt::format("{:<12} {:<10} {:>6} {:>5} {:>9} {:>16} {:>16} {:>16} {:>9} {:>9} {:>13}\n", "PLANE", "KIND",
-                     "SPEED", "TIERS", "ENDPOINTS", "LEAF", "SPINE", "CORE", "OVERSUB", "LINKS", "BISECTION");
+  out += fmt::format("{:<12} {:<10} {:>6} {:>5} {:>9} {:>16} {:>16} {:>16} {:>9} {:>9} {:>13}\n", "PLANE", "KIND", "SPEED",
+                     "TIERS", "ENDPOINTS", "LEAF", "SPINE", "CORE", "OVERSUB", "LINKS", "BISECTION");
   for (const Plane& p : f.planes) {
     auto tier = [&](size_t t) {
       return p.tier[t].count ? fmt::format("{} x {}", p.tier[t].count, catalog.switches()[p.tier[t].model].model)
@@ -80,10 +80,10 @@ std::string PlanSummaryTable(const PlanResult& result, const Catalog& catalog) {
                        links, BisectionGbps(p) / 1000);
   }
   const BomTotals& t = result.bom.totals;
-  out += fmt::format("\nBOM: {} switches, {} NICs, {} cables and fibres, {} transceivers; switch power {:.1f} kW "
-                     "typical / {:.1f} kW max, optics {:.1f} kW\n",
-                     t.switches, t.nics, t.cables, t.transceivers, t.switch_typical_w / 1000, t.switch_max_w / 1000,
-                     t.optics_w / 1000);
+  out += fmt::format(
+      "\nBOM: {} switches, {} NICs, {} cables and fibres, {} transceivers; switch power {:.1f} kW "
+      "typical / {:.1f} kW max, optics {:.1f} kW\n",
+      t.switches, t.nics, t.cables, t.transceivers, t.switch_typical_w / 1000, t.switch_max_w / 1000, t.optics_w / 1000);
   if (t.switches_without_power) {
     out += fmt::format("     (power unknown for {} switches: the catalog has no figure; not counted above, never 0 W)\n",
                        t.switches_without_power);

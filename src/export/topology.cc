@@ -79,7 +79,9 @@ namespace {
 // Deterministic GUIDs under NVIDIA/Mellanox's OUI 00:02:c9: switches and CA ports apart. The same
 // numbers in the ibnetdiscover export and the OpenSM GUID files, so ibsim and opensm agree.
 uint64_t SwitchGuid(uint32_t device) { return 0x0002c90300000000ull | (uint64_t{device} << 8); }
-uint64_t CaGuid(uint32_t device, uint16_t port) { return 0x0002c90400000000ull | (uint64_t{device} << 12) | (uint64_t{port} << 1); }
+uint64_t CaGuid(uint32_t device, uint16_t port) {
+  return 0x0002c90400000000ull | (uint64_t{device} << 12) | (uint64_t{port} << 1);
+}
 
 }  // namespace
 
@@ -90,7 +92,8 @@ void WriteOpensmRootGuids(const ExportContext& ctx, size_t plane_index, OutputFi
   const Plane& plane = f.planes[plane_index];
   for (uint32_t s = 0; s < plane.switch_count; ++s) {
     uint32_t device = plane.first_switch + s;
-    if (f.devices[device].tier == static_cast<decltype(f.devices[device].tier)>(plane.tiers)) out.Print("{:#018x}\n", SwitchGuid(device));
+    if (f.devices[device].tier == static_cast<decltype(f.devices[device].tier)>(plane.tiers))
+      out.Print("{:#018x}\n", SwitchGuid(device));
   }
 }
 
@@ -137,12 +140,10 @@ void WriteIbnetdiscover(const ExportContext& ctx, size_t plane_index, OutputFile
       PortRef peer = l.z.device == device && l.z.port == port ? l.a : l.z;
       const Device& pd = f.devices[peer.device];
       if (pd.role == DeviceRole::kSwitch) {
-        out.Print("[{}]\t\"S-{:016x}\"[{}]\t\t# \"{}\" lid 0 4x{}\n", port, switch_guid(peer.device), peer.port, pd.name,
-                  speed);
+        out.Print("[{}]\t\"S-{:016x}\"[{}]\t\t# \"{}\" lid 0 4x{}\n", port, switch_guid(peer.device), peer.port, pd.name, speed);
       } else {
         uint64_t g = ca_guid(peer.device, peer.port);
-        out.Print("[{}]\t\"H-{:016x}\"[1]({:x}) \t\t# \"{} {}\" lid 0 4x{}\n", port, g, g + 1, pd.name,
-                  ctx.ports(peer), speed);
+        out.Print("[{}]\t\"H-{:016x}\"[1]({:x}) \t\t# \"{} {}\" lid 0 4x{}\n", port, g, g + 1, pd.name, ctx.ports(peer), speed);
       }
     }
     out.Append("\n");
@@ -153,8 +154,8 @@ void WriteIbnetdiscover(const ExportContext& ctx, size_t plane_index, OutputFile
     uint64_t g = ca_guid(l.a.device, l.a.port);
     out.Print("vendid=0x2c9\ndevid=0x1021\nsysimgguid={:#x}\ncaguid={:#x}\n", g, g);
     out.Print("Ca\t1 \"H-{:016x}\"\t\t# \"{} {}\"\n", g, d.name, ctx.ports(l.a));
-    out.Print("[1]({:x}) \t\"S-{:016x}\"[{}]\t\t# lid 0 lmc 0 \"{}\" lid 0 4x{}\n\n", g + 1, switch_guid(l.z.device),
-              l.z.port, f.devices[l.z.device].name, speed);
+    out.Print("[1]({:x}) \t\"S-{:016x}\"[{}]\t\t# lid 0 lmc 0 \"{}\" lid 0 4x{}\n\n", g + 1, switch_guid(l.z.device), l.z.port,
+              f.devices[l.z.device].name, speed);
   }
 }
 

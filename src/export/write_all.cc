@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <atomic>
-#include <fstream>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <future>
 #include <memory>
@@ -76,12 +76,12 @@ std::vector<std::string> WritePlanOutputs(const PlanResult& result, const Catalo
   for (size_t p = 0; p < result.fabric.planes.size(); ++p) {
     const Plane& plane = result.fabric.planes[p];
     if (plane.kind == FabricKind::kInfiniband && plane.tiers > 0) {
-      jobs.push_back({fmt::format("ibnetdiscover-{}.topo", plane.name),
-                      [&ctx, p](OutputFile& o) { WriteIbnetdiscover(ctx, p, o); }});
-      jobs.push_back({fmt::format("opensm-root-guids-{}.txt", plane.name),
-                      [&ctx, p](OutputFile& o) { WriteOpensmRootGuids(ctx, p, o); }});
-      jobs.push_back({fmt::format("opensm-cn-guids-{}.txt", plane.name),
-                      [&ctx, p](OutputFile& o) { WriteOpensmCnGuids(ctx, p, o); }});
+      jobs.push_back(
+          {fmt::format("ibnetdiscover-{}.topo", plane.name), [&ctx, p](OutputFile& o) { WriteIbnetdiscover(ctx, p, o); }});
+      jobs.push_back(
+          {fmt::format("opensm-root-guids-{}.txt", plane.name), [&ctx, p](OutputFile& o) { WriteOpensmRootGuids(ctx, p, o); }});
+      jobs.push_back(
+          {fmt::format("opensm-cn-guids-{}.txt", plane.name), [&ctx, p](OutputFile& o) { WriteOpensmCnGuids(ctx, p, o); }});
     }
   }
   jobs.push_back({"bom.csv", [&](OutputFile& o) { WriteBomCsv(ctx, o); }});

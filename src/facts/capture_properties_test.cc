@@ -37,7 +37,8 @@ std::string SlotFor(const fs::path& file) {
   if (dir == "ibdev2netdev") return "ibdev2netdev.txt";
   if (dir == "rdma-link") return "rdma-link.txt";
   if (dir == "mlxlink") return "mlxlink-mlx5_9.txt";
-  if (dir == "mlxfwmanager") return name.ends_with(".xml") || name.find("xml") != std::string::npos ? "mlxfwmanager.xml" : "mlxfwmanager.txt";
+  if (dir == "mlxfwmanager")
+    return name.ends_with(".xml") || name.find("xml") != std::string::npos ? "mlxfwmanager.xml" : "mlxfwmanager.txt";
   if (dir == "mst") return "mst-status.txt";
   if (dir == "nmcli") return "nmcli.txt";
   if (dir == "ifcfg") return "ifcfg-eth9";
@@ -45,7 +46,10 @@ std::string SlotFor(const fs::path& file) {
   if (dir == "mstvpd") return "mstvpd-19:00.0.txt";
   if (dir == "devlink") return "devlink-dev-info.txt";
   if (dir == "mlnx_qos") return "mlnx_qos-eth9.txt";
-  if (dir == "lldpctl" || dir == "lldpd") return name.ends_with(".xml") || name.starts_with("xml") ? "lldpctl.xml" : name.ends_with(".json") ? "lldpctl.json" : "lldpctl.txt";
+  if (dir == "lldpctl" || dir == "lldpd")
+    return name.ends_with(".xml") || name.starts_with("xml") ? "lldpctl.xml"
+           : name.ends_with(".json")                         ? "lldpctl.json"
+                                                             : "lldpctl.txt";
   return "";
 }
 

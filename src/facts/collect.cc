@@ -8,26 +8,26 @@
 #include "util/text.h"
 
 #include <algorithm>
-#include <initializer_list>
-#include <set>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
 #include "parse/dmesg.h"
-#include "parse/lldpctl.h"
 #include "parse/ethtool.h"
-#include "parse/module.h"
+#include "parse/ibstat.h"
 #include "parse/iproute.h"
 #include "parse/key_value.h"
+#include "parse/lldpctl.h"
 #include "parse/mellanox_tools.h"
+#include "parse/mlxlink.h"
+#include "parse/module.h"
 #include "parse/netconfig.h"
 #include "parse/qos.h"
-#include "parse/ibstat.h"
-#include "parse/mlxlink.h"
 #include "util/terminal.h"
 
 namespace railyard {
@@ -74,7 +74,8 @@ void Account(HostFacts& f, std::initializer_list<std::string> names, const std::
   SourceStatus& s = SourceNamed(f, names);
   for (std::string& w : AsStrings(warnings)) s.warnings.push_back(std::move(w));
   // The parser's own warning already says why nothing was read; otherwise say it here.
-  if (!yielded && warnings.empty()) s.warnings.push_back(fmt::format("line 1: nothing read: no {} found in this output", expected));
+  if (!yielded && warnings.empty())
+    s.warnings.push_back(fmt::format("line 1: nothing read: no {} found in this output", expected));
 }
 
 }  // namespace
@@ -89,8 +90,13 @@ NetdevSnapshot NetdevFromIpLink(const IpLink& l) {
   s.master = l.master;
   s.promiscuous = l.HasFlag("PROMISC");
   s.carrier = l.HasFlag("LOWER_UP");
-  s.kind = l.name == "lo" ? "loopback" : l.kind == "bond" ? "bond" : l.kind == "bridge" ? "bridge" : l.kind == "vlan" ? "vlan"
-           : l.kind == "veth" ? "veth" : l.kind.empty() ? "physical" : "other";
+  s.kind = l.name == "lo"       ? "loopback"
+           : l.kind == "bond"   ? "bond"
+           : l.kind == "bridge" ? "bridge"
+           : l.kind == "vlan"   ? "vlan"
+           : l.kind == "veth"   ? "veth"
+           : l.kind.empty()     ? "physical"
+                                : "other";
   s.lower = l.link;
   s.vlan_id = l.vlan_id;
   // ip's numtxqueues is what the device allocated, not what it uses: tx_queues stays unknown.
@@ -149,7 +155,7 @@ void AttributeUsbAdapters(HostFacts& f, const CollectInputs& in) {
     tree = t.nodes;
     f.usb = std::move(t.nodes);
   }
-  std::map<std::string, std::string> usb_of_netdev;   // from the kernel log: netdev -> USB device
+  std::map<std::string, std::string> usb_of_netdev;           // from the kernel log: netdev -> USB device
   std::map<std::string, const KernelEvent*> enumerated, ids;  // USB device -> last enumeration / id line
   for (const KernelEvent& e : f.kernel_events) {
     if (e.kind == KernelEventKind::kUsbEnumerated) enumerated[e.device] = &e;
@@ -158,7 +164,8 @@ void AttributeUsbAdapters(HostFacts& f, const CollectInputs& in) {
     auto netdev = e.values.find("netdev");
     if (d && d->bus == "usb" && netdev != e.values.end() && e.device.find(':') != std::string::npos) {
       usb_of_netdev[netdev->second] = e.device.substr(0, e.device.find(':'));
-      if (e.message.find(": renamed from ") != std::string::npos) usb_of_netdev[e.message.substr(e.message.rfind(' ') + 1)] = usb_of_netdev[netdev->second];
+      if (e.message.find(": renamed from ") != std::string::npos)
+        usb_of_netdev[e.message.substr(e.message.rfind(' ') + 1)] = usb_of_netdev[netdev->second];
     }
   }
   for (NetdevFacts& n : f.netdevs) {
@@ -182,9 +189,9 @@ void AttributeUsbAdapters(HostFacts& f, const CollectInputs& in) {
         n.usb_speed_from = "lsusb -t";
         if (n.usb_id.empty()) n.usb_id = match[0]->usb_id;
       } else if (match.size() > 1) {
-        SourceNamed(f, {"lsusb -t"}).warnings.push_back(fmt::format(
-            "{}: {} USB devices with driver {} at port path {}; its USB speed is not guessed", n.name, match.size(), n.driver,
-            path.empty() ? "(unknown)" : path));
+        SourceNamed(f, {"lsusb -t"})
+            .warnings.push_back(fmt::format("{}: {} USB devices with driver {} at port path {}; its USB speed is not guessed",
+                                            n.name, match.size(), n.driver, path.empty() ? "(unknown)" : path));
       }
     }
     if (n.usb_device.empty()) {
@@ -273,17 +280,20 @@ void BuildEsxiFacts(HostFacts& f, const CollectInputs& in) {
     Account(f, {"esxcli software vib list"}, vw, !f.packages.empty(), "VIB row");
   }
   // Linux outputs in an ESXi capture describe some other machine (or none): said, not mixed in.
-  for (const auto& [name, present] : std::vector<std::pair<std::string, bool>>{
-           {"lspci -vvv", in.lspci.has_value()}, {"dmesg", in.dmesg.has_value()}, {"lsusb -t", in.lsusb.has_value()},
-           {"ibstat", in.ibstat.has_value()}, {"ibv_devinfo", in.ibv_devinfo.has_value()},
-           {"ethtool", !in.ethtool.empty() || !in.ethtool_info.empty()}, {"ip link", !in.netdevs.empty()}}) {
+  for (const auto& [name, present] :
+       std::vector<std::pair<std::string, bool>>{{"lspci -vvv", in.lspci.has_value()},
+                                                 {"dmesg", in.dmesg.has_value()},
+                                                 {"lsusb -t", in.lsusb.has_value()},
+                                                 {"ibstat", in.ibstat.has_value()},
+                                                 {"ibv_devinfo", in.ibv_devinfo.has_value()},
+                                                 {"ethtool", !in.ethtool.empty() || !in.ethtool_info.empty()},
+                                                 {"ip link", !in.netdevs.empty()}}) {
     if (present) SourceNamed(f, {name}).warnings.push_back("line 1: a Linux output in an ESXi capture: not read");
   }
   bool nvidia = !f.pci.empty();
   for (const NetdevFacts& n : f.netdevs) nvidia |= n.driver.starts_with("nmlx");
   f.has_nvidia_nic = nvidia;
 }
-
 
 // The server model and BIOS: dmidecode (or sysfs) first; else the kernel's boot line "DMI: …", which every
 // Linux boot log carries. The OS from os-release.
@@ -332,11 +342,11 @@ HostFacts BuildHostFacts(const CollectInputs& in) {
     return f;
   }
   // ESXi outputs without `esxcli network nic list` describe no vmnic: say so rather than read half a host.
-  for (const auto& [name, present] : std::vector<std::pair<std::string, bool>>{
-           {"esxcli software vib list", in.esxcli_vib_list.has_value()},
-           {"esxcli hardware pci list", in.esxcli_pci_list.has_value()},
-           {"vmware -vl", in.vmware_version.has_value()},
-           {"esxcli network nic get", !in.esxcli_nic_get.empty()}}) {
+  for (const auto& [name, present] :
+       std::vector<std::pair<std::string, bool>>{{"esxcli software vib list", in.esxcli_vib_list.has_value()},
+                                                 {"esxcli hardware pci list", in.esxcli_pci_list.has_value()},
+                                                 {"vmware -vl", in.vmware_version.has_value()},
+                                                 {"esxcli network nic get", !in.esxcli_nic_get.empty()}}) {
     if (present) {
       SourceNamed(f, {name}).warnings.push_back(
           "line 1: an ESXi output without esxcli-network-nic-list.txt: not read (an ESXi capture starts with the vmnic list)");
@@ -367,7 +377,8 @@ HostFacts BuildHostFacts(const CollectInputs& in) {
   }
   for (const auto& [bdf, text] : in.flint) {
     FirmwareQuery q = ParseFlintQuery(text);
-    Account(f, {"flint q " + bdf, "mstflint q " + bdf}, q.warnings, !q.fw_version.empty() || !q.psid.empty(), "flint/mstflint query");
+    Account(f, {"flint q " + bdf, "mstflint q " + bdf}, q.warnings, !q.fw_version.empty() || !q.psid.empty(),
+            "flint/mstflint query");
     f.firmware[bdf] = std::move(q);
   }
   for (const auto& [bond, text] : in.bonding) {
@@ -458,10 +469,17 @@ HostFacts BuildHostFacts(const CollectInputs& in) {
     std::vector<RdmaLink> ports = ParseRdmaLink(*in.rdma_link, &w);
     Account(f, {"rdma link"}, w, !ports.empty(), "`link DEV/PORT ... state ...` line");
     auto words = [](const std::string& s) {
-      static const std::map<std::string, std::string> kStates = {
-          {"ACTIVE", "Active"}, {"DOWN", "Down"}, {"INIT", "Initializing"}, {"ARMED", "Armed"},
-          {"LINK_UP", "LinkUp"}, {"POLLING", "Polling"}, {"DISABLED", "Disabled"}, {"SLEEP", "Sleep"},
-          {"LINK_ERROR_RECOVERY", "LinkErrorRecovery"}, {"PHY_TEST", "PhyTest"}, {"NOP", ""}};
+      static const std::map<std::string, std::string> kStates = {{"ACTIVE", "Active"},
+                                                                 {"DOWN", "Down"},
+                                                                 {"INIT", "Initializing"},
+                                                                 {"ARMED", "Armed"},
+                                                                 {"LINK_UP", "LinkUp"},
+                                                                 {"POLLING", "Polling"},
+                                                                 {"DISABLED", "Disabled"},
+                                                                 {"SLEEP", "Sleep"},
+                                                                 {"LINK_ERROR_RECOVERY", "LinkErrorRecovery"},
+                                                                 {"PHY_TEST", "PhyTest"},
+                                                                 {"NOP", ""}};
       auto it = kStates.find(s);
       return it == kStates.end() ? s : it->second;
     };
@@ -512,7 +530,8 @@ HostFacts BuildHostFacts(const CollectInputs& in) {
       for (const RdmaFacts& r : f.rdma) known |= r.ca.name == m.rdma_device;
       if (!known) {
         SourceNamed(f, {"ibdev2netdev", "ibdev2netdev -v"})
-            .warnings.push_back(fmt::format("{} ({}) is in ibdev2netdev but not in ibstat/ibstatus: kept there only", m.rdma_device, m.netdev));
+            .warnings.push_back(
+                fmt::format("{} ({}) is in ibdev2netdev but not in ibstat/ibstatus: kept there only", m.rdma_device, m.netdev));
       }
     }
   }
@@ -534,7 +553,8 @@ HostFacts BuildHostFacts(const CollectInputs& in) {
   if (in.lldpctl) {
     AdjacencyReport r = ParseLldpctl(*in.lldpctl, in.hostname, "lldpctl");  // json, json0, keyvalue, plain or xml
     Account(f, {"lldpctl -f json"}, r.warnings, true, "");
-    for (const Adjacency& a : r.adjacencies) f.lldp.push_back({a.local_port, a.remote_device, a.remote_port, a.remote_guid, a.pvid});
+    for (const Adjacency& a : r.adjacencies)
+      f.lldp.push_back({a.local_port, a.remote_device, a.remote_port, a.remote_guid, a.pvid});
   }
   if (in.dmesg) {
     KernelLog log = ParseDmesg(*in.dmesg);
@@ -598,7 +618,8 @@ HostFacts BuildHostFacts(const CollectInputs& in) {
       netdevs.push_back(s);
       SourceNamed(f, {"ip -j -d link", "ip -d link", "ip -d addr", "/sys/class/net"})
           .warnings.push_back(fmt::format("{}: captured by ethtool or mlnx_qos but not in the interface list; kept "
-                                          "with what those captures say", name));
+                                          "with what those captures say",
+                                          name));
     }
   }
   for (const NetdevSnapshot& s : netdevs) {
@@ -633,7 +654,8 @@ HostFacts BuildHostFacts(const CollectInputs& in) {
       n.firmware_version = d.firmware_version;
       n.firmware_psid = d.firmware_psid;
       n.bus_info = d.bus_info;
-      if (n.pci_bdf.empty() && d.bus_info.find(':') != std::string::npos && !d.bus_info.starts_with("usb-")) n.pci_bdf = d.bus_info;
+      if (n.pci_bdf.empty() && d.bus_info.find(':') != std::string::npos && !d.bus_info.starts_with("usb-"))
+        n.pci_bdf = d.bus_info;
       if (d.driver == "veth" && n.kind == "other") n.kind = "veth";
     }
     if (auto it = in.ethtool_module.find(s.name); it != in.ethtool_module.end()) {
@@ -647,8 +669,7 @@ HostFacts BuildHostFacts(const CollectInputs& in) {
       for (const auto& [name, value] : stats.values) {
         for (const std::string& kept : kKeptCounters) {
           bool wildcard = kept.find('*') != std::string::npos;
-          if (wildcard ? (name.rfind(kept.substr(0, kept.find('*')), 0) == 0 &&
-                          name.ends_with(kept.substr(kept.find('*') + 1)))
+          if (wildcard ? (name.rfind(kept.substr(0, kept.find('*')), 0) == 0 && name.ends_with(kept.substr(kept.find('*') + 1)))
                        : name == kept) {
             n.counters[name] = value;
             break;
@@ -688,11 +709,13 @@ HostFacts BuildHostFacts(const CollectInputs& in) {
   // Bytes that are not UTF-8 (a corrupt hostname file, VPD garbage) are kept out of the JSON by the writer
   // (replaced with U+FFFD); say where they were.
   if (!ValidUtf8(f.hostname)) {
-    SourceNamed(f, {"hostname"}).warnings.push_back("hostname.txt: not UTF-8; the bad bytes are replaced with U+FFFD in the facts");
+    SourceNamed(f, {"hostname"})
+        .warnings.push_back("hostname.txt: not UTF-8; the bad bytes are replaced with U+FFFD in the facts");
   }
   for (const PciFunction& p : f.pci) {
     for (const auto& [k, v] : p.vpd) {
-      if (!ValidUtf8(v)) SourceNamed(f, {"lspci -vvv"}).warnings.push_back(fmt::format("{} VPD [{}]: not UTF-8 (replaced with U+FFFD)", p.bdf, k));
+      if (!ValidUtf8(v))
+        SourceNamed(f, {"lspci -vvv"}).warnings.push_back(fmt::format("{} VPD [{}]: not UTF-8 (replaced with U+FFFD)", p.bdf, k));
     }
   }
   // Whether the host has an NVIDIA/Mellanox NIC at all: a host without one must not read as healthy.
@@ -703,8 +726,9 @@ HostFacts BuildHostFacts(const CollectInputs& in) {
     f.has_nvidia_nic = true;
   } else if (in.lspci) {
     f.has_nvidia_nic = false;
-    SourceNamed(f, {"lspci -vvv"}).warnings.push_back(
-        "no NVIDIA/Mellanox network function (vendor 15b3) on this host: no NIC fact below is about a ConnectX or BlueField");
+    SourceNamed(f, {"lspci -vvv"})
+        .warnings.push_back(
+            "no NVIDIA/Mellanox network function (vendor 15b3) on this host: no NIC fact below is about a ConnectX or BlueField");
   }
   return f;
 }
@@ -737,7 +761,8 @@ CollectInputs ReadCaptureDir(const std::string& dir) {
   note("ibdev2netdev", in.ibdev2netdev.has_value(),
        in.ibdev2netdev ? (root / "ibdev2netdev.txt").string() : "ibdev2netdev.txt not in the capture");
   in.mst_status = ReadIfExists(root / "mst-status.txt");
-  note("mst status", in.mst_status.has_value(), in.mst_status ? (root / "mst-status.txt").string() : "mst-status.txt not in the capture");
+  note("mst status", in.mst_status.has_value(),
+       in.mst_status ? (root / "mst-status.txt").string() : "mst-status.txt not in the capture");
   in.mlxfwmanager = ReadIfExists(root / "mlxfwmanager.txt");
   if (!in.mlxfwmanager) in.mlxfwmanager = ReadIfExists(root / "mlxfwmanager.xml");
   note("mlxfwmanager --query", in.mlxfwmanager.has_value(),
@@ -747,7 +772,8 @@ CollectInputs ReadCaptureDir(const std::string& dir) {
   for (const char* name : {"lldpctl.json", "lldpctl.xml", "lldpctl.txt"}) {
     if (!in.lldpctl && (in.lldpctl = ReadIfExists(root / name))) lldp_name = name;
   }
-  note("lldpctl -f json", in.lldpctl.has_value(), in.lldpctl ? (root / lldp_name).string() : "lldpctl.json (or .xml, .txt) not in the capture");
+  note("lldpctl -f json", in.lldpctl.has_value(),
+       in.lldpctl ? (root / lldp_name).string() : "lldpctl.json (or .xml, .txt) not in the capture");
   in.ibstatus = ReadIfExists(root / "ibstatus.txt");
   if (in.ibstatus) note("ibstatus", true, (root / "ibstatus.txt").string());
   in.devlink = ReadIfExists(root / "devlink-dev-info.txt");
@@ -763,23 +789,54 @@ CollectInputs ReadCaptureDir(const std::string& dir) {
   if (in.esxcli_nic_list) {
     note("esxcli network nic list", true, (root / "esxcli-network-nic-list.txt").string());
     note("esxcli software vib list", in.esxcli_vib_list.has_value(),
-         in.esxcli_vib_list ? (root / "esxcli-software-vib-list.txt").string() : "esxcli-software-vib-list.txt not in the capture");
+         in.esxcli_vib_list ? (root / "esxcli-software-vib-list.txt").string()
+                            : "esxcli-software-vib-list.txt not in the capture");
     note("esxcli hardware pci list", in.esxcli_pci_list.has_value(),
-         in.esxcli_pci_list ? (root / "esxcli-hardware-pci-list.txt").string() : "esxcli-hardware-pci-list.txt not in the capture");
+         in.esxcli_pci_list ? (root / "esxcli-hardware-pci-list.txt").string()
+                            : "esxcli-hardware-pci-list.txt not in the capture");
   }
   in.lsusb = ReadIfExists(root / "lsusb-t.txt");
   if (in.lsusb) note("lsusb -t", true, (root / "lsusb-t.txt").string());
   in.dmidecode = ReadIfExists(root / "dmidecode.txt");
-  note("dmidecode", in.dmidecode.has_value(), in.dmidecode ? (root / "dmidecode.txt").string() : "dmidecode.txt not in the capture");
+  note("dmidecode", in.dmidecode.has_value(),
+       in.dmidecode ? (root / "dmidecode.txt").string() : "dmidecode.txt not in the capture");
   in.os_release = ReadIfExists(root / "os-release.txt");
-  note("os-release", in.os_release.has_value(), in.os_release ? (root / "os-release.txt").string() : "os-release.txt not in the capture");
+  note("os-release", in.os_release.has_value(),
+       in.os_release ? (root / "os-release.txt").string() : "os-release.txt not in the capture");
   in.cmdline = ReadIfExists(root / "proc-cmdline.txt");
-  note("/proc/cmdline", in.cmdline.has_value(), in.cmdline ? (root / "proc-cmdline.txt").string() : "proc-cmdline.txt not in the capture");
+  note("/proc/cmdline", in.cmdline.has_value(),
+       in.cmdline ? (root / "proc-cmdline.txt").string() : "proc-cmdline.txt not in the capture");
   // The files read by name above; any other file is reported, never skipped in silence.
-  static const std::set<std::string> kFixedNames = {
-      "hostname.txt", "uname-r.txt", "ofed_info-s.txt", "lspci-vvv.txt", "dmesg.txt", "nmcli.txt", "ibstat.txt",
-      "ibdev2netdev.txt", "mst-status.txt", "mlxfwmanager.txt", "mlxfwmanager.xml", "lldpctl.json", "lldpctl.xml", "lldpctl.txt", "ibstatus.txt", "rdma-link.txt", "devlink-dev-info.txt", "lsusb-t.txt", "ibv_devinfo.txt", "esxcli-network-nic-list.txt", "esxcli-software-vib-list.txt", "esxcli-hardware-pci-list.txt", "vmware-vl.txt",
-      "dmidecode.txt", "os-release.txt", "proc-cmdline.txt", "ip-j-d-link.json", "ip-d-link.txt", "ip-d-addr.txt", "ip-j-addr.json"};
+  static const std::set<std::string> kFixedNames = {"hostname.txt",
+                                                    "uname-r.txt",
+                                                    "ofed_info-s.txt",
+                                                    "lspci-vvv.txt",
+                                                    "dmesg.txt",
+                                                    "nmcli.txt",
+                                                    "ibstat.txt",
+                                                    "ibdev2netdev.txt",
+                                                    "mst-status.txt",
+                                                    "mlxfwmanager.txt",
+                                                    "mlxfwmanager.xml",
+                                                    "lldpctl.json",
+                                                    "lldpctl.xml",
+                                                    "lldpctl.txt",
+                                                    "ibstatus.txt",
+                                                    "rdma-link.txt",
+                                                    "devlink-dev-info.txt",
+                                                    "lsusb-t.txt",
+                                                    "ibv_devinfo.txt",
+                                                    "esxcli-network-nic-list.txt",
+                                                    "esxcli-software-vib-list.txt",
+                                                    "esxcli-hardware-pci-list.txt",
+                                                    "vmware-vl.txt",
+                                                    "dmidecode.txt",
+                                                    "os-release.txt",
+                                                    "proc-cmdline.txt",
+                                                    "ip-j-d-link.json",
+                                                    "ip-d-link.txt",
+                                                    "ip-d-addr.txt",
+                                                    "ip-j-addr.json"};
   std::vector<std::string> unknown;
   std::vector<fs::path> files;
   for (const auto& entry : fs::directory_iterator(root)) {
@@ -855,11 +912,13 @@ CollectInputs ReadCaptureDir(const std::string& dir) {
   } else if (auto text = ReadIfExists(root / "ip-d-link.txt")) {
     links = ParseIpLinkText(*text);
     note("ip -d link", true, (root / "ip-d-link.txt").string());
-    for (const ParseWarning& w : links->warnings) in.sources.back().warnings.push_back(fmt::format("line {}: {}", w.line, w.message));
+    for (const ParseWarning& w : links->warnings)
+      in.sources.back().warnings.push_back(fmt::format("line {}: {}", w.line, w.message));
   } else if (auto addr_text = ReadIfExists(root / "ip-d-addr.txt")) {
     links = ParseIpLinkText(*addr_text);  // `ip -d addr`: the same interface blocks, with inet lines
     note("ip -d addr", true, (root / "ip-d-addr.txt").string());
-    for (const ParseWarning& w : links->warnings) in.sources.back().warnings.push_back(fmt::format("line {}: {}", w.line, w.message));
+    for (const ParseWarning& w : links->warnings)
+      in.sources.back().warnings.push_back(fmt::format("line {}: {}", w.line, w.message));
   } else {
     note("ip -j -d link", false, "ip-j-d-link.json (or ip-d-link.txt) not in the capture");
   }
@@ -882,7 +941,8 @@ CollectInputs ReadCaptureDir(const std::string& dir) {
         s.kind = i.name == "lo" ? "loopback" : "other";
         in.netdevs.push_back(s);
         n = in.netdevs.end() - 1;
-        in.sources.back().warnings.push_back(fmt::format("{}: in ip -j addr but not in the interface list; kept with its addresses", i.name));
+        in.sources.back().warnings.push_back(
+            fmt::format("{}: in ip -j addr but not in the interface list; kept with its addresses", i.name));
       }
       for (const IpAddress& a : i.addresses) {
         if (a.scope != "link") n->addresses.push_back(fmt::format("{}/{}", a.address, a.prefix_length));

@@ -26,14 +26,14 @@ struct NetdevSnapshot {
   bool promiscuous = false;
   std::string master;
   std::string pci_bdf;
-  std::string lower;          // the device a VLAN / macvlan / veth sits on ("bond1" of bond1.4003@bond1)
+  std::string lower;  // the device a VLAN / macvlan / veth sits on ("bond1" of bond1.4003@bond1)
   int vlan_id = -1;
   int tx_queues = 0;
   int rx_queues = 0;
   std::vector<std::string> addresses;  // "10.0.0.5/24", "fd00::5/64"
-  std::string usb_device;     // a USB adapter's device ("2-1"), from sysfs
-  double usb_speed_mbps = 0;  // its sysfs `speed`
-  std::string usb_id;         // its sysfs idVendor:idProduct
+  std::string usb_device;              // a USB adapter's device ("2-1"), from sysfs
+  double usb_speed_mbps = 0;           // its sysfs `speed`
+  std::string usb_id;                  // its sysfs idVendor:idProduct
 };
 
 struct CollectInputs {
@@ -41,43 +41,43 @@ struct CollectInputs {
   std::string kernel;
   std::string ofed;
   std::vector<NetdevSnapshot> netdevs;
-  std::optional<std::string> lspci;                  // lspci -vvv
-  std::map<std::string, std::string> flint;          // PCI address -> flint/mstflint q
-  std::map<std::string, std::string> ethtool;        // interface -> ethtool IF
-  std::map<std::string, std::string> ethtool_info;   // interface -> ethtool -i IF
-  std::map<std::string, std::string> bonding;        // bond -> /proc/net/bonding/BOND
-  std::map<std::string, BondStatus> ip_bonds;        // bonds as `ip -d link` describes them (where no bonding file is)
-  std::optional<std::string> ibstat;                 // ibstat
-  std::optional<std::string> ibdev2netdev;           // ibdev2netdev [-v]
-  std::optional<std::string> rdma_link;              // rdma link show (iproute2): RDMA ports where ibstat is missing
-  std::map<std::string, std::string> mlxlink;        // RDMA device -> mlxlink -d DEV [-c -m]
-  std::optional<std::string> dmesg;                  // dmesg (the kernel ring buffer)
-  std::optional<std::string> nmcli;                  // nmcli -t device status, or nmcli device show
-  std::map<std::string, std::string> ifcfg;          // ifcfg-<name> -> its text
-  std::map<std::string, std::string> netplan;        // file name -> its YAML
-  std::optional<std::string> mst_status;             // mst status -v
-  std::optional<std::string> mlxfwmanager;           // mlxfwmanager --query (or mlxup; text or XML)
-  std::optional<std::string> devlink;                // devlink dev info
-  std::optional<std::string> lldpctl;                // lldpctl -f json (the host's own LLDP neighbours)
-  std::optional<std::string> ibstatus;               // ibstatus: RDMA ports where ibstat is missing
-  std::map<std::string, std::string> ethtool_module; // interface -> ethtool -m IF
-  std::map<std::string, std::string> ethtool_stats;  // interface -> ethtool -S IF
-  std::map<std::string, std::string> vpd;            // PCI address -> raw bytes of sysfs vpd
-  std::map<std::string, std::string> mstvpd;         // PCI address -> mstvpd/mlxvpd text
-  std::map<std::string, std::string> mlnx_qos;       // interface -> mlnx_qos -i IF
-  std::map<std::string, std::string> ecn;            // interface -> "PATH:VALUE" lines of its ecn/*/enable/N
-  std::optional<std::string> cmdline;                // /proc/cmdline
-  std::optional<std::string> dmidecode;              // dmidecode (or `grep . /sys/class/dmi/id/*`)
-  std::optional<std::string> os_release;             // /etc/os-release
-  std::optional<std::string> lsusb;                  // lsusb -t (and/or plain lsusb)
-  std::optional<std::string> ibv_devinfo;            // ibv_devinfo [-v]: RDMA ports of any vendor where ibstat is missing
+  std::optional<std::string> lspci;                   // lspci -vvv
+  std::map<std::string, std::string> flint;           // PCI address -> flint/mstflint q
+  std::map<std::string, std::string> ethtool;         // interface -> ethtool IF
+  std::map<std::string, std::string> ethtool_info;    // interface -> ethtool -i IF
+  std::map<std::string, std::string> bonding;         // bond -> /proc/net/bonding/BOND
+  std::map<std::string, BondStatus> ip_bonds;         // bonds as `ip -d link` describes them (where no bonding file is)
+  std::optional<std::string> ibstat;                  // ibstat
+  std::optional<std::string> ibdev2netdev;            // ibdev2netdev [-v]
+  std::optional<std::string> rdma_link;               // rdma link show (iproute2): RDMA ports where ibstat is missing
+  std::map<std::string, std::string> mlxlink;         // RDMA device -> mlxlink -d DEV [-c -m]
+  std::optional<std::string> dmesg;                   // dmesg (the kernel ring buffer)
+  std::optional<std::string> nmcli;                   // nmcli -t device status, or nmcli device show
+  std::map<std::string, std::string> ifcfg;           // ifcfg-<name> -> its text
+  std::map<std::string, std::string> netplan;         // file name -> its YAML
+  std::optional<std::string> mst_status;              // mst status -v
+  std::optional<std::string> mlxfwmanager;            // mlxfwmanager --query (or mlxup; text or XML)
+  std::optional<std::string> devlink;                 // devlink dev info
+  std::optional<std::string> lldpctl;                 // lldpctl -f json (the host's own LLDP neighbours)
+  std::optional<std::string> ibstatus;                // ibstatus: RDMA ports where ibstat is missing
+  std::map<std::string, std::string> ethtool_module;  // interface -> ethtool -m IF
+  std::map<std::string, std::string> ethtool_stats;   // interface -> ethtool -S IF
+  std::map<std::string, std::string> vpd;             // PCI address -> raw bytes of sysfs vpd
+  std::map<std::string, std::string> mstvpd;          // PCI address -> mstvpd/mlxvpd text
+  std::map<std::string, std::string> mlnx_qos;        // interface -> mlnx_qos -i IF
+  std::map<std::string, std::string> ecn;             // interface -> "PATH:VALUE" lines of its ecn/*/enable/N
+  std::optional<std::string> cmdline;                 // /proc/cmdline
+  std::optional<std::string> dmidecode;               // dmidecode (or `grep . /sys/class/dmi/id/*`)
+  std::optional<std::string> os_release;              // /etc/os-release
+  std::optional<std::string> lsusb;                   // lsusb -t (and/or plain lsusb)
+  std::optional<std::string> ibv_devinfo;             // ibv_devinfo [-v]: RDMA ports of any vendor where ibstat is missing
   // VMware ESXi hosts (a capture made with esxcli; no Linux tool output then):
-  std::optional<std::string> esxcli_nic_list;        // esxcli network nic list
-  std::map<std::string, std::string> esxcli_nic_get; // vmnic -> esxcli network nic get -n vmnicN
-  std::optional<std::string> esxcli_vib_list;        // esxcli software vib list
-  std::optional<std::string> esxcli_pci_list;        // esxcli hardware pci list
-  std::optional<std::string> vmware_version;         // vmware -vl
-  std::vector<SourceStatus> sources;                 // what was read or missing, and why
+  std::optional<std::string> esxcli_nic_list;         // esxcli network nic list
+  std::map<std::string, std::string> esxcli_nic_get;  // vmnic -> esxcli network nic get -n vmnicN
+  std::optional<std::string> esxcli_vib_list;         // esxcli software vib list
+  std::optional<std::string> esxcli_pci_list;         // esxcli hardware pci list
+  std::optional<std::string> vmware_version;          // vmware -vl
+  std::vector<SourceStatus> sources;                  // what was read or missing, and why
 };
 
 HostFacts BuildHostFacts(const CollectInputs& inputs);
@@ -97,20 +97,20 @@ std::map<std::string, BondStatus> BondsFromIpLinks(const std::vector<IpLink>& li
 // ethtool-m-<if>.txt, ethtool-S-<if>.txt, vpd-<pci address>.bin, mstvpd-<pci address>.txt, mlnx_qos-<if>.txt,
 // ecn-<if>.txt (`grep -H . /sys/class/net/IF/ecn/roce_*/enable/*`), proc-cmdline.txt,
 // netplan-<file>.yaml (a copy of /etc/netplan/<file>.yaml), mst-status.txt, mlxfwmanager.txt, lldpctl.json
-// (or .xml), ibstatus.txt, rdma-link.txt, devlink-dev-info.txt, lsusb-t.txt, ibv_devinfo.txt, dmidecode.txt, os-release.txt; for ESXi esxcli-network-nic-list.txt, esxcli-network-nic-get-<vmnic>.txt,
-// esxcli-software-vib-list.txt, esxcli-hardware-pci-list.txt, vmware-vl.txt. Missing files are recorded as
-// absent sources, not errors. Throws std::runtime_error for an unreadable directory or a
-// malformed ip-j-d-link.json (naming the file).
+// (or .xml), ibstatus.txt, rdma-link.txt, devlink-dev-info.txt, lsusb-t.txt, ibv_devinfo.txt, dmidecode.txt, os-release.txt; for
+// ESXi esxcli-network-nic-list.txt, esxcli-network-nic-get-<vmnic>.txt, esxcli-software-vib-list.txt,
+// esxcli-hardware-pci-list.txt, vmware-vl.txt. Missing files are recorded as absent sources, not errors. Throws
+// std::runtime_error for an unreadable directory or a malformed ip-j-d-link.json (naming the file).
 CollectInputs ReadCaptureDir(const std::string& dir);
 
 struct LiveOptions {
-  std::string sysfs = "/sys";         // roots, so tests can point at a prepared tree
+  std::string sysfs = "/sys";  // roots, so tests can point at a prepared tree
   std::string procfs = "/proc";
   std::string network_scripts = "/etc/sysconfig/network-scripts";  // RHEL ifcfg files
-  std::string netplan_dir = "/etc/netplan";                         // Ubuntu netplan files
+  std::string netplan_dir = "/etc/netplan";                        // Ubuntu netplan files
   std::string os_release = "/etc/os-release";
   int tool_timeout_ms = 10000;
-  bool run_tools = true;              // lspci, ethtool, mstflint, ofed_info when installed
+  bool run_tools = true;  // lspci, ethtool, mstflint, ofed_info when installed
 };
 
 // Reads sysfs and procfs directly and runs the tools that are installed (argv only, never a

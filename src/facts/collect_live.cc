@@ -54,7 +54,9 @@ int LeadingNumber(const std::string& s) {
   return v;
 }
 
-bool LooksLikePciAddress(const std::string& s) { return s.size() >= 7 && s.find(':') != std::string::npos && s.find('.') != std::string::npos; }
+bool LooksLikePciAddress(const std::string& s) {
+  return s.size() >= 7 && s.find(':') != std::string::npos && s.find('.') != std::string::npos;
+}
 
 }  // namespace
 
@@ -109,12 +111,18 @@ CollectInputs CollectLive(const LiveOptions& o) {
       ss << text.rdbuf();
       uevent = ss.str();
     }
-    if (s.name == "lo") s.kind = "loopback";
-    else if (fs::exists(dir / "bonding")) s.kind = "bond";
-    else if (fs::exists(dir / "bridge")) s.kind = "bridge";
-    else if (uevent.find("DEVTYPE=vlan") != std::string::npos) s.kind = "vlan";
-    else if (!s.pci_bdf.empty() || !s.usb_device.empty()) s.kind = "physical";
-    else s.kind = "other";  // refined to veth from `ethtool -i` when available
+    if (s.name == "lo")
+      s.kind = "loopback";
+    else if (fs::exists(dir / "bonding"))
+      s.kind = "bond";
+    else if (fs::exists(dir / "bridge"))
+      s.kind = "bridge";
+    else if (uevent.find("DEVTYPE=vlan") != std::string::npos)
+      s.kind = "vlan";
+    else if (!s.pci_bdf.empty() || !s.usb_device.empty())
+      s.kind = "physical";
+    else
+      s.kind = "other";  // refined to veth from `ethtool -i` when available
     for (const auto& q : fs::directory_iterator(dir / "queues", ec)) {
       std::string qn = q.path().filename().string();
       if (qn.starts_with("tx-")) ++s.tx_queues;
@@ -154,8 +162,9 @@ CollectInputs CollectLive(const LiveOptions& o) {
         if (getnameinfo(a->ifa_addr, len, host, sizeof host, nullptr, 0, NI_NUMERICHOST) != 0) continue;
         int prefix = 0;
         if (a->ifa_netmask) {
-          const auto* bytes = v6 ? reinterpret_cast<const unsigned char*>(&reinterpret_cast<sockaddr_in6*>(a->ifa_netmask)->sin6_addr)
-                                 : reinterpret_cast<const unsigned char*>(&reinterpret_cast<sockaddr_in*>(a->ifa_netmask)->sin_addr);
+          const auto* bytes =
+              v6 ? reinterpret_cast<const unsigned char*>(&reinterpret_cast<sockaddr_in6*>(a->ifa_netmask)->sin6_addr)
+                 : reinterpret_cast<const unsigned char*>(&reinterpret_cast<sockaddr_in*>(a->ifa_netmask)->sin_addr);
           for (int b = 0; b < (v6 ? 16 : 4); ++b) prefix += __builtin_popcount(bytes[b]);
         }
         std::string text = host;
@@ -192,7 +201,8 @@ CollectInputs CollectLive(const LiveOptions& o) {
       if (!value.empty()) dmi += p.string() + ":" + value + "\n";
     }
     if (!dmi.empty()) in.dmidecode = dmi;
-    note("dmidecode", !dmi.empty(), !dmi.empty() ? (fs::path(o.sysfs) / "class/dmi/id").string() : "no /sys/class/dmi/id (not x86/ARM SMBIOS)");
+    note("dmidecode", !dmi.empty(),
+         !dmi.empty() ? (fs::path(o.sysfs) / "class/dmi/id").string() : "no /sys/class/dmi/id (not x86/ARM SMBIOS)");
   }
   if (std::ifstream f(o.os_release); f) {
     std::stringstream text;
@@ -256,7 +266,8 @@ CollectInputs CollectLive(const LiveOptions& o) {
   }
   if (!o.run_tools) return in;
   // empty_ok: a tool whose silence is an answer (lspci -d 15b3: prints nothing when no such device exists).
-  auto run = [&](const std::vector<std::string>& argv, const std::string& name, bool empty_ok = false) -> std::optional<std::string> {
+  auto run = [&](const std::vector<std::string>& argv, const std::string& name,
+                 bool empty_ok = false) -> std::optional<std::string> {
     RunResult r = RunTool(argv, o.tool_timeout_ms);
     if (!r.started) {
       note(name, false, argv[0] + " not installed");

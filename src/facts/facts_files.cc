@@ -4,17 +4,17 @@
 #include <algorithm>
 #include <condition_variable>
 #include <cstdio>
+#include <cstring>
 #include <deque>
 #include <exception>
+#include <filesystem>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <thread>
 #include <tuple>
 #include <utility>
 #include <vector>
-#include <cstring>
-#include <filesystem>
-#include <memory>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -44,8 +44,9 @@ std::string WhereNotJson(const std::string& shown, const std::string& text) {
   if (head.starts_with("---")) {
     hint = ": `clush -b` / dshbak output, whose node headers are not JSON; gather with `clush -N` (one JSON line per host)";
   } else if (size_t colon = head.find(": {"); colon != std::string_view::npos && colon < 128 &&
-             head.substr(0, colon).find_first_of(" \t{\"") == std::string_view::npos) {
-    hint = ": lines carry a node prefix ('" + std::string(head.substr(0, colon)) + ": {'), as clush and pdsh print them; gather with `clush -N`";
+                                              head.substr(0, colon).find_first_of(" \t{\"") == std::string_view::npos) {
+    hint = ": lines carry a node prefix ('" + std::string(head.substr(0, colon)) +
+           ": {'), as clush and pdsh print them; gather with `clush -N`";
   }
   return fmt::format("{}:{}:{}: neither one JSON document nor NDJSON{}", shown, place.line, place.column, hint);
 }
@@ -99,7 +100,7 @@ class LineReader {
 // One document read from a facts file, in file order: a host's facts, a switch's, or the error that
 // ended the file.
 struct ReadDocument {
-  int line = 0;  // 0: the file is one document
+  int line = 0;         // 0: the file is one document
   uint64_t digest = 0;  // of the document's bytes, when the reader asked for digests
   std::string text;     // the bytes, when `known` said the reader has read them before (then no facts)
   std::optional<HostFacts> host;
@@ -130,8 +131,10 @@ std::optional<ReadDocument> ParseOne(std::string_view text, int line, const std:
       if (first) return std::nullopt;
       throw FactsInputError(shown, line, 0, "", "not JSON (a truncated or mixed-in line?)");
     }
-    if (e.kind() != FactsDocumentError::Kind::kOtherSchema || e.schema() != kSwitchFactsSchema) throw FactsInputError(shown, line, 0, "", e.what());
-    if (!switches_wanted) throw FactsInputError(shown, line, 0, "", "switch facts (railyard.switch-facts/1) where host facts were expected");
+    if (e.kind() != FactsDocumentError::Kind::kOtherSchema || e.schema() != kSwitchFactsSchema)
+      throw FactsInputError(shown, line, 0, "", e.what());
+    if (!switches_wanted)
+      throw FactsInputError(shown, line, 0, "", "switch facts (railyard.switch-facts/1) where host facts were expected");
     try {
       document.switch_facts = ParseSwitchFactsJson(std::string(text), shown);
     } catch (const std::exception& error) {
@@ -252,9 +255,9 @@ class ParallelParse {
   static constexpr size_t kBatchesAhead = 16;
 
   struct Batch {
-    std::string bytes;  // the lines, back to back
+    std::string bytes;                                   // the lines, back to back
     std::vector<std::tuple<int, size_t, size_t>> lines;  // line number, offset, length
-    std::vector<ReadDocument> documents;  // in line order; the last may carry the error that ends the file
+    std::vector<ReadDocument> documents;                 // in line order; the last may carry the error that ends the file
     bool done = false;
   };
 
@@ -423,7 +426,8 @@ void ReadFactsFile(const fs::path& path, const std::function<void(ReadDocument&&
   DocumentQueue queue;
   std::thread parser([&] {
     try {
-      ParseDocuments(file, shown, switches_wanted, known, [&](ReadDocument&& document) { return queue.Push(std::move(document)); });
+      ParseDocuments(file, shown, switches_wanted, known,
+                     [&](ReadDocument&& document) { return queue.Push(std::move(document)); });
     } catch (...) {
       ReadDocument failed;
       failed.error = std::current_exception();
@@ -450,8 +454,10 @@ void ForEachFacts(const std::vector<std::string>& paths, const std::function<voi
 void ForEachFacts(const std::vector<std::string>& paths, const std::function<void(HostFacts&&)>& each,
                   const std::function<void(SwitchFacts&&)>& each_switch) {
   auto use = [&](ReadDocument&& document) {
-    if (document.host) each(std::move(*document.host));
-    else each_switch(std::move(*document.switch_facts));
+    if (document.host)
+      each(std::move(*document.host));
+    else
+      each_switch(std::move(*document.switch_facts));
   };
   for (const std::string& p : paths) {
     std::error_code ec;

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "facts/host_facts.h"
-#include "util/input_error.h"
 #include "facts/switch_facts.h"
+#include "util/input_error.h"
 
 namespace railyard {
 
@@ -34,7 +34,7 @@ void ForEachFacts(const std::vector<std::string>& paths, const std::function<voi
 // ledger's re-import): the 64-bit digest of its bytes (util/content_hash.h) and, unless the reader
 // said it knows that digest, its facts; a known document comes unparsed, with its text.
 struct FactsDocument {
-  int line = 0;                    // 0: the file is one document
+  int line = 0;  // 0: the file is one document
   uint64_t digest = 0;
   std::optional<HostFacts> facts;  // empty when known(digest)
   std::string text;                // the document's bytes when known(digest)

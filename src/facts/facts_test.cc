@@ -21,16 +21,15 @@ namespace fs = std::filesystem;
 class CaptureDirTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    for (const char* f : {"lspci/cx7-ndr-osfp-gen5-x16-vpd.txt", "flint/cx7-fs4-secure-fw-query-rom-info-two-lines.txt",
-                          "ethtool/i-mlx5-cx7-vf-aws-psid-in-fw-version.txt",
-                          "ethtool/cx4lx-25g-dac-to-10g-switch-link-training-failure.txt",
-                          "bonding/8023ad-partner-mac-zero-aggregator-mismatch.txt",
-                          "ibstat/h100-cx7-ib-400g-with-eth-ports-down.txt",
-                          "ibdev2netdev/mixed-cx4lx-cx5-cx6-vf-plain.txt", "mlxlink/cx6dx-eth-100g-rs528-no-issue.txt",
-                          "dmesg/cx6dx-pcie-bandwidth-limited-x8-gen3.txt", "nmcli/device-status-centos7-bridge-and-lo-unmanaged.txt",
-                          "ifcfg/ifcfg-eth2-bond-slave-quoted-master.txt",
-                          "ethtool/m-qsfp-dd-mellanox-passive-dac-spectrum2-prerelease-cmis-parser.txt",
-                          "ethtool/S-mlx5-kernel-5.15-xdp-load-rx-discards-phy-out-of-buffer-pause.txt"}) {
+    for (const char* f :
+         {"lspci/cx7-ndr-osfp-gen5-x16-vpd.txt", "flint/cx7-fs4-secure-fw-query-rom-info-two-lines.txt",
+          "ethtool/i-mlx5-cx7-vf-aws-psid-in-fw-version.txt", "ethtool/cx4lx-25g-dac-to-10g-switch-link-training-failure.txt",
+          "bonding/8023ad-partner-mac-zero-aggregator-mismatch.txt", "ibstat/h100-cx7-ib-400g-with-eth-ports-down.txt",
+          "ibdev2netdev/mixed-cx4lx-cx5-cx6-vf-plain.txt", "mlxlink/cx6dx-eth-100g-rs528-no-issue.txt",
+          "dmesg/cx6dx-pcie-bandwidth-limited-x8-gen3.txt", "nmcli/device-status-centos7-bridge-and-lo-unmanaged.txt",
+          "ifcfg/ifcfg-eth2-bond-slave-quoted-master.txt",
+          "ethtool/m-qsfp-dd-mellanox-passive-dac-spectrum2-prerelease-cmis-parser.txt",
+          "ethtool/S-mlx5-kernel-5.15-xdp-load-rx-discards-phy-out-of-buffer-pause.txt"}) {
       RAILYARD_REQUIRE_FIXTURE(testing::FixturePath(f));
     }
     dir_ = fs::temp_directory_path() / ("railyard-capture-" + std::to_string(::getpid()));
@@ -49,9 +48,12 @@ class CaptureDirTest : public ::testing::Test {
     put("dmesg.txt", testing::FixturePath("dmesg/cx6dx-pcie-bandwidth-limited-x8-gen3.txt"));
     put("nmcli.txt", testing::FixturePath("nmcli/device-status-centos7-bridge-and-lo-unmanaged.txt"));
     put("ifcfg-eth2", testing::FixturePath("ifcfg/ifcfg-eth2-bond-slave-quoted-master.txt"));
-    put("ethtool-m-ens1f0np0.txt", testing::FixturePath("ethtool/m-qsfp-dd-mellanox-passive-dac-spectrum2-prerelease-cmis-parser.txt"));
-    put("ethtool-S-ens1f0np0.txt", testing::FixturePath("ethtool/S-mlx5-kernel-5.15-xdp-load-rx-discards-phy-out-of-buffer-pause.txt"));
-    put("mlnx_qos-ens1f0np0.txt", fs::path(RAILYARD_SOURCE_DIR) / "tests/fixtures/mlnx_qos/firmware-dcbx-dscp-pfc3-buffers-ets.txt");
+    put("ethtool-m-ens1f0np0.txt",
+        testing::FixturePath("ethtool/m-qsfp-dd-mellanox-passive-dac-spectrum2-prerelease-cmis-parser.txt"));
+    put("ethtool-S-ens1f0np0.txt",
+        testing::FixturePath("ethtool/S-mlx5-kernel-5.15-xdp-load-rx-discards-phy-out-of-buffer-pause.txt"));
+    put("mlnx_qos-ens1f0np0.txt",
+        fs::path(RAILYARD_SOURCE_DIR) / "tests/fixtures/mlnx_qos/firmware-dcbx-dscp-pfc3-buffers-ets.txt");
     std::ofstream(dir_ / "ecn-ens1f0np0.txt") << "/sys/class/net/ens1f0np0/ecn/roce_np/enable/3:1\n"
                                                  "/sys/class/net/ens1f0np0/ecn/roce_rp/enable/3:0\n";
     std::ofstream(dir_ / "proc-cmdline.txt")
@@ -178,7 +180,8 @@ TEST(Facts, MellanoxToolsWhereIbstatIsMissing) {
   fs::create_directories(dir);
   fs::copy_file(testing::FixturePath("ibstatus/cx6dx-roce-one-port-disabled.txt"), dir / "ibstatus.txt");
   fs::copy_file(testing::FixturePath("mst/status-v-dgx-spark-gb10-cx7-rdma-net-numa-columns.txt"), dir / "mst-status.txt");
-  fs::copy_file(testing::FixturePath("mlxfwmanager/cx7-mlxup-two-cards-update-required-no-base-guid.txt"), dir / "mlxfwmanager.txt");
+  fs::copy_file(testing::FixturePath("mlxfwmanager/cx7-mlxup-two-cards-update-required-no-base-guid.txt"),
+                dir / "mlxfwmanager.txt");
   HostFacts f = BuildHostFacts(ReadCaptureDir(dir.string()));
   fs::remove_all(dir);
   // ibstatus stands in for ibstat, in ibstat's words.

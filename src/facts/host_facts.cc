@@ -8,10 +8,11 @@
 
 namespace railyard {
 
-const std::vector<std::string> kKeptCounters = {
-    "rx_discards_phy",   "tx_discards_phy",    "rx_out_of_buffer",  "rx_pause_ctrl_phy", "tx_pause_ctrl_phy",
-    "rx_prio*_pause",    "tx_prio*_pause",     "rx_crc_errors_phy", "rx_symbol_err_phy", "rx_corrected_bits_phy",
-    "link_down_events_phy", "rx_buffer_passed_thres_phy", "tx_queue_stopped", "tx_timeout", "rx_wqe_err"};
+const std::vector<std::string> kKeptCounters = {"rx_discards_phy",       "tx_discards_phy",      "rx_out_of_buffer",
+                                                "rx_pause_ctrl_phy",     "tx_pause_ctrl_phy",    "rx_prio*_pause",
+                                                "tx_prio*_pause",        "rx_crc_errors_phy",    "rx_symbol_err_phy",
+                                                "rx_corrected_bits_phy", "link_down_events_phy", "rx_buffer_passed_thres_phy",
+                                                "tx_queue_stopped",      "tx_timeout",           "rx_wqe_err"};
 
 // Every HostFacts field, once: JsonCodec<HostFacts> writes `railyard collect`'s document from these
 // tables and reads it back (util/json_fields.h). kOptional marks a key added within railyard.facts/1:
@@ -31,8 +32,9 @@ struct JsonTable<ModuleInfo> {
       Key("identifier", &ModuleInfo::identifier), Key("lengths", &ModuleInfo::lengths), Key("readable", &ModuleInfo::readable),
       Key("temperature_c", &ModuleInfo::temperature_c), Key("transceiver_types", &ModuleInfo::transceiver_types),
       Key("transmitter_technology", &ModuleInfo::transmitter_technology), Key("vendor_name", &ModuleInfo::vendor_name),
-      Key("vendor_oui", &ModuleInfo::vendor_oui), Key("vendor_pn", &ModuleInfo::vendor_pn), Key("vendor_rev", &ModuleInfo::vendor_rev),
-      Key("vendor_sn", &ModuleInfo::vendor_sn), Key("voltage_v", &ModuleInfo::voltage_v));
+      Key("vendor_oui", &ModuleInfo::vendor_oui), Key("vendor_pn", &ModuleInfo::vendor_pn),
+      Key("vendor_rev", &ModuleInfo::vendor_rev), Key("vendor_sn", &ModuleInfo::vendor_sn),
+      Key("voltage_v", &ModuleInfo::voltage_v));
 };
 
 // PcieLink carries a derived "generation" (from the speed) for readers of the document; it is written,
@@ -40,10 +42,10 @@ struct JsonTable<ModuleInfo> {
 template <>
 struct JsonCodec<PcieLink> {
   struct Fields {
-    static constexpr auto fields = std::make_tuple(
-        Key("speed_downgraded", &PcieLink::speed_downgraded), Key("speed_gts", &PcieLink::speed_gts),
-        Key("speed_unknown", &PcieLink::speed_unknown), Key("width", &PcieLink::width),
-        Key("width_downgraded", &PcieLink::width_downgraded));
+    static constexpr auto fields =
+        std::make_tuple(Key("speed_downgraded", &PcieLink::speed_downgraded), Key("speed_gts", &PcieLink::speed_gts),
+                        Key("speed_unknown", &PcieLink::speed_unknown), Key("width", &PcieLink::width),
+                        Key("width_downgraded", &PcieLink::width_downgraded));
   };
   static nlohmann::json Write(const PcieLink& l) {
     nlohmann::json out = JsonTableCodec<PcieLink, Fields>::Write(l);
@@ -57,16 +59,21 @@ template <>
 struct JsonCodec<PciFunction::VpdChecksum> {
   static nlohmann::json Write(PciFunction::VpdChecksum c) {
     switch (c) {
-      case PciFunction::VpdChecksum::kGood: return "good";
-      case PciFunction::VpdChecksum::kBad: return "bad";
-      case PciFunction::VpdChecksum::kNone: break;
+      case PciFunction::VpdChecksum::kGood:
+        return "good";
+      case PciFunction::VpdChecksum::kBad:
+        return "bad";
+      case PciFunction::VpdChecksum::kNone:
+        break;
     }
     return "none";
   }
   static void Read(simdjson::dom::element e, PciFunction::VpdChecksum& out) {
     std::string c;
     JsonCodec<std::string>::Read(e, c);
-    out = c == "good" ? PciFunction::VpdChecksum::kGood : c == "bad" ? PciFunction::VpdChecksum::kBad : PciFunction::VpdChecksum::kNone;
+    out = c == "good"  ? PciFunction::VpdChecksum::kGood
+          : c == "bad" ? PciFunction::VpdChecksum::kBad
+                       : PciFunction::VpdChecksum::kNone;
   }
 };
 
@@ -84,9 +91,9 @@ struct JsonTable<PciFunction> {
 
 template <>
 struct JsonTable<TrafficClass> {
-  static constexpr auto fields = std::make_tuple(
-      Key("bandwidth_percent", &TrafficClass::bandwidth_percent), Key("priorities", &TrafficClass::priorities),
-      Key("rate_limit", &TrafficClass::rate_limit), Key("tc", &TrafficClass::tc), Key("tsa", &TrafficClass::tsa));
+  static constexpr auto fields =
+      std::make_tuple(Key("bandwidth_percent", &TrafficClass::bandwidth_percent), Key("priorities", &TrafficClass::priorities),
+                      Key("rate_limit", &TrafficClass::rate_limit), Key("tc", &TrafficClass::tc), Key("tsa", &TrafficClass::tsa));
 };
 
 template <>
@@ -101,24 +108,25 @@ struct JsonTable<MlnxQos> {
 
 template <>
 struct JsonTable<EcnState> {
-  static constexpr auto fields = std::make_tuple(Key("np_enabled", &EcnState::np_enabled), Key("rp_enabled", &EcnState::rp_enabled),
-                                                 Key("warnings", &EcnState::warnings));
+  static constexpr auto fields = std::make_tuple(Key("np_enabled", &EcnState::np_enabled),
+                                                 Key("rp_enabled", &EcnState::rp_enabled), Key("warnings", &EcnState::warnings));
 };
 
 template <>
 struct JsonTable<NetplanInterface> {
   using I = NetplanInterface;
   static constexpr auto fields = std::make_tuple(
-      Key("addresses", &I::addresses), Key("dhcp4", &I::dhcp4), Key("dhcp6", &I::dhcp6), Key("line", &I::line), Key("link", &I::link),
-      Key("match_mac", &I::match_mac), Key("members", &I::members), Key("mtu", &I::mtu), Key("name", &I::name),
-      Key("optional", &I::optional), Key("parameters", &I::parameters), Key("renderer", &I::renderer), Key("section", &I::section),
-      Key("set_name", &I::set_name), Key("vlan_id", &I::vlan_id));
+      Key("addresses", &I::addresses), Key("dhcp4", &I::dhcp4), Key("dhcp6", &I::dhcp6), Key("line", &I::line),
+      Key("link", &I::link), Key("match_mac", &I::match_mac), Key("members", &I::members), Key("mtu", &I::mtu),
+      Key("name", &I::name), Key("optional", &I::optional), Key("parameters", &I::parameters), Key("renderer", &I::renderer),
+      Key("section", &I::section), Key("set_name", &I::set_name), Key("vlan_id", &I::vlan_id));
 };
 
 template <>
 struct JsonTable<NetplanConfig> {
-  static constexpr auto fields = std::make_tuple(Key("interfaces", &NetplanConfig::interfaces), Key("renderer", &NetplanConfig::renderer),
-                                                 Key("warnings", &NetplanConfig::warnings));
+  static constexpr auto fields =
+      std::make_tuple(Key("interfaces", &NetplanConfig::interfaces), Key("renderer", &NetplanConfig::renderer),
+                      Key("warnings", &NetplanConfig::warnings));
 };
 
 template <>
@@ -131,14 +139,16 @@ struct JsonTable<MstDevice> {
 template <>
 struct JsonTable<DevlinkDevice> {
   using D = DevlinkDevice;
-  static constexpr auto fields = std::make_tuple(
-      Key("board_serial", &D::board_serial), Key("driver", &D::driver), Key("line", &D::line), Key("pci_address", &D::pci_address),
-      Key("psid", &D::psid), Key("running_fw", &D::running_fw), Key("serial_number", &D::serial_number), Key("stored_fw", &D::stored_fw));
+  static constexpr auto fields =
+      std::make_tuple(Key("board_serial", &D::board_serial), Key("driver", &D::driver), Key("line", &D::line),
+                      Key("pci_address", &D::pci_address), Key("psid", &D::psid), Key("running_fw", &D::running_fw),
+                      Key("serial_number", &D::serial_number), Key("stored_fw", &D::stored_fw));
 };
 
 template <>
 struct JsonTable<FirmwareVersions> {
-  static constexpr auto fields = std::make_tuple(Key("available", &FirmwareVersions::available), Key("current", &FirmwareVersions::current));
+  static constexpr auto fields =
+      std::make_tuple(Key("available", &FirmwareVersions::available), Key("current", &FirmwareVersions::current));
 };
 
 template <>
@@ -153,14 +163,14 @@ struct JsonTable<FwManagerDevice> {
 template <>
 struct JsonTable<FirmwareQuery> {
   using Q = FirmwareQuery;
-  static constexpr auto fields = std::make_tuple(
-      Key("base_guid", &Q::base_guid), Key("base_mac", &Q::base_mac), Key("description", &Q::description),
-      Key("fw_release_date", &Q::fw_release_date), Key("fw_version", &Q::fw_version), Key("guids", &Q::guids),
-      Key("image_type", &Q::image_type), Key("macs", &Q::macs), Key("orig_base_guid", &Q::orig_base_guid),
-      Key("orig_base_mac", &Q::orig_base_mac), Key("orig_psid", &Q::orig_psid), Key("part_number", &Q::part_number),
-      Key("product_version", &Q::product_version), Key("psid", &Q::psid), Key("rom_info", &Q::rom_info),
-      Key("running_fw_version", &Q::running_fw_version), Key("security_attributes", &Q::security_attributes),
-      Key("warnings", &Q::warnings));
+  static constexpr auto fields =
+      std::make_tuple(Key("base_guid", &Q::base_guid), Key("base_mac", &Q::base_mac), Key("description", &Q::description),
+                      Key("fw_release_date", &Q::fw_release_date), Key("fw_version", &Q::fw_version), Key("guids", &Q::guids),
+                      Key("image_type", &Q::image_type), Key("macs", &Q::macs), Key("orig_base_guid", &Q::orig_base_guid),
+                      Key("orig_base_mac", &Q::orig_base_mac), Key("orig_psid", &Q::orig_psid),
+                      Key("part_number", &Q::part_number), Key("product_version", &Q::product_version), Key("psid", &Q::psid),
+                      Key("rom_info", &Q::rom_info), Key("running_fw_version", &Q::running_fw_version),
+                      Key("security_attributes", &Q::security_attributes), Key("warnings", &Q::warnings));
 };
 
 template <>
@@ -171,14 +181,16 @@ struct JsonTable<NetdevFacts> {
       Key("counters", &N::counters), Key("driver", &N::driver), Key("driver_origin", &N::driver_origin, kAdded),
       Key("driver_version", &N::driver_version, kAdded), Key("duplex", &N::duplex), Key("ecn", &N::ecn),
       Key("firmware_psid", &N::firmware_psid), Key("firmware_version", &N::firmware_version), Key("kind", &N::kind),
-      Key("lanes", &N::lanes), Key("link_detected", &N::link_detected, kAdded), Key("link_detected_reason", &N::link_detected_reason),
-      Key("lower", &N::lower), Key("mac", &N::mac), Key("master", &N::master), Key("module", &N::module), Key("mtu", &N::mtu),
-      Key("name", &N::name), Key("operstate", &N::operstate), Key("partner_link_modes", &N::partner_link_modes, kAdded),
-      Key("pci_bdf", &N::pci_bdf), Key("promiscuous", &N::promiscuous), Key("qos", &N::qos), Key("rx_queues", &N::rx_queues),
+      Key("lanes", &N::lanes), Key("link_detected", &N::link_detected, kAdded),
+      Key("link_detected_reason", &N::link_detected_reason), Key("lower", &N::lower), Key("mac", &N::mac),
+      Key("master", &N::master), Key("module", &N::module), Key("mtu", &N::mtu), Key("name", &N::name),
+      Key("operstate", &N::operstate), Key("partner_link_modes", &N::partner_link_modes, kAdded), Key("pci_bdf", &N::pci_bdf),
+      Key("promiscuous", &N::promiscuous), Key("qos", &N::qos), Key("rx_queues", &N::rx_queues),
       Key("speed_mbps", &N::speed_mbps), Key("supported_fec_modes", &N::supported_fec_modes),
       Key("supported_link_modes", &N::supported_link_modes, kAdded), Key("tx_queues", &N::tx_queues),
-      Key("usb_device", &N::usb_device, kAdded), Key("usb_id", &N::usb_id, kAdded), Key("usb_speed_from", &N::usb_speed_from, kAdded),
-      Key("usb_speed_mbps", &N::usb_speed_mbps, kAdded), Key("vlan_id", &N::vlan_id));
+      Key("usb_device", &N::usb_device, kAdded), Key("usb_id", &N::usb_id, kAdded),
+      Key("usb_speed_from", &N::usb_speed_from, kAdded), Key("usb_speed_mbps", &N::usb_speed_mbps, kAdded),
+      Key("vlan_id", &N::vlan_id));
 };
 
 template <>
@@ -202,20 +214,26 @@ struct JsonTable<BondStatus> {
 template <>
 struct JsonTable<IbstatPort> {
   using P = IbstatPort;
-  static constexpr auto fields = std::make_tuple(
-      Key("base_lid", &P::base_lid), Key("link_layer", &P::link_layer), Key("number", &P::number),
-      Key("physical_state", &P::physical_state), Key("port_guid", &P::port_guid), Key("rate", &P::rate), Key("sm_lid", &P::sm_lid),
-      Key("state", &P::state));
+  static constexpr auto fields =
+      std::make_tuple(Key("base_lid", &P::base_lid), Key("link_layer", &P::link_layer), Key("number", &P::number),
+                      Key("physical_state", &P::physical_state), Key("port_guid", &P::port_guid), Key("rate", &P::rate),
+                      Key("sm_lid", &P::sm_lid), Key("state", &P::state));
 };
 
 template <>
 struct JsonTable<RdmaFacts> {
-  static constexpr auto fields = std::make_tuple(
-      KeyVia("ca_type", [](auto& r) -> auto& { return r.ca.ca_type; }),
-      KeyVia("device", [](auto& r) -> auto& { return r.ca.name; }),
-      KeyVia("firmware_version", [](auto& r) -> auto& { return r.ca.firmware_version; }), Key("netdev", &RdmaFacts::netdev),
-      Key("netdev_state", &RdmaFacts::netdev_state), KeyVia("node_guid", [](auto& r) -> auto& { return r.ca.node_guid; }),
-      Key("pci_bdf", &RdmaFacts::pci_bdf), KeyVia("ports", [](auto& r) -> auto& { return r.ca.ports; }));
+  static constexpr auto fields = std::make_tuple(KeyVia(
+                                                     "ca_type", [](auto& r) -> auto& { return r.ca.ca_type; }),
+                                                 KeyVia(
+                                                     "device", [](auto& r) -> auto& { return r.ca.name; }),
+                                                 KeyVia(
+                                                     "firmware_version", [](auto& r) -> auto& { return r.ca.firmware_version; }),
+                                                 Key("netdev", &RdmaFacts::netdev), Key("netdev_state", &RdmaFacts::netdev_state),
+                                                 KeyVia(
+                                                     "node_guid", [](auto& r) -> auto& { return r.ca.node_guid; }),
+                                                 Key("pci_bdf", &RdmaFacts::pci_bdf),
+                                                 KeyVia(
+                                                     "ports", [](auto& r) -> auto& { return r.ca.ports; }));
 };
 
 // A link's device is the key it is filed under in "links" (set by the reader of HostFacts).
@@ -223,17 +241,18 @@ template <>
 struct JsonTable<MlxlinkPort> {
   using L = MlxlinkPort;
   static constexpr auto fields = std::make_tuple(
-      Key("cable_length", &L::cable_length), Key("cable_speeds", &L::cable_speeds, kAdded), Key("cable_type", &L::cable_type, kAdded),
-      Key("effective_ber", &L::effective_ber), Key("effective_errors", &L::effective_errors),
-      Key("enabled_speeds", &L::enabled_speeds, kAdded), Key("fec", &L::fec), Key("firmware_version", &L::firmware_version),
-      Key("link_down_counter", &L::link_down_counter), Key("link_error_recovery", &L::link_error_recovery),
-      Key("module_oui", &L::module_oui, kAdded), Key("module_part_number", &L::module_part_number),
-      Key("module_serial", &L::module_serial), Key("module_temperature_c", &L::module_temperature_c),
-      Key("module_vendor", &L::module_vendor), Key("physical_state", &L::physical_state), Key("raw_ber", &L::raw_ber),
-      Key("raw_errors_per_lane", &L::raw_errors_per_lane), Key("recommendation", &L::recommendation),
-      Key("rx_cdr_lol", &L::rx_cdr_lol, kAdded), Key("rx_los", &L::rx_los, kAdded), Key("speed", &L::speed), Key("state", &L::state),
-      Key("status_opcode", &L::status_opcode), Key("symbol_ber", &L::symbol_ber), Key("symbol_errors", &L::symbol_errors),
-      Key("tx_fault", &L::tx_fault, kAdded), Key("width", &L::width));
+      Key("cable_length", &L::cable_length), Key("cable_speeds", &L::cable_speeds, kAdded),
+      Key("cable_type", &L::cable_type, kAdded), Key("effective_ber", &L::effective_ber),
+      Key("effective_errors", &L::effective_errors), Key("enabled_speeds", &L::enabled_speeds, kAdded), Key("fec", &L::fec),
+      Key("firmware_version", &L::firmware_version), Key("link_down_counter", &L::link_down_counter),
+      Key("link_error_recovery", &L::link_error_recovery), Key("module_oui", &L::module_oui, kAdded),
+      Key("module_part_number", &L::module_part_number), Key("module_serial", &L::module_serial),
+      Key("module_temperature_c", &L::module_temperature_c), Key("module_vendor", &L::module_vendor),
+      Key("physical_state", &L::physical_state), Key("raw_ber", &L::raw_ber), Key("raw_errors_per_lane", &L::raw_errors_per_lane),
+      Key("recommendation", &L::recommendation), Key("rx_cdr_lol", &L::rx_cdr_lol, kAdded), Key("rx_los", &L::rx_los, kAdded),
+      Key("speed", &L::speed), Key("state", &L::state), Key("status_opcode", &L::status_opcode),
+      Key("symbol_ber", &L::symbol_ber), Key("symbol_errors", &L::symbol_errors), Key("tx_fault", &L::tx_fault, kAdded),
+      Key("width", &L::width));
 };
 
 template <>
@@ -252,16 +271,17 @@ template <>
 struct JsonTable<KernelEvent> {
   using E = KernelEvent;
   static constexpr auto fields = std::make_tuple(
-      Key("device", &E::device), Key("driver", &E::driver), Key("kind", &E::kind), Key("line", &E::line), Key("message", &E::message),
-      Key("time", &E::time, kAdded), Key("timestamp", &E::timestamp), Key("values", &E::values));
+      Key("device", &E::device), Key("driver", &E::driver), Key("kind", &E::kind), Key("line", &E::line),
+      Key("message", &E::message), Key("time", &E::time, kAdded), Key("timestamp", &E::timestamp), Key("values", &E::values));
 };
 
 template <>
 struct JsonTable<NmDevice> {
   using D = NmDevice;
-  static constexpr auto fields = std::make_tuple(
-      Key("carrier", &D::carrier, kAdded), Key("connection", &D::connection), Key("device", &D::device), Key("hwaddr", &D::hwaddr),
-      Key("mtu", &D::mtu), Key("state", &D::state), Key("state_code", &D::state_code), Key("type", &D::type));
+  static constexpr auto fields =
+      std::make_tuple(Key("carrier", &D::carrier, kAdded), Key("connection", &D::connection), Key("device", &D::device),
+                      Key("hwaddr", &D::hwaddr), Key("mtu", &D::mtu), Key("state", &D::state), Key("state_code", &D::state_code),
+                      Key("type", &D::type));
 };
 
 template <>
@@ -273,55 +293,57 @@ struct JsonTable<IfcfgFile> {
 template <>
 struct JsonTable<BinaryVpd> {
   using V = BinaryVpd;
-  static constexpr auto fields = std::make_tuple(
-      Key("checksum_ok", &V::checksum_ok), Key("checksum_sum", &V::checksum_sum), Key("has_end", &V::has_end),
-      Key("has_rv", &V::has_rv), Key("product_name", &V::product_name), Key("read_only", &V::read_only),
-      Key("read_write", &V::read_write), Key("warnings", &V::warnings));
+  static constexpr auto fields =
+      std::make_tuple(Key("checksum_ok", &V::checksum_ok), Key("checksum_sum", &V::checksum_sum), Key("has_end", &V::has_end),
+                      Key("has_rv", &V::has_rv), Key("product_name", &V::product_name), Key("read_only", &V::read_only),
+                      Key("read_write", &V::read_write), Key("warnings", &V::warnings));
 };
 
 template <>
 struct JsonTable<LldpNeighbor> {
   using N = LldpNeighbor;
-  static constexpr auto fields = std::make_tuple(
-      Key("local_port", &N::local_port), Key("pvid", &N::pvid, kAdded), Key("remote_chassis", &N::remote_chassis),
-      Key("remote_device", &N::remote_device), Key("remote_port", &N::remote_port));
+  static constexpr auto fields =
+      std::make_tuple(Key("local_port", &N::local_port), Key("pvid", &N::pvid, kAdded), Key("remote_chassis", &N::remote_chassis),
+                      Key("remote_device", &N::remote_device), Key("remote_port", &N::remote_port));
 };
 
 template <>
 struct JsonTable<DriverPackage> {
   using D = DriverPackage;
-  static constexpr auto fields = std::make_tuple(
-      Key("acceptance", &D::acceptance), Key("install_date", &D::install_date), Key("name", &D::name), Key("vendor", &D::vendor),
-      Key("version", &D::version));
+  static constexpr auto fields = std::make_tuple(Key("acceptance", &D::acceptance), Key("install_date", &D::install_date),
+                                                 Key("name", &D::name), Key("vendor", &D::vendor), Key("version", &D::version));
 };
 
 template <>
 struct JsonTable<UsbTreeNode> {
   using U = UsbTreeNode;
-  static constexpr auto fields = std::make_tuple(
-      Key("bus", &U::bus), Key("class", &U::class_name), Key("dev", &U::dev), Key("driver", &U::driver), Key("interface", &U::interface),
-      Key("port_path", &U::port_path), Key("speed_mbps", &U::speed_mbps), Key("usb_id", &U::usb_id));
+  static constexpr auto fields =
+      std::make_tuple(Key("bus", &U::bus), Key("class", &U::class_name), Key("dev", &U::dev), Key("driver", &U::driver),
+                      Key("interface", &U::interface), Key("port_path", &U::port_path), Key("speed_mbps", &U::speed_mbps),
+                      Key("usb_id", &U::usb_id));
 };
 
 template <>
 struct JsonTable<SourceStatus> {
-  static constexpr auto fields = std::make_tuple(Key("detail", &SourceStatus::detail), Key("name", &SourceStatus::name),
-                                                 Key("present", &SourceStatus::present), Key("warnings", &SourceStatus::warnings));
+  static constexpr auto fields =
+      std::make_tuple(Key("detail", &SourceStatus::detail), Key("name", &SourceStatus::name),
+                      Key("present", &SourceStatus::present), Key("warnings", &SourceStatus::warnings));
 };
 
 template <>
 struct JsonTable<SystemIdentity> {
   using S = SystemIdentity;
-  static constexpr auto fields = std::make_tuple(
-      Key("bios_date", &S::bios_date), Key("bios_vendor", &S::bios_vendor), Key("bios_version", &S::bios_version),
-      Key("board", &S::board), Key("from", &S::from), Key("line", &S::line, kAdded), Key("product", &S::product),
-      Key("vendor", &S::vendor), Key("vendor_product", &S::vendor_product));
+  static constexpr auto fields =
+      std::make_tuple(Key("bios_date", &S::bios_date), Key("bios_vendor", &S::bios_vendor), Key("bios_version", &S::bios_version),
+                      Key("board", &S::board), Key("from", &S::from), Key("line", &S::line, kAdded), Key("product", &S::product),
+                      Key("vendor", &S::vendor), Key("vendor_product", &S::vendor_product));
 };
 
 template <>
 struct JsonTable<OsRelease> {
-  static constexpr auto fields = std::make_tuple(Key("id", &OsRelease::id), Key("line", &OsRelease::line, kAdded),
-                                                 Key("pretty_name", &OsRelease::pretty_name), Key("version_id", &OsRelease::version_id));
+  static constexpr auto fields =
+      std::make_tuple(Key("id", &OsRelease::id), Key("line", &OsRelease::line, kAdded),
+                      Key("pretty_name", &OsRelease::pretty_name), Key("version_id", &OsRelease::version_id));
 };
 
 namespace {
@@ -329,10 +351,10 @@ namespace {
 // The document's "host" object: the host-wide facts of HostFacts.
 struct HostSection {
   using H = HostFacts;
-  static constexpr auto fields = std::make_tuple(
-      Key("has_nvidia_nic", &H::has_nvidia_nic, kAdded), Key("hostname", &H::hostname), Key("kernel", &H::kernel),
-      Key("kernel_cmdline", &H::kernel_cmdline), Key("kernel_params", &H::kernel_params), Key("ofed", &H::ofed),
-      Key("os", &H::os, kAdded), Key("platform", &H::platform, kAdded), Key("system", &H::system, kAdded));
+  static constexpr auto fields =
+      std::make_tuple(Key("has_nvidia_nic", &H::has_nvidia_nic, kAdded), Key("hostname", &H::hostname), Key("kernel", &H::kernel),
+                      Key("kernel_cmdline", &H::kernel_cmdline), Key("kernel_params", &H::kernel_params), Key("ofed", &H::ofed),
+                      Key("os", &H::os, kAdded), Key("platform", &H::platform, kAdded), Key("system", &H::system, kAdded));
 };
 
 // The schema id: written as kFactsSchema, and a document naming any other is refused.
@@ -371,15 +393,17 @@ HostFacts FactsFromElement(simdjson::dom::element document) {
   std::string_view schema;
   if (document.get(o) || o["schema"].get(schema) || schema != kFactsSchema) {
     throw FactsDocumentError(FactsDocumentError::Kind::kOtherSchema,
-                             fmt::format("not a HostFacts document: expected \"schema\": \"{}\"", kFactsSchema), std::string(schema));
+                             fmt::format("not a HostFacts document: expected \"schema\": \"{}\"", kFactsSchema),
+                             std::string(schema));
   }
   try {
     HostFactsCodec::Read(document, f);
   } catch (const JsonFieldError& e) {
     // "bad "netdevs" section: netdevs[3].mtu: expected an unsigned integer"
     const std::string& path = e.path();
-    throw FactsDocumentError(FactsDocumentError::Kind::kBadField,
-                             fmt::format("HostFacts: bad \"{}\" section: {}", path.substr(0, path.find_first_of(".[")), e.what()));
+    throw FactsDocumentError(
+        FactsDocumentError::Kind::kBadField,
+        fmt::format("HostFacts: bad \"{}\" section: {}", path.substr(0, path.find_first_of(".[")), e.what()));
   }
   for (auto& [device, port] : f.links) port.device = device;
   return f;
@@ -400,6 +424,8 @@ HostFacts FactsFromJsonText(std::string_view text) {
   return FactsFromElement(document);
 }
 
-HostFacts FactsFromJson(const nlohmann::json& j) { return FactsFromJsonText(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)); }
+HostFacts FactsFromJson(const nlohmann::json& j) {
+  return FactsFromJsonText(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
 
 }  // namespace railyard

@@ -55,7 +55,8 @@ std::string IbSwitchName(const std::string& desc) {
   return name.empty() ? desc : name;
 }
 
-std::vector<SwitchFacts> IbSwitchFacts(const IblinkinfoPorts& links, const std::string& source, const std::vector<IbCountersFile>& counters,
+std::vector<SwitchFacts> IbSwitchFacts(const IblinkinfoPorts& links, const std::string& source,
+                                       const std::vector<IbCountersFile>& counters,
                                        std::vector<SwitchFactsWarning>& fabric_warnings) {
   std::vector<SwitchFacts> out;
   std::map<std::string, int> names;  // how many switches describe themselves this way
@@ -69,10 +70,11 @@ std::vector<SwitchFacts> IbSwitchFacts(const IblinkinfoPorts& links, const std::
     }
   }
   if (ca_lines) {
-    fabric_warnings.push_back({source, first_ca,
-                               fmt::format("{} CA (host) port line(s): the host end of links read here from their switch end; a host's own "
-                                           "ports are read by `railyard collect` on the host",
-                                           ca_lines)});
+    fabric_warnings.push_back(
+        {source, first_ca,
+         fmt::format("{} CA (host) port line(s): the host end of links read here from their switch end; a host's own "
+                     "ports are read by `railyard collect` on the host",
+                     ca_lines)});
   }
   std::unordered_map<std::string, size_t> by_guid;  // switch GUID (lower case) -> index in out
   std::unordered_map<int, size_t> by_lid;
@@ -86,10 +88,11 @@ std::vector<SwitchFacts> IbSwitchFacts(const IblinkinfoPorts& links, const std::
     if (name.empty() || names[name] > 1) {
       sw.hostname = sw.guid;
       sw.warnings.push_back({source, n.line,
-                             name.empty() ? std::string("the switch has no node description: named by its GUID")
-                                          : fmt::format("{} switches describe themselves as '{}': named by GUID; give each its own node "
-                                                        "description (the plan's name)",
-                                                        names[name], name)});
+                             name.empty()
+                                 ? std::string("the switch has no node description: named by its GUID")
+                                 : fmt::format("{} switches describe themselves as '{}': named by GUID; give each its own node "
+                                               "description (the plan's name)",
+                                               names[name], name)});
     } else {
       sw.hostname = name;
     }
@@ -121,7 +124,8 @@ std::vector<SwitchFacts> IbSwitchFacts(const IblinkinfoPorts& links, const std::
       const std::string port = std::to_string(c.port);
       auto it = std::find_if(sw->ports.begin(), sw->ports.end(), [&port](const SwitchPortFacts& p) { return p.name == port; });
       if (it == sw->ports.end()) {
-        sw->warnings.push_back({file.source, c.line, fmt::format("counters of port {}, which iblinkinfo does not list: not read", port)});
+        sw->warnings.push_back(
+            {file.source, c.line, fmt::format("counters of port {}, which iblinkinfo does not list: not read", port)});
         continue;
       }
       it->errors_source = fmt::format("{}:{}", file.source, c.line);
@@ -131,14 +135,16 @@ std::vector<SwitchFacts> IbSwitchFacts(const IblinkinfoPorts& links, const std::
       }
     }
     if (hosts) {
-      fabric_warnings.push_back({file.source, first_host,
-                                 fmt::format("{} CA (host) port counter line(s): a host's counters belong to its own facts; not read here", hosts)});
+      fabric_warnings.push_back(
+          {file.source, first_host,
+           fmt::format("{} CA (host) port counter line(s): a host's counters belong to its own facts; not read here", hosts)});
     }
     if (unplaced) {
-      fabric_warnings.push_back({file.source, first_unplaced,
-                                 fmt::format("{} port counter block(s) of a switch GUID or LID that iblinkinfo.txt does not list: not read "
-                                             "(save both from the same fabric scan)",
-                                             unplaced)});
+      fabric_warnings.push_back(
+          {file.source, first_unplaced,
+           fmt::format("{} port counter block(s) of a switch GUID or LID that iblinkinfo.txt does not list: not read "
+                       "(save both from the same fabric scan)",
+                       unplaced)});
     }
   }
   return out;

@@ -23,7 +23,8 @@ struct IbCountersFile {
 // is leaf01); two switches with one description (a factory default) are named by their GUIDs.
 // Counters are placed by switch GUID (ibqueryerrors) or by the switch's LID (perfquery); what cannot
 // be placed, and the CA (host) lines, are warnings in `fabric_warnings`.
-std::vector<SwitchFacts> IbSwitchFacts(const IblinkinfoPorts& links, const std::string& source, const std::vector<IbCountersFile>& counters,
+std::vector<SwitchFacts> IbSwitchFacts(const IblinkinfoPorts& links, const std::string& source,
+                                       const std::vector<IbCountersFile>& counters,
                                        std::vector<SwitchFactsWarning>& fabric_warnings);
 
 // "MF0;leaf01:MQM9790/U1" -> "leaf01"; a description without ';' is the name as it is.

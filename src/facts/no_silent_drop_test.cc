@@ -18,17 +18,44 @@ namespace {
 namespace fs = std::filesystem;
 
 // The capture slots (docs/facts.md), with an interface, PCI address or device where the name needs one.
-const std::vector<std::string> kSlots = {
-    "lspci-vvv.txt",          "dmesg.txt",            "nmcli.txt",           "ibstat.txt",
-    "ibdev2netdev.txt",       "mst-status.txt",       "mlxfwmanager.txt",    "lldpctl.json",
-    "ibstatus.txt",           "flint-q-19:00.0.txt",  "ethtool-eth9.txt",    "ethtool-i-eth9.txt",
-    "ethtool-m-eth9.txt",     "ethtool-S-eth9.txt",   "mlnx_qos-eth9.txt",   "ecn-eth9.txt",
-    "mlxlink-mlx5_9.txt",     "bonding-bond9.txt",    "ifcfg-eth9",          "netplan-99-test.yaml",
-    "ip-d-link.txt",          "ip-j-d-link.json",     "ip-j-addr.json",      "vpd-19:00.0.bin",
-    "mstvpd-19:00.0.txt",     "rdma-link.txt",        "ip-d-addr.txt",       "devlink-dev-info.txt",
-    "lsusb-t.txt",            "ibv_devinfo.txt",      "esxcli-network-nic-list.txt", "esxcli-network-nic-get-vmnic9.txt",
-    "esxcli-software-vib-list.txt", "esxcli-hardware-pci-list.txt", "vmware-vl.txt", "dmidecode.txt",
-    "os-release.txt",         "something-else.txt"};
+const std::vector<std::string> kSlots = {"lspci-vvv.txt",
+                                         "dmesg.txt",
+                                         "nmcli.txt",
+                                         "ibstat.txt",
+                                         "ibdev2netdev.txt",
+                                         "mst-status.txt",
+                                         "mlxfwmanager.txt",
+                                         "lldpctl.json",
+                                         "ibstatus.txt",
+                                         "flint-q-19:00.0.txt",
+                                         "ethtool-eth9.txt",
+                                         "ethtool-i-eth9.txt",
+                                         "ethtool-m-eth9.txt",
+                                         "ethtool-S-eth9.txt",
+                                         "mlnx_qos-eth9.txt",
+                                         "ecn-eth9.txt",
+                                         "mlxlink-mlx5_9.txt",
+                                         "bonding-bond9.txt",
+                                         "ifcfg-eth9",
+                                         "netplan-99-test.yaml",
+                                         "ip-d-link.txt",
+                                         "ip-j-d-link.json",
+                                         "ip-j-addr.json",
+                                         "vpd-19:00.0.bin",
+                                         "mstvpd-19:00.0.txt",
+                                         "rdma-link.txt",
+                                         "ip-d-addr.txt",
+                                         "devlink-dev-info.txt",
+                                         "lsusb-t.txt",
+                                         "ibv_devinfo.txt",
+                                         "esxcli-network-nic-list.txt",
+                                         "esxcli-network-nic-get-vmnic9.txt",
+                                         "esxcli-software-vib-list.txt",
+                                         "esxcli-hardware-pci-list.txt",
+                                         "vmware-vl.txt",
+                                         "dmidecode.txt",
+                                         "os-release.txt",
+                                         "something-else.txt"};
 
 // The facts without their sources: what a file added, if anything.
 nlohmann::json FactsOnly(const HostFacts& f) {
@@ -95,7 +122,8 @@ TEST(NoSilentDrop, AnInterfaceOnlyEthtoolKnowsIsKept) {
 }
 
 TEST(NoSilentDrop, Ibdev2netdevAloneGivesRdmaPortsWithState) {
-  HostFacts f = testing::CaptureFacts("h", {{"ibdev2netdev.txt", "ibdev2netdev/mixed-cx4lx-cx5-cx6-socket-direct-vf-verbose.txt"}});
+  HostFacts f =
+      testing::CaptureFacts("h", {{"ibdev2netdev.txt", "ibdev2netdev/mixed-cx4lx-cx5-cx6-socket-direct-vf-verbose.txt"}});
   ASSERT_FALSE(f.rdma.empty());
   bool down = false, active = false;
   for (const RdmaFacts& r : f.rdma) {

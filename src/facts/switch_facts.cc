@@ -21,7 +21,9 @@ namespace fs = std::filesystem;
 using json = nlohmann::ordered_json;
 
 // The InfiniBand fabric's outputs: one run from any host sees every switch of the subnet.
-bool IsIbFabricFile(const std::string& name) { return name == "iblinkinfo.txt" || name == "ibqueryerrors.txt" || name == "perfquery.txt"; }
+bool IsIbFabricFile(const std::string& name) {
+  return name == "iblinkinfo.txt" || name == "ibqueryerrors.txt" || name == "perfquery.txt";
+}
 
 json QosJson(const SwitchQos& q) {
   json j;
@@ -113,7 +115,8 @@ std::string SwitchFactsJson(const SwitchFacts& f) {
   if (f.qos) j["qos"] = QosJson(*f.qos);
   if (!f.running_os.empty()) j["running_config"] = {{"os", f.running_os}, {"source", f.running_source}, {"entries", f.running}};
   j["warnings"] = json::array();
-  for (const SwitchFactsWarning& w : f.warnings) j["warnings"].push_back({{"source", w.source}, {"line", w.line}, {"message", w.message}});
+  for (const SwitchFactsWarning& w : f.warnings)
+    j["warnings"].push_back({{"source", w.source}, {"line", w.line}, {"message", w.message}});
   j["sources"] = f.sources;
   return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }
@@ -200,7 +203,8 @@ SwitchFacts CollectSwitchFrom(const std::string& dir) {
   std::vector<fs::path> files;
   for (const auto& e : fs::directory_iterator(dir, ec)) {
     if (e.is_symlink()) {
-      f.warnings.push_back({e.path().string(), 0, "a symlink: not followed (the directory holds what was saved from the switch)"});
+      f.warnings.push_back(
+          {e.path().string(), 0, "a symlink: not followed (the directory holds what was saved from the switch)"});
     } else if (e.is_regular_file()) {
       files.push_back(e.path());
     }
@@ -216,12 +220,13 @@ SwitchFacts CollectSwitchFrom(const std::string& dir) {
     for (const ParseWarning& w : r.warnings) f.warnings.push_back({source, w.line, w.message});
   };
   std::map<std::string, std::pair<std::string, std::string>> reasons;  // errdisabled port -> cause, where
-  std::vector<SwitchPortFacts> vlans;  // from the switchport output: VLAN mode, access, allowed, native
-  std::vector<SwitchPortFacts> counters;  // from the error counters output
-  std::vector<SwitchPortFacts> modules;   // from the transceiver outputs
+  std::vector<SwitchPortFacts> vlans;      // from the switchport output: VLAN mode, access, allowed, native
+  std::vector<SwitchPortFacts> counters;   // from the error counters output
+  std::vector<SwitchPortFacts> modules;    // from the transceiver outputs
   std::vector<SwitchPortFacts> qos_ports;  // from show qos interfaces
   // An output that adds to the status table's ports (merged by name below): its ports, its warnings.
-  auto supplement = [&](SwitchPortsReport r, const std::string& os, const std::string& source, std::vector<SwitchPortFacts>& into) {
+  auto supplement = [&](SwitchPortsReport r, const std::string& os, const std::string& source,
+                        std::vector<SwitchPortFacts>& into) {
     if (f.os.empty()) f.os = os;
     for (SwitchPortFacts& port : r.ports) into.push_back(std::move(port));
     for (const ParseWarning& w : r.warnings) f.warnings.push_back({source, w.line, w.message});
@@ -303,22 +308,26 @@ SwitchFacts CollectSwitchFrom(const std::string& dir) {
   }
   for (const auto& [errdisabled_port, why] : reasons) {
     const std::string& port = errdisabled_port;  // a plain reference: lambdas cannot capture structured bindings (clang)
-    auto it = std::find_if(f.ports.begin(), f.ports.end(),
-                           [&port](const SwitchPortFacts& x) { return x.name == port || EosLongPortName(x.name) == EosLongPortName(port); });
+    auto it = std::find_if(f.ports.begin(), f.ports.end(), [&port](const SwitchPortFacts& x) {
+      return x.name == port || EosLongPortName(x.name) == EosLongPortName(port);
+    });
     if (it != f.ports.end()) {
       it->reason = why.first;
     } else {
-      f.warnings.push_back({why.second, 0, fmt::format("{} is errdisabled ({}) but not in the status table: not read", port, why.first)});
+      f.warnings.push_back(
+          {why.second, 0, fmt::format("{} is errdisabled ({}) but not in the status table: not read", port, why.first)});
     }
   }
   // A supplementary port merged into the status table's port of the same name (the switchport and
   // counters outputs name ports in full, Ethernet1, where the status table is short, Et1), or kept on
   // its own when the table does not list it.
-  auto merge = [&f](const std::vector<SwitchPortFacts>& extra, const std::function<void(SwitchPortFacts&, const SwitchPortFacts&)>& apply) {
+  auto merge = [&f](const std::vector<SwitchPortFacts>& extra,
+                    const std::function<void(SwitchPortFacts&, const SwitchPortFacts&)>& apply) {
     for (const SwitchPortFacts& e : extra) {
       const std::string& name = e.name;
-      auto it = std::find_if(f.ports.begin(), f.ports.end(),
-                             [&name](const SwitchPortFacts& x) { return x.name == name || EosLongPortName(x.name) == EosLongPortName(name); });
+      auto it = std::find_if(f.ports.begin(), f.ports.end(), [&name](const SwitchPortFacts& x) {
+        return x.name == name || EosLongPortName(x.name) == EosLongPortName(name);
+      });
       if (it == f.ports.end()) {
         f.ports.push_back(e);
       } else {
@@ -351,8 +360,10 @@ SwitchFacts CollectSwitchFrom(const std::string& dir) {
     reading(port.has_rx_power, port.rx_power_dbm, m.has_rx_power, m.rx_power_dbm);
     reading(port.has_tx_power, port.tx_power_dbm, m.has_tx_power, m.tx_power_dbm);
     reading(port.has_tx_bias, port.tx_bias_ma, m.has_tx_bias, m.tx_bias_ma);
-    if (m.line) port.module_source = fmt::format("{}:{}", m.source, m.line);
-    else port.module_source = m.source;
+    if (m.line)
+      port.module_source = fmt::format("{}:{}", m.source, m.line);
+    else
+      port.module_source = m.source;
   });
   merge(qos_ports, [](SwitchPortFacts& port, const SwitchPortFacts& q) { port.qos = q.qos; });
   merge(counters, [](SwitchPortFacts& port, const SwitchPortFacts& c) {
@@ -372,7 +383,8 @@ SwitchFactsSet CollectSwitchesFrom(const std::string& dir) {
     if (!IsIbFabricFile(e.path().filename().string())) {
       ethernet = true;
     } else if (e.is_symlink()) {
-      set.warnings.push_back({e.path().string(), 0, "a symlink: not followed (the directory holds what was saved from the fabric)"});
+      set.warnings.push_back(
+          {e.path().string(), 0, "a symlink: not followed (the directory holds what was saved from the fabric)"});
     }
   }
   const fs::path links = fs::path(dir) / "iblinkinfo.txt";
@@ -386,7 +398,9 @@ SwitchFactsSet CollectSwitchesFrom(const std::string& dir) {
     for (const char* name : {"ibqueryerrors.txt", "perfquery.txt"}) {
       const fs::path p = fs::path(dir) / name;
       if (!fs::is_regular_file(p, ec) || fs::is_symlink(p, ec)) continue;
-      IbCountersFile c{std::string(name) == "perfquery.txt" ? ParsePerfquery(ReadWholeFile(p.string())) : ParseIbqueryerrors(ReadWholeFile(p.string())), p.string()};
+      IbCountersFile c{std::string(name) == "perfquery.txt" ? ParsePerfquery(ReadWholeFile(p.string()))
+                                                            : ParseIbqueryerrors(ReadWholeFile(p.string())),
+                       p.string()};
       warn(c.report.warnings, c.source);
       counters.push_back(std::move(c));
     }
@@ -394,7 +408,8 @@ SwitchFactsSet CollectSwitchesFrom(const std::string& dir) {
   } else {
     for (const char* name : {"ibqueryerrors.txt", "perfquery.txt"}) {
       if (fs::exists(fs::path(dir) / name, ec)) {
-        set.warnings.push_back({(fs::path(dir) / name).string(), 0, "InfiniBand counters without iblinkinfo.txt cannot be placed on a switch: not read"});
+        set.warnings.push_back({(fs::path(dir) / name).string(), 0,
+                                "InfiniBand counters without iblinkinfo.txt cannot be placed on a switch: not read"});
       }
     }
   }

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "parse/running_config.h"
 #include "model/schemas.h"
+#include "parse/running_config.h"
 #include "parse/switch_ports.h"
 
 namespace railyard {
@@ -24,19 +24,18 @@ struct SwitchFactsWarning {
 
 struct SwitchFacts {
   std::string hostname;
-  std::string os;  // eos | sonic | nvue | ib (an InfiniBand switch, read from the fabric tools) | "" (unknown)
+  std::string os;    // eos | sonic | nvue | ib (an InfiniBand switch, read from the fabric tools) | "" (unknown)
   std::string guid;  // InfiniBand: the switch's GUID
   std::vector<SwitchPortFacts> ports;  // in the switch's order
   std::optional<SwitchQos> qos;        // switch-wide RoCE QoS (NVUE nv show qos roce), when read
   // The running configuration as comparable entries (parse/running_config.h), when saved: doctor
   // holds it against what `railyard config switches` writes from the plan.
-  std::string running_os;              // eos | sonic | nvue
+  std::string running_os;  // eos | sonic | nvue
   ConfigEntries running;
   std::string running_source;
   std::vector<SwitchFactsWarning> warnings;
-  std::vector<std::string> sources;    // every file read
+  std::vector<std::string> sources;  // every file read
 };
-
 
 std::string SwitchFactsJson(const SwitchFacts& facts);  // one line: NDJSON-ready
 // Throws std::runtime_error("<source>: ...") for a document that is not railyard.switch-facts/1.

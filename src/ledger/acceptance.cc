@@ -12,14 +12,14 @@
 #include <yaml-cpp/yaml.h>
 
 #include "catalog/catalog.h"
+#include "catalog/identity.h"
+#include "ledger/authenticity.h"
+#include "parse/system_identity.h"
 #include "util/csv.h"
 #include "util/html.h"
-#include "catalog/identity.h"
-#include "util/versions.h"
-#include "parse/system_identity.h"
-#include "ledger/authenticity.h"
-#include "util/suggest.h"
 #include "util/input_error.h"
+#include "util/suggest.h"
+#include "util/versions.h"
 #include "util/yaml_strict.h"
 
 namespace railyard {
@@ -44,7 +44,6 @@ std::string FamilyOf(const Asset& a) {
   if (auto i = Catalog::Builtin().FindNic(Field(a, "opn"))) return Catalog::Builtin().nics()[*i].family;
   return "";
 }
-
 
 // `findings`: the asset's authenticity findings (CheckAsset's, or CheckLedger's for it, which add
 // those only the whole ledger shows: shared identities, PSID history).
@@ -80,7 +79,8 @@ AcceptanceVerdict EvaluateWith(const Asset& a, const AcceptancePolicy& p, const 
   }
   const bool nic = a.kind == "nic";
   if (nic && (Field(a, "fw.psid").empty() || (Field(a, "vpd.PN").empty() && Field(a, "opn").empty()))) {
-    return stop("received", "identity not yet read: import the card's lspci -vvv (VPD) and flint/mstflint q, or its host's facts");
+    return stop("received",
+                "identity not yet read: import the card's lspci -vvv (VPD) and flint/mstflint q, or its host's facts");
   }
   if (!nic && (Field(a, "module.vendor").empty() || Field(a, "opn").empty())) {
     return stop("received", "identity not yet read: import the module's ethtool -m (or mlxlink -m) in the host's facts");
@@ -91,13 +91,15 @@ AcceptanceVerdict EvaluateWith(const Asset& a, const AcceptancePolicy& p, const 
     auto it = p.firmware_baseline.find(psid);
     if (it == p.firmware_baseline.end()) it = p.firmware_baseline.find(family);
     if (it == p.firmware_baseline.end()) {
-      return stop("identity-checked", fmt::format("the policy has no firmware baseline for {} or {}", psid, family.empty() ? "its family" : family));
+      return stop("identity-checked",
+                  fmt::format("the policy has no firmware baseline for {} or {}", psid, family.empty() ? "its family" : family));
     }
     v.evidence.emplace_back("fw.version", fw);
     v.evidence.emplace_back("baseline", it->second);
     if (fw.empty() || CompareVersions(fw, it->second) < 0) {
-      return stop("identity-checked", fmt::format("firmware {} is below the baseline {} for {}: update it, then re-import its flint q",
-                                                  fw.empty() ? "(unknown)" : fw, it->second, it->first));
+      return stop("identity-checked",
+                  fmt::format("firmware {} is below the baseline {} for {}: update it, then re-import its flint q",
+                              fw.empty() ? "(unknown)" : fw, it->second, it->first));
     }
   }
   // 3. In a server the compatibility matrix supports it in (where the policy has one and the card was seen in a host).
@@ -105,7 +107,8 @@ AcceptanceVerdict EvaluateWith(const Asset& a, const AcceptancePolicy& p, const 
     SystemIdentity server;
     server.vendor = Field(a, "server.vendor");
     server.product = Field(a, "server.product");
-    if (server.vendor.empty() && !server.product.empty()) std::swap(server.product, server.vendor_product);  // the kernel's joined form
+    if (server.vendor.empty() && !server.product.empty())
+      std::swap(server.product, server.vendor_product);  // the kernel's joined form
     if (server.product.empty() && server.vendor_product.empty()) {
       v.evidence.emplace_back("compatibility", "not checked: the card has not been seen in a server (import its host's facts)");
     } else {
@@ -116,7 +119,8 @@ AcceptanceVerdict EvaluateWith(const Asset& a, const AcceptancePolicy& p, const 
       q.bios = Field(a, "server.bios");
       std::string os = Field(a, "host.os");
       if (!os.empty()) {
-        std::string id = os.substr(0, os.find(' ')), version = os.find(' ') == std::string::npos ? "" : os.substr(os.find(' ') + 1);
+        std::string id = os.substr(0, os.find(' ')),
+                    version = os.find(' ') == std::string::npos ? "" : os.substr(os.find(' ') + 1);
         q.os_matches = [id, version](std::string_view entry) { return OsEntryMatches(id, version, entry); };
         q.os_name = os;
       }
@@ -127,19 +131,23 @@ AcceptanceVerdict EvaluateWith(const Asset& a, const AcceptancePolicy& p, const 
       std::string where = fmt::format("{} ({})", server.Model(), Field(a, "location"));
       using K = CompatVerdict::Kind;
       if (c.kind == K::kServerNotListed) {
-        v.evidence.emplace_back("compatibility", fmt::format("not checked: {} says nothing about the {}", p.compat.file, server.Model()));
+        v.evidence.emplace_back("compatibility",
+                                fmt::format("not checked: {} says nothing about the {}", p.compat.file, server.Model()));
       } else if (c.kind == K::kNicNotListed) {
         return stop("firmware-aligned", fmt::format("{} does not list the {} for the {} (it lists {}): move the card to a server "
-                                                    "that supports it", p.compat.file, q.opn, where, fmt::join(c.listed_nics, ", ")));
+                                                    "that supports it",
+                                                    p.compat.file, q.opn, where, fmt::join(c.listed_nics, ", ")));
       } else if (c.kind == K::kUnsupported) {
-        return stop("firmware-aligned", fmt::format("{} line {} lists the {} in the {} as unsupported{}", p.compat.file, c.row->line, q.opn,
-                                                    where, c.row->note.empty() ? "" : ": " + c.row->note));
+        return stop("firmware-aligned", fmt::format("{} line {} lists the {} in the {} as unsupported{}", p.compat.file,
+                                                    c.row->line, q.opn, where, c.row->note.empty() ? "" : ": " + c.row->note));
       } else if (c.kind == K::kOutOfRange) {
-        return stop("firmware-aligned", fmt::format("the {} in the {} is supported only as {} line {} says: {}", q.opn, where, p.compat.file,
-                                                    c.row->line, fmt::join(c.mismatches, "; ")));
+        return stop("firmware-aligned", fmt::format("the {} in the {} is supported only as {} line {} says: {}", q.opn, where,
+                                                    p.compat.file, c.row->line, fmt::join(c.mismatches, "; ")));
       } else {
-        v.evidence.emplace_back("compatibility", fmt::format("{} line {}{}", p.compat.file, c.row->line,
-                                                             c.unchecked.empty() ? "" : fmt::format(" (not checked: {})", fmt::join(c.unchecked, ", "))));
+        v.evidence.emplace_back(
+            "compatibility",
+            fmt::format("{} line {}{}", p.compat.file, c.row->line,
+                        c.unchecked.empty() ? "" : fmt::format(" (not checked: {})", fmt::join(c.unchecked, ", "))));
       }
     }
   }
@@ -147,11 +155,13 @@ AcceptanceVerdict EvaluateWith(const Asset& a, const AcceptancePolicy& p, const 
   if (nic) {
     if (p.require_pcie_at_capability) {
       const std::string cap = Field(a, "pci.link_capability"), sta = Field(a, "measured.pci_link_status");
-      if (cap.empty() || sta.empty()) return stop("firmware-aligned", "PCIe link not measured: import lspci -vvv (as root) from its host");
+      if (cap.empty() || sta.empty())
+        return stop("firmware-aligned", "PCIe link not measured: import lspci -vvv (as root) from its host");
       v.evidence.emplace_back("pci.link_status", sta);
       if (cap != sta) {
         v.to = "rejected";
-        v.reasons.push_back(fmt::format("PCIe trained at {} but the card is capable of {}: reseat or check the slot, then re-test", sta, cap));
+        v.reasons.push_back(
+            fmt::format("PCIe trained at {} but the card is capable of {}: reseat or check the slot, then re-test", sta, cap));
         return v;
       }
     }
@@ -163,8 +173,9 @@ AcceptanceVerdict EvaluateWith(const Asset& a, const AcceptancePolicy& p, const 
       v.evidence.emplace_back(field, speed);
       if (!capable.empty() && capable != speed) {
         v.to = "rejected";
-        v.reasons.push_back(fmt::format("{} runs at {} but the port and its cable support {}: check the peer port's speed and FEC, then re-test",
-                                        port, speed, capable));
+        v.reasons.push_back(
+            fmt::format("{} runs at {} but the port and its cable support {}: check the peer port's speed and FEC, then re-test",
+                        port, speed, capable));
         return v;
       }
     }
@@ -178,14 +189,18 @@ AcceptanceVerdict EvaluateWith(const Asset& a, const AcceptancePolicy& p, const 
       return v;
     }
     if (!burnin.empty() && !burnin.starts_with("pass")) return stop("firmware-aligned", "burn-in " + burnin);
-    if (burnin.empty() && p.require_burnin) return stop("firmware-aligned", "no burn-in result: run railyard burnin, then check it with --ledger");
+    if (burnin.empty() && p.require_burnin)
+      return stop("firmware-aligned", "no burn-in result: run railyard burnin, then check it with --ledger");
   } else {
     std::optional<double> eff = Number(Field(a, "measured.effective_ber")), raw = Number(Field(a, "measured.raw_ber"));
     std::optional<double> window = Number(Field(a, "measured.ber_window_min")), temp = Number(Field(a, "measured.temperature_c"));
     std::vector<std::string> failed;
-    if (temp && *temp >= p.max_module_temp_c) failed.push_back(fmt::format("module at {:.1f} °C, limit {:g} °C", *temp, p.max_module_temp_c));
-    if (eff && *eff > p.max_effective_ber) failed.push_back(fmt::format("effective BER {:.1e} above {:.0e}", *eff, p.max_effective_ber));
-    if (raw && *raw > p.max_raw_ber) failed.push_back(fmt::format("raw BER {:.1e} above {:.0e}: no margin to the FEC limit", *raw, p.max_raw_ber));
+    if (temp && *temp >= p.max_module_temp_c)
+      failed.push_back(fmt::format("module at {:.1f} °C, limit {:g} °C", *temp, p.max_module_temp_c));
+    if (eff && *eff > p.max_effective_ber)
+      failed.push_back(fmt::format("effective BER {:.1e} above {:.0e}", *eff, p.max_effective_ber));
+    if (raw && *raw > p.max_raw_ber)
+      failed.push_back(fmt::format("raw BER {:.1e} above {:.0e}: no margin to the FEC limit", *raw, p.max_raw_ber));
     for (const char* f : {"measured.effective_ber", "measured.raw_ber", "measured.ber_window_min", "measured.temperature_c"}) {
       if (!Field(a, f).empty()) v.evidence.emplace_back(f, Field(a, f));
     }
@@ -196,8 +211,9 @@ AcceptanceVerdict EvaluateWith(const Asset& a, const AcceptancePolicy& p, const 
     }
     if (!eff) return stop("firmware-aligned", "BER not measured: import mlxlink -c of its port in the host's facts");
     if (!window || *window < p.min_ber_window_min) {
-      return stop("firmware-aligned", fmt::format("BER counted over {} min, less than the policy's {:g} min: measure again later",
-                                                  window ? fmt::format("{:g}", *window) : "an unknown number of", p.min_ber_window_min));
+      return stop("firmware-aligned",
+                  fmt::format("BER counted over {} min, less than the policy's {:g} min: measure again later",
+                              window ? fmt::format("{:g}", *window) : "an unknown number of", p.min_ber_window_min));
     }
   }
   // Every test passed: accepted once the technical lead signs the batch off (SignOffBatch).
@@ -221,8 +237,9 @@ AcceptancePolicy ParseAcceptancePolicy(const std::string& yaml_text, const std::
     throw InputError(file, d->line, d->column, d->key,
                      fmt::format("appears twice (first at line {}): YAML would keep only one of them", d->first_line));
   }
-  static const std::vector<std::string> kKeys = {"firmware_baseline", "max_effective_ber", "max_raw_ber", "min_ber_window_min",
-                                                 "max_module_temp_c", "require_pcie_at_capability", "require_burnin", "compatibility"};
+  static const std::vector<std::string> kKeys = {"firmware_baseline",  "max_effective_ber", "max_raw_ber",
+                                                 "min_ber_window_min", "max_module_temp_c", "require_pcie_at_capability",
+                                                 "require_burnin",     "compatibility"};
   for (const auto& kv : root) {
     const std::string key = kv.first.as<std::string>("");
     const YAML::Node& v = kv.second;
@@ -239,12 +256,18 @@ AcceptancePolicy ParseAcceptancePolicy(const std::string& yaml_text, const std::
       if (key == "firmware_baseline") {
         if (!v.IsMap()) throw fail("expected a mapping of PSID or family to version");
         for (const auto& b : v) p.firmware_baseline[b.first.as<std::string>()] = b.second.as<std::string>();
-      } else if (key == "max_effective_ber") p.max_effective_ber = finite();
-      else if (key == "max_raw_ber") p.max_raw_ber = finite();
-      else if (key == "min_ber_window_min") p.min_ber_window_min = finite();
-      else if (key == "max_module_temp_c") p.max_module_temp_c = finite();
-      else if (key == "require_pcie_at_capability") p.require_pcie_at_capability = v.as<bool>();
-      else if (key == "require_burnin") p.require_burnin = v.as<bool>();
+      } else if (key == "max_effective_ber")
+        p.max_effective_ber = finite();
+      else if (key == "max_raw_ber")
+        p.max_raw_ber = finite();
+      else if (key == "min_ber_window_min")
+        p.min_ber_window_min = finite();
+      else if (key == "max_module_temp_c")
+        p.max_module_temp_c = finite();
+      else if (key == "require_pcie_at_capability")
+        p.require_pcie_at_capability = v.as<bool>();
+      else if (key == "require_burnin")
+        p.require_burnin = v.as<bool>();
       else if (key == "compatibility") {
         if (!v.IsScalar()) throw fail("expected a CSV file beside the policy");
         std::filesystem::path csv = std::filesystem::path(file).parent_path() / v.as<std::string>();
@@ -253,8 +276,7 @@ AcceptancePolicy ParseAcceptancePolicy(const std::string& yaml_text, const std::
         std::stringstream text;
         text << in.rdbuf();
         p.compat = ParseCompatMatrix(text.str(), csv.string());  // its errors name the CSV's line and column
-      }
-      else {
+      } else {
         throw InputError(file, kv.first.Mark().line + 1, kv.first.Mark().column + 1, key, UnknownKeyMessage(key, kKeys));
       }
     } catch (const YAML::Exception&) {
@@ -268,7 +290,9 @@ AcceptancePolicy LoadAcceptancePolicy(const std::string& path) {
   return ParseAcceptancePolicy(ReadWholeFile(path), ShownPath(path));
 }
 
-AcceptanceVerdict Evaluate(const Asset& asset, const AcceptancePolicy& policy) { return EvaluateWith(asset, policy, CheckAsset(asset)); }
+AcceptanceVerdict Evaluate(const Asset& asset, const AcceptancePolicy& policy) {
+  return EvaluateWith(asset, policy, CheckAsset(asset));
+}
 
 std::vector<AcceptanceVerdict> RunAcceptance(LedgerStore& ledger, const AcceptancePolicy& policy, const std::string& batch,
                                              const std::string& actor) {
@@ -283,7 +307,8 @@ std::vector<AcceptanceVerdict> RunAcceptance(LedgerStore& ledger, const Acceptan
     auto it = findings.find(a.serial);
     AcceptanceVerdict v = EvaluateWith(a, policy, it == findings.end() ? std::vector<AuthenticityFinding>{} : it->second);
     std::string reasons = fmt::format("{}", fmt::join(v.reasons, "; "));
-    if (v.to != v.from || (Field(a, "state.reasons") != (reasons.empty() ? "-" : reasons) && v.to != "rma" && v.to != "accepted")) {
+    if (v.to != v.from ||
+        (Field(a, "state.reasons") != (reasons.empty() ? "-" : reasons) && v.to != "rma" && v.to != "accepted")) {
       changes.push_back({a.serial, a.kind, {{"state", v.to}, {"state.reasons", reasons.empty() ? "-" : reasons}}, 0});
     }
     out.push_back(std::move(v));
@@ -313,36 +338,42 @@ std::string AcceptanceCsv(const std::vector<AcceptanceVerdict>& verdicts) {
   return out;
 }
 
-std::string AcceptanceHtml(const std::vector<AcceptanceVerdict>& verdicts, const std::string& batch, const std::string& generated) {
+std::string AcceptanceHtml(const std::vector<AcceptanceVerdict>& verdicts, const std::string& batch,
+                           const std::string& generated) {
   std::map<std::string, size_t> counts;
   for (const AcceptanceVerdict& v : verdicts) ++counts[v.to];
   std::string out = fmt::format(
       "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Acceptance {}</title>\n"
-      "<style>body{{font-family:sans-serif;margin:2em}}table{{border-collapse:collapse}}td,th{{border:1px solid #bbb;padding:4px 8px;"
+      "<style>body{{font-family:sans-serif;margin:2em}}table{{border-collapse:collapse}}td,th{{border:1px solid #bbb;padding:4px "
+      "8px;"
       "text-align:left;vertical-align:top}}.rejected{{color:#a00}}.accepted{{color:#070}}</style></head><body>\n"
-      "<h1>Acceptance report: batch {}</h1>\n<p>{} assets; generated {} by railyard accept report.</p>\n<table><tr><th>state</th><th>assets</th></tr>\n",
-      HtmlEscape(batch.empty() ? "(all)" : batch), HtmlEscape(batch.empty() ? "(all)" : batch), verdicts.size(), HtmlEscape(generated));
+      "<h1>Acceptance report: batch {}</h1>\n<p>{} assets; generated {} by railyard accept "
+      "report.</p>\n<table><tr><th>state</th><th>assets</th></tr>\n",
+      HtmlEscape(batch.empty() ? "(all)" : batch), HtmlEscape(batch.empty() ? "(all)" : batch), verdicts.size(),
+      HtmlEscape(generated));
   for (const char* s : kAcceptanceStates) {
     out += fmt::format("<tr><td class=\"{}\">{}</td><td>{}</td></tr>\n", s, s, counts[s]);
   }
   out += "</table>\n";
   auto section = [&](const char* state, const char* title) {
     if (!counts[state]) return;
-    out += fmt::format("<h2>{}</h2>\n<table><tr><th>serial</th><th>kind</th><th>OPN</th><th>reasons</th><th>evidence</th></tr>\n", title);
+    out += fmt::format("<h2>{}</h2>\n<table><tr><th>serial</th><th>kind</th><th>OPN</th><th>reasons</th><th>evidence</th></tr>\n",
+                       title);
     for (const AcceptanceVerdict& v : verdicts) {
       if (v.to != state) continue;
       std::string evidence;
       for (const auto& [k, val] : v.evidence) evidence += fmt::format("{}: {}<br>", HtmlEscape(k), HtmlEscape(val));
       std::string reasons;
       for (const std::string& r : v.reasons) reasons += HtmlEscape(r) + "<br>";
-      out += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n", HtmlEscape(v.serial), HtmlEscape(v.kind), HtmlEscape(v.opn),
-                         reasons, evidence);
+      out += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n", HtmlEscape(v.serial),
+                         HtmlEscape(v.kind), HtmlEscape(v.opn), reasons, evidence);
     }
     out += "</table>\n";
   };
   section("rejected", "Rejected");
   section("rma", "Returned (RMA)");
-  for (const char* s : {"received", "identity-checked", "firmware-aligned", "link-tested"}) section(s, fmt::format("Waiting: {}", s).c_str());
+  for (const char* s : {"received", "identity-checked", "firmware-aligned", "link-tested"})
+    section(s, fmt::format("Waiting: {}", s).c_str());
   out += "</body></html>\n";
   return out;
 }

@@ -16,11 +16,11 @@ namespace railyard {
 
 struct AcceptancePolicy {
   std::map<std::string, std::string> firmware_baseline;  // PSID or family ("ConnectX-7") -> minimum version
-  double max_effective_ber = 1e-12;     // after FEC (ibdiagnet's default; catalog.md §9)
-  double max_raw_ber = 1e-5;            // pre-FEC margin: well below RS(544,514)'s 2.4e-4 limit
-  double min_ber_window_min = 125;      // BER counted over at least this long (mlxlink Time Since Last Clear)
-  double max_module_temp_c = 70;        // LinkX operating case temperature
-  bool require_pcie_at_capability = true;  // the card's PCIe link trained at its capability
+  double max_effective_ber = 1e-12;                      // after FEC (ibdiagnet's default; catalog.md §9)
+  double max_raw_ber = 1e-5;                             // pre-FEC margin: well below RS(544,514)'s 2.4e-4 limit
+  double min_ber_window_min = 125;                       // BER counted over at least this long (mlxlink Time Since Last Clear)
+  double max_module_temp_c = 70;                         // LinkX operating case temperature
+  bool require_pcie_at_capability = true;                // the card's PCIe link trained at its capability
   bool require_burnin = false;  // a NIC reaches link-tested only with a passed burn-in (field burnin.result)
   // compatibility: FILE.csv beside the policy (docs/advise.md#compatibility-matrix): a card seen in a server the
   // matrix does not support it in stops at firmware-aligned until it is moved or the matrix says otherwise.
@@ -31,17 +31,17 @@ struct AcceptancePolicy {
 AcceptancePolicy ParseAcceptancePolicy(const std::string& yaml_text, const std::string& file);
 AcceptancePolicy LoadAcceptancePolicy(const std::string& path);
 
-inline constexpr const char* kAcceptanceStates[] = {"received", "identity-checked", "firmware-aligned", "link-tested",
-                                                   "accepted", "rejected", "rma"};
+inline constexpr const char* kAcceptanceStates[] = {
+    "received", "identity-checked", "firmware-aligned", "link-tested", "accepted", "rejected", "rma"};
 
 struct AcceptanceVerdict {
   std::string serial;
   std::string kind;
   std::string opn;
   std::string batch;
-  std::string from;                   // the state before
-  std::string to;                     // the state the evidence supports
-  std::vector<std::string> reasons;   // why it stopped short, or was rejected
+  std::string from;                  // the state before
+  std::string to;                    // the state the evidence supports
+  std::vector<std::string> reasons;  // why it stopped short, or was rejected
   std::vector<std::pair<std::string, std::string>> evidence;
 };
 
@@ -59,6 +59,7 @@ std::vector<std::string> SignOffBatch(LedgerStore& ledger, const std::string& ba
 
 // The sign-off report of a batch: CSV (one row per asset) and a self-contained HTML page.
 std::string AcceptanceCsv(const std::vector<AcceptanceVerdict>& verdicts);
-std::string AcceptanceHtml(const std::vector<AcceptanceVerdict>& verdicts, const std::string& batch, const std::string& generated);
+std::string AcceptanceHtml(const std::vector<AcceptanceVerdict>& verdicts, const std::string& batch,
+                           const std::string& generated);
 
 }  // namespace railyard

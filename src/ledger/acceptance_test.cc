@@ -20,16 +20,22 @@
 namespace railyard {
 namespace {
 
-using testing::ReadText;
 using testing::FixturePath;
+using testing::ReadText;
 
 // The real ConnectX-6 Lx mstflint sample as a ledger asset (serial, OPN and PCI fields are the
 // test's: the sample has none).
 Asset Cx6Lx() {
   FirmwareQuery q = ParseFlintQuery(ReadText(FixturePath("flint/cx6lx-mstflint-q-by-pci-address-arm64.txt")));
-  return {"MT2152X00001", "nic",
-          {{"opn", "MCX631102AS-ADAT"}, {"pci.device_id", "101f"}, {"fw.version", q.fw_version}, {"fw.psid", q.psid},
-           {"fw.base_mac", q.base_mac}, {"fw.security", q.security_attributes}, {"batch", "B1"}}};
+  return {"MT2152X00001",
+          "nic",
+          {{"opn", "MCX631102AS-ADAT"},
+           {"pci.device_id", "101f"},
+           {"fw.version", q.fw_version},
+           {"fw.psid", q.psid},
+           {"fw.base_mac", q.base_mac},
+           {"fw.security", q.security_attributes},
+           {"batch", "B1"}}};
 }
 
 // The real QSFP-DD DAC EEPROM sample as a ledger asset.
@@ -37,7 +43,8 @@ Asset Dac() {
   HostFacts f;
   NetdevFacts n;
   n.name = "swp1";
-  n.module = ParseEthtoolModule(ReadText(FixturePath("ethtool/m-qsfp-dd-mellanox-passive-dac-spectrum2-prerelease-cmis-parser.txt")));
+  n.module =
+      ParseEthtoolModule(ReadText(FixturePath("ethtool/m-qsfp-dd-mellanox-passive-dac-spectrum2-prerelease-cmis-parser.txt")));
   f.netdevs = {n};
   AssetObservation o = ObservationsFromFacts(f).at(0);
   o.fields["batch"] = "B1";
@@ -178,7 +185,7 @@ TEST(Acceptance, ModulesNeedBerOverTheWindowAndACoolCase) {
   Asset dac = Dac();
   AcceptancePolicy p;
   EXPECT_EQ(Evaluate(dac, p).to, "firmware-aligned");  // no BER yet
-  dac.fields["measured.effective_ber"] = "1.5e-254";  // as the real mlxlink sample prints 15E-255
+  dac.fields["measured.effective_ber"] = "1.5e-254";   // as the real mlxlink sample prints 15E-255
   AcceptanceVerdict v = Evaluate(dac, p);
   EXPECT_EQ(v.to, "firmware-aligned");
   EXPECT_NE(v.reasons.at(0).find("less than the policy's 125 min"), std::string::npos);
@@ -213,7 +220,8 @@ TEST(Acceptance, RunRecordsTransitionsAndTheReportNamesRejections) {
     EXPECT_EQ(ledger->Get("MT2152X00002")->fields.at("state"), "rejected");
     EXPECT_NE(ledger->Get("MT2152X00002")->fields.at("state.reasons").find("cross-flashed-oem"), std::string::npos);
     // The DAC's BER measured over 130 min (in memory: no real mlxlink of this module).
-    ledger->Record({{dac.serial, "cable", {{"measured.effective_ber", "1.0e-15"}, {"measured.ber_window_min", "130"}}, 0}}, "tester", "test");
+    ledger->Record({{dac.serial, "cable", {{"measured.effective_ber", "1.0e-15"}, {"measured.ber_window_min", "130"}}, 0}},
+                   "tester", "test");
     RunAcceptance(*ledger, p, "B1", "lead");
     EXPECT_EQ(ledger->Get(dac.serial)->fields.at("state"), "link-tested");
     EXPECT_EQ(SignOffBatch(*ledger, "B1", "lead"), std::vector<std::string>{dac.serial});

@@ -7,10 +7,10 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
-#include "model/schemas.h"
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include "model/schemas.h"
 
 #include "catalog/catalog.h"
 #include "catalog/identity.h"
@@ -89,7 +89,8 @@ void CheckNic(const Asset& a, Checker& c) {
   if (size_t m = va.find("MODL="); m != std::string::npos && pn.starts_with("MCX") && oem.empty()) {
     std::string modl = va.substr(m + 5, va.find(':', m) == std::string::npos ? std::string::npos : va.find(':', m) - m - 5);
     while (!modl.empty() && modl.back() == ' ') modl.pop_back();
-    if (!modl.empty() && !pn.substr(1).starts_with(modl)) why.push_back(fmt::format("VA's MODL {} is not the core of PN {}", modl, pn));
+    if (!modl.empty() && !pn.substr(1).starts_with(modl))
+      why.push_back(fmt::format("VA's MODL {} is not the core of PN {}", modl, pn));
   }
   // V0 ("PCIeGen5 x16") names the PCIe link the card is built for: LnkCap must say the same.
   const std::string v0 = c.Get("vpd.V0"), cap = c.Get("pci.link_capability");
@@ -103,12 +104,14 @@ void CheckNic(const Asset& a, Checker& c) {
   }
   const std::string fw_part = c.Get("fw.part_number");
   if (!fw_part.empty() && opn.size() > 1 && FirmwarePartCore(fw_part) != opn.substr(0, opn.size() - 1)) {
-    why.push_back(fmt::format("the firmware's part number {} is not the OPN {} (expected {}_Ax)", fw_part, opn, opn.substr(0, opn.size() - 1)));
+    why.push_back(fmt::format("the firmware's part number {} is not the OPN {} (expected {}_Ax)", fw_part, opn,
+                              opn.substr(0, opn.size() - 1)));
   }
   if (!why.empty()) {
-    c.Report("vpd-fields-inconsistent", fmt::format("the card's identity fields disagree: {}", fmt::join(why, "; ")),
-             "a re-labelled or re-flashed card: check it against the supplier's records before accepting it",
-             {{"vpd.PN", c.Get("vpd.PN")}, {"vpd.V2", c.Get("vpd.V2")}, {"vpd.VU", c.Get("vpd.VU")}, {"fw.part_number", fw_part}});
+    c.Report(
+        "vpd-fields-inconsistent", fmt::format("the card's identity fields disagree: {}", fmt::join(why, "; ")),
+        "a re-labelled or re-flashed card: check it against the supplier's records before accepting it",
+        {{"vpd.PN", c.Get("vpd.PN")}, {"vpd.V2", c.Get("vpd.V2")}, {"vpd.VU", c.Get("vpd.VU")}, {"fw.part_number", fw_part}});
   }
   const Catalog& catalog = Catalog::Builtin();
   const NicModel* nic = nullptr;
@@ -117,13 +120,15 @@ void CheckNic(const Asset& a, Checker& c) {
     const NicModel& m = *nic;
     const PsidIssuer* issuer = ids.IssuerOf(psid);
     if (!m.psid.empty() && m.psid != psid && !(issuer && issuer->kind == "oem")) {
-      c.Report("psid-not-for-opn", fmt::format("PSID {} is not {}'s ({}, catalog confidence {})", psid, opn, m.psid, m.psid_confidence),
+      c.Report("psid-not-for-opn",
+               fmt::format("PSID {} is not {}'s ({}, catalog confidence {})", psid, opn, m.psid, m.psid_confidence),
                "the card runs another board's firmware: reflash with the image for its own PSID or reject it",
                {{"fw.psid", psid}, {"catalog_psid", m.psid}});
     }
   }
   if (!c.Get("fw.orig_psid").empty() && c.Get("fw.orig_psid") != psid) {
-    c.Report("psid-changed", fmt::format("flint shows Orig PSID {}: the card was cross-flashed to {}", c.Get("fw.orig_psid"), psid),
+    c.Report("psid-changed",
+             fmt::format("flint shows Orig PSID {}: the card was cross-flashed to {}", c.Get("fw.orig_psid"), psid),
              "a re-flashed card: NVIDIA will not support it; reject it or return it to its original firmware",
              {{"fw.psid", psid}, {"fw.orig_psid", c.Get("fw.orig_psid")}});
   }
@@ -137,62 +142,79 @@ void CheckNic(const Asset& a, Checker& c) {
     if (subsystem.starts_with(maker)) oem_subsystem = maker;
   }
   if (issuer && issuer->kind == "retail" && owner && owner->kind != "oem" && !oem_subsystem.empty()) {
-    c.Report("cross-flashed-oem", fmt::format("retail PSID {} on a board whose PCI subsystem is {}'s: an OEM card cross-flashed to retail firmware",
-                                              psid, oem_subsystem),
-             "reject it, or keep it as the OEM card it is with the OEM's firmware", {{"fw.psid", psid}, {"pci.subsystem", subsystem}});
+    c.Report("cross-flashed-oem",
+             fmt::format("retail PSID {} on a board whose PCI subsystem is {}'s: an OEM card cross-flashed to retail firmware",
+                         psid, oem_subsystem),
+             "reject it, or keep it as the OEM card it is with the OEM's firmware",
+             {{"fw.psid", psid}, {"pci.subsystem", subsystem}});
   }
   if (issuer && issuer->kind == "retail" && owner && owner->kind == "oem") {
-    c.Report("cross-flashed-oem", fmt::format("retail PSID {} on a card whose MAC {} belongs to {}: an OEM card cross-flashed to retail firmware",
-                                              psid, mac, owner->organisation),
-             "reject it, or keep it as the OEM card it is with the OEM's firmware", {{"fw.psid", psid}, {"mac", mac}, {"oui_owner", owner->organisation}});
+    c.Report("cross-flashed-oem",
+             fmt::format("retail PSID {} on a card whose MAC {} belongs to {}: an OEM card cross-flashed to retail firmware",
+                         psid, mac, owner->organisation),
+             "reject it, or keep it as the OEM card it is with the OEM's firmware",
+             {{"fw.psid", psid}, {"mac", mac}, {"oui_owner", owner->organisation}});
   }
   if (issuer && issuer->kind == "oem") {
-    c.Report("oem-card", fmt::format("PSID {} is {}'s: an OEM card, whose firmware comes from {}", psid, issuer->vendor, issuer->vendor),
+    c.Report("oem-card",
+             fmt::format("PSID {} is {}'s: an OEM card, whose firmware comes from {}", psid, issuer->vendor, issuer->vendor),
              "fine if ordered as OEM; its firmware baseline is the OEM's, not NVIDIA's", {{"fw.psid", psid}});
   } else if (!oem.empty()) {
-    c.Report("oem-card", fmt::format("the VPD is {}'s (FRU {}{}): an OEM card", oem, c.Get("oem.part_number"),
-                                     opn != c.Get("oem.part_number") ? ", NVIDIA model " + opn : ""),
+    c.Report("oem-card",
+             fmt::format("the VPD is {}'s (FRU {}{}): an OEM card", oem, c.Get("oem.part_number"),
+                         opn != c.Get("oem.part_number") ? ", NVIDIA model " + opn : ""),
              "fine if ordered as OEM; its firmware and support come from the OEM",
              {{"oem.vendor", oem}, {"oem.part_number", c.Get("oem.part_number")}, {"vpd.VA", c.Get("vpd.VA")}});
   }
   if (const DeviceFamily* rec = device.empty() ? nullptr : ids.FamilyByRecoveryId(device)) {
-    c.Report("no-valid-firmware", fmt::format("PCI device ID {} is {}'s Flash-Recovery identity: the card runs no firmware", device, rec->family),
-             "burn the card's firmware (flint -d <dev> -i <image> burn); a card that stays in recovery is RMA", {{"pci.device_id", device}});
+    c.Report("no-valid-firmware",
+             fmt::format("PCI device ID {} is {}'s Flash-Recovery identity: the card runs no firmware", device, rec->family),
+             "burn the card's firmware (flint -d <dev> -i <image> burn); a card that stays in recovery is RMA",
+             {{"pci.device_id", device}});
   } else {
     const DeviceFamily* by_id = device.empty() ? nullptr : ids.FamilyByDeviceId(device);
     std::optional<int> major = FirmwareMajor(fw);
     std::string opn_family = nic ? nic->family : "";
     std::vector<std::string> disagree;
-    if (by_id && major && by_id->fw_major != *major) disagree.push_back(fmt::format("device {} is {} but firmware {} is major {}", device, by_id->family, fw, *major));
-    if (by_id && !opn_family.empty() && ids.FamilyByName(opn_family) && ids.FamilyByName(opn_family)->pci_device_id != by_id->pci_device_id) {
+    if (by_id && major && by_id->fw_major != *major)
+      disagree.push_back(fmt::format("device {} is {} but firmware {} is major {}", device, by_id->family, fw, *major));
+    if (by_id && !opn_family.empty() && ids.FamilyByName(opn_family) &&
+        ids.FamilyByName(opn_family)->pci_device_id != by_id->pci_device_id) {
       disagree.push_back(fmt::format("device {} is {} but OPN {} is {}", device, by_id->family, opn, opn_family));
     }
     if (!disagree.empty()) {
-      c.Report("device-family-mismatch", fmt::format("the card's identities name different families: {}", fmt::join(disagree, "; ")),
+      c.Report("device-family-mismatch",
+               fmt::format("the card's identities name different families: {}", fmt::join(disagree, "; ")),
                "a relabelled card or foreign firmware: reject it", {{"pci.device_id", device}, {"fw.version", fw}, {"opn", opn}});
     }
   }
   // OPN letters after the digits: S or C = secure boot (catalog.md §3).
   size_t dash = opn.find('-');
   if (dash != std::string::npos && dash >= 2 && (opn[dash - 1] == 'S' || opn[dash - 1] == 'C') && opn.starts_with("MCX") &&
-      opn.substr(0, 4) >= "MCX6" && !c.Get("fw.security").empty() && c.Get("fw.security").find("secure-fw") == std::string::npos) {
-    c.Report("secure-boot-expected", fmt::format("OPN {} is a secure-boot card but the firmware reports '{}'", opn, c.Get("fw.security")),
-             "a secure-boot card without secure firmware was tampered with or is not the OPN it claims", {{"fw.security", c.Get("fw.security")}});
+      opn.substr(0, 4) >= "MCX6" && !c.Get("fw.security").empty() &&
+      c.Get("fw.security").find("secure-fw") == std::string::npos) {
+    c.Report("secure-boot-expected",
+             fmt::format("OPN {} is a secure-boot card but the firmware reports '{}'", opn, c.Get("fw.security")),
+             "a secure-boot card without secure firmware was tampered with or is not the OPN it claims",
+             {{"fw.security", c.Get("fw.security")}});
   }
   const std::string sec = c.Get("fw.security");
   if (sec.find("dev") != std::string::npos || sec.find("debug") != std::string::npos) {
-    c.Report("debug-firmware", fmt::format("firmware security attributes '{}': development or debug firmware on a production card", sec),
+    c.Report("debug-firmware",
+             fmt::format("firmware security attributes '{}': development or debug firmware on a production card", sec),
              "reject it: engineering samples and debug images are not supported in production", {{"fw.security", sec}});
   }
   if (!a.serial.empty() && opn.starts_with("MCX") && oem.empty() && !(a.serial.size() == 12 && a.serial.starts_with("MT"))) {
     c.Report("serial-format-anomaly", fmt::format("serial {} is not NVIDIA's 'MT' + 10 characters", a.serial),
-             "OEM cards carry OEM serials; a retail OPN with another format deserves a look at the label", {{"serial", a.serial}});
+             "OEM cards carry OEM serials; a retail OPN with another format deserves a look at the label",
+             {{"serial", a.serial}});
   }
   // V3: a version-1 UUID stored in little-endian GUID order whose node is the base MAC (catalog.md §6, M).
   std::string v3 = HexDigits(c.Get("vpd.V3")), base = HexDigits(c.Get("fw.base_mac"));
   if (v3.size() == 32 && base.size() == 12 && v3.substr(20) != base) {
     c.Report("vpd-uuid-mac-mismatch", fmt::format("the VPD UUID's node {} is not the base MAC {}", v3.substr(20), base),
-             "edited VPD or a swapped flash: compare with the label", {{"vpd.V3", c.Get("vpd.V3")}, {"fw.base_mac", c.Get("fw.base_mac")}});
+             "edited VPD or a swapped flash: compare with the label",
+             {{"vpd.V3", c.Get("vpd.V3")}, {"fw.base_mac", c.Get("fw.base_mac")}});
   }
 }
 
@@ -201,10 +223,15 @@ void CheckModule(const Asset& a, Checker& c) {
   // or counterfeit-coded (the ASCII fields of SFF-8472/8636/CMIS are printable, space-padded).
   for (const char* f : {"module.vendor", "opn", "module.vendor_rev"}) {
     const std::string v = c.Get(f);
-    bool garbage = std::any_of(v.begin(), v.end(), [](char ch) { return static_cast<unsigned char>(ch) < 0x20 || static_cast<unsigned char>(ch) >= 0x7f; });
+    bool garbage = std::any_of(v.begin(), v.end(), [](char ch) {
+      return static_cast<unsigned char>(ch) < 0x20 || static_cast<unsigned char>(ch) >= 0x7f;
+    });
     if (garbage || (std::string_view(f) == "module.vendor" && v.empty() && !c.Get("module.identifier").empty())) {
-      c.Report("module-eeprom-garbage", fmt::format("the module EEPROM's {} is {}: corrupt or non-compliant EEPROM", f, v.empty() ? "empty" : "not printable text"),
-               "reseat and read again (ethtool -m); a module whose EEPROM stays unreadable is rejected", {{f, v}, {"serial", a.serial}});
+      c.Report("module-eeprom-garbage",
+               fmt::format("the module EEPROM's {} is {}: corrupt or non-compliant EEPROM", f,
+                           v.empty() ? "empty" : "not printable text"),
+               "reseat and read again (ethtool -m); a module whose EEPROM stays unreadable is rejected",
+               {{f, v}, {"serial", a.serial}});
       return;  // the identity fields cannot be compared with anything
     }
   }
@@ -216,8 +243,10 @@ void CheckModule(const Asset& a, Checker& c) {
   bool nvidia_name = vendor.starts_with("NVIDIA") || vendor.starts_with("Mellanox");
   bool nvidia_pn = pn.starts_with("M") || pn.starts_with("980-") || pn.starts_with("930-");
   if (nvidia_oui && (!nvidia_name || !nvidia_pn)) {
-    c.Report("module-vendor-inconsistent", fmt::format("the EEPROM's OUI {} is NVIDIA's but the vendor name is '{}' and the part number '{}'", oui, vendor, pn),
-             "a third-party module coded as NVIDIA: reject it or treat it as third-party", {{"vendor_oui", oui}, {"vendor", vendor}, {"part_number", pn}});
+    c.Report("module-vendor-inconsistent",
+             fmt::format("the EEPROM's OUI {} is NVIDIA's but the vendor name is '{}' and the part number '{}'", oui, vendor, pn),
+             "a third-party module coded as NVIDIA: reject it or treat it as third-party",
+             {{"vendor_oui", oui}, {"vendor", vendor}, {"part_number", pn}});
   }
   // LinkX length codes: -N001 = 1 m, -N01A = 1.5 m, -V003E = 3 m (catalog.md §8).
   double coded = 0;
@@ -282,7 +311,8 @@ std::vector<AuthenticityFinding> CheckLedger(const LedgerStore& ledger) {
       const std::string at = where == a.fields.end() ? "" : where->second;
       out.push_back(MakeFinding("duplicate-identity", a.serial, fmt::format("serial {}", a.serial),
                                 fmt::format("serial {} was reported at {} and also at {}: serials are unique per card, so one is "
-                                            "cloned or a capture was filed under the wrong host", a.serial, at.empty() ? "?" : at, also->second),
+                                            "cloned or a capture was filed under the wrong host",
+                                            a.serial, at.empty() ? "?" : at, also->second),
                                 "check both hosts' cards against the labels and the supplier's records",
                                 {{"location", at}, {"also_seen", also->second}}));
     }
@@ -303,10 +333,11 @@ std::vector<AuthenticityFinding> CheckLedger(const LedgerStore& ledger) {
   for (const auto& [serial, seen] : psids) {
     if (seen.size() < 2) continue;
     const std::string history = fmt::format("{}", fmt::join(seen, " -> "));
-    out.push_back(MakeFinding("psid-changed", serial, "nic",
-                              fmt::format("the ledger has seen this card with PSIDs {}: it was re-flashed to another board's firmware", history),
-                              "a re-flashed card: NVIDIA will not support it; reject it or return it to its original firmware",
-                              {{"psid_history", history}}));
+    out.push_back(MakeFinding(
+        "psid-changed", serial, "nic",
+        fmt::format("the ledger has seen this card with PSIDs {}: it was re-flashed to another board's firmware", history),
+        "a re-flashed card: NVIDIA will not support it; reject it or return it to its original firmware",
+        {{"psid_history", history}}));
   }
   // Provenance: a card, cable or module seen in the field (host facts, captures, tool outputs) that no receiving
   // list ever named came through no delivery the team tracked: bought elsewhere, swapped in, or mislabelled.
@@ -321,21 +352,22 @@ std::vector<AuthenticityFinding> CheckLedger(const LedgerStore& ledger) {
       auto where = a.fields.find("location");
       auto opn = a.fields.find("opn");
       std::string at = where == a.fields.end() ? std::string() : where->second;
-      out.push_back(MakeFinding("not-on-any-delivery", a.serial, fmt::format("{} {}", a.kind, opn == a.fields.end() ? "" : opn->second),
-                                fmt::format("{} {} was seen{} but is on none of the {} received assets' receiving lists: it came "
-                                            "through no delivery this ledger tracks", a.kind, a.serial, at.empty() ? "" : " at " + at,
-                                            received.size()),
-                                "find its delivery (import that receiving list) or its origin; a card or cable from outside genuine "
-                                "channels gets the full authenticity check and acceptance before it carries traffic",
-                                {{"location", at}, {"received_assets", std::to_string(received.size())}}));
+      out.push_back(
+          MakeFinding("not-on-any-delivery", a.serial, fmt::format("{} {}", a.kind, opn == a.fields.end() ? "" : opn->second),
+                      fmt::format("{} {} was seen{} but is on none of the {} received assets' receiving lists: it came "
+                                  "through no delivery this ledger tracks",
+                                  a.kind, a.serial, at.empty() ? "" : " at " + at, received.size()),
+                      "find its delivery (import that receiving list) or its origin; a card or cable from outside genuine "
+                      "channels gets the full authenticity check and acceptance before it carries traffic",
+                      {{"location", at}, {"received_assets", std::to_string(received.size())}}));
     });
   }
   for (const auto& [identity, serials] : identities) {
     if (serials.size() < 2) continue;
     for (const std::string& serial : serials) {
       out.push_back(MakeFinding("duplicate-identity", serial, identity,
-                                fmt::format("{} is shared by {}: identities are unique per card, so at least one is cloned", identity,
-                                            fmt::join(serials, ", ")),
+                                fmt::format("{} is shared by {}: identities are unique per card, so at least one is cloned",
+                                            identity, fmt::join(serials, ", ")),
                                 "quarantine these cards and check each against the supplier's records",
                                 {{"identity", identity}, {"assets", std::to_string(serials.size())}}));
     }
@@ -364,9 +396,14 @@ std::string AuthenticityJson(const std::vector<AuthenticityFinding>& found) {
   for (const AuthenticityFinding& f : found) {
     nlohmann::json e = nlohmann::json::object();
     for (const auto& [k, v] : f.finding.evidence) e[k] = v;
-    out["findings"].push_back({{"rule", f.finding.rule}, {"severity", ToString(f.finding.severity)}, {"serial", f.finding.host},
-                               {"object", f.finding.object}, {"confidence", f.confidence}, {"evidence", e},
-                               {"message", f.finding.message}, {"fix", f.finding.fix}});
+    out["findings"].push_back({{"rule", f.finding.rule},
+                               {"severity", ToString(f.finding.severity)},
+                               {"serial", f.finding.host},
+                               {"object", f.finding.object},
+                               {"confidence", f.confidence},
+                               {"evidence", e},
+                               {"message", f.finding.message},
+                               {"fix", f.finding.fix}});
   }
   return out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }

@@ -13,8 +13,8 @@
 namespace railyard {
 
 struct AuthenticityFinding {
-  Finding finding;          // rule, severity, host = the serial, object = the asset kind and OPN
-  std::string confidence;   // H | M | L
+  Finding finding;         // rule, severity, host = the serial, object = the asset kind and OPN
+  std::string confidence;  // H | M | L
 };
 
 struct AuthenticityRule {

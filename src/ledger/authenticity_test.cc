@@ -10,16 +10,16 @@
 #include "facts/host_facts.h"
 #include "ledger/observe.h"
 #include "parse/fixtures.h"
-#include "parse/vpd.h"
 #include "parse/flint.h"
 #include "parse/lspci.h"
 #include "parse/module.h"
+#include "parse/vpd.h"
 
 namespace railyard {
 namespace {
 
-using testing::ReadText;
 using testing::FixturePath;
+using testing::ReadText;
 
 std::vector<std::string> Rules(const std::vector<AuthenticityFinding>& found) {
   std::vector<std::string> out;
@@ -123,7 +123,8 @@ TEST(Authenticity, VpdRules) {
   EXPECT_EQ(CheckAsset(a)[0].confidence, "M");
   a = RealCx7();
   a.serial = "SN0001";
-  EXPECT_EQ(Rules(CheckAsset(a)), (std::vector<std::string>{"vpd-fields-inconsistent", "serial-format-anomaly"}));  // VU no longer starts with it
+  EXPECT_EQ(Rules(CheckAsset(a)),
+            (std::vector<std::string>{"vpd-fields-inconsistent", "serial-format-anomaly"}));  // VU no longer starts with it
 }
 
 TEST(Authenticity, FindingsInTheSharedFormsCarryTheirConfidence) {
@@ -140,7 +141,8 @@ TEST(Authenticity, FindingsInTheSharedFormsCarryTheirConfidence) {
   EXPECT_NE(csv.find("vpd-checksum-invalid,error," + a.serial + ","), std::string::npos) << csv;
   std::string prom = AuthenticityRender(found, FindingsFormat::kPrometheus);
   EXPECT_EQ(prom.find(a.serial), std::string::npos) << "a serial is no metric label";
-  EXPECT_NE(prom.find("railyard_ledger_check_findings{rule=\"vpd-checksum-invalid\",severity=\"error\"} 1\n"), std::string::npos) << prom;
+  EXPECT_NE(prom.find("railyard_ledger_check_findings{rule=\"vpd-checksum-invalid\",severity=\"error\"} 1\n"), std::string::npos)
+      << prom;
   EXPECT_NE(prom.find("railyard_ledger_check_findings{rule=\"duplicate-identity\",severity=\"none\"} 0\n"), std::string::npos);
   nlohmann::json json = nlohmann::json::parse(AuthenticityRender(found, FindingsFormat::kJson));
   EXPECT_EQ(json["schema"], "railyard.authenticity/1");
@@ -208,7 +210,9 @@ TEST(Authenticity, ModuleRules) {
   n.module = jdsu;
   f.netdevs = {n};
   EXPECT_TRUE(ObservationsFromFacts(f).empty());
-  Asset third{"JDSU-TEST-1", "transceiver", {{"opn", jdsu.vendor_pn}, {"module.vendor", jdsu.vendor_name}, {"module.vendor_oui", jdsu.vendor_oui}}};
+  Asset third{"JDSU-TEST-1",
+              "transceiver",
+              {{"opn", jdsu.vendor_pn}, {"module.vendor", jdsu.vendor_name}, {"module.vendor_oui", jdsu.vendor_oui}}};
   EXPECT_EQ(Rules(CheckAsset(third)), std::vector<std::string>{});
 }
 

@@ -42,7 +42,8 @@ void ApplyDocuments(LedgerTransaction& tx, const ImportStream& stream, const std
   std::unordered_map<uint64_t, std::string>& remembered = memory.second;
   if (memory.first < 0 || tx.LastEventId() > memory.first) remembered.clear();
   size_t remembered_assets = 0;
-  for (const auto& [digest, names] : remembered) remembered_assets += static_cast<size_t>(std::count(names.begin(), names.end(), '\n'));
+  for (const auto& [digest, names] : remembered)
+    remembered_assets += static_cast<size_t>(std::count(names.begin(), names.end(), '\n'));
   seen.reserve(remembered_assets);  // a re-import names about what the last one did: no rehashing on the way
   auto each_asset = [](std::string_view names, const auto& visit) {  // "kind\tserial\n" lines
     while (!names.empty()) {
@@ -55,7 +56,7 @@ void ApplyDocuments(LedgerTransaction& tx, const ImportStream& stream, const std
   struct Document {
     uint64_t digest;
     int line;
-    bool read;  // false: taken as read (its assets were named by no other document of the last import)
+    bool read;   // false: taken as read (its assets were named by no other document of the last import)
     bool alone;  // read: none of its assets was named first by a document taken as read
     std::string names;
   };
@@ -102,7 +103,8 @@ void ApplyDocuments(LedgerTransaction& tx, const ImportStream& stream, const std
   std::vector<std::pair<uint64_t, std::string>> keep;
   for (Document& d : documents) {
     bool alone = d.read ? d.alone : !spoiled.count(d.line);
-    if (d.read) each_asset(d.names, [&](std::string_view, std::string_view serial) { alone &= mentions[std::string(serial)] == 1; });
+    if (d.read)
+      each_asset(d.names, [&](std::string_view, std::string_view serial) { alone &= mentions[std::string(serial)] == 1; });
     if (alone) keep.emplace_back(d.digest, std::move(d.names));
   }
   tx.RememberDocuments(stream.reader, keep);
@@ -126,7 +128,8 @@ ImportResult ApplyImport(LedgerTransaction& tx, const ImportStream& stream, cons
     // Serials this document named already, with the line and kind of their first mention: a
     // repeat is checked against what the document itself set (read back only for repeats).
     Seen seen;
-    auto record = [&](const std::string& serial, const std::string& kind, int line, const LedgerFields& changes, const LedgerFields& state) {
+    auto record = [&](const std::string& serial, const std::string& kind, int line, const LedgerFields& changes,
+                      const LedgerFields& state) {
       tx.AddEvent(result.import_id, line, serial, kind, LedgerFieldsJson(changes), changes.size(), state);
       result.events += changes.size();
     };
@@ -149,8 +152,8 @@ ImportResult ApplyImport(LedgerTransaction& tx, const ImportStream& stream, cons
         for (const auto& [field, value] : o.fields) {
           auto f = set_here.find(field);
           if (stream.repeats_are_conflicts && f != set_here.end() && f->second != value) {
-            throw LedgerError(fmt::format("{}:{}: {}: {} is '{}' here but '{}' on line {}", source, o.line, field, o.serial, value,
-                                          f->second, first->second.first));
+            throw LedgerError(fmt::format("{}:{}: {}: {} is '{}' here but '{}' on line {}", source, o.line, field, o.serial,
+                                          value, f->second, first->second.first));
           }
         }
         if (!stream.repeats_are_conflicts) {

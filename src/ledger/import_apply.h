@@ -25,13 +25,13 @@ class LedgerTransaction {
   virtual ~LedgerTransaction() = default;
   // "TIME by ACTOR from SOURCE" of an earlier import of this fingerprint, or nullopt.
   virtual std::optional<std::string> PriorImport(const std::string& fingerprint) = 0;
-  virtual int64_t AddImport(const std::string& time, const std::string& actor, const std::string& source, const std::string& format,
-                            const std::string& fingerprint) = 0;
+  virtual int64_t AddImport(const std::string& time, const std::string& actor, const std::string& source,
+                            const std::string& format, const std::string& fingerprint) = 0;
   // The asset's kind and current state, or nullopt when the ledger does not know it.
   virtual std::optional<std::pair<std::string, LedgerFields>> GetAsset(const std::string& serial) = 0;
   // Appends the event (its changes as a JSON object) and sets the asset's state to `state`.
-  virtual void AddEvent(int64_t import_id, int line, const std::string& serial, const std::string& kind, const std::string& changes_json,
-                        size_t n_changes, const LedgerFields& state) = 0;
+  virtual void AddEvent(int64_t import_id, int line, const std::string& serial, const std::string& kind,
+                        const std::string& changes_json, size_t n_changes, const LedgerFields& state) = 0;
   // What this import has set on this serial so far (the changes of its events, oldest first).
   virtual LedgerFields SetByImport(int64_t import_id, const std::string& serial) = 0;
   virtual void FinishImport(int64_t import_id, uint64_t assets, uint64_t changes) = 0;

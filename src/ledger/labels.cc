@@ -16,7 +16,10 @@ std::vector<LabelledCable> LabelledCables(const LedgerStore& ledger, const Plann
   std::vector<LabelledCable> out;
   ledger.ForEachAsset([&](const Asset& a) {
     if (a.kind != "cable" && a.kind != "transceiver") return;
-    auto get = [&](const char* f) { auto it = a.fields.find(f); return it == a.fields.end() ? std::string() : it->second; };
+    auto get = [&](const char* f) {
+      auto it = a.fields.find(f);
+      return it == a.fields.end() ? std::string() : it->second;
+    };
     LabelledCable c{a.serial, get("opn"), get("state").empty() ? "received" : get("state"), get("label"), "", "", "", 0, ""};
     if (!state.empty() && c.state != state) return;
     if (c.label.empty()) {
@@ -32,7 +35,7 @@ std::vector<LabelledCable> LabelledCables(const LedgerStore& ledger, const Plann
       c.length_m = l.length_m;
       // A transceiver carries the label of the link it terminates: either end's part will do.
       bool matches = a.kind == "cable" ? c.opn == l.cable : (c.opn == l.xcvr_a || c.opn == l.xcvr_z);
-      c.planned_part = a.kind == "cable" ? std::string(l.cable)
+      c.planned_part = a.kind == "cable"                          ? std::string(l.cable)
                        : l.xcvr_a == l.xcvr_z || l.xcvr_z.empty() ? std::string(l.xcvr_a)
                                                                   : fmt::format("{}|{}", l.xcvr_a, l.xcvr_z);
       c.status = matches ? "ok" : "part-mismatch";
@@ -45,8 +48,9 @@ std::vector<LabelledCable> LabelledCables(const LedgerStore& ledger, const Plann
 std::string LabelledCablesCsv(const std::vector<LabelledCable>& labels) {
   std::string out = "label,serial,opn,state,a_end,z_end,length_m,planned_part,status\n";
   for (const LabelledCable& c : labels) {
-    out += fmt::format("{},{},{},{},{},{},{},{},{}\n", CsvEscape(c.label), CsvEscape(c.serial), CsvEscape(c.opn), c.state, CsvEscape(c.a_end),
-                       CsvEscape(c.z_end), c.length_m > 0 ? fmt::format("{:g}", c.length_m) : "", CsvEscape(c.planned_part), c.status);
+    out += fmt::format("{},{},{},{},{},{},{},{},{}\n", CsvEscape(c.label), CsvEscape(c.serial), CsvEscape(c.opn), c.state,
+                       CsvEscape(c.a_end), CsvEscape(c.z_end), c.length_m > 0 ? fmt::format("{:g}", c.length_m) : "",
+                       CsvEscape(c.planned_part), c.status);
   }
   return out;
 }

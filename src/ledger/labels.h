@@ -15,11 +15,11 @@ struct LabelledCable {
   std::string serial;
   std::string opn;
   std::string state;
-  std::string label;            // "" when no audit assigned one
-  std::string a_end, z_end;     // "device port" from the plan
-  std::string planned_part;     // the plan's OPN for this cable or transceiver
+  std::string label;         // "" when no audit assigned one
+  std::string a_end, z_end;  // "device port" from the plan
+  std::string planned_part;  // the plan's OPN for this cable or transceiver
   double length_m = 0;
-  std::string status;           // ok | unassigned | not-in-plan | part-mismatch | no-plan
+  std::string status;  // ok | unassigned | not-in-plan | part-mismatch | no-plan
 };
 
 // Cables and transceivers in `state` ("" = any), with their labels, checked against `plan`

@@ -28,9 +28,9 @@ struct AssetObservation {
 
 // A document to import: the observations it holds, and where it came from.
 struct ImportDocument {
-  std::string source;        // path (or "-"), as given
-  std::string format;        // receiving-csv | facts | capture | lspci | flint | ethtool-m | mlxfwmanager | label-audit
-  std::string fingerprint;   // of the document's bytes: the same document twice is imported once
+  std::string source;       // path (or "-"), as given
+  std::string format;       // receiving-csv | facts | capture | lspci | flint | ethtool-m | mlxfwmanager | label-audit
+  std::string fingerprint;  // of the document's bytes: the same document twice is imported once
   std::vector<AssetObservation> observations;
   std::string already_imported;  // set (and observations left empty) when the ledger has this document
   // A serial the document names twice with different values: an input error (a typed list), or,
@@ -51,8 +51,8 @@ struct StreamDocument {
   int line = 0;
   uint64_t digest = 0;
   bool known = false;
-  std::vector<AssetObservation> observations;                  // when not known
-  std::function<std::vector<AssetObservation>()> read_again;   // when known
+  std::vector<AssetObservation> observations;                 // when not known
+  std::function<std::vector<AssetObservation>()> read_again;  // when known
 };
 using KnownDigest = std::function<bool(uint64_t)>;
 using DocumentSink = std::function<void(StreamDocument&&)>;
@@ -74,9 +74,9 @@ struct ImportStream {
 
 struct LedgerEvent {
   int64_t id = 0;
-  std::string time;          // UTC, ISO 8601
+  std::string time;  // UTC, ISO 8601
   std::string actor;
-  std::string source;        // document path and line
+  std::string source;  // document path and line
   int64_t import_id = 0;
   std::string serial;
   std::string kind;
@@ -91,16 +91,16 @@ struct Asset {
 };
 
 struct ImportResult {
-  int64_t import_id = 0;     // 0 when nothing was recorded (already imported)
+  int64_t import_id = 0;  // 0 when nothing was recorded (already imported)
   bool already_imported = false;
-  std::string previous;      // when already imported: "2026-11-30T10:00:00Z by alice"
+  std::string previous;  // when already imported: "2026-11-30T10:00:00Z by alice"
   uint64_t assets_seen = 0;
   uint64_t assets_new = 0;
   // Streams of remembered documents (facts files): documents read, and documents taken as read
   // because the last import read the same bytes and nothing has changed their assets since.
   uint64_t documents_read = 0;
   uint64_t documents_unchanged = 0;
-  uint64_t events = 0;       // fields that changed
+  uint64_t events = 0;  // fields that changed
 };
 
 class LedgerError : public std::runtime_error {
@@ -137,7 +137,8 @@ class LedgerStore {
   virtual void ForEachAsset(const std::function<void(const Asset&)>& visit) const = 0;
   virtual uint64_t CountEvents() const = 0;
   // Every value a field was ever set to, oldest first, for every asset: (serial, value).
-  virtual void ForEachChange(const std::string& field, const std::function<void(const std::string&, const std::string&)>& visit) const = 0;
+  virtual void ForEachChange(const std::string& field,
+                             const std::function<void(const std::string&, const std::string&)>& visit) const = 0;
   // "TIME by ACTOR from SOURCE" when a document with this fingerprint was imported, else "".
   virtual std::string ImportedBefore(const std::string& fingerprint) const = 0;
 };

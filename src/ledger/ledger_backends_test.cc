@@ -24,7 +24,8 @@ using testing::Obs;
 class LedgerBackends : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / fmt::format("railyard-backends-{}-{}", ::getpid(), ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = fs::temp_directory_path() /
+           fmt::format("railyard-backends-{}-{}", ::getpid(), ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir_);
     fs::create_directories(dir_);
     if (GetParam() == "postgres") {
@@ -43,7 +44,8 @@ class LedgerBackends : public ::testing::TestWithParam<std::string> {
 
 TEST_P(LedgerBackends, ImportIsIdempotentAndKeepsHistory) {
   auto ledger = Open();
-  ImportDocument doc = Doc("po-1.csv", "receiving-csv", "fp-1", {Obs("MT2347J0100T", "nic", {{"opn", "MCX75310AAS-NEAT"}, {"batch", "B1"}})});
+  ImportDocument doc =
+      Doc("po-1.csv", "receiving-csv", "fp-1", {Obs("MT2347J0100T", "nic", {{"opn", "MCX75310AAS-NEAT"}, {"batch", "B1"}})});
   ImportResult first = ledger->Import(doc, "alice");
   EXPECT_EQ(first.assets_new, 1u);
   EXPECT_EQ(first.events, 2u);
@@ -55,7 +57,8 @@ TEST_P(LedgerBackends, ImportIsIdempotentAndKeepsHistory) {
   // Another document saying the same adds no event; one changing a field adds one.
   ImportDocument same = Doc("po-1-copy.csv", "receiving-csv", "fp-2", doc.observations);
   EXPECT_EQ(ledger->Import(same, "bob").events, 0u);
-  ImportDocument moved = Doc("facts.json", "facts", "fp-3", {Obs("MT2347J0100T", "nic", {{"location", "gpu001 19:00.0"}, {"batch", "B1"}})});
+  ImportDocument moved =
+      Doc("facts.json", "facts", "fp-3", {Obs("MT2347J0100T", "nic", {{"location", "gpu001 19:00.0"}, {"batch", "B1"}})});
   EXPECT_EQ(ledger->Import(moved, "carol").events, 1u);
   std::vector<LedgerEvent> h = ledger->History("MT2347J0100T");
   ASSERT_EQ(h.size(), 3u);
@@ -74,8 +77,9 @@ TEST_P(LedgerBackends, ImportIsIdempotentAndKeepsHistory) {
 
 TEST_P(LedgerBackends, ContradictionsAreRefusedWholeWithTheLine) {
   auto ledger = Open();
-  ImportDocument bad = Doc("list.csv", "receiving-csv", "fp",
-                           {Obs("A1", "nic", {{"opn", "X"}}, 2), Obs("B2", "nic", {{"opn", "Y"}}, 3), Obs("A1", "nic", {{"opn", "Z"}}, 4)});
+  ImportDocument bad =
+      Doc("list.csv", "receiving-csv", "fp",
+          {Obs("A1", "nic", {{"opn", "X"}}, 2), Obs("B2", "nic", {{"opn", "Y"}}, 3), Obs("A1", "nic", {{"opn", "Z"}}, 4)});
   try {
     ledger->Import(bad, "alice");
     FAIL() << "expected a contradiction";
@@ -86,8 +90,10 @@ TEST_P(LedgerBackends, ContradictionsAreRefusedWholeWithTheLine) {
   EXPECT_FALSE(ledger->Get("B2"));
   EXPECT_EQ(ledger->ImportedBefore("fp"), "");  // and the refused document can be imported once fixed
   ledger->Import(Doc("a.csv", "receiving-csv", "fp-a", {Obs("C3", "cable", {{"opn", "MCP1650-H001E30"}})}), "alice");
-  EXPECT_THROW(ledger->Import(Doc("b.csv", "receiving-csv", "fp-b", {Obs("D4", "nic", {{"opn", "Q"}}), Obs("C3", "nic", {{"opn", "Q"}})}), "bob"),
-               LedgerError);
+  EXPECT_THROW(
+      ledger->Import(Doc("b.csv", "receiving-csv", "fp-b", {Obs("D4", "nic", {{"opn", "Q"}}), Obs("C3", "nic", {{"opn", "Q"}})}),
+                     "bob"),
+      LedgerError);
   EXPECT_FALSE(ledger->Get("D4"));  // the whole import rolled back
   EXPECT_THROW(ledger->Import(Doc("c.csv", "x", "fp-c", {Obs("", "nic", {{"opn", "Q"}})}), "bob"), LedgerError);
 }
@@ -103,9 +109,11 @@ TEST_P(LedgerBackends, OneCardInTwoPlacesIsNotedAndChangesAreListed) {
   ledger->Record({Obs("MT1", "nic", {{"state", "quarantined"}})}, "alice", "ticket-42");
   ledger->Record({Obs("MT1", "nic", {{"state", "accepted"}})}, "alice", "ticket-43");
   std::vector<std::string> states;
-  ledger->ForEachChange("state", [&](const std::string& serial, const std::string& value) { states.push_back(serial + "=" + value); });
+  ledger->ForEachChange("state",
+                        [&](const std::string& serial, const std::string& value) { states.push_back(serial + "=" + value); });
   EXPECT_EQ(states, (std::vector<std::string>{"MT1=quarantined", "MT1=accepted"}));
-  ledger->Import(Doc("b.csv", "receiving-csv", "fp-b", {Obs("MT0", "cable", {{"opn", "X"}}), Obs("Mt2", "nic", {{"opn", "Y"}})}), "bob");
+  ledger->Import(Doc("b.csv", "receiving-csv", "fp-b", {Obs("MT0", "cable", {{"opn", "X"}}), Obs("Mt2", "nic", {{"opn", "Y"}})}),
+                 "bob");
   std::vector<std::string> serials;
   ledger->ForEachAsset([&](const Asset& a) { serials.push_back(a.serial); });
   EXPECT_EQ(serials, (std::vector<std::string>{"MT0", "MT1", "Mt2"}));  // by bytes, as both backends order them
@@ -117,7 +125,8 @@ TEST_P(LedgerBackends, ConcurrentImportersLoseNothing) {
   for (int n = 0; n < 4; ++n) {
     importers.emplace_back([this, n] {
       std::vector<AssetObservation> cards;
-      for (int i = 0; i < 50; ++i) cards.push_back(Obs(fmt::format("MT{}X{:04}", n, i), "nic", {{"batch", fmt::format("B{}", n)}}, i + 1));
+      for (int i = 0; i < 50; ++i)
+        cards.push_back(Obs(fmt::format("MT{}X{:04}", n, i), "nic", {{"batch", fmt::format("B{}", n)}}, i + 1));
       OpenLedger(db_)->Import(Doc(fmt::format("list-{}.csv", n), "receiving-csv", fmt::format("fp-{}", n), cards), "importer");
     });
   }
@@ -142,7 +151,8 @@ std::vector<std::string> Backends() {
   return out;
 }
 
-INSTANTIATE_TEST_SUITE_P(Store, LedgerBackends, ::testing::ValuesIn(Backends()), [](const ::testing::TestParamInfo<std::string>& p) { return p.param; });
+INSTANTIATE_TEST_SUITE_P(Store, LedgerBackends, ::testing::ValuesIn(Backends()),
+                         [](const ::testing::TestParamInfo<std::string>& p) { return p.param; });
 
 }  // namespace
 }  // namespace railyard

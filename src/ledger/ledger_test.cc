@@ -13,15 +13,15 @@
 
 #include "catalog/catalog.h"
 #include "export/write_all.h"
+#include "facts/capture_testing.h"
 #include "facts/host_facts.h"
 #include "ledger/authenticity.h"
 #include "ledger/labels.h"
-#include "parse/lspci.h"
 #include "ledger/observe.h"
+#include "parse/fixtures.h"
+#include "parse/lspci.h"
 #include "plan/planner.h"
 #include "spec/spec.h"
-#include "facts/capture_testing.h"
-#include "parse/fixtures.h"
 
 namespace railyard {
 namespace {
@@ -76,7 +76,8 @@ TEST_F(LedgerTest, EventsAreAppendOnlyAndTheSchemaIsVersioned) {
 TEST_F(LedgerTest, ReceivingListErrorsNameLineAndField) {
   auto ledger = OpenSqliteLedger(db_);
   ImportOptions o;
-  std::string good = Write("po.csv", "serial,opn,batch,po\nMT2347J0100T,MCX75310AAS-NEAT,B1,PO-7\nMT2019VS04757,MCP7Y00-N001,B1,PO-7\n");
+  std::string good =
+      Write("po.csv", "serial,opn,batch,po\nMT2347J0100T,MCX75310AAS-NEAT,B1,PO-7\nMT2019VS04757,MCP7Y00-N001,B1,PO-7\n");
   ImportDocument d = ReadImportDocument(good, o, *ledger);
   ASSERT_EQ(d.observations.size(), 2u);
   EXPECT_EQ(d.observations[0].kind, "nic");
@@ -93,9 +94,11 @@ TEST_F(LedgerTest, ReceivingListErrorsNameLineAndField) {
   };
   EXPECT_EQ(error("serial,opn,bach\nA,MCX75310AAS-NEAT,B\n"), "bad.csv:1: bach: unknown column (did you mean batch?)");
   EXPECT_EQ(error("serial,opn\nA,MCX75310AAS-NEAX\n"),
-            "bad.csv:2: opn: MCX75310AAS-NEAX is not in railyard's catalog; did you mean MCX75310AAS-NEAT? (--allow-unknown-opn accepts it)");
+            "bad.csv:2: opn: MCX75310AAS-NEAX is not in railyard's catalog; did you mean MCX75310AAS-NEAT? (--allow-unknown-opn "
+            "accepts it)");
   EXPECT_EQ(error("serial,opn\n,MCX75310AAS-NEAT\n"), "bad.csv:2: serial: empty");
-  EXPECT_EQ(error("serial,opn,kind\nA,MCX75310AAS-NEAT,gpu\n"), "bad.csv:2: kind: 'gpu' is not nic, cable, transceiver or switch");
+  EXPECT_EQ(error("serial,opn,kind\nA,MCX75310AAS-NEAT,gpu\n"),
+            "bad.csv:2: kind: 'gpu' is not nic, cable, transceiver or switch");
   EXPECT_EQ(error("serial,opn\n\"A,MCX\n"), "bad.csv:2: unterminated quoted field");
   o.allow_unknown_opn = true;
   EXPECT_EQ(ReadImportDocument(Write("x.csv", "serial,opn\nA,MCX99999A-ZZZZ\n"), o, *ledger).observations.size(), 1u);
@@ -161,28 +164,32 @@ TEST_F(LedgerTest, LabelAuditsAndCableLabelsAgainstThePlan) {
   // The lab plan's first compute link: fibre MFP7E10-N010 between MMA4Z00-NS400 (node) and
   // MMA4Z00-NS (switch) transceivers, label COMP-000001.
   const fs::path out = dir_ / "plan";
-  WritePlanOutputs(Plan(LoadSpec(std::string(RAILYARD_SOURCE_DIR) + "/examples/lab-8-node.yaml")), Catalog::Builtin(), out.string());
+  WritePlanOutputs(Plan(LoadSpec(std::string(RAILYARD_SOURCE_DIR) + "/examples/lab-8-node.yaml")), Catalog::Builtin(),
+                   out.string());
   PlannedFabric plan = LoadPlannedFabric((out / "plan.json").string());
   auto ledger = OpenSqliteLedger(db_);
   ImportOptions o;
-  ledger->Import(ReadImportDocument(Write("po.csv", "serial,opn,batch\n"
-                                                    "FIB0001,MFP7E10-N007,B1\n"
-                                                    "XCV0001,MMA4Z00-NS400,B1\n"
-                                                    "DAC0001,MCP7Y00-N001,B1\n"
-                                                    "FIB0002,MFP7E10-N010,B1\n"
-                                                    "FIB0003,MFP7E10-N010,B1\n"),
+  ledger->Import(ReadImportDocument(Write("po.csv",
+                                          "serial,opn,batch\n"
+                                          "FIB0001,MFP7E10-N007,B1\n"
+                                          "XCV0001,MMA4Z00-NS400,B1\n"
+                                          "DAC0001,MCP7Y00-N001,B1\n"
+                                          "FIB0002,MFP7E10-N010,B1\n"
+                                          "FIB0003,MFP7E10-N010,B1\n"),
                                     o, *ledger),
                  "alice");
-  ImportDocument audit = ReadImportDocument(Write("scan.csv", "serial,label,device,port\n"
-                                                              "FIB0001,COMP-000001,lab001,mlx5_0\n"
-                                                              "XCV0001,COMP-000001,lab001,mlx5_0\n"
-                                                              "DAC0001,COMP-000002,lab001,mlx5_1\n"
-                                                              "FIB0002,NOPE-1,,\n"),
+  ImportDocument audit = ReadImportDocument(Write("scan.csv",
+                                                  "serial,label,device,port\n"
+                                                  "FIB0001,COMP-000001,lab001,mlx5_0\n"
+                                                  "XCV0001,COMP-000001,lab001,mlx5_0\n"
+                                                  "DAC0001,COMP-000002,lab001,mlx5_1\n"
+                                                  "FIB0002,NOPE-1,,\n"),
                                             o, *ledger);
   EXPECT_EQ(audit.format, "label-audit");
   ledger->Import(audit, "tech");
   EXPECT_EQ(ledger->Get("FIB0001")->fields.at("label"), "COMP-000001");
-  EXPECT_THROW(ReadImportDocument(Write("scan2.csv", "serial,label\nZZZ9,COMP-000003\n"), o, *ledger), LedgerError);  // not received
+  EXPECT_THROW(ReadImportDocument(Write("scan2.csv", "serial,label\nZZZ9,COMP-000003\n"), o, *ledger),
+               LedgerError);  // not received
   std::vector<LabelledCable> labels = LabelledCables(*ledger, &plan, "");
   std::map<std::string, std::string> status;
   for (const LabelledCable& c : labels) status[c.serial] = c.status;
@@ -198,7 +205,8 @@ TEST_F(LedgerTest, LabelAuditsAndCableLabelsAgainstThePlan) {
     }
   }
   EXPECT_TRUE(LabelledCables(*ledger, &plan, "accepted").empty());  // none accepted yet
-  EXPECT_NE(LabelledCablesCsv(labels).find("COMP-000001,FIB0001,MFP7E10-N007,received,lab001 mlx5_0,compute-leaf-001 1,7,MFP7E10-N007,ok"),
+  EXPECT_NE(LabelledCablesCsv(labels).find(
+                "COMP-000001,FIB0001,MFP7E10-N007,received,lab001 mlx5_0,compute-leaf-001 1,7,MFP7E10-N007,ok"),
             std::string::npos);
 }
 
@@ -226,7 +234,8 @@ TEST_F(LedgerTest, RealMlxupAttachesByBaseMac) {
   EXPECT_EQ(a.fields.at("fw.available"), "28.43.1014");
   EXPECT_EQ(a.fields.at("fw.status"), "Update required");
   // The same card's real flint query (the same host) attaches by its base MAC too.
-  ImportDocument q = ReadImportDocument(FixturePath("flint/cx7-fs4-secure-fw-query-rom-info-two-lines.txt").string(), {}, *ledger);
+  ImportDocument q =
+      ReadImportDocument(FixturePath("flint/cx7-fs4-secure-fw-query-rom-info-two-lines.txt").string(), {}, *ledger);
   EXPECT_EQ(q.observations.at(0).serial, "MT2330X00001");
 }
 
@@ -283,7 +292,8 @@ TEST_F(LedgerTest, MstvpdImportOfAnOemCard) {
 }
 
 TEST_F(LedgerTest, MlxlinkDacIsACableAndItsOuiIsChecked) {
-  HostFacts f = testing::CaptureFacts("gpu07", {{"mlxlink-mlx5_0.txt", "mlxlink/cx7-osfp-ndr-fs-passive-copper-rx-los-cdr-lol-linkup.txt"}});
+  HostFacts f = testing::CaptureFacts(
+      "gpu07", {{"mlxlink-mlx5_0.txt", "mlxlink/cx7-osfp-ndr-fs-passive-copper-rx-los-cdr-lol-linkup.txt"}});
   std::vector<AssetObservation> obs = ObservationsFromFacts(f);
   ASSERT_EQ(obs.size(), 1u);
   EXPECT_EQ(obs[0].serial, "C2604279049-2");
@@ -339,7 +349,8 @@ TEST_F(LedgerTest, NotOnAnyDeliveryOnceAReceivingListExists) {
   };
   EXPECT_EQ(count(), 0u);  // no receiving list yet: nothing to compare with, nothing claimed
   // A delivery of two other cards: the card in gpu001 is on no receiving list.
-  std::ofstream(dir_ / "po-1.csv") << "serial,opn,batch,po\nMT2347J0200T,MCX75310AAS-NEAT,B1,PO-1\nMT2347J0201T,MCX75310AAS-NEAT,B1,PO-1\n";
+  std::ofstream(dir_ / "po-1.csv")
+      << "serial,opn,batch,po\nMT2347J0200T,MCX75310AAS-NEAT,B1,PO-1\nMT2347J0201T,MCX75310AAS-NEAT,B1,PO-1\n";
   ledger->Import(ReadImportDocument((dir_ / "po-1.csv").string(), {}, *ledger), "alice");
   EXPECT_EQ(count(), 1u);
   // Its own delivery arrives: the finding goes.

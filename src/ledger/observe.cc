@@ -11,17 +11,17 @@
 #include <fmt/ranges.h>
 
 #include "catalog/catalog.h"
-#include "util/content_hash.h"
-#include "util/csv.h"
+#include "catalog/identity.h"
+#include "facts/collect.h"
 #include "facts/facts_files.h"
 #include "model/pci_address.h"
-#include "facts/collect.h"
 #include "parse/flint.h"
 #include "parse/lspci.h"
 #include "parse/mellanox_tools.h"
-#include "catalog/identity.h"
 #include "parse/module.h"
 #include "parse/vpd.h"
+#include "util/content_hash.h"
+#include "util/csv.h"
 #include "util/suggest.h"
 #include "util/text.h"
 #include "util/version.h"
@@ -62,7 +62,8 @@ void PutCardIdentity(AssetObservation& o, const std::map<std::string, std::strin
 
 // The kind an OPN names: MCX/MBF/900- adapters, MCP/MCA/MFA/MFS/MFP cables, MMA/MMS optics.
 std::string KindOfOpn(std::string_view opn) {
-  if (opn.starts_with("MCP") || opn.starts_with("MCA") || opn.starts_with("MFA") || opn.starts_with("MFS") || opn.starts_with("MFP")) {
+  if (opn.starts_with("MCP") || opn.starts_with("MCA") || opn.starts_with("MFA") || opn.starts_with("MFS") ||
+      opn.starts_with("MFP")) {
     return "cable";
   }
   if (opn.starts_with("MMA") || opn.starts_with("MMS")) return "transceiver";
@@ -71,7 +72,7 @@ std::string KindOfOpn(std::string_view opn) {
 }
 
 void AddFirmware(AssetObservation& o, const FirmwareQuery& q) {
-  Put(o, "fw.version", q.fw_version);  // the image burned in flash
+  Put(o, "fw.version", q.fw_version);                  // the image burned in flash
   Put(o, "fw.running_version", q.running_fw_version);  // only shown while a reset is pending
   Put(o, "fw.psid", q.psid);
   Put(o, "fw.orig_psid", q.orig_psid);
@@ -102,7 +103,8 @@ void AddModule(std::vector<AssetObservation>& out, const ModuleInfo& m, const st
   if (!m.readable || serial.empty()) return;
   AssetObservation o;
   o.serial = serial;
-  bool copper = m.transmitter_technology.find("opper") != std::string::npos || m.connector.find("No separable") != std::string::npos;
+  bool copper =
+      m.transmitter_technology.find("opper") != std::string::npos || m.connector.find("No separable") != std::string::npos;
   o.kind = copper ? "cable" : "transceiver";
   Put(o, "opn", m.vendor_pn);
   Put(o, "module.vendor", m.vendor_name);
@@ -129,23 +131,30 @@ CsvTable ReadLedgerCsv(const std::string& text, const std::string& path, const s
   for (const std::string& h : t.header) {
     if (std::find(columns.begin(), columns.end(), h) == columns.end()) {
       std::string hint = ClosestMatch(h, columns);
-      throw LedgerError(fmt::format("{}:1: {}: unknown column{}", path, h, hint.empty() ? "" : fmt::format(" (did you mean {}?)", hint)));
+      throw LedgerError(
+          fmt::format("{}:1: {}: unknown column{}", path, h, hint.empty() ? "" : fmt::format(" (did you mean {}?)", hint)));
     }
   }
   for (const std::string& r : required) {
-    if (t.Column(r) < 0) throw LedgerError(fmt::format("{}:1: {} needs the columns {}", path, what, fmt::join(required, " and ")));
+    if (t.Column(r) < 0)
+      throw LedgerError(fmt::format("{}:1: {} needs the columns {}", path, what, fmt::join(required, " and ")));
   }
   return t;
 }
 
 }  // namespace
 
-std::vector<AssetObservation> ObservationsFromReceivingCsv(const std::string& text, const std::string& path, const ImportOptions& options) {
-  CsvTable t = ReadLedgerCsv(text, path, {"serial", "opn", "kind", "batch", "po", "location", "note"}, {"serial", "opn"}, "a receiving list");
+std::vector<AssetObservation> ObservationsFromReceivingCsv(const std::string& text, const std::string& path,
+                                                           const ImportOptions& options) {
+  CsvTable t = ReadLedgerCsv(text, path, {"serial", "opn", "kind", "batch", "po", "location", "note"}, {"serial", "opn"},
+                             "a receiving list");
   const Catalog& catalog = Catalog::Builtin();
   std::vector<AssetObservation> out;
   for (const CsvRow& r : t.rows) {
-    auto col = [&](const char* name) { int i = t.Column(name); return i < 0 ? std::string() : Trim(r.fields[static_cast<size_t>(i)]); };
+    auto col = [&](const char* name) {
+      int i = t.Column(name);
+      return i < 0 ? std::string() : Trim(r.fields[static_cast<size_t>(i)]);
+    };
     AssetObservation o;
     o.line = r.line;
     o.serial = col("serial");
@@ -157,8 +166,8 @@ std::vector<AssetObservation> ObservationsFromReceivingCsv(const std::string& te
       for (const NicModel& n : catalog.nics()) known.push_back(n.opn);
       for (const CableItem& c : catalog.cables()) known.push_back(c.opn);
       std::string hint = ClosestMatch(opn, known);
-      throw LedgerError(fmt::format("{}:{}: opn: {} is not in railyard's catalog{} (--allow-unknown-opn accepts it)", path, r.line, opn,
-                                    hint.empty() ? "" : fmt::format("; did you mean {}?", hint)));
+      throw LedgerError(fmt::format("{}:{}: opn: {} is not in railyard's catalog{} (--allow-unknown-opn accepts it)", path,
+                                    r.line, opn, hint.empty() ? "" : fmt::format("; did you mean {}?", hint)));
     }
     o.kind = col("kind").empty() ? KindOfOpn(opn) : col("kind");
     if (o.kind != "nic" && o.kind != "cable" && o.kind != "transceiver" && o.kind != "switch") {
@@ -175,17 +184,23 @@ std::vector<AssetObservation> ObservationsFromReceivingCsv(const std::string& te
   return out;
 }
 
-std::vector<AssetObservation> ObservationsFromLabelAudit(const std::string& text, const std::string& path, const LedgerStore& ledger) {
+std::vector<AssetObservation> ObservationsFromLabelAudit(const std::string& text, const std::string& path,
+                                                         const LedgerStore& ledger) {
   CsvTable t = ReadLedgerCsv(text, path, {"serial", "label", "device", "port", "note"}, {"serial", "label"}, "a label audit");
   std::vector<AssetObservation> out;
   for (const CsvRow& r : t.rows) {
-    auto col = [&](const char* name) { int i = t.Column(name); return i < 0 ? std::string() : Trim(r.fields[static_cast<size_t>(i)]); };
+    auto col = [&](const char* name) {
+      int i = t.Column(name);
+      return i < 0 ? std::string() : Trim(r.fields[static_cast<size_t>(i)]);
+    };
     AssetObservation o;
     o.line = r.line;
     o.serial = col("serial");
     if (o.serial.empty()) throw LedgerError(fmt::format("{}:{}: serial: empty", path, r.line));
     std::optional<Asset> known = ledger.Get(o.serial);
-    if (!known) throw LedgerError(fmt::format("{}:{}: serial: {} is not in the ledger: import its receiving list first", path, r.line, o.serial));
+    if (!known)
+      throw LedgerError(
+          fmt::format("{}:{}: serial: {} is not in the ledger: import its receiving list first", path, r.line, o.serial));
     o.kind = known->kind;
     if (col("label").empty()) throw LedgerError(fmt::format("{}:{}: label: empty", path, r.line));
     Put(o, "label", col("label"));
@@ -212,7 +227,8 @@ std::map<std::string, std::string> SerialsByFirmwareIdentity(const LedgerStore& 
   std::map<std::string, std::string> out;
   ledger.ForEachAsset([&](const Asset& a) {
     for (const char* f : {"fw.base_guid", "fw.base_mac"}) {
-      if (auto it = a.fields.find(f); it != a.fields.end() && !HexDigits(it->second).empty()) out.emplace(HexDigits(it->second), a.serial);
+      if (auto it = a.fields.find(f); it != a.fields.end() && !HexDigits(it->second).empty())
+        out.emplace(HexDigits(it->second), a.serial);
     }
   });
   return out;
@@ -227,11 +243,14 @@ std::string SerialOf(const std::map<std::string, std::string>& by_identity, cons
 
 std::vector<AssetObservation> FromFlint(const std::string& text, const std::string& path, const LedgerStore& ledger) {
   FirmwareQuery q = ParseFlintQuery(text);
-  if (q.base_guid.empty() && q.base_mac.empty()) throw LedgerError(fmt::format("{}: no Base GUID or Base MAC: not a flint query?", path));
+  if (q.base_guid.empty() && q.base_mac.empty())
+    throw LedgerError(fmt::format("{}: no Base GUID or Base MAC: not a flint query?", path));
   std::string serial = SerialOf(SerialsByFirmwareIdentity(ledger), q.base_guid, q.base_mac);
   if (serial.empty()) {
-    throw LedgerError(fmt::format("{}: no card in the ledger has base GUID {} / MAC {}: import the host's facts (or lspci VPD) "
-                                  "first, so the serial is known", path, q.base_guid, q.base_mac));
+    throw LedgerError(
+        fmt::format("{}: no card in the ledger has base GUID {} / MAC {}: import the host's facts (or lspci VPD) "
+                    "first, so the serial is known",
+                    path, q.base_guid, q.base_mac));
   }
   AssetObservation o;
   o.serial = serial;
@@ -249,8 +268,10 @@ std::vector<AssetObservation> FromFwManager(const std::string& text, const std::
   for (const FwManagerDevice& d : report.devices) {
     std::string serial = SerialOf(by_identity, d.base_guid, d.base_mac);
     if (serial.empty()) {
-      throw LedgerError(fmt::format("{}: {} ({}, base MAC {}): no card in the ledger has this GUID or MAC: import the host's facts "
-                                    "(or lspci VPD and flint q) first", path, d.pci_device_name, d.part_number, d.base_mac));
+      throw LedgerError(
+          fmt::format("{}: {} ({}, base MAC {}): no card in the ledger has this GUID or MAC: import the host's facts "
+                      "(or lspci VPD and flint q) first",
+                      path, d.pci_device_name, d.part_number, d.base_mac));
     }
     AssetObservation o;
     o.serial = serial;
@@ -303,7 +324,8 @@ std::function<void(const KnownDigest&, const DocumentSink&)> FactsDocumentProduc
 
 // mstvpd / mlxvpd: "ID:      <product>" and "SN:      <serial>" lines.
 bool LooksLikeMstvpd(std::string_view text) {
-  return (text.starts_with("ID:") || text.find("\nID:") != std::string_view::npos) && text.find("\nSN:") != std::string_view::npos;
+  return (text.starts_with("ID:") || text.find("\nID:") != std::string_view::npos) &&
+         text.find("\nSN:") != std::string_view::npos;
 }
 
 std::vector<AssetObservation> FromMstvpd(const std::string& text, const std::string& path) {
@@ -439,8 +461,10 @@ std::vector<AssetObservation> ObservationsFromFacts(const HostFacts& f) {
       // ethtool -i shows the running firmware: the flashed one where no flash tool spoke, else the running one
       // when it differs from flash (a reset pending).
       std::string running = n.firmware_version.substr(0, n.firmware_version.find(' '));
-      if (!o.fields.count("fw.version")) Put(o, "fw.version", running);
-      else if (!running.empty() && running != o.fields["fw.version"] && !o.fields.count("fw.running_version")) Put(o, "fw.running_version", running);
+      if (!o.fields.count("fw.version"))
+        Put(o, "fw.version", running);
+      else if (!running.empty() && running != o.fields["fw.version"] && !o.fields.count("fw.running_version"))
+        Put(o, "fw.running_version", running);
       if (!o.fields.count("fw.psid")) Put(o, "fw.psid", n.firmware_psid);
       Put(o, "mac", n.mac);
     }
@@ -471,7 +495,8 @@ std::vector<AssetObservation> ObservationsFromFacts(const HostFacts& f) {
     if (l.module_temperature_c) Put(o, "measured.temperature_c", fmt::format("{:.1f}", *l.module_temperature_c));
     Put(o, "measured.speed", l.speed);
     // mlxlink -c: the BER counters' window ("Time Since Last Clear [Min]", catalog.md §9).
-    if (auto it = l.fields.find("Time Since Last Clear [Min]"); it != l.fields.end()) Put(o, "measured.ber_window_min", it->second);
+    if (auto it = l.fields.find("Time Since Last Clear [Min]"); it != l.fields.end())
+      Put(o, "measured.ber_window_min", it->second);
     Put(o, "location", f.hostname + " " + device);
     out.push_back(std::move(o));
   }
@@ -500,7 +525,8 @@ ImportStream OpenImport(const std::string& path, const ImportOptions& options, c
     for (const auto& e : fs::directory_iterator(path)) {
       std::string name = e.path().filename().string();
       json = json || name.ends_with(".json") || name.ends_with(".ndjson");
-      capture = capture || name == "hostname.txt" || name == "lspci-vvv.txt" || name.starts_with("flint-q-") || name == "ip-d-link.txt";
+      capture =
+          capture || name == "hostname.txt" || name == "lspci-vvv.txt" || name.starts_with("flint-q-") || name == "ip-d-link.txt";
     }
     facts_dir = json && !capture;
   }
@@ -551,13 +577,16 @@ ImportStream OpenImport(const std::string& path, const ImportOptions& options, c
       for (const auto& [where, s] : by_location) {
         if (!serial.empty()) break;
         size_t space = where.rfind(' ');
-        if (space != std::string::npos && where.substr(0, space) == facts.hostname && SamePciAddress(where.substr(space + 1), bdf)) serial = s;
+        if (space != std::string::npos && where.substr(0, space) == facts.hostname &&
+            SamePciAddress(where.substr(space + 1), bdf))
+          serial = s;
       }
       if (serial.empty()) {
-        throw LedgerError(fmt::format("{}: flint-q-{}: this capture has no lspci VPD for the card at {} (so no serial), and no card in "
-                                      "the ledger has its base GUID {} / MAC {} or was seen at {} {}: add lspci-vvv.txt (run as root, "
-                                      "VPD needs it) or import the card first", path, bdf, bdf, q.base_guid, q.base_mac,
-                                      facts.hostname.empty() ? "?" : facts.hostname, bdf));
+        throw LedgerError(
+            fmt::format("{}: flint-q-{}: this capture has no lspci VPD for the card at {} (so no serial), and no card in "
+                        "the ledger has its base GUID {} / MAC {} or was seen at {} {}: add lspci-vvv.txt (run as root, "
+                        "VPD needs it) or import the card first",
+                        path, bdf, bdf, q.base_guid, q.base_mac, facts.hostname.empty() ? "?" : facts.hostname, bdf));
       }
       AssetObservation o;
       o.serial = serial;
@@ -570,23 +599,42 @@ ImportStream OpenImport(const std::string& path, const ImportOptions& options, c
     if (format.empty()) {
       // A CSV with a label column and no OPN is a scanned label audit; otherwise a receiving list.
       std::string header = text.substr(0, text.find('\n'));
-      if (path.ends_with(".csv") && header.find("label") != std::string::npos && header.find("opn") == std::string::npos) format = "label-audit";
-      else if (path.ends_with(".csv")) format = "receiving-csv";
-      else if (text.find("PCI Device Name") != std::string::npos || text.find("<Devices>") != std::string::npos) format = "mlxfwmanager";
-      else if (text.find("PSID:") != std::string::npos && text.find("FW Version") != std::string::npos) format = "flint";
-      else if (text.find("Vendor SN") != std::string::npos || text.find("Vendor name") != std::string::npos) format = "ethtool-m";
-      else if (LooksLikeLspci(text)) format = "lspci";
-      else if (LooksLikeMstvpd(text)) format = "mstvpd";
-      else throw LedgerError(fmt::format("{}: cannot tell what this document is: give --as receiving-csv|label-audit|facts|capture|lspci|flint|mlxfwmanager|ethtool-m|mstvpd", path));
+      if (path.ends_with(".csv") && header.find("label") != std::string::npos && header.find("opn") == std::string::npos)
+        format = "label-audit";
+      else if (path.ends_with(".csv"))
+        format = "receiving-csv";
+      else if (text.find("PCI Device Name") != std::string::npos || text.find("<Devices>") != std::string::npos)
+        format = "mlxfwmanager";
+      else if (text.find("PSID:") != std::string::npos && text.find("FW Version") != std::string::npos)
+        format = "flint";
+      else if (text.find("Vendor SN") != std::string::npos || text.find("Vendor name") != std::string::npos)
+        format = "ethtool-m";
+      else if (LooksLikeLspci(text))
+        format = "lspci";
+      else if (LooksLikeMstvpd(text))
+        format = "mstvpd";
+      else
+        throw LedgerError(
+            fmt::format("{}: cannot tell what this document is: give --as "
+                        "receiving-csv|label-audit|facts|capture|lspci|flint|mlxfwmanager|ethtool-m|mstvpd",
+                        path));
     }
-    if (format == "receiving-csv") observations = ObservationsFromReceivingCsv(text, path, options);
-    else if (format == "label-audit") observations = ObservationsFromLabelAudit(text, path, ledger);
-    else if (format == "lspci") observations = FromLspci(text, "");
-    else if (format == "flint") observations = FromFlint(text, path, ledger);
-    else if (format == "mlxfwmanager") observations = FromFwManager(text, path, ledger);
-    else if (format == "ethtool-m") AddModule(observations, ParseEthtoolModule(text), "");
-    else if (format == "mstvpd") observations = FromMstvpd(text, path);
-    else throw LedgerError(fmt::format("{}: unknown format '{}'", path, format));
+    if (format == "receiving-csv")
+      observations = ObservationsFromReceivingCsv(text, path, options);
+    else if (format == "label-audit")
+      observations = ObservationsFromLabelAudit(text, path, ledger);
+    else if (format == "lspci")
+      observations = FromLspci(text, "");
+    else if (format == "flint")
+      observations = FromFlint(text, path, ledger);
+    else if (format == "mlxfwmanager")
+      observations = FromFwManager(text, path, ledger);
+    else if (format == "ethtool-m")
+      AddModule(observations, ParseEthtoolModule(text), "");
+    else if (format == "mstvpd")
+      observations = FromMstvpd(text, path);
+    else
+      throw LedgerError(fmt::format("{}: unknown format '{}'", path, format));
   }
   doc.format = format;
   if (!doc.produce) {
@@ -606,14 +654,15 @@ ImportStream OpenImport(const std::string& path, const ImportOptions& options, c
     if (doc.produce_documents) {
       doc.reader += "|batch=" + options.batch;
       doc.produce_documents = [inner = std::move(doc.produce_documents), batch = options.batch](const KnownDigest& known,
-                                                                                               const DocumentSink& sink) {
+                                                                                                const DocumentSink& sink) {
         auto stamp = [batch](std::vector<AssetObservation> stamped) {
           for (AssetObservation& o : stamped) o.fields.emplace("batch", batch);
           return stamped;
         };
         inner(known, [&](StreamDocument&& document) {
           document.observations = stamp(std::move(document.observations));
-          if (document.read_again) document.read_again = [again = std::move(document.read_again), stamp] { return stamp(again()); };
+          if (document.read_again)
+            document.read_again = [again = std::move(document.read_again), stamp] { return stamp(again()); };
           sink(std::move(document));
         });
       };

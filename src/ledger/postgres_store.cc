@@ -4,8 +4,8 @@
 // as SQLite's IMMEDIATE transactions do and an import's fingerprint check holds until it commits.
 // Triggers refuse UPDATE, DELETE and TRUNCATE on events. The schema version lives in
 // railyard_schema; migrations run forward, in one transaction, under their own advisory lock.
-#include <pqxx/pqxx>
 #include <nlohmann/json.hpp>
+#include <pqxx/pqxx>
 
 #include <fmt/format.h>
 
@@ -74,8 +74,9 @@ class PostgresLedger final : public LedgerStore {
       if (access != LedgerAccess::kWrite) {
         if (!exists) throw LedgerError("no ledger here (a mistyped --db or RAILYARD_DB?); `railyard ledger import` creates one");
         if (version != kLedgerSchemaVersion) {
-          throw LedgerError(fmt::format("the ledger's schema is version {}, this railyard reads {}: {}", version, kLedgerSchemaVersion,
-                                        version > kLedgerSchemaVersion ? "upgrade railyard" : "an import (which migrates it) is needed first"));
+          throw LedgerError(
+              fmt::format("the ledger's schema is version {}, this railyard reads {}: {}", version, kLedgerSchemaVersion,
+                          version > kLedgerSchemaVersion ? "upgrade railyard" : "an import (which migrates it) is needed first"));
         }
         return;
       }
@@ -83,10 +84,11 @@ class PostgresLedger final : public LedgerStore {
       // An import's statements, parsed once per connection: at 100,000 cards they run 200,000 times.
       conn_->prepare("get_asset", "SELECT kind, state FROM assets WHERE serial = $1");
       // The event and the asset's new state in one round trip.
-      conn_->prepare("add_event",
-                     "WITH e AS (INSERT INTO events (import_id, line, serial, changes, n_changes) VALUES ($1, $2, $3, $4, $5) RETURNING id) "
-                     "INSERT INTO assets (serial, kind, state, last_event) SELECT $3, $6, $7, id FROM e "
-                     "ON CONFLICT (serial) DO UPDATE SET state = excluded.state, last_event = excluded.last_event");
+      conn_->prepare(
+          "add_event",
+          "WITH e AS (INSERT INTO events (import_id, line, serial, changes, n_changes) VALUES ($1, $2, $3, $4, $5) RETURNING id) "
+          "INSERT INTO assets (serial, kind, state, last_event) SELECT $3, $6, $7, id FROM e "
+          "ON CONFLICT (serial) DO UPDATE SET state = excluded.state, last_event = excluded.last_event");
       conn_->prepare("set_by_import", "SELECT changes FROM events WHERE import_id = $1 AND serial = $2 ORDER BY id");
     } catch (const LedgerError& e) {
       throw LedgerError(fmt::format("{}: {}", url_, e.what()));
@@ -116,8 +118,8 @@ class PostgresLedger final : public LedgerStore {
         const int64_t line = row[4].as<int64_t>();
         const std::string source = line > 0 ? fmt::format("{}:{}", row[3].as<std::string>(), line) : row[3].as<std::string>();
         for (const auto& [field, value] : LedgerFieldsFromJson(row[7].as<std::string>())) {
-          out.push_back({row[0].as<int64_t>(), row[1].as<std::string>(), row[2].as<std::string>(), source, row[5].as<int64_t>(), serial,
-                         row[6].as<std::string>(), field, value});
+          out.push_back({row[0].as<int64_t>(), row[1].as<std::string>(), row[2].as<std::string>(), source, row[5].as<int64_t>(),
+                         serial, row[6].as<std::string>(), field, value});
         }
       }
       return out;
@@ -134,11 +136,13 @@ class PostgresLedger final : public LedgerStore {
     });
   }
 
-  void ForEachChange(const std::string& field, const std::function<void(const std::string&, const std::string&)>& visit) const override {
+  void ForEachChange(const std::string& field,
+                     const std::function<void(const std::string&, const std::string&)>& visit) const override {
     // The events whose changes name the field (a cheap text test), read whole and checked here.
     const std::string key = nlohmann::json(field).dump();
     Read<int>([&](pqxx::read_transaction& t) {
-      for (const auto& row : t.exec_params("SELECT serial, changes FROM events WHERE position($1 in changes) > 0 ORDER BY id", key + ":")) {
+      for (const auto& row :
+           t.exec_params("SELECT serial, changes FROM events WHERE position($1 in changes) > 0 ORDER BY id", key + ":")) {
         LedgerFields changes = LedgerFieldsFromJson(row[1].as<std::string>());
         auto it = changes.find(field);
         if (it != changes.end()) visit(row[0].as<std::string>(), it->second);
@@ -149,14 +153,17 @@ class PostgresLedger final : public LedgerStore {
 
   std::string ImportedBefore(const std::string& fingerprint) const override {
     return Read<std::string>([&](pqxx::read_transaction& t) {
-      pqxx::result r = t.exec_params("SELECT time, actor, source FROM imports WHERE fingerprint = $1 ORDER BY id LIMIT 1", fingerprint);
+      pqxx::result r =
+          t.exec_params("SELECT time, actor, source FROM imports WHERE fingerprint = $1 ORDER BY id LIMIT 1", fingerprint);
       return r.empty() ? std::string()
-                       : fmt::format("{} by {} from {}", r[0][0].as<std::string>(), r[0][1].as<std::string>(), r[0][2].as<std::string>());
+                       : fmt::format("{} by {} from {}", r[0][0].as<std::string>(), r[0][1].as<std::string>(),
+                                     r[0][2].as<std::string>());
     });
   }
 
   uint64_t CountEvents() const override {
-    return Read<uint64_t>([](pqxx::read_transaction& t) { return t.exec1("SELECT COALESCE(SUM(n_changes), 0) FROM events")[0].as<uint64_t>(); });
+    return Read<uint64_t>(
+        [](pqxx::read_transaction& t) { return t.exec1("SELECT COALESCE(SUM(n_changes), 0) FROM events")[0].as<uint64_t>(); });
   }
 
  private:
@@ -178,7 +185,8 @@ class PostgresLedger final : public LedgerStore {
     const bool exists = !w.exec1("SELECT to_regclass('railyard_schema') IS NULL")[0].as<bool>();
     const int version = exists ? w.exec1("SELECT version FROM railyard_schema")[0].as<int>() : 0;
     if (version > kLedgerSchemaVersion) {
-      throw LedgerError(fmt::format("the ledger's schema is version {}, newer than this railyard's {}: upgrade railyard", version, kLedgerSchemaVersion));
+      throw LedgerError(fmt::format("the ledger's schema is version {}, newer than this railyard's {}: upgrade railyard", version,
+                                    kLedgerSchemaVersion));
     }
     if (version < 1) {
       w.exec(kSchemaV1);
@@ -193,15 +201,18 @@ class PostgresLedger final : public LedgerStore {
    public:
     explicit Transaction(pqxx::connection& c) : w_(c) { w_.exec_params("SELECT pg_advisory_xact_lock($1)", kImportLock); }
     std::optional<std::string> PriorImport(const std::string& fingerprint) override {
-      pqxx::result r = w_.exec_params("SELECT time, actor, source FROM imports WHERE fingerprint = $1 ORDER BY id LIMIT 1", fingerprint);
+      pqxx::result r =
+          w_.exec_params("SELECT time, actor, source FROM imports WHERE fingerprint = $1 ORDER BY id LIMIT 1", fingerprint);
       if (r.empty()) return std::nullopt;
       return fmt::format("{} by {} from {}", r[0][0].as<std::string>(), r[0][1].as<std::string>(), r[0][2].as<std::string>());
     }
     int64_t AddImport(const std::string& time, const std::string& actor, const std::string& source, const std::string& format,
                       const std::string& fingerprint) override {
-      return w_.exec_params1("INSERT INTO imports (time, actor, source, format, fingerprint, assets, changes) VALUES ($1, $2, $3, $4, $5, 0, 0) "
-                             "RETURNING id",
-                             time, actor, source, format, fingerprint)[0]
+      return w_
+          .exec_params1(
+              "INSERT INTO imports (time, actor, source, format, fingerprint, assets, changes) VALUES ($1, $2, $3, $4, $5, 0, 0) "
+              "RETURNING id",
+              time, actor, source, format, fingerprint)[0]
           .as<int64_t>();
     }
     std::optional<std::pair<std::string, LedgerFields>> GetAsset(const std::string& serial) override {
@@ -209,9 +220,10 @@ class PostgresLedger final : public LedgerStore {
       if (r.empty()) return std::nullopt;
       return std::make_pair(r[0][0].as<std::string>(), LedgerFieldsFromJson(r[0][1].as<std::string>()));
     }
-    void AddEvent(int64_t import_id, int line, const std::string& serial, const std::string& kind, const std::string& changes_json,
-                  size_t n_changes, const LedgerFields& state) override {
-      w_.exec_prepared("add_event", import_id, line, serial, changes_json, static_cast<int64_t>(n_changes), kind, LedgerFieldsJson(state));
+    void AddEvent(int64_t import_id, int line, const std::string& serial, const std::string& kind,
+                  const std::string& changes_json, size_t n_changes, const LedgerFields& state) override {
+      w_.exec_prepared("add_event", import_id, line, serial, changes_json, static_cast<int64_t>(n_changes), kind,
+                       LedgerFieldsJson(state));
     }
     LedgerFields SetByImport(int64_t import_id, const std::string& serial) override {
       LedgerFields set;
@@ -221,10 +233,13 @@ class PostgresLedger final : public LedgerStore {
       return set;
     }
     void FinishImport(int64_t import_id, uint64_t assets, uint64_t changes) override {
-      w_.exec_params("UPDATE imports SET assets = $1, changes = $2 WHERE id = $3", static_cast<int64_t>(assets), static_cast<int64_t>(changes), import_id);
+      w_.exec_params("UPDATE imports SET assets = $1, changes = $2 WHERE id = $3", static_cast<int64_t>(assets),
+                     static_cast<int64_t>(changes), import_id);
     }
     // The PostgreSQL ledger does not remember documents (yet): every facts import reads them all.
-    std::pair<int64_t, std::unordered_map<uint64_t, std::string>> RememberedDocuments(const std::string&) override { return {-1, {}}; }
+    std::pair<int64_t, std::unordered_map<uint64_t, std::string>> RememberedDocuments(const std::string&) override {
+      return {-1, {}};
+    }
     int64_t LastEventId() override { return 0; }
     void RememberDocuments(const std::string&, const std::vector<std::pair<uint64_t, std::string>>&) override {}
     void Commit() override { w_.commit(); }

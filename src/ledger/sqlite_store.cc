@@ -101,7 +101,8 @@ class Statement {
   }
   std::string Text(int col) const {
     const unsigned char* t = sqlite3_column_text(stmt_, col);
-    return t ? std::string(reinterpret_cast<const char*>(t), static_cast<size_t>(sqlite3_column_bytes(stmt_, col))) : std::string();
+    return t ? std::string(reinterpret_cast<const char*>(t), static_cast<size_t>(sqlite3_column_bytes(stmt_, col)))
+             : std::string();
   }
   int64_t Int(int col) const { return sqlite3_column_int64(stmt_, col); }
   bool IsNull(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
@@ -116,7 +117,8 @@ class SqliteLedger final : public LedgerStore {
   SqliteLedger(const std::string& path, LedgerAccess access) : path_(path) {
     const bool write = access == LedgerAccess::kWrite;
     if (!write && !std::filesystem::exists(path)) {
-      throw LedgerError(fmt::format("{}: no ledger here (a mistyped --db or RAILYARD_DB?); `railyard ledger import` creates one", path));
+      throw LedgerError(
+          fmt::format("{}: no ledger here (a mistyped --db or RAILYARD_DB?); `railyard ledger import` creates one", path));
     }
     int flags = (write ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY) | SQLITE_OPEN_FULLMUTEX;
     if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
@@ -131,8 +133,9 @@ class SqliteLedger final : public LedgerStore {
         Statement v(db_, "PRAGMA user_version");
         v.Step();
         if (v.Int(0) != kLedgerSchemaVersion) {
-          throw LedgerError(fmt::format("the ledger's schema is version {}, this railyard reads {}: {}", v.Int(0), kLedgerSchemaVersion,
-                                        v.Int(0) > kLedgerSchemaVersion ? "upgrade railyard" : "an import (which migrates it) is needed first"));
+          throw LedgerError(fmt::format(
+              "the ledger's schema is version {}, this railyard reads {}: {}", v.Int(0), kLedgerSchemaVersion,
+              v.Int(0) > kLedgerSchemaVersion ? "upgrade railyard" : "an import (which migrates it) is needed first"));
         }
         return;
       }
@@ -160,8 +163,9 @@ class SqliteLedger final : public LedgerStore {
   }
 
   std::vector<LedgerEvent> History(const std::string& serial) const override {
-    Statement q(db_, "SELECT e.id, i.time, i.actor, i.source, e.line, e.import_id, a.kind, e.changes FROM events e "
-                     "JOIN imports i ON i.id = e.import_id JOIN assets a ON a.serial = e.serial WHERE e.serial = ? ORDER BY e.id");
+    Statement q(db_,
+                "SELECT e.id, i.time, i.actor, i.source, e.line, e.import_id, a.kind, e.changes FROM events e "
+                "JOIN imports i ON i.id = e.import_id JOIN assets a ON a.serial = e.serial WHERE e.serial = ? ORDER BY e.id");
     q.Bind(1, serial);
     std::vector<LedgerEvent> out;
     while (q.Step()) {
@@ -178,9 +182,11 @@ class SqliteLedger final : public LedgerStore {
     while (q.Step()) visit(Asset{q.Text(0), q.Text(1), LedgerFieldsFromJson(q.Text(2))});
   }
 
-  void ForEachChange(const std::string& field, const std::function<void(const std::string&, const std::string&)>& visit) const override {
+  void ForEachChange(const std::string& field,
+                     const std::function<void(const std::string&, const std::string&)>& visit) const override {
     // JSON1 (built into SQLite): the events whose changes name the field.
-    Statement q(db_, "SELECT serial, json_extract(changes, ?) FROM events WHERE json_extract(changes, ?) IS NOT NULL ORDER BY id");
+    Statement q(db_,
+                "SELECT serial, json_extract(changes, ?) FROM events WHERE json_extract(changes, ?) IS NOT NULL ORDER BY id");
     std::string path = fmt::format("$.\"{}\"", field);
     q.Bind(1, path).Bind(2, path);
     while (q.Step()) visit(q.Text(0), q.Text(1));
@@ -231,9 +237,10 @@ class SqliteLedger final : public LedgerStore {
     sqlite3_finalize(stmt);
     if (rc == SQLITE_DONE && result == "ok") return;
     std::string why = rc == SQLITE_DONE || rc == SQLITE_ROW ? result : sqlite3_errmsg(db_);
-    throw LedgerError(fmt::format("the ledger file is damaged ({}: {}): railyard will not read or write it; restore it from a "
-                                  "backup, or salvage its rows with `sqlite3 {} .recover | sqlite3 recovered.db`",
-                                  pragma, why, path_));
+    throw LedgerError(
+        fmt::format("the ledger file is damaged ({}: {}): railyard will not read or write it; restore it from a "
+                    "backup, or salvage its rows with `sqlite3 {} .recover | sqlite3 recovered.db`",
+                    pragma, why, path_));
   }
 
   void Migrate() {
@@ -267,8 +274,9 @@ class SqliteLedger final : public LedgerStore {
         : l_(l),
           get_(l.db_, "SELECT kind, state FROM assets WHERE serial = ?"),
           add_event_(l.db_, "INSERT INTO events (import_id, line, serial, changes, n_changes) VALUES (?, ?, ?, ?, ?)"),
-          put_(l.db_, "INSERT INTO assets (serial, kind, state, last_event) VALUES (?, ?, ?, ?) "
-                      "ON CONFLICT (serial) DO UPDATE SET state = excluded.state, last_event = excluded.last_event"),
+          put_(l.db_,
+               "INSERT INTO assets (serial, kind, state, last_event) VALUES (?, ?, ?, ?) "
+               "ON CONFLICT (serial) DO UPDATE SET state = excluded.state, last_event = excluded.last_event"),
           this_doc_(l.db_, "SELECT changes FROM events WHERE import_id = ? AND serial = ? ORDER BY id") {}
     std::optional<std::string> PriorImport(const std::string& fingerprint) override {
       Statement prior(l_.db_, "SELECT time, actor, source FROM imports WHERE fingerprint = ? LIMIT 1");
@@ -278,7 +286,8 @@ class SqliteLedger final : public LedgerStore {
     }
     int64_t AddImport(const std::string& time, const std::string& actor, const std::string& source, const std::string& format,
                       const std::string& fingerprint) override {
-      Statement add(l_.db_, "INSERT INTO imports (time, actor, source, format, fingerprint, assets, changes) VALUES (?, ?, ?, ?, ?, 0, 0)");
+      Statement add(
+          l_.db_, "INSERT INTO imports (time, actor, source, format, fingerprint, assets, changes) VALUES (?, ?, ?, ?, ?, 0, 0)");
       add.Bind(1, time).Bind(2, actor).Bind(3, source).Bind(4, format).Bind(5, fingerprint).Run();
       return sqlite3_last_insert_rowid(l_.db_);
     }
@@ -289,9 +298,14 @@ class SqliteLedger final : public LedgerStore {
       get_.Reset();
       return out;
     }
-    void AddEvent(int64_t import_id, int line, const std::string& serial, const std::string& kind, const std::string& changes_json,
-                  size_t n_changes, const LedgerFields& state) override {
-      add_event_.Bind(1, import_id).Bind(2, static_cast<int64_t>(line)).Bind(3, serial).Bind(4, changes_json).Bind(5, static_cast<int64_t>(n_changes)).Run();
+    void AddEvent(int64_t import_id, int line, const std::string& serial, const std::string& kind,
+                  const std::string& changes_json, size_t n_changes, const LedgerFields& state) override {
+      add_event_.Bind(1, import_id)
+          .Bind(2, static_cast<int64_t>(line))
+          .Bind(3, serial)
+          .Bind(4, changes_json)
+          .Bind(5, static_cast<int64_t>(n_changes))
+          .Run();
       const int64_t event = sqlite3_last_insert_rowid(l_.db_);
       put_.Bind(1, serial).Bind(2, kind).Bind(3, LedgerFieldsJson(state)).Bind(4, event).Run();
     }

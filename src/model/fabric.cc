@@ -10,41 +10,58 @@ namespace railyard {
 
 std::string_view ToString(FabricKind kind) {
   switch (kind) {
-    case FabricKind::kInfiniband: return "infiniband";
-    case FabricKind::kRoce: return "roce";
-    case FabricKind::kEthernet: return "ethernet";
+    case FabricKind::kInfiniband:
+      return "infiniband";
+    case FabricKind::kRoce:
+      return "roce";
+    case FabricKind::kEthernet:
+      return "ethernet";
   }
   return "unknown";
 }
 
 std::string_view ToString(PlaneRole role) {
   switch (role) {
-    case PlaneRole::kCompute: return "compute";
-    case PlaneRole::kStorage: return "storage";
-    case PlaneRole::kInband: return "inband";
-    case PlaneRole::kOob: return "oob";
+    case PlaneRole::kCompute:
+      return "compute";
+    case PlaneRole::kStorage:
+      return "storage";
+    case PlaneRole::kInband:
+      return "inband";
+    case PlaneRole::kOob:
+      return "oob";
   }
   return "unknown";
 }
 
 std::string_view ToString(Tier tier) {
   switch (tier) {
-    case Tier::kEndpoint: return "endpoint";
-    case Tier::kLeaf: return "leaf";
-    case Tier::kSpine: return "spine";
-    case Tier::kCore: return "core";
+    case Tier::kEndpoint:
+      return "endpoint";
+    case Tier::kLeaf:
+      return "leaf";
+    case Tier::kSpine:
+      return "spine";
+    case Tier::kCore:
+      return "core";
   }
   return "unknown";
 }
 
 std::string_view ToString(Media media) {
   switch (media) {
-    case Media::kNone: return "none";
-    case Media::kDac: return "dac";
-    case Media::kAcc: return "acc";
-    case Media::kAoc: return "aoc";
-    case Media::kOptical: return "optical";
-    case Media::kRj45: return "rj45";
+    case Media::kNone:
+      return "none";
+    case Media::kDac:
+      return "dac";
+    case Media::kAcc:
+      return "acc";
+    case Media::kAoc:
+      return "aoc";
+    case Media::kOptical:
+      return "optical";
+    case Media::kRj45:
+      return "rj45";
   }
   return "unknown";
 }
@@ -83,11 +100,16 @@ namespace {
 
 std::string MgmtPortName(PortNaming naming) {
   switch (naming) {
-    case PortNaming::kIb: return "mgmt0";
-    case PortNaming::kCumulus: return "eth0";
-    case PortNaming::kEos: return "Management1";
-    case PortNaming::kSonic: return "eth0";
-    case PortNaming::kNxos: return "mgmt0";
+    case PortNaming::kIb:
+      return "mgmt0";
+    case PortNaming::kCumulus:
+      return "eth0";
+    case PortNaming::kEos:
+      return "Management1";
+    case PortNaming::kSonic:
+      return "eth0";
+    case PortNaming::kNxos:
+      return "mgmt0";
   }
   return "mgmt0";
 }
@@ -183,9 +205,7 @@ CableLabelParts LabelParts(const Fabric& fabric, uint32_t link_index) {
   return {plane.label_prefix, link_index - plane.first_link + 1};
 }
 
-std::string CableLabel(const Fabric& fabric, uint32_t link_index) {
-  return fmt::format("{}", LabelParts(fabric, link_index));
-}
+std::string CableLabel(const Fabric& fabric, uint32_t link_index) { return fmt::format("{}", LabelParts(fabric, link_index)); }
 
 }  // namespace railyard
 

@@ -47,17 +47,17 @@ struct Device {
   std::string name;
   DeviceRole role = DeviceRole::kNode;
   Tier tier = Tier::kEndpoint;
-  int16_t plane = -1;      // owning plane for switches; -1 for nodes and appliances
+  int16_t plane = -1;        // owning plane for switches; -1 for nodes and appliances
   uint16_t model = kNoItem;  // catalog switch index for switches
-  uint32_t rack = 0;       // index into Fabric::racks
-  uint16_t u = 0;          // lowest rack unit occupied, 1-based
+  uint32_t rack = 0;         // index into Fabric::racks
+  uint16_t u = 0;            // lowest rack unit occupied, 1-based
   uint16_t height_u = 1;
-  int32_t group = -1;      // scalable unit / leaf group
-  int32_t pod = -1;        // pod (three-tier planes)
-  int16_t rail = -1;       // rail of a leaf (rail-optimized planes)
-  uint32_t asn = 0;        // BGP ASN (L3 Ethernet planes)
-  Ipv4 loopback = 0;       // router loopback (L3 Ethernet planes)
-  Ipv4 mgmt_ip = 0;        // out-of-band address (switch mgmt port, node BMC)
+  int32_t group = -1;  // scalable unit / leaf group
+  int32_t pod = -1;    // pod (three-tier planes)
+  int16_t rail = -1;   // rail of a leaf (rail-optimized planes)
+  uint32_t asn = 0;    // BGP ASN (L3 Ethernet planes)
+  Ipv4 loopback = 0;   // router loopback (L3 Ethernet planes)
+  Ipv4 mgmt_ip = 0;    // out-of-band address (switch mgmt port, node BMC)
 };
 
 // One end of a link. On switches `port` is the 1-based front-panel logical port (0 = mgmt);
@@ -69,20 +69,20 @@ struct PortRef {
 };
 
 struct Link {
-  PortRef a;               // the lower-tier end (endpoint, or the leaf on a leaf-spine link)
-  PortRef z;               // the upper-tier end
+  PortRef a;  // the lower-tier end (endpoint, or the leaf on a leaf-spine link)
+  PortRef z;  // the upper-tier end
   uint16_t plane = 0;
-  uint8_t level = 0;       // 0 endpoint-leaf, 1 leaf-spine, 2 spine-core, 3 leaf-peer (a leaf pair's peer link)
+  uint8_t level = 0;  // 0 endpoint-leaf, 1 leaf-spine, 2 spine-core, 3 leaf-peer (a leaf pair's peer link)
   int16_t rail = -1;
   Gbps speed = 0;
   Media media = Media::kNone;
   uint16_t cable = kNoItem;   // catalog cable row: the assembly, or the fibre for optical links
   uint16_t xcvr_a = kNoItem;  // catalog transceiver at the a end (optical links)
   uint16_t xcvr_z = kNoItem;
-  float route_m = 0;          // computed route: horizontal + vertical drops + slack
-  float length_m = 0;         // orderable length chosen for the route
-  uint32_t assembly = 0;      // id of the physical assembly; twin-port assemblies carry two links
-  Ipv4 ip_a = 0;              // /31 point-to-point or host addresses; 0 = none
+  float route_m = 0;      // computed route: horizontal + vertical drops + slack
+  float length_m = 0;     // orderable length chosen for the route
+  uint32_t assembly = 0;  // id of the physical assembly; twin-port assemblies carry two links
+  Ipv4 ip_a = 0;          // /31 point-to-point or host addresses; 0 = none
   Ipv4 ip_z = 0;
   uint8_t ip_length = 0;
 };
@@ -95,9 +95,9 @@ std::optional<PortNaming> ParsePortNaming(std::string_view text);
 // QSFP28s) that continues the cage numbering after group A.
 struct PortLayout {
   PortNaming naming = PortNaming::kIb;
-  uint32_t a_ports = 0;      // logical ports in group A at the speed in use
+  uint32_t a_ports = 0;  // logical ports in group A at the speed in use
   uint16_t a_cages = 0;
-  uint8_t a_per_cage = 1;    // logical ports per cage in group A (2 = twin-port / 2x breakout)
+  uint8_t a_per_cage = 1;  // logical ports per cage in group A (2 = twin-port / 2x breakout)
   uint8_t b_per_cage = 1;
   // Electrical lanes per cage (CageLanes): names that count lanes (EOS EthernetN/5, SONiC
   // Ethernet<first lane>) depend on them.
@@ -116,15 +116,15 @@ struct TierShape {
   uint32_t count = 0;        // switches in the tier
   Gbps down_speed = 0;
   Gbps up_speed = 0;
-  uint32_t down_ports = 0;   // ports per switch facing the tier below
-  uint32_t up_ports = 0;     // ports per switch facing the tier above (0 at the top)
-  uint32_t used_down = 0;    // most down ports used on any switch of the tier
+  uint32_t down_ports = 0;  // ports per switch facing the tier below
+  uint32_t up_ports = 0;    // ports per switch facing the tier above (0 at the top)
+  uint32_t used_down = 0;   // most down ports used on any switch of the tier
 };
 
 struct PlaneAddressing {
   std::optional<Ipv4Prefix> prefix;
   std::optional<Ipv4Prefix> loopbacks;
-  uint16_t vlan = 0;              // 0 = untagged / none
+  uint16_t vlan = 0;  // 0 = untagged / none
   enum class Mode : uint8_t { kNone, kHost, kP2p31, kIpoib } mode = Mode::kNone;
   uint32_t asn_base = 0;
 };
@@ -152,23 +152,23 @@ struct Plane {
   FabricKind kind = FabricKind::kEthernet;
   PlaneRole role = PlaneRole::kCompute;
   Gbps speed = 0;
-  uint16_t nic = kNoItem;          // catalog NIC index (none for BMC-only planes)
+  uint16_t nic = kNoItem;  // catalog NIC index (none for BMC-only planes)
   uint32_t ports_per_node = 0;
   bool rail_optimized = false;
-  uint32_t rails = 1;              // leaves per group that a node spreads its ports over
-  uint32_t nodes_per_group = 0;    // nodes in a scalable unit / leaf group
-  uint32_t leaves_per_rail = 1;    // leaves per rail per group
+  uint32_t rails = 1;            // leaves per group that a node spreads its ports over
+  uint32_t nodes_per_group = 0;  // nodes in a scalable unit / leaf group
+  uint32_t leaves_per_rail = 1;  // leaves per rail per group
   uint32_t groups = 0;
-  uint32_t endpoints = 0;          // endpoint ports on the plane
-  uint32_t tiers = 0;              // 1, 2 or 3
-  std::array<TierShape, 3> tier;   // [0] leaf, [1] spine, [2] core
+  uint32_t endpoints = 0;         // endpoint ports on the plane
+  uint32_t tiers = 0;             // 1, 2 or 3
+  std::array<TierShape, 3> tier;  // [0] leaf, [1] spine, [2] core
   uint32_t pods = 1;
   uint32_t leaves_per_pod = 0;
   uint32_t spines_per_pod = 0;
-  uint32_t cores_per_group = 0;    // cores per spine-index group (three tiers)
+  uint32_t cores_per_group = 0;              // cores per spine-index group (three tiers)
   std::array<double, 3> oversubscription{};  // designed down:up per tier (leaf, spine, core)
-  uint32_t node_port_offset = 0;   // where this plane's ports start in a node's port index
-  bool bmc = false;                // the node port on this plane is the BMC
+  uint32_t node_port_offset = 0;             // where this plane's ports start in a node's port index
+  bool bmc = false;                          // the node port on this plane is the BMC
   PlaneAddressing addressing;
   uint32_t first_link = 0;
   uint32_t link_count = 0;
@@ -198,7 +198,7 @@ class PortNamer {
 
  private:
   const Fabric& fabric_;
-  std::vector<std::string> node_ports_;                  // by node port index
+  std::vector<std::string> node_ports_;                              // by node port index
   std::vector<std::vector<std::vector<std::string>>> switch_ports_;  // [plane][tier][port]
 };
 
@@ -210,7 +210,7 @@ class CageNamer {
 
  private:
   const Fabric& fabric_;
-  std::vector<std::string> node_slots_;  // by node port index: the spec's slot names
+  std::vector<std::string> node_slots_;                              // by node port index: the spec's slot names
   std::vector<std::vector<std::vector<std::string>>> switch_ports_;  // [plane][tier][port]
 };
 

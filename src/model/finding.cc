@@ -12,9 +12,12 @@ namespace railyard {
 
 std::string_view ToString(Severity severity) {
   switch (severity) {
-    case Severity::kInfo: return "info";
-    case Severity::kWarning: return "warning";
-    case Severity::kError: return "error";
+    case Severity::kInfo:
+      return "info";
+    case Severity::kWarning:
+      return "warning";
+    case Severity::kError:
+      return "error";
   }
   return "unknown";
 }
@@ -27,8 +30,7 @@ std::optional<Severity> ParseSeverity(std::string_view text) {
 }
 
 bool AnyAtOrAbove(const std::vector<Finding>& findings, Severity threshold) {
-  return std::any_of(findings.begin(), findings.end(),
-                     [&](const Finding& f) { return f.severity >= threshold; });
+  return std::any_of(findings.begin(), findings.end(), [&](const Finding& f) { return f.severity >= threshold; });
 }
 
 nlohmann::json FindingsJson(const std::vector<Finding>& findings) {
@@ -36,12 +38,9 @@ nlohmann::json FindingsJson(const std::vector<Finding>& findings) {
   for (const Finding& f : findings) {
     nlohmann::json evidence = nlohmann::json::object();
     for (const auto& [k, v] : f.evidence) evidence[k] = v;
-    nlohmann::json item = {{"rule", f.rule},
-                           {"severity", ToString(f.severity)},
-                           {"object", f.object},
-                           {"evidence", evidence},
-                           {"message", f.message},
-                           {"fix", f.fix}};
+    nlohmann::json item = {{"rule", f.rule},       {"severity", ToString(f.severity)},
+                           {"object", f.object},   {"evidence", evidence},
+                           {"message", f.message}, {"fix", f.fix}};
     // A finding about one host (rollout, rollout check) names it, as the doctor's findings do;
     // design findings have none.
     if (!f.host.empty()) item["host"] = f.host;
@@ -58,16 +57,25 @@ nlohmann::json FindingsDocument(const std::vector<Finding>& findings, size_t hos
   for (const Finding& f : findings) {
     nlohmann::json evidence = nlohmann::json::object();
     for (const auto& [k, v] : f.evidence) evidence[k] = v;
-    list.push_back({{"rule", f.rule}, {"severity", ToString(f.severity)}, {"host", f.host}, {"object", f.object},
-                    {"evidence", evidence}, {"message", f.message}, {"fix", f.fix}});
+    list.push_back({{"rule", f.rule},
+                    {"severity", ToString(f.severity)},
+                    {"host", f.host},
+                    {"object", f.object},
+                    {"evidence", evidence},
+                    {"message", f.message},
+                    {"fix", f.fix}});
     ++by_rule[f.rule];
     ++by_severity[std::string(ToString(f.severity))];
     if (!f.host.empty()) hosts_with.insert(f.host);
   }
   return {{"schema", kFindingsSchema},
           {"findings", list},
-          {"summary", {{"hosts", hosts}, {"hosts_with_findings", hosts_with.size()}, {"findings", findings.size()},
-                       {"by_severity", by_severity}, {"by_rule", by_rule}}}};
+          {"summary",
+           {{"hosts", hosts},
+            {"hosts_with_findings", hosts_with.size()},
+            {"findings", findings.size()},
+            {"by_severity", by_severity},
+            {"by_rule", by_rule}}}};
 }
 
 namespace {
@@ -76,9 +84,7 @@ namespace {
 // is copied, anything else (quotes, controls, UTF-8) goes through nlohmann itself, so the two stay
 // the same byte for byte.
 void AppendString(fmt::memory_buffer& out, std::string_view text) {
-  const bool plain = std::all_of(text.begin(), text.end(), [](char c) {
-    return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
-  });
+  const bool plain = std::all_of(text.begin(), text.end(), [](char c) { return c >= 0x20 && c < 0x7f && c != '"' && c != '\\'; });
   if (plain) {
     out.push_back('"');
     out.append(text);
@@ -128,8 +134,10 @@ std::string FindingsDocumentText(const std::vector<Finding>& findings, size_t ho
   std::set<std::string_view> hosts_with;
   std::vector<std::pair<std::string_view, std::string_view>> evidence;
   out.append(std::string_view("{\n  \"findings\": "));
-  if (findings.empty()) out.append(std::string_view("[]"));
-  else out.push_back('[');
+  if (findings.empty())
+    out.append(std::string_view("[]"));
+  else
+    out.push_back('[');
   for (size_t i = 0; i < findings.size(); ++i) {
     const Finding& f = findings[i];
     if (i > 0) out.push_back(',');
@@ -182,8 +190,9 @@ std::string FindingsDocumentText(const std::vector<Finding>& findings, size_t ho
   AppendCounts(out, 2, by_rule);
   out.append(std::string_view(",\n    \"by_severity\": "));
   AppendCounts(out, 2, by_severity);
-  fmt::format_to(std::back_inserter(out), ",\n    \"findings\": {},\n    \"hosts\": {},\n    \"hosts_with_findings\": {}\n  }}\n}}",
-                 findings.size(), hosts, hosts_with.size());
+  fmt::format_to(std::back_inserter(out),
+                 ",\n    \"findings\": {},\n    \"hosts\": {},\n    \"hosts_with_findings\": {}\n  }}\n}}", findings.size(),
+                 hosts, hosts_with.size());
   return fmt::to_string(out);
 }
 

@@ -18,13 +18,13 @@ std::string_view ToString(Severity severity);
 std::optional<Severity> ParseSeverity(std::string_view text);
 
 struct Finding {
-  std::string rule;      // stable id, e.g. "nic-pcie-below-line-rate"
+  std::string rule;  // stable id, e.g. "nic-pcie-below-line-rate"
   Severity severity = Severity::kWarning;
-  std::string host;      // the host a doctor finding is about; "" for design or cabling findings
-  std::string object;    // what it is about, e.g. "plane compute" or "link CMP-000123"
+  std::string host;    // the host a doctor finding is about; "" for design or cabling findings
+  std::string object;  // what it is about, e.g. "plane compute" or "link CMP-000123"
   std::vector<std::pair<std::string, std::string>> evidence;  // raw values that show it
-  std::string message;   // what is wrong and why it matters
-  std::string fix;       // what to do
+  std::string message;                                        // what is wrong and why it matters
+  std::string fix;                                            // what to do
 };
 
 // True when any finding is at or above `threshold`.

@@ -16,10 +16,14 @@ namespace railyard {
 std::string PrometheusLabelValue(std::string_view text) {
   std::string out;
   for (char c : text) {
-    if (c == '\\' || c == '"') out += {'\\', c};
-    else if (c == '\n') out += "\\n";
-    else if (static_cast<unsigned char>(c) < 0x20) out += ' ';
-    else out += c;
+    if (c == '\\' || c == '"')
+      out += {'\\', c};
+    else if (c == '\n')
+      out += "\\n";
+    else if (static_cast<unsigned char>(c) < 0x20)
+      out += ' ';
+    else
+      out += c;
   }
   return out;
 }
@@ -170,12 +174,16 @@ std::string FindingsPrometheus(const std::vector<Finding>& findings, const Findi
 
 std::string RenderFindings(const std::vector<Finding>& findings, const FindingsScope& scope, FindingsFormat format) {
   switch (format) {
-    case FindingsFormat::kTable: return FindingsTable(findings);
+    case FindingsFormat::kTable:
+      return FindingsTable(findings);
     case FindingsFormat::kJson:
       return FindingsDocumentText(findings, scope.hosts.size()) + "\n";
-    case FindingsFormat::kCsv: return FindingsCsv(findings, scope);
-    case FindingsFormat::kJunit: return FindingsJunit(findings, scope);
-    case FindingsFormat::kPrometheus: return FindingsPrometheus(findings, scope);
+    case FindingsFormat::kCsv:
+      return FindingsCsv(findings, scope);
+    case FindingsFormat::kJunit:
+      return FindingsJunit(findings, scope);
+    case FindingsFormat::kPrometheus:
+      return FindingsPrometheus(findings, scope);
   }
   return {};
 }

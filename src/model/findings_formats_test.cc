@@ -68,8 +68,10 @@ TEST(FindingsFormats, PrometheusPerHostWithZerosForCleanPairs) {
   std::vector<Finding> findings = {Make("link-down", Severity::kWarning, "gpu001", {}),
                                    Make("link-down", Severity::kError, "gpu001", {})};
   std::string prom = FindingsPrometheus(findings, scope);
-  EXPECT_NE(prom.find("railyard_doctor_findings{host=\"gpu001\",rule=\"link-down\",severity=\"error\"} 2\n"), std::string::npos) << prom;
-  EXPECT_NE(prom.find("railyard_doctor_findings{host=\"gpu002\",rule=\"mtu-mismatch\",severity=\"none\"} 0\n"), std::string::npos);
+  EXPECT_NE(prom.find("railyard_doctor_findings{host=\"gpu001\",rule=\"link-down\",severity=\"error\"} 2\n"), std::string::npos)
+      << prom;
+  EXPECT_NE(prom.find("railyard_doctor_findings{host=\"gpu002\",rule=\"mtu-mismatch\",severity=\"none\"} 0\n"),
+            std::string::npos);
   EXPECT_EQ(Count(prom, "railyard_doctor_findings{"), 4u);
 }
 
@@ -86,13 +88,11 @@ TEST(FindingsFormats, PrometheusWithoutHostsCountsPerRuleUnderTheToolsMetric) {
       << "a rule that found something is never left out";
 }
 
-TEST(FindingsFormats, PrometheusLabelValuesAreEscaped) {
-  EXPECT_EQ(PrometheusLabelValue("a\"b\\c\nd\x01"), "a\\\"b\\\\c\\nd ");
-}
+TEST(FindingsFormats, PrometheusLabelValuesAreEscaped) { EXPECT_EQ(PrometheusLabelValue("a\"b\\c\nd\x01"), "a\\\"b\\\\c\\nd "); }
 
 TEST(FindingsFormats, TableNamesTheHostOnlyWhenThereIsOne) {
-  std::string table = FindingsTable({Make("link-down", Severity::kError, "gpu001", {{"state", "down"}}),
-                                     Make("rail-count", Severity::kWarning, "", {})});
+  std::string table = FindingsTable(
+      {Make("link-down", Severity::kError, "gpu001", {{"state", "down"}}), Make("rail-count", Severity::kWarning, "", {})});
   EXPECT_NE(table.find("error   link-down                  gpu001           port eth0\n"), std::string::npos) << table;
   EXPECT_NE(table.find("warning rail-count                 port eth0\n"), std::string::npos) << table;
   EXPECT_NE(table.find("        state: down\n        fix: the fix\n"), std::string::npos);

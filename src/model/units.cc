@@ -56,13 +56,9 @@ std::string FormatSpeed(Gbps speed) {
   return fmt::format("{}G", speed);
 }
 
-bool Ipv4Prefix::contains(Ipv4 addr) const {
-  return (addr & ~HostMask(length)) == network;
-}
+bool Ipv4Prefix::contains(Ipv4 addr) const { return (addr & ~HostMask(length)) == network; }
 
-bool Ipv4Prefix::overlaps(const Ipv4Prefix& other) const {
-  return contains(other.network) || other.contains(network);
-}
+bool Ipv4Prefix::overlaps(const Ipv4Prefix& other) const { return contains(other.network) || other.contains(network); }
 
 std::optional<Ipv4> ParseIpv4(std::string_view text) {
   Ipv4 addr = 0;
@@ -100,8 +96,7 @@ std::optional<Ipv4Prefix> ParsePrefix(std::string_view text, std::string* error)
   Ipv4Prefix prefix{*addr, static_cast<uint8_t>(len)};
   if ((*addr & HostMask(prefix.length)) != 0) {
     if (error) {
-      *error = fmt::format("host bits set: did you mean {}?",
-                           FormatPrefix({*addr & ~HostMask(prefix.length), prefix.length}));
+      *error = fmt::format("host bits set: did you mean {}?", FormatPrefix({*addr & ~HostMask(prefix.length), prefix.length}));
     }
     return std::nullopt;
   }
@@ -112,9 +107,7 @@ std::string FormatIpv4(Ipv4 addr) {
   return fmt::format("{}.{}.{}.{}", addr >> 24, (addr >> 16) & 0xFF, (addr >> 8) & 0xFF, addr & 0xFF);
 }
 
-std::string FormatPrefix(const Ipv4Prefix& prefix) {
-  return fmt::format("{}/{}", FormatIpv4(prefix.network), prefix.length);
-}
+std::string FormatPrefix(const Ipv4Prefix& prefix) { return fmt::format("{}/{}", FormatIpv4(prefix.network), prefix.length); }
 
 std::optional<Ratio> ParseRatio(std::string_view text) {
   auto colon = text.find(':');
@@ -124,8 +117,8 @@ std::optional<Ratio> ParseRatio(std::string_view text) {
   auto up = text.substr(colon + 1);
   auto [p1, e1] = std::from_chars(down.data(), down.data() + down.size(), r.down);
   auto [p2, e2] = std::from_chars(up.data(), up.data() + up.size(), r.up);
-  if (e1 != std::errc() || e2 != std::errc() || p1 != down.data() + down.size() ||
-      p2 != up.data() + up.size() || !(r.down > 0) || !(r.up > 0) || r.down < r.up || r.down / r.up > 64) {
+  if (e1 != std::errc() || e2 != std::errc() || p1 != down.data() + down.size() || p2 != up.data() + up.size() || !(r.down > 0) ||
+      !(r.up > 0) || r.down < r.up || r.down / r.up > 64) {
     return std::nullopt;
   }
   return r;

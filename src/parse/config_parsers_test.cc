@@ -11,8 +11,8 @@
 namespace railyard {
 namespace {
 
-using testing::ReadText;
 using testing::FixturePath;
+using testing::ReadText;
 
 const KernelEvent* First(const KernelLog& log, KernelEventKind kind) {
   for (const KernelEvent& e : log.events) {
@@ -36,7 +36,8 @@ TEST(Dmesg, PcieBandwidthLimitedNamesTheLimitingLink) {
 }
 
 TEST(Dmesg, ProbeFailuresAndFirmwareTimeout) {
-  for (const char* f : {"dmesg/cx4lx-handle-hca-cap-failed-probe-error-22.txt", "dmesg/mlx5-fw-pre-initializing-timeout-probe-failed.txt"}) {
+  for (const char* f :
+       {"dmesg/cx4lx-handle-hca-cap-failed-probe-error-22.txt", "dmesg/mlx5-fw-pre-initializing-timeout-probe-failed.txt"}) {
     RAILYARD_REQUIRE_FIXTURE(FixturePath(f));
   }
   KernelLog cap = ParseDmesg(ReadText(FixturePath("dmesg/cx4lx-handle-hca-cap-failed-probe-error-22.txt")));
@@ -51,7 +52,8 @@ TEST(Dmesg, ProbeFailuresAndFirmwareTimeout) {
 }
 
 TEST(Dmesg, SriovAndUnknownHeaderAndHealthyProbe) {
-  for (const char* f : {"dmesg/cx5-sriov-enable-failed-unknown-header-type-7f.txt", "dmesg/cx5-arm64-probe-ok-slot-power-pcie-bw-truncated.txt"}) {
+  for (const char* f : {"dmesg/cx5-sriov-enable-failed-unknown-header-type-7f.txt",
+                        "dmesg/cx5-arm64-probe-ok-slot-power-pcie-bw-truncated.txt"}) {
     RAILYARD_REQUIRE_FIXTURE(FixturePath(f));
   }
   KernelLog sriov = ParseDmesg(ReadText(FixturePath("dmesg/cx5-sriov-enable-failed-unknown-header-type-7f.txt")));
@@ -76,7 +78,8 @@ KernelLog LogFixture(const std::string& name) {
 }
 
 size_t CountKind(const KernelLog& log, KernelEventKind kind) {
-  return static_cast<size_t>(std::count_if(log.events.begin(), log.events.end(), [&](const KernelEvent& e) { return e.kind == kind; }));
+  return static_cast<size_t>(
+      std::count_if(log.events.begin(), log.events.end(), [&](const KernelEvent& e) { return e.kind == kind; }));
 }
 
 TEST(Dmesg, FirmwareHealthInEveryForm) {
@@ -127,11 +130,13 @@ TEST(Dmesg, AerAndDpcOnTheNicsPath) {
   EXPECT_EQ(e->device, "0004:00:00.0");
   bool uncorrected = false;
   for (const KernelEvent& x : log.events) {
-    if (x.kind == KernelEventKind::kPcieError && x.values.count("severity")) uncorrected |= x.values.at("severity").starts_with("Uncorrected");
+    if (x.kind == KernelEventKind::kPcieError && x.values.count("severity"))
+      uncorrected |= x.values.at("severity").starts_with("Uncorrected");
   }
   EXPECT_TRUE(uncorrected);
   // pcieport lines that are not AER/DPC (bandwidth notices, hotplug) are not kept.
-  for (const KernelEvent& x : log.events) EXPECT_TRUE(x.driver != "pcieport" || x.kind == KernelEventKind::kPcieError) << x.message;
+  for (const KernelEvent& x : log.events)
+    EXPECT_TRUE(x.driver != "pcieport" || x.kind == KernelEventKind::kPcieError) << x.message;
 }
 
 TEST(Dmesg, TextThatIsNoKernelLogWarns) {
@@ -164,7 +169,8 @@ TEST(Ifcfg, MalformedAssignmentsWarn) {
 }
 
 TEST(Nmcli, DeviceStatusAndShow) {
-  for (const char* f : {"nmcli/device-status-centos7-bridge-and-lo-unmanaged.txt", "nmcli/device-show-centos7-multi-device-unmanaged-state-10.txt"}) {
+  for (const char* f : {"nmcli/device-status-centos7-bridge-and-lo-unmanaged.txt",
+                        "nmcli/device-show-centos7-multi-device-unmanaged-state-10.txt"}) {
     RAILYARD_REQUIRE_FIXTURE(FixturePath(f));
   }
   auto status = ParseNmcli(ReadText(FixturePath("nmcli/device-status-centos7-bridge-and-lo-unmanaged.txt")));
@@ -199,8 +205,9 @@ TEST(Ifcfg, WhatTheLoadersIgnoreIsSaid) {
 }
 
 TEST(Ifcfg, BondsAndSlaves) {
-  for (const char* f : {"ifcfg/ifcfg-bond0-active-backup-arp-monitor.txt", "ifcfg/ifcfg-bond0-balance-xor-bad-spacing-in-opts.txt",
-                        "ifcfg/ifcfg-eth2-bond-slave-quoted-master.txt"}) {
+  for (const char* f :
+       {"ifcfg/ifcfg-bond0-active-backup-arp-monitor.txt", "ifcfg/ifcfg-bond0-balance-xor-bad-spacing-in-opts.txt",
+        "ifcfg/ifcfg-eth2-bond-slave-quoted-master.txt"}) {
     RAILYARD_REQUIRE_FIXTURE(FixturePath(f));
   }
   IfcfgFile bond = ParseIfcfg(ReadText(FixturePath("ifcfg/ifcfg-bond0-active-backup-arp-monitor.txt")));

@@ -12,30 +12,54 @@ namespace railyard {
 
 std::string_view ToString(KernelEventKind kind) {
   switch (kind) {
-    case KernelEventKind::kOther: return "other";
-    case KernelEventKind::kFirmwareVersion: return "firmware-version";
-    case KernelEventKind::kPcieBandwidth: return "pcie-bandwidth";
-    case KernelEventKind::kPcieBandwidthLimited: return "pcie-bandwidth-limited";
-    case KernelEventKind::kProbeFailed: return "probe-failed";
-    case KernelEventKind::kLoadFailed: return "load-failed";
-    case KernelEventKind::kFirmwareTimeout: return "firmware-timeout";
-    case KernelEventKind::kSriovFailed: return "sriov-failed";
-    case KernelEventKind::kUnknownHeaderType: return "unknown-header-type";
-    case KernelEventKind::kCableEvent: return "cable-event";
-    case KernelEventKind::kLinkEvent: return "link-event";
-    case KernelEventKind::kFirmwareHealth: return "firmware-health";
-    case KernelEventKind::kSlotPowerInsufficient: return "slot-power-insufficient";
-    case KernelEventKind::kPcieError: return "pcie-error";
-    case KernelEventKind::kFirmwareMissing: return "firmware-missing";
-    case KernelEventKind::kNoSuitableFirmware: return "no-suitable-firmware";
-    case KernelEventKind::kFirmwareLoaded: return "firmware-loaded";
-    case KernelEventKind::kUnknownChip: return "unknown-chip";
-    case KernelEventKind::kChipTimeout: return "chip-timeout";
-    case KernelEventKind::kTxTimeout: return "tx-timeout";
-    case KernelEventKind::kUsbEnumerated: return "usb-enumerated";
-    case KernelEventKind::kUsbBelowTopSpeed: return "usb-below-top-speed";
-    case KernelEventKind::kUsbDeviceId: return "usb-device-id";
-    case KernelEventKind::kSymbolMismatch: return "symbol-mismatch";
+    case KernelEventKind::kOther:
+      return "other";
+    case KernelEventKind::kFirmwareVersion:
+      return "firmware-version";
+    case KernelEventKind::kPcieBandwidth:
+      return "pcie-bandwidth";
+    case KernelEventKind::kPcieBandwidthLimited:
+      return "pcie-bandwidth-limited";
+    case KernelEventKind::kProbeFailed:
+      return "probe-failed";
+    case KernelEventKind::kLoadFailed:
+      return "load-failed";
+    case KernelEventKind::kFirmwareTimeout:
+      return "firmware-timeout";
+    case KernelEventKind::kSriovFailed:
+      return "sriov-failed";
+    case KernelEventKind::kUnknownHeaderType:
+      return "unknown-header-type";
+    case KernelEventKind::kCableEvent:
+      return "cable-event";
+    case KernelEventKind::kLinkEvent:
+      return "link-event";
+    case KernelEventKind::kFirmwareHealth:
+      return "firmware-health";
+    case KernelEventKind::kSlotPowerInsufficient:
+      return "slot-power-insufficient";
+    case KernelEventKind::kPcieError:
+      return "pcie-error";
+    case KernelEventKind::kFirmwareMissing:
+      return "firmware-missing";
+    case KernelEventKind::kNoSuitableFirmware:
+      return "no-suitable-firmware";
+    case KernelEventKind::kFirmwareLoaded:
+      return "firmware-loaded";
+    case KernelEventKind::kUnknownChip:
+      return "unknown-chip";
+    case KernelEventKind::kChipTimeout:
+      return "chip-timeout";
+    case KernelEventKind::kTxTimeout:
+      return "tx-timeout";
+    case KernelEventKind::kUsbEnumerated:
+      return "usb-enumerated";
+    case KernelEventKind::kUsbBelowTopSpeed:
+      return "usb-below-top-speed";
+    case KernelEventKind::kUsbDeviceId:
+      return "usb-device-id";
+    case KernelEventKind::kSymbolMismatch:
+      return "symbol-mismatch";
   }
   return "other";
 }
@@ -81,8 +105,8 @@ void Classify(KernelEvent& e) {
     // r8152 and old r8169 "unable to load firmware patch F (-2)".
     e.kind = KernelEventKind::kFirmwareMissing;
     std::string file = m.starts_with("firmware: ") ? word_after("failed to load ")
-                       : has("firmware patch ")      ? word_after("firmware patch ")
-                                                     : word_after("load firmware ");
+                       : has("firmware patch ")    ? word_after("firmware patch ")
+                                                   : word_after("load firmware ");
     e.values["file"] = file;
     e.values["error"] = word_after(" (", ")");
   } else if (has("request for firmware file '") && has("' failed")) {
@@ -118,9 +142,9 @@ void Classify(KernelEvent& e) {
     std::string_view speed = m.substr(reset ? 6 : 4);
     speed = speed.substr(0, speed.find(" USB device number "));
     e.values["speed"] = std::string(speed);
-    e.values["mbps"] = speed.starts_with("low-speed")    ? "1.5"
-                       : speed.starts_with("full-speed") ? "12"
-                       : speed.starts_with("high-speed") ? "480"
+    e.values["mbps"] = speed.starts_with("low-speed")                         ? "1.5"
+                       : speed.starts_with("full-speed")                      ? "12"
+                       : speed.starts_with("high-speed")                      ? "480"
                        : speed.find("Plus Gen 2x2") != std::string_view::npos ? "20000"
                        : speed.find("Plus") != std::string_view::npos         ? "10000"
                        : speed.starts_with("SuperSpeed")                      ? "5000"
@@ -140,7 +164,8 @@ void Classify(KernelEvent& e) {
       e.kind = KernelEventKind::kPcieBandwidthLimited;
       size_t by = m.find("limited by ");
       size_t at = m.find(" at ", by);
-      e.values["limited_by"] = std::string(m.substr(by + 11, at == std::string_view::npos ? std::string_view::npos : at - by - 11));
+      e.values["limited_by"] =
+          std::string(m.substr(by + 11, at == std::string_view::npos ? std::string_view::npos : at - by - 11));
       if (at != std::string_view::npos) {
         std::string_view rest = m.substr(at + 4);
         e.values["limiting_device"] = std::string(rest.substr(0, rest.find(' ')));
@@ -214,7 +239,8 @@ bool IsDigits(std::string_view s) {
 
 // "Jan", "Feb" ... : the first word of a syslog / journalctl short line.
 bool IsMonth(std::string_view s) {
-  static constexpr std::string_view kMonths[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+  static constexpr std::string_view kMonths[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                                 "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
   return std::find(std::begin(kMonths), std::end(kMonths), s) != std::end(kMonths);
 }
 
@@ -355,11 +381,12 @@ KernelLog ParseDmesg(std::string_view text) {
     bool usb_device = head_words.size() == 2 && IsUsbDevice(head_words[1]);
     // A USB device bound to a device driver (r8152-cfgselector) has the USB core's enumeration lines under
     // that driver's name: keep them by their device name and message.
-    bool usb_core = usb_device && (message.find(" USB device number ") != std::string_view::npos ||
-                                   message.starts_with("not running at top speed") || message.starts_with("New USB device found"));
+    bool usb_core =
+        usb_device && (message.find(" USB device number ") != std::string_view::npos ||
+                       message.starts_with("not running at top speed") || message.starts_with("New USB device found"));
     // Any module that disagrees with the running RDMA/NIC core's symbols (nv_peer_mem, ko2iblnd, mlx5_vdpa ...).
-    bool rdma_symbol = head_words.size() == 1 && (message.starts_with("disagrees about version of symbol ") ||
-                                                  message.starts_with("Unknown symbol ")) &&
+    bool rdma_symbol = head_words.size() == 1 &&
+                       (message.starts_with("disagrees about version of symbol ") || message.starts_with("Unknown symbol ")) &&
                        [&] {
                          std::string_view sym = message.substr(message.rfind("symbol ") + 7);
                          while (sym.starts_with("_")) sym.remove_prefix(1);
@@ -395,8 +422,9 @@ KernelLog ParseDmesg(std::string_view text) {
     log.events.push_back(std::move(e));
   }
   if (non_empty > 0 && log.kernel_lines == 0) {
-    log.warnings.push_back({1, "no line has a kernel log's shape (dmesg, dmesg -T, journalctl -k, syslog); "
-                               "nothing was read from this file"});
+    log.warnings.push_back({1,
+                            "no line has a kernel log's shape (dmesg, dmesg -T, journalctl -k, syslog); "
+                            "nothing was read from this file"});
   }
   return log;
 }

@@ -57,8 +57,10 @@ std::vector<EsxiNic> ParseEsxcliNicList(std::string_view text, std::vector<Parse
     n.mtu = U32(record["MTU"]);
     n.description = record["Description"];
     n.line = record_line;
-    if (n.name.empty()) warnings->push_back({record_line, "a record without Name"});
-    else nics.push_back(std::move(n));
+    if (n.name.empty())
+      warnings->push_back({record_line, "a record without Name"});
+    else
+      nics.push_back(std::move(n));
     record.clear();
   };
   while (lines.Next(raw)) {
@@ -74,7 +76,8 @@ std::vector<EsxiNic> ParseEsxcliNicList(std::string_view text, std::vector<Parse
       continue;
     }
     if (header && Dashes(t)) continue;
-    if (size_t colon = t.find(" : "); !header && colon != std::string_view::npos && TrimView(t.substr(0, colon)).find(' ') == std::string_view::npos) {
+    if (size_t colon = t.find(" : ");
+        !header && colon != std::string_view::npos && TrimView(t.substr(0, colon)).find(' ') == std::string_view::npos) {
       if (record.empty()) record_line = lines.number();
       record[std::string(TrimView(t.substr(0, colon)))] = std::string(TrimView(t.substr(colon + 3)));
       continue;
@@ -88,7 +91,8 @@ std::vector<EsxiNic> ParseEsxcliNicList(std::string_view text, std::vector<Parse
       n.link_status = std::string(w[4]);
       uint64_t number = 0;
       if (!WholeUnsigned(w[5], number) || number > UINT32_MAX) {
-        warnings->push_back({lines.number(), "Speed \"" + std::string(w[5].substr(0, 24)) + "\" is not a number of Mb/s; read as unknown"});
+        warnings->push_back(
+            {lines.number(), "Speed \"" + std::string(w[5].substr(0, 24)) + "\" is not a number of Mb/s; read as unknown"});
       }
       n.speed_mbps = U32(w[5]);
       n.duplex = std::string(w[6]);
@@ -128,12 +132,18 @@ EsxiNicDetail ParseEsxcliNicGet(std::string_view text) {
     std::string_view key = TrimView(t.substr(0, colon));
     std::string_view value = TrimView(t.substr(colon + 1));
     any = true;
-    if (key == "Name") d.name = std::string(value);
-    else if (key == "Link Status") d.link_status = std::string(value);
-    else if (key == "Driver") d.driver = std::string(value);
-    else if (key == "Version") d.driver_version = std::string(value);
-    else if (key == "Firmware Version") d.firmware_version = std::string(value);
-    else if (key == "Bus Info") d.bus_info = std::string(value);
+    if (key == "Name")
+      d.name = std::string(value);
+    else if (key == "Link Status")
+      d.link_status = std::string(value);
+    else if (key == "Driver")
+      d.driver = std::string(value);
+    else if (key == "Version")
+      d.driver_version = std::string(value);
+    else if (key == "Firmware Version")
+      d.firmware_version = std::string(value);
+    else if (key == "Bus Info")
+      d.bus_info = std::string(value);
     else if (key == "Advertised Link Modes") {
       for (std::string_view m : SplitWords(value, ',')) {
         if (m != "Auto") d.advertised_link_modes.emplace_back(m);
@@ -168,7 +178,8 @@ std::vector<EsxiVib> ParseEsxcliVibList(std::string_view text, bool* complete, s
       w = SplitWords(rest);
     }
     if (w.size() >= 5 && std::find(kAcceptance.begin(), kAcceptance.end(), w[3]) != kAcceptance.end()) {
-      vibs.push_back({std::string(w[0]), std::string(w[1]), std::string(w[2]), std::string(w[3]), std::string(w[4]), lines.number()});
+      vibs.push_back(
+          {std::string(w[0]), std::string(w[1]), std::string(w[2]), std::string(w[3]), std::string(w[4]), lines.number()});
       continue;
     }
     warnings->push_back({lines.number(), "not a row of `esxcli software vib list`: " + std::string(t.substr(0, 60))});
@@ -213,19 +224,30 @@ std::vector<EsxiPciDevice> ParseEsxcliPciList(std::string_view text, std::vector
       start(lines.number());
       warnings->push_back({lines.number(), "device fields before any address line (an excerpt?)"});
     }
-    if ((key == "Vendor ID" || key == "Device ID") && (Hex(value).size() != 4 || Hex(value).find_first_not_of("0123456789abcdef") != std::string::npos)) {
-      warnings->push_back({lines.number(), std::string(key) + " \"" + std::string(value.substr(0, 24)) + "\" is not four hex digits; ignored"});
+    if ((key == "Vendor ID" || key == "Device ID") &&
+        (Hex(value).size() != 4 || Hex(value).find_first_not_of("0123456789abcdef") != std::string::npos)) {
+      warnings->push_back(
+          {lines.number(), std::string(key) + " \"" + std::string(value.substr(0, 24)) + "\" is not four hex digits; ignored"});
       continue;
     }
-    if (key == "Address") d->address = std::string(value);
-    else if (key == "VMkernel Name") d->vmkernel_name = std::string(value);
-    else if (key == "Vendor ID") d->vendor_id = Hex(value);
-    else if (key == "Device ID") d->device_id = Hex(value);
-    else if (key == "Device Class") d->device_class = Hex(value);
-    else if (key == "Device Class Name") d->class_name = std::string(value);
-    else if (key == "Vendor Name") d->vendor_name = std::string(value);
-    else if (key == "Device Name") d->device_name = std::string(value);
-    else if (key == "Module Name") d->module_name = value == "None" ? std::string() : std::string(value);
+    if (key == "Address")
+      d->address = std::string(value);
+    else if (key == "VMkernel Name")
+      d->vmkernel_name = std::string(value);
+    else if (key == "Vendor ID")
+      d->vendor_id = Hex(value);
+    else if (key == "Device ID")
+      d->device_id = Hex(value);
+    else if (key == "Device Class")
+      d->device_class = Hex(value);
+    else if (key == "Device Class Name")
+      d->class_name = std::string(value);
+    else if (key == "Vendor Name")
+      d->vendor_name = std::string(value);
+    else if (key == "Device Name")
+      d->device_name = std::string(value);
+    else if (key == "Module Name")
+      d->module_name = value == "None" ? std::string() : std::string(value);
   }
   return devices;
 }

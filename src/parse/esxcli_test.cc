@@ -35,7 +35,8 @@ TEST(Esxcli, NicListTableWithSpacesInTheDescription) {
 
 TEST(Esxcli, NicListPastedFormsAndLocalcli) {
   std::vector<ParseWarning> w;
-  auto nics = ParseEsxcliNicList(Esxi("esxcli-nic-list-ne1000-igbn-atlantic-esxi70U1c-mdquoted-AQtion-esxi-issue18-jonesxcli-EXCERPT.txt"), &w);
+  auto nics = ParseEsxcliNicList(
+      Esxi("esxcli-nic-list-ne1000-igbn-atlantic-esxi70U1c-mdquoted-AQtion-esxi-issue18-jonesxcli-EXCERPT.txt"), &w);
   ASSERT_GE(nics.size(), 2u);
   EXPECT_EQ(nics[0].driver, "ne1000");
   EXPECT_EQ(nics[0].mtu, 9000u);
@@ -71,23 +72,27 @@ TEST(Esxcli, NicGetNestedDriverInfo) {
 TEST(Esxcli, VibListWholeFilteredAndPastedOntoItsHeader) {
   std::vector<ParseWarning> w;
   bool complete = false;
-  auto vibs = ParseEsxcliVibList(Esxi("esxcli-software-vib-list-dell-r640-bnxtnet-esxi67-check_esxi_hardware-issue37-EXCERPT.txt"), &complete, &w);
+  auto vibs = ParseEsxcliVibList(
+      Esxi("esxcli-software-vib-list-dell-r640-bnxtnet-esxi67-check_esxi_hardware-issue37-EXCERPT.txt"), &complete, &w);
   EXPECT_TRUE(complete);
   bool bnxtnet = false;
   for (const EsxiVib& v : vibs) bnxtnet |= v.name == "bnxtnet" && v.vendor == "BCM" && v.acceptance == "VMwareCertified";
   EXPECT_TRUE(bnxtnet);
-  vibs = ParseEsxcliVibList(Esxi("esxcli-software-vib-list-grep-atlantic-platforms-col-esxi802-AQtion-esxi-issue26.txt"), &complete, &w);
+  vibs = ParseEsxcliVibList(Esxi("esxcli-software-vib-list-grep-atlantic-platforms-col-esxi802-AQtion-esxi-issue26.txt"),
+                            &complete, &w);
   EXPECT_FALSE(complete);
   ASSERT_EQ(vibs.size(), 1u);
   EXPECT_EQ(vibs[0].name, "atlantic");
-  vibs = ParseEsxcliVibList(Esxi("esxcli-software-vib-list-header-joined-to-row-esxi67U3-AQtion-esxi-issue17-EXCERPT.txt"), &complete, &w);
+  vibs = ParseEsxcliVibList(Esxi("esxcli-software-vib-list-header-joined-to-row-esxi67U3-AQtion-esxi-issue17-EXCERPT.txt"),
+                            &complete, &w);
   EXPECT_TRUE(complete);
   EXPECT_FALSE(vibs.empty());
 }
 
 TEST(Esxcli, PciListDeviceWithNoModule) {
   std::vector<ParseWarning> w;
-  auto devices = ParseEsxcliPciList(Esxi("esxcli-hardware-pci-list-grep-A23-x722-module-None-AsBuiltReport-pr75-EXCERPT.txt"), &w);
+  auto devices =
+      ParseEsxcliPciList(Esxi("esxcli-hardware-pci-list-grep-A23-x722-module-None-AsBuiltReport-pr75-EXCERPT.txt"), &w);
   ASSERT_EQ(devices.size(), 1u);
   EXPECT_EQ(devices[0].vmkernel_name, "vmnic0");
   EXPECT_EQ(devices[0].vendor_id, "8086");

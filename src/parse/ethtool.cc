@@ -42,8 +42,10 @@ EthtoolSettings ParseEthtoolSettings(std::string_view text) {
     if (k == "Speed") {
       // "10000Mb/s" or "Unknown!"
       std::from_chars(kv.value.data(), kv.value.data() + kv.value.size(), s.speed_mbps);
-    } else if (k == "Duplex") s.duplex = kv.value;
-    else if (k == "Port") s.port = kv.value;
+    } else if (k == "Duplex")
+      s.duplex = kv.value;
+    else if (k == "Port")
+      s.port = kv.value;
     else if (k == "Link detected") {
       std::string_view v = kv.value;
       size_t open = v.find(" (");
@@ -52,14 +54,20 @@ EthtoolSettings ParseEthtoolSettings(std::string_view text) {
         v = v.substr(0, open);
       }
       s.link_detected = YesNo(std::string(v));
-    }
-    else if (k == "Auto-negotiation") s.autoneg = YesNo(kv.value);
-    else if (k == "Lanes") std::from_chars(kv.value.data(), kv.value.data() + kv.value.size(), s.lanes);
-    else if (k == "Supported link modes") s.supported_link_modes = Words(kv.value);
-    else if (k == "Advertised link modes") s.advertised_link_modes = Words(kv.value);
-    else if (k == "Link partner advertised link modes") s.partner_link_modes = Words(kv.value);
-    else if (k == "Supported FEC modes") s.supported_fec_modes = Words(kv.value);
-    else if (k == "Advertised FEC modes") s.advertised_fec_modes = Words(kv.value);
+    } else if (k == "Auto-negotiation")
+      s.autoneg = YesNo(kv.value);
+    else if (k == "Lanes")
+      std::from_chars(kv.value.data(), kv.value.data() + kv.value.size(), s.lanes);
+    else if (k == "Supported link modes")
+      s.supported_link_modes = Words(kv.value);
+    else if (k == "Advertised link modes")
+      s.advertised_link_modes = Words(kv.value);
+    else if (k == "Link partner advertised link modes")
+      s.partner_link_modes = Words(kv.value);
+    else if (k == "Supported FEC modes")
+      s.supported_fec_modes = Words(kv.value);
+    else if (k == "Advertised FEC modes")
+      s.advertised_fec_modes = Words(kv.value);
   }
   return s;
 }
@@ -69,9 +77,12 @@ EthtoolDriver ParseEthtoolDriver(std::string_view text) {
   for (KeyValue kv : ParseKeyValues(text)) {
     // A mail archive's quoting ("> driver: ice") is not part of the key.
     while (kv.key.starts_with(">")) kv.key = std::string(TrimView(std::string_view(kv.key).substr(1)));
-    if (kv.key == "driver") d.driver = kv.value;
-    else if (kv.key == "version") d.version = kv.value;
-    else if (kv.key == "bus-info") d.bus_info = kv.value;
+    if (kv.key == "driver")
+      d.driver = kv.value;
+    else if (kv.key == "version")
+      d.version = kv.value;
+    else if (kv.key == "bus-info")
+      d.bus_info = kv.value;
     else if (kv.key == "firmware-version") {
       // mlx5: "28.42.1000 (MT_0000000834)"
       std::string_view v = kv.value;
@@ -97,8 +108,10 @@ std::string DriverOrigin(std::string_view version) {
       while (i < v.size() && std::isdigit(static_cast<unsigned char>(v[i]))) ++i;
       if (i == start) break;
       ++count;
-      if (i < v.size() && v[i] == '.') ++i;
-      else break;
+      if (i < v.size() && v[i] == '.')
+        ++i;
+      else
+        break;
     }
     end = i;
     return count;
@@ -109,7 +122,7 @@ std::string DriverOrigin(std::string_view version) {
   if (head == 2 && end < version.size() && version[end] == '-') {
     size_t tail_end = 0;
     int tail = numbers(version.substr(end + 1), tail_end);
-    if (tail >= 3) return "out-of-tree";                         // MLNX_OFED / DOCA-OFED: X.Y-A.B.C[.D]
+    if (tail >= 3) return "out-of-tree";                              // MLNX_OFED / DOCA-OFED: X.Y-A.B.C[.D]
     if (tail == 1 && version.substr(end + 1) == "0") return "inbox";  // the in-tree DRIVER_VERSION "5.0-0" of older kernels
   }
   return "";

@@ -11,28 +11,28 @@
 namespace railyard {
 
 struct EthtoolSettings {
-  std::string interface;             // from "Settings for X:"
-  uint32_t speed_mbps = 0;           // 0 = unknown ("Unknown!") or absent
-  std::string duplex;                // Full / Half / Unknown! / ""
-  std::string port;                  // "Direct Attach Copper", "FIBRE", "Other" ...
+  std::string interface;    // from "Settings for X:"
+  uint32_t speed_mbps = 0;  // 0 = unknown ("Unknown!") or absent
+  std::string duplex;       // Full / Half / Unknown! / ""
+  std::string port;         // "Direct Attach Copper", "FIBRE", "Other" ...
   std::optional<bool> link_detected;
   std::string link_detected_reason;  // mlx5: "no (Link training failure, Remote side is not ready yet)"
   std::optional<bool> autoneg;
   int lanes = 0;
   std::vector<std::string> supported_link_modes;
   std::vector<std::string> advertised_link_modes;
-  std::vector<std::string> partner_link_modes;    // "Link partner advertised link modes"
+  std::vector<std::string> partner_link_modes;  // "Link partner advertised link modes"
   std::vector<std::string> supported_fec_modes;
   std::vector<std::string> advertised_fec_modes;
   std::vector<ParseWarning> warnings;
 };
 
 struct EthtoolDriver {
-  std::string driver;                // mlx5_core
+  std::string driver;  // mlx5_core
   std::string version;
-  std::string firmware_version;      // "28.42.1000" (the PSID in parentheses split off)
-  std::string firmware_psid;         // "MT_0000000834"
-  std::string bus_info;              // PCI address
+  std::string firmware_version;  // "28.42.1000" (the PSID in parentheses split off)
+  std::string firmware_psid;     // "MT_0000000834"
+  std::string bus_info;          // PCI address
   std::vector<ParseWarning> warnings;
 };
 

@@ -24,5 +24,4 @@ inline std::string ReadText(const std::filesystem::path& path) {
 }  // namespace railyard::testing
 
 // Fails (and ends) the test when a fixture is missing: a test that cannot read its input must not pass.
-#define RAILYARD_REQUIRE_FIXTURE(path) \
-  ASSERT_TRUE(std::filesystem::exists(path)) << "fixture not found: " << (path)
+#define RAILYARD_REQUIRE_FIXTURE(path) ASSERT_TRUE(std::filesystem::exists(path)) << "fixture not found: " << (path)

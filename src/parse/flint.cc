@@ -27,11 +27,16 @@ FirmwareQuery ParseFlintQuery(std::string_view text) {
   FirmwareQuery q;
   for (const KeyValue& kv : ParseKeyValues(text)) {
     const std::string& k = kv.key;
-    if (k == "Image type") q.image_type = kv.value;
-    else if (k == "FW Version") q.fw_version = kv.value;
-    else if (k == "Running FW Version" || k == "FW Version(Running)" || k == "FW Version (Running)") q.running_fw_version = kv.value;
-    else if (k == "FW Release Date") q.fw_release_date = kv.value;
-    else if (k == "Product Version") q.product_version = kv.value;
+    if (k == "Image type")
+      q.image_type = kv.value;
+    else if (k == "FW Version")
+      q.fw_version = kv.value;
+    else if (k == "Running FW Version" || k == "FW Version(Running)" || k == "FW Version (Running)")
+      q.running_fw_version = kv.value;
+    else if (k == "FW Release Date")
+      q.fw_release_date = kv.value;
+    else if (k == "Product Version")
+      q.product_version = kv.value;
     else if (k == "Rom Info") {
       size_t start = 0;
       while (start <= kv.value.size()) {
@@ -40,15 +45,26 @@ FirmwareQuery ParseFlintQuery(std::string_view text) {
         if (end > start) q.rom_info.push_back(kv.value.substr(start, end - start));
         start = end + 1;
       }
-    } else if (k == "Base GUID") IdAndCount(kv.value, q.base_guid, q.guids);
-    else if (k == "Orig Base GUID") { int n = 0; IdAndCount(kv.value, q.orig_base_guid, n); }
-    else if (k == "Base MAC") IdAndCount(kv.value, q.base_mac, q.macs);
-    else if (k == "Orig Base MAC") { int n = 0; IdAndCount(kv.value, q.orig_base_mac, n); }
-    else if (k == "PSID") q.psid = NotApplicable(kv.value);
-    else if (k == "Orig PSID") q.orig_psid = NotApplicable(kv.value);
-    else if (k == "Security Attributes") q.security_attributes = kv.value;
-    else if (k == "Part Number") q.part_number = kv.value;
-    else if (k == "Description" && kv.value.rfind("UID", 0) != 0) q.description = kv.value;  // not the table header
+    } else if (k == "Base GUID")
+      IdAndCount(kv.value, q.base_guid, q.guids);
+    else if (k == "Orig Base GUID") {
+      int n = 0;
+      IdAndCount(kv.value, q.orig_base_guid, n);
+    } else if (k == "Base MAC")
+      IdAndCount(kv.value, q.base_mac, q.macs);
+    else if (k == "Orig Base MAC") {
+      int n = 0;
+      IdAndCount(kv.value, q.orig_base_mac, n);
+    } else if (k == "PSID")
+      q.psid = NotApplicable(kv.value);
+    else if (k == "Orig PSID")
+      q.orig_psid = NotApplicable(kv.value);
+    else if (k == "Security Attributes")
+      q.security_attributes = kv.value;
+    else if (k == "Part Number")
+      q.part_number = kv.value;
+    else if (k == "Description" && kv.value.rfind("UID", 0) != 0)
+      q.description = kv.value;  // not the table header
   }
   if (q.fw_version.empty()) q.warnings.push_back({0, "no \"FW Version\": not flint/mstflint query output"});
   if (q.psid.empty()) q.warnings.push_back({0, "no PSID"});

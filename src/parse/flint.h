@@ -16,17 +16,17 @@ struct FirmwareQuery {
   std::string fw_release_date;
   std::string product_version;
   std::vector<std::string> rom_info;  // one entry per ROM (UEFI, PXE ...)
-  std::string base_guid;           // as printed, without the count ("e09d730300126474")
+  std::string base_guid;              // as printed, without the count ("e09d730300126474")
   int guids = 0;
-  std::string orig_base_guid;      // "" when N/A: a differing original hints at a re-flash
+  std::string orig_base_guid;  // "" when N/A: a differing original hints at a re-flash
   std::string base_mac;
   int macs = 0;
   std::string orig_base_mac;
   std::string psid;
-  std::string orig_psid;           // "Orig PSID": the card was cross-flashed to another PSID
-  std::string security_attributes; // "secure-fw", "N/A", "dev" ...
-  std::string part_number;         // `q full` only
-  std::string description;         // `q full` only
+  std::string orig_psid;            // "Orig PSID": the card was cross-flashed to another PSID
+  std::string security_attributes;  // "secure-fw", "N/A", "dev" ...
+  std::string part_number;          // `q full` only
+  std::string description;          // `q full` only
   std::vector<ParseWarning> warnings;
 };
 

@@ -11,8 +11,8 @@
 namespace railyard {
 namespace {
 
-using testing::ReadText;
 using testing::FixturePath;
+using testing::ReadText;
 
 std::string Fixture(const std::string& path) { return ReadText(FixturePath(path)); }
 
@@ -59,7 +59,8 @@ TEST(Flint, RunningFirmwareWhileANewImageWaits) {
   FirmwareQuery pending = ParseFlintQuery(Fixture("flint/cx3-mcx311a-query-full-fw-running-pending.txt"));
   EXPECT_EQ(pending.fw_version, "2.42.5000");
   EXPECT_EQ(pending.running_fw_version, "2.35.5100");
-  FirmwareQuery psid_changed = ParseFlintQuery(Fixture("flint/cx3pro-mcx354a-fcc-psid-changed-fw-running-pending-mstflint-q.txt"));
+  FirmwareQuery psid_changed =
+      ParseFlintQuery(Fixture("flint/cx3pro-mcx354a-fcc-psid-changed-fw-running-pending-mstflint-q.txt"));
   EXPECT_EQ(psid_changed.running_fw_version, "2.40.5032");
   FirmwareQuery before = ParseFlintQuery(Fixture("flint/cx3-mcx311a-query-full-before-burn.txt"));
   EXPECT_EQ(before.fw_version, "2.35.5100");
@@ -112,8 +113,8 @@ TEST(Lspci, Cx3WithReadWriteFieldsAndHexdump) {
   EXPECT_EQ(f.vpd.at("V0"), "PCIe Gen3 x8");
   EXPECT_EQ(f.vpd.at("V1"), "N/A");  // read-write fields kept, RW free-space lines not
   EXPECT_EQ(f.vpd.count("RW"), 0u);
-  EXPECT_EQ(f.aspm, "Disabled");        // LnkCtl: ASPM Disabled; RCB 64 bytes ...
-  EXPECT_EQ(f.sriov_total_vfs, 63);     // Initial VFs: 63, Total VFs: 63, Number of VFs: 0
+  EXPECT_EQ(f.aspm, "Disabled");     // LnkCtl: ASPM Disabled; RCB 64 bytes ...
+  EXPECT_EQ(f.sriov_total_vfs, 63);  // Initial VFs: 63, Total VFs: 63, Number of VFs: 0
   EXPECT_EQ(f.sriov_num_vfs, 0);
   EXPECT_EQ(f.vpd_checksum, PciFunction::VpdChecksum::kGood);
 }
@@ -204,11 +205,16 @@ TEST(Ethtool, DriverVersionInEveryForm) {
     const char* firmware;
     const char* psid;
   };
-  for (const Case& c : {Case{"ethtool/mlx5-doca-24.10-3.2.5-hpe-640sfp28-hp-psid.txt", "24.10-3.2.5", "out-of-tree", "14.32.1010", "HP_2420110034"},
-                        Case{"ethtool/mlx5-doca-24.07-0.6.1-cx4lx-mt2420110034.txt", "24.07-0.6.1", "out-of-tree", "14.28.2006", "MT_2420110034"},
-                        Case{"ethtool/mlx5-mlnx-ofed-5.5-1.0.3-huawei-psid-arm64-domain1.txt", "5.5-1.0.3", "out-of-tree", "14.28.1300", "HUA0020040036"},
-                        Case{"ethtool/mlx5-inbox-6.5.0-14-generic-hpe-640sfp28-psid-in-fwver.txt", "6.5.0-14-generic", "inbox", "14.18.2030", "HP_2420110034"},
-                        Case{"ethtool/mlx5-inbox-net-next-truncated-version-cx5ex.txt", "5.11.0-net-next-alloc_pages_bul", "inbox", "16.23.1020", "MT_0000000009"}}) {
+  for (const Case& c :
+       {Case{"ethtool/mlx5-doca-24.10-3.2.5-hpe-640sfp28-hp-psid.txt", "24.10-3.2.5", "out-of-tree", "14.32.1010",
+             "HP_2420110034"},
+        Case{"ethtool/mlx5-doca-24.07-0.6.1-cx4lx-mt2420110034.txt", "24.07-0.6.1", "out-of-tree", "14.28.2006", "MT_2420110034"},
+        Case{"ethtool/mlx5-mlnx-ofed-5.5-1.0.3-huawei-psid-arm64-domain1.txt", "5.5-1.0.3", "out-of-tree", "14.28.1300",
+             "HUA0020040036"},
+        Case{"ethtool/mlx5-inbox-6.5.0-14-generic-hpe-640sfp28-psid-in-fwver.txt", "6.5.0-14-generic", "inbox", "14.18.2030",
+             "HP_2420110034"},
+        Case{"ethtool/mlx5-inbox-net-next-truncated-version-cx5ex.txt", "5.11.0-net-next-alloc_pages_bul", "inbox", "16.23.1020",
+             "MT_0000000009"}}) {
     EthtoolDriver d = ParseEthtoolDriver(Fixture(c.file));
     EXPECT_EQ(d.driver, "mlx5_core") << c.file;
     EXPECT_EQ(d.version, c.version) << c.file;

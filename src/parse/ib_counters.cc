@@ -43,7 +43,9 @@ bool ReadBrackets(std::string_view s, std::map<std::string, uint64_t>& out) {
 }  // namespace
 
 std::string_view IbErrorKey(std::string_view c) {
-  struct Name { std::string_view iba, old, key; };
+  struct Name {
+    std::string_view iba, old, key;
+  };
   static const Name kNames[] = {
       {"SymbolErrorCounter", "SymbolErrors", "symbol"},
       {"LinkErrorRecoveryCounter", "LinkRecovers", "link_recovery"},
@@ -125,14 +127,16 @@ IbCountersReport ParseIbqueryerrors(std::string_view text) {
       // "##          226 ports checked, 1 ports have errors beyond threshold"
       std::vector<std::string_view> w = SplitWords(t.substr(2));
       uint64_t checked = 0;
-      if (w.size() >= 3 && w[1] == "ports" && w[2] == "checked," && WholeUnsigned(w[0], checked)) r.ports_checked = static_cast<int>(checked);
+      if (w.size() >= 3 && w[1] == "ports" && w[2] == "checked," && WholeUnsigned(w[0], checked))
+        r.ports_checked = static_cast<int>(checked);
       continue;
     }
     unread.Note(n, t);
   }
   unread.Warn(r.warnings, "ibqueryerrors node headers, port counter lines or summary");
   if (r.ports_checked < 0) {
-    r.warnings.push_back({lines.number(), "no \"## Summary\" footer: the output is cut short, so a port not listed may not have been checked"});
+    r.warnings.push_back(
+        {lines.number(), "no \"## Summary\" footer: the output is cut short, so a port not listed may not have been checked"});
   }
   return r;
 }
@@ -152,8 +156,8 @@ IbCountersReport ParsePerfquery(std::string_view text) {
       const size_t colon = t.find(": ");
       std::vector<std::string_view> w = SplitWords(colon == std::string_view::npos ? std::string_view() : t.substr(colon + 2));
       uint64_t lid = 0, port = 0;
-      if (w.size() < 4 || w[0] != "Lid" || w[2] != "port" || !WholeUnsigned(w[1], lid) || !WholeUnsigned(w[3], port) || lid > 0xffff ||
-          port > 255) {
+      if (w.size() < 4 || w[0] != "Lid" || w[2] != "port" || !WholeUnsigned(w[1], lid) || !WholeUnsigned(w[3], port) ||
+          lid > 0xffff || port > 255) {
         unread.Note(n, t);  // a DR path, or not a counters header
         block = nullptr;
         continue;

@@ -23,11 +23,11 @@
 namespace railyard {
 
 struct IbPortCounters {
-  std::string node_guid;   // ibqueryerrors: the switch's GUID ("" for a CA, which it names by description)
-  std::string node_desc;   // ibqueryerrors
-  bool is_switch = false;  // ibqueryerrors: the header named a GUID (switches only)
-  int lid = 0;             // perfquery: the LID queried
-  int port = -1;           // -1: ALL (ibqueryerrors' node aggregate; perfquery -a / port 255)
+  std::string node_guid;                     // ibqueryerrors: the switch's GUID ("" for a CA, which it names by description)
+  std::string node_desc;                     // ibqueryerrors
+  bool is_switch = false;                    // ibqueryerrors: the header named a GUID (switches only)
+  int lid = 0;                               // perfquery: the LID queried
+  int port = -1;                             // -1: ALL (ibqueryerrors' node aggregate; perfquery -a / port 255)
   std::map<std::string, uint64_t> counters;  // by the IBA name as printed (SymbolErrorCounter, LinkDowned ...)
   int line = 0;
 };

@@ -48,7 +48,8 @@ TEST(Ibqueryerrors, SimulatedFabricAndACutOutput) {
   EXPECT_EQ(At(r, 3)->counters.at("SymbolErrorCounter"), 250u);
   EXPECT_EQ(At(r, 5)->counters.at("PortXmitDiscards"), 2000u);
   // No summary: the output was cut, which is said.
-  IbCountersReport cut = ParseIbqueryerrors("Errors for 0x2 \"s\"\n   GUID 0x2 port 3: [SymbolErrorCounter == 2]\n   GUID 0x2 port 4: [Symbol");
+  IbCountersReport cut =
+      ParseIbqueryerrors("Errors for 0x2 \"s\"\n   GUID 0x2 port 3: [SymbolErrorCounter == 2]\n   GUID 0x2 port 4: [Symbol");
   ASSERT_EQ(cut.ports.size(), 1u);
   ASSERT_EQ(cut.warnings.size(), 2u);
   EXPECT_EQ(cut.warnings[0].line, 3);

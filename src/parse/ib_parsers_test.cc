@@ -8,8 +8,8 @@
 namespace railyard {
 namespace {
 
-using testing::ReadText;
 using testing::FixturePath;
+using testing::ReadText;
 
 TEST(Mlxlink, EthernetPortWithNoIssue) {
   auto path = FixturePath("mlxlink/cx6dx-eth-100g-rs528-no-issue.txt");
@@ -43,7 +43,8 @@ TEST(Mlxlink, EightHcasOfBerCountersInOneCapture) {
 }
 
 TEST(Mlxlink, IbHdrAndExtendedSpeedMasks) {
-  for (const char* f : {"mlxlink/cx6-ib-hdr-2x-hdr100-ber-monitor-unsupported.txt", "mlxlink/cx7-eth-100g-dac-rs528-ext-speed-masks.txt"}) {
+  for (const char* f :
+       {"mlxlink/cx6-ib-hdr-2x-hdr100-ber-monitor-unsupported.txt", "mlxlink/cx7-eth-100g-dac-rs528-ext-speed-masks.txt"}) {
     RAILYARD_REQUIRE_FIXTURE(FixturePath(f));
   }
   MlxlinkReport hdr = ParseMlxlink(ReadText(FixturePath("mlxlink/cx6-ib-hdr-2x-hdr100-ber-monitor-unsupported.txt")));
@@ -102,7 +103,8 @@ TEST(Ibstat, A100HdrAndCx3Vpi) {
 }
 
 TEST(Ibdev2netdev, VerboseAndPlain) {
-  for (const char* f : {"ibdev2netdev/mixed-cx4lx-cx5-cx6-socket-direct-vf-verbose.txt", "ibdev2netdev/mixed-cx4lx-cx5-cx6-vf-plain.txt"}) {
+  for (const char* f :
+       {"ibdev2netdev/mixed-cx4lx-cx5-cx6-socket-direct-vf-verbose.txt", "ibdev2netdev/mixed-cx4lx-cx5-cx6-vf-plain.txt"}) {
     RAILYARD_REQUIRE_FIXTURE(FixturePath(f));
   }
   std::vector<ParseWarning> warnings;
@@ -182,7 +184,8 @@ TEST(Mlxlink, ModuleInfoOfThirdPartyCables) {
   EXPECT_FALSE(p.module_temperature_c.has_value());
   EXPECT_EQ(p.state, "Active");
   // A BlueField-3 with an FS QSFP28 DAC: "Temperature [C] : N/A" is unknown too.
-  MlxlinkReport bf3 = ParseMlxlink(ReadText(FixturePath("mlxlink/bluefield3-qsfp28-fs-passive-dac-temperature-na-with-counters.txt")));
+  MlxlinkReport bf3 =
+      ParseMlxlink(ReadText(FixturePath("mlxlink/bluefield3-qsfp28-fs-passive-dac-temperature-na-with-counters.txt")));
   ASSERT_EQ(bf3.ports.size(), 1u);
   EXPECT_FALSE(bf3.ports[0].module_temperature_c.has_value());
   EXPECT_EQ(bf3.ports[0].module_oui, "Other");
@@ -190,7 +193,8 @@ TEST(Mlxlink, ModuleInfoOfThirdPartyCables) {
 }
 
 TEST(Ibstat, ToolErrorsAreWarningsThatSayWhy) {
-  for (const char* f : {"ibstat/ibstat-in-container-without-ib-devices-ibpanic-indented.txt", "ibstat/ibstat-netdev-name-instead-of-ca-ibpanic.txt",
+  for (const char* f : {"ibstat/ibstat-in-container-without-ib-devices-ibpanic-indented.txt",
+                        "ibstat/ibstat-netdev-name-instead-of-ca-ibpanic.txt",
                         "ibstat/ibstat-no-ib-umad-module-ibwarn-ibpanic-mail-wrapped.txt"}) {
     IbstatReport r = ParseIbstat(ReadText(FixturePath(f)));
     EXPECT_TRUE(r.cas.empty()) << f;

@@ -13,8 +13,10 @@ namespace {
 // plans with: SDR/DDR/QDR lose 8b/10b, FDR and later are quoted by their marketing rate.
 double NominalLane(double gbps, bool fdr10) {
   if (fdr10) return 10;
-  struct Pair { double signal, nominal; };
-  static const Pair kLanes[] = {{2.5, 2}, {5.0, 4}, {10.0, 8}, {10.3125, 10}, {14.0625, 14},
+  struct Pair {
+    double signal, nominal;
+  };
+  static const Pair kLanes[] = {{2.5, 2},       {5.0, 4},     {10.0, 8},     {10.3125, 10}, {14.0625, 14},
                                 {25.78125, 25}, {53.125, 50}, {106.25, 100}, {212.5, 200}};
   for (const Pair& p : kLanes) {
     if (std::fabs(gbps - p.signal) < 0.01) return p.nominal;
@@ -118,8 +120,10 @@ IblinkinfoPorts ParseIblinkinfoPorts(std::string_view text) {
     for (std::string_view type : {"Switch", "CA", "Router"}) {
       if (!t.starts_with(type) || t.find("==(") != std::string_view::npos || !t.ends_with(":")) continue;
       std::string_view rest = t.substr(type.size());
-      if (rest.starts_with(":")) rest.remove_prefix(1);
-      else if (!rest.starts_with(" ")) continue;
+      if (rest.starts_with(":"))
+        rest.remove_prefix(1);
+      else if (!rest.starts_with(" "))
+        continue;
       rest = TrimView(rest.substr(0, rest.size() - 1));
       r.nodes.push_back({std::string(type), "", "", n, {}});
       node = &r.nodes.back();
@@ -233,9 +237,12 @@ IblinkinfoReport ParseIblinkinfo(std::string_view text, std::string_view source)
         double lane = p.lane_gbps;
         bool fdr10 = p.fdr10;
         for (std::string_view part : SplitWords(p.could_be, ',')) {
-          if (Width(part)) width = Width(part);
-          else if (part == "FDR10") fdr10 = true;
-          else if (double v = 0; WholeDouble(part, v)) lane = v, fdr10 = false;
+          if (Width(part))
+            width = Width(part);
+          else if (part == "FDR10")
+            fdr10 = true;
+          else if (double v = 0; WholeDouble(part, v))
+            lane = v, fdr10 = false;
         }
         a.could_be_gbps = static_cast<uint32_t>(IbLinkGbps(width, lane, fdr10));
       }

@@ -21,26 +21,26 @@
 namespace railyard {
 
 struct IbLinkPort {
-  int lid = 0;                 // the switch's LID (switch ports share it) or the CA port's
+  int lid = 0;  // the switch's LID (switch ports share it) or the CA port's
   int port = 0;
-  std::string ext;             // the external port number a few switches print in [..]; "" mostly
-  std::string port_guid;       // CA ports (and line mode): the port's GUID
-  int width = 0;               // lanes: 1, 2, 4, 8, 12; 0 = not up (or not said)
-  double lane_gbps = 0;        // signalling rate per lane as printed: 2.5 ... 212.5
-  bool fdr10 = false;          // "10.0 Gbps (FDR10)": Mellanox's 10.3125 Gb/s lanes
-  std::string state;           // Down, Initialize, Armed, Active
-  std::string physstate;       // Polling, Disabled, LinkUp, Sleep, PortConfigurationTraining, LinkErrorRecovery, PhyTest
+  std::string ext;        // the external port number a few switches print in [..]; "" mostly
+  std::string port_guid;  // CA ports (and line mode): the port's GUID
+  int width = 0;          // lanes: 1, 2, 4, 8, 12; 0 = not up (or not said)
+  double lane_gbps = 0;   // signalling rate per lane as printed: 2.5 ... 212.5
+  bool fdr10 = false;     // "10.0 Gbps (FDR10)": Mellanox's 10.3125 Gb/s lanes
+  std::string state;      // Down, Initialize, Armed, Active
+  std::string physstate;  // Polling, Disabled, LinkUp, Sleep, PortConfigurationTraining, LinkErrorRecovery, PhyTest
   bool has_peer = false;
-  std::string peer_guid;       // line mode only
+  std::string peer_guid;  // line mode only
   int peer_lid = 0, peer_port = 0;
   std::string peer_desc;
-  std::string could_be;        // "12X, 10.0 Gbps": what both ends support when the link runs below it
+  std::string could_be;  // "12X, 10.0 Gbps": what both ends support when the link runs below it
   int line = 0;
 };
 
 struct IbLinkNode {
-  std::string type;            // Switch, CA, Router; "" in line mode (it does not say)
-  std::string guid;            // the header's GUID (switches), or line mode's
+  std::string type;  // Switch, CA, Router; "" in line mode (it does not say)
+  std::string guid;  // the header's GUID (switches), or line mode's
   std::string desc;
   int line = 0;
   std::vector<IbLinkPort> ports;

@@ -82,7 +82,7 @@ TEST(IblinkinfoPorts, LegacyHeadersAndStaleWidthOnDownPorts) {
   const IbLinkPort* disabled = PortOf(r.nodes[0], 3);
   ASSERT_TRUE(disabled);
   EXPECT_EQ(disabled->physstate, "Disabled");
-  EXPECT_EQ(disabled->width, 0);  // "4X 2.5 Gbps   Down/Disabled": not valid data on a down port
+  EXPECT_EQ(disabled->width, 0);                            // "4X 2.5 Gbps   Down/Disabled": not valid data on a down port
   EXPECT_DOUBLE_EQ(PortOf(r.nodes[0], 1)->lane_gbps, 5.0);  // DDR
 }
 
@@ -129,14 +129,16 @@ TEST(IblinkinfoPorts, BrokenLinesAreCountedNotDropped) {
 }
 
 TEST(Iblinkinfo, AdjacenciesForVerifyIncludeCaEndsByPortNumber) {
-  IblinkinfoReport r = ParseIblinkinfo(ReadWholeFile(testing::FixturePath("switch/ib/iblinkinfo-edr-sb7700-down-polling-2hosts.txt").string()), "f");
+  IblinkinfoReport r = ParseIblinkinfo(
+      ReadWholeFile(testing::FixturePath("switch/ib/iblinkinfo-edr-sb7700-down-polling-2hosts.txt").string()), "f");
   EXPECT_EQ(r.ports_down, 16);
   ASSERT_EQ(r.links.adjacencies.size(), 4u);  // 2 CA ends + 2 switch ends
   EXPECT_EQ(r.links.adjacencies[0].local_device, "n02 HCA-1");
   EXPECT_EQ(r.links.adjacencies[0].local_port, "1");  // the CA's port, not its LID (4)
   EXPECT_EQ(r.links.adjacencies[0].remote_port, "17");
   // "Could be 12X Could be 10.0 Gbps" is a width and a speed: 12 x QDR.
-  IblinkinfoReport sim = ParseIblinkinfo(ReadWholeFile(testing::FixturePath("switch/ib/iblinkinfo-ibsim-lab8-leaf-port7-unlinked.txt").string()), "f");
+  IblinkinfoReport sim = ParseIblinkinfo(
+      ReadWholeFile(testing::FixturePath("switch/ib/iblinkinfo-ibsim-lab8-leaf-port7-unlinked.txt").string()), "f");
   ASSERT_FALSE(sim.links.adjacencies.empty());
   EXPECT_EQ(sim.links.adjacencies[0].speed_gbps, 8u);
   EXPECT_EQ(sim.links.adjacencies[0].could_be_gbps, 96u);

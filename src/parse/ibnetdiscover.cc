@@ -77,7 +77,7 @@ uint32_t IbLaneGbps(std::string_view speed) {
 AdjacencyReport ParseIbnetdiscover(std::string_view text, std::string_view source) {
   AdjacencyReport report;
   const auto file = std::make_shared<const std::string>(source);
-  std::string node_desc;   // description of the node whose block we are in
+  std::string node_desc;  // description of the node whose block we are in
   std::string node_guid;
   bool in_node = false;
   LineReader lines(text);

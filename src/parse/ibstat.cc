@@ -50,17 +50,27 @@ IbstatReport ParseIbstat(std::string_view text) {
     std::string_view key = TrimView(t.substr(0, colon));
     std::string_view value = TrimView(t.substr(colon + 1));
     if (port) {
-      if (key == "State") port->state = std::string(value);
-      else if (key == "Physical state") port->physical_state = std::string(value);
-      else if (key == "Rate") port->rate = static_cast<uint32_t>(Int(value));
-      else if (key == "Base lid") port->base_lid = Int(value);
-      else if (key == "SM lid") port->sm_lid = Int(value);
-      else if (key == "Port GUID") port->port_guid = std::string(value);
-      else if (key == "Link layer") port->link_layer = std::string(value);
+      if (key == "State")
+        port->state = std::string(value);
+      else if (key == "Physical state")
+        port->physical_state = std::string(value);
+      else if (key == "Rate")
+        port->rate = static_cast<uint32_t>(Int(value));
+      else if (key == "Base lid")
+        port->base_lid = Int(value);
+      else if (key == "SM lid")
+        port->sm_lid = Int(value);
+      else if (key == "Port GUID")
+        port->port_guid = std::string(value);
+      else if (key == "Link layer")
+        port->link_layer = std::string(value);
     } else {
-      if (key == "CA type") ca->ca_type = std::string(value);
-      else if (key == "Firmware version") ca->firmware_version = std::string(value);
-      else if (key == "Node GUID") ca->node_guid = std::string(value);
+      if (key == "CA type")
+        ca->ca_type = std::string(value);
+      else if (key == "Firmware version")
+        ca->firmware_version = std::string(value);
+      else if (key == "Node GUID")
+        ca->node_guid = std::string(value);
     }
   }
   if (report.cas.empty()) {
@@ -89,7 +99,8 @@ std::vector<RdmaNetdev> ParseIbdev2netdev(std::string_view text, std::vector<Par
     std::string_view right = TrimView(t.substr(arrow + 5));
     size_t open = right.find(" (");
     r.netdev = std::string(right.substr(0, open));
-    if (open != std::string_view::npos) r.netdev_state = std::string(TrimView(right.substr(open + 2, right.find(')', open) - open - 2)));
+    if (open != std::string_view::npos)
+      r.netdev_state = std::string(TrimView(right.substr(open + 2, right.find(')', open) - open - 2)));
     std::string_view left = TrimView(t.substr(0, arrow));
     // Left side ends with "port N" or "port N (STATE)".
     size_t port_at = left.rfind(" port ");
@@ -142,8 +153,10 @@ std::vector<RdmaLink> ParseRdmaLink(std::string_view text, std::vector<ParseWarn
     if (w.empty()) continue;
     // "link DEV/PORT ..." (iproute2 >= 4.16 text) or "IDX/PORT: DEV/PORT: ..." (the first releases).
     size_t at = 0;
-    if (w[0] == "link" && w.size() > 1) at = 1;
-    else if (w.size() > 1 && w[0].ends_with(":") && w[1].ends_with(":")) at = 1;
+    if (w[0] == "link" && w.size() > 1)
+      at = 1;
+    else if (w.size() > 1 && w[0].ends_with(":") && w[1].ends_with(":"))
+      at = 1;
     std::string_view id = w[at];
     if (id.ends_with(":")) id.remove_suffix(1);
     size_t slash = id.rfind('/');
@@ -156,11 +169,16 @@ std::vector<RdmaLink> ParseRdmaLink(std::string_view text, std::vector<ParseWarn
     l.port = Int(id.substr(slash + 1));
     l.line = lines.number();
     for (size_t i = at + 1; i + 1 < w.size(); ++i) {
-      if (w[i] == "state") l.state = std::string(w[i + 1]);
-      else if (w[i] == "physical_state") l.physical_state = std::string(w[i + 1]);
-      else if (w[i] == "netdev") l.netdev = std::string(w[i + 1]);
-      else if (w[i] == "lid") l.lid = Int(w[i + 1]);
-      else if (w[i] == "sm_lid") l.sm_lid = Int(w[i + 1]);
+      if (w[i] == "state")
+        l.state = std::string(w[i + 1]);
+      else if (w[i] == "physical_state")
+        l.physical_state = std::string(w[i + 1]);
+      else if (w[i] == "netdev")
+        l.netdev = std::string(w[i + 1]);
+      else if (w[i] == "lid")
+        l.lid = Int(w[i + 1]);
+      else if (w[i] == "sm_lid")
+        l.sm_lid = Int(w[i + 1]);
     }
     if (l.state.empty() && warnings) warnings->push_back({lines.number(), l.rdma_device + ": no state on the line"});
     out.push_back(std::move(l));
@@ -177,7 +195,8 @@ IbstatReport ParseIbvDevinfo(std::string_view text) {
   double lane_gbps = 0;
   int lanes = 0;
   auto finish_port = [&] {
-    if (port && port->state == "Active" && lanes > 0 && lane_gbps > 0) port->rate = static_cast<uint32_t>(lanes * lane_gbps + 0.5);
+    if (port && port->state == "Active" && lanes > 0 && lane_gbps > 0)
+      port->rate = static_cast<uint32_t>(lanes * lane_gbps + 0.5);
     lane_gbps = 0;
     lanes = 0;
   };
@@ -217,8 +236,10 @@ IbstatReport ParseIbvDevinfo(std::string_view text) {
     }
     std::string_view key = TrimView(t.substr(0, colon)), value = TrimView(t.substr(colon + 1));
     if (!ca) {
-      if (!t.starts_with("$") && !t.starts_with("#")) r.warnings.push_back({lines.number(), "a field before any hca_id: line (an excerpt?)"});
-      else r.warnings.push_back({lines.number(), "a command line, ignored"});
+      if (!t.starts_with("$") && !t.starts_with("#"))
+        r.warnings.push_back({lines.number(), "a field before any hca_id: line (an excerpt?)"});
+      else
+        r.warnings.push_back({lines.number(), "a command line, ignored"});
       if (t.starts_with("$") || t.starts_with("#") || key != "port") continue;
       r.cas.emplace_back();
       ca = &r.cas.back();
@@ -229,9 +250,12 @@ IbstatReport ParseIbvDevinfo(std::string_view text) {
       port = &ca->ports.back();
       port->number = LeadingInt(value);
     } else if (!port) {
-      if (key == "fw_ver") ca->firmware_version = std::string(value);
-      else if (key == "node_guid") ca->node_guid = std::string(value);
-      else if (key == "vendor_part_id") ca->ca_type = std::string(value);
+      if (key == "fw_ver")
+        ca->firmware_version = std::string(value);
+      else if (key == "node_guid")
+        ca->node_guid = std::string(value);
+      else if (key == "vendor_part_id")
+        ca->ca_type = std::string(value);
     } else if (key == "state") {
       port->state = words(value);
     } else if (key == "phys_state") {

@@ -18,12 +18,12 @@ struct IbstatPort {
   int base_lid = 0;
   int sm_lid = 0;
   std::string port_guid;
-  std::string link_layer;      // InfiniBand | Ethernet
+  std::string link_layer;  // InfiniBand | Ethernet
 };
 
 struct IbstatCa {
-  std::string name;            // mlx5_0
-  std::string ca_type;         // MT4129
+  std::string name;     // mlx5_0
+  std::string ca_type;  // MT4129
   std::string firmware_version;
   std::string node_guid;
   std::vector<IbstatPort> ports;
@@ -37,15 +37,15 @@ struct IbstatReport {
 IbstatReport ParseIbstat(std::string_view text);
 
 struct RdmaNetdev {
-  std::string pci_bdf;         // -v only
-  std::string rdma_device;     // mlx5_2
-  std::string part;            // -v: "MCX515A-CCAT" (or the serial the driver shows)
-  std::string description;     // -v
-  std::string firmware;        // -v
+  std::string pci_bdf;      // -v only
+  std::string rdma_device;  // mlx5_2
+  std::string part;         // -v: "MCX515A-CCAT" (or the serial the driver shows)
+  std::string description;  // -v
+  std::string firmware;     // -v
   int port = 1;
-  std::string port_state;      // -v: ACTIVE / DOWN
-  std::string netdev;          // ens6
-  std::string netdev_state;    // Up / Down
+  std::string port_state;    // -v: ACTIVE / DOWN
+  std::string netdev;        // ens6
+  std::string netdev_state;  // Up / Down
 };
 
 std::vector<RdmaNetdev> ParseIbdev2netdev(std::string_view text, std::vector<ParseWarning>* warnings = nullptr);

@@ -164,14 +164,19 @@ IpLinkReport ParseIpLinkText(std::string_view text) {
       }
       r.warnings.push_back({lines.number(), fmt::format("{}: counter header without counters", cur->name)});
     }
-    if (t.starts_with("RX:") || t.starts_with("RX ")) pending = kRx;
-    else if (t.starts_with("TX:") || t.starts_with("TX ")) pending = kTx;
-    else if (t.starts_with("vf ")) cur->vfs.push_back(ReadVf(t));
+    if (t.starts_with("RX:") || t.starts_with("RX "))
+      pending = kRx;
+    else if (t.starts_with("TX:") || t.starts_with("TX "))
+      pending = kTx;
+    else if (t.starts_with("vf "))
+      cur->vfs.push_back(ReadVf(t));
     else if (t.starts_with("inet") && w.size() >= 2) {
       // `ip -d addr`: "inet 10.10.101.33/26 brd ... scope global br-bond1"; link-local ones are not kept.
       if (After(w, "scope") != "link") cur->addresses.emplace_back(w[1]);
-    } else if (t.starts_with("altname") || t.starts_with("valid_lft")) continue;
-    else ReadDetailWords(*cur, w);
+    } else if (t.starts_with("altname") || t.starts_with("valid_lft"))
+      continue;
+    else
+      ReadDetailWords(*cur, w);
   }
   if (text.find_first_not_of(" \t\r\n") != std::string_view::npos && r.links.empty()) {
     r.warnings.push_back({0, "no interface lines: not `ip link` output"});
@@ -287,7 +292,9 @@ IpAddrReport ParseIpAddrJson(std::string_view text) {
       for (const nlohmann::json& a : *it) {
         if (!a.is_object() || !a.contains("local") || !a["local"].is_string()) continue;
         IpAddress x;
-        auto field = [&](const char* key) { return a.contains(key) && a[key].is_string() ? a[key].get<std::string>() : std::string(); };
+        auto field = [&](const char* key) {
+          return a.contains(key) && a[key].is_string() ? a[key].get<std::string>() : std::string();
+        };
         x.family = field("family");
         x.address = a["local"].get<std::string>();
         x.prefix_length = a.contains("prefixlen") && a["prefixlen"].is_number_integer() ? a["prefixlen"].get<int>() : -1;

@@ -7,10 +7,12 @@
 namespace railyard {
 namespace {
 
-using testing::ReadText;
 using testing::FixturePath;
+using testing::ReadText;
 
-std::string Project(const std::string& name) { return ReadText(std::string(RAILYARD_SOURCE_DIR) + "/tests/fixtures/iproute2/" + name); }
+std::string Project(const std::string& name) {
+  return ReadText(std::string(RAILYARD_SOURCE_DIR) + "/tests/fixtures/iproute2/" + name);
+}
 
 const IpLink* Find(const IpLinkReport& r, const std::string& name) {
   for (const IpLink& l : r.links) {

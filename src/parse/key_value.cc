@@ -60,8 +60,10 @@ std::map<std::string, std::string> ParseKernelCmdline(std::string_view text) {
     }
     size_t eq = word.find('=');
     if (eq == 0) continue;  // "=x" names nothing
-    if (eq == std::string::npos) out[word] = "";
-    else out[word.substr(0, eq)] = word.substr(eq + 1);
+    if (eq == std::string::npos)
+      out[word] = "";
+    else
+      out[word.substr(0, eq)] = word.substr(eq + 1);
   }
   return out;
 }

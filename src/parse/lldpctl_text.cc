@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
-#include "parse/lldpctl.h"
 #include "parse/key_value.h"
+#include "parse/lldpctl.h"
 #include "util/lines.h"
 
 namespace railyard {
@@ -93,14 +93,20 @@ AdjacencyReport ParseLldpctlKeyValue(std::string_view text, std::string_view loc
       n.local_port = std::string(iface);
       n.line = lines.number();
     }
-    if (field == "chassis.name") n.chassis_name = std::string(value);
-    else if (field == "chassis.mac" || field == "chassis.local" || field == "chassis.ip") n.chassis_id = std::string(value);
-    else if (field == "port.ifname" || field == "port.local" || field == "port.mac" || field == "port.ifalias" || field == "port.ip") {
+    if (field == "chassis.name")
+      n.chassis_name = std::string(value);
+    else if (field == "chassis.mac" || field == "chassis.local" || field == "chassis.ip")
+      n.chassis_id = std::string(value);
+    else if (field == "port.ifname" || field == "port.local" || field == "port.mac" || field == "port.ifalias" ||
+             field == "port.ip") {
       n.port_id_type = std::string(field.substr(5));
       n.port_id = std::string(value);
-    } else if (field == "port.descr") n.port_descr = std::string(value);
-    else if (field == "vlan.vlan-id") NoteVlan(n, ToInt(value), false);
-    else if (field == "vlan.pvid" && value == "yes" && n.vlan >= 0) n.vlan_is_pvid = true;
+    } else if (field == "port.descr")
+      n.port_descr = std::string(value);
+    else if (field == "vlan.vlan-id")
+      NoteVlan(n, ToInt(value), false);
+    else if (field == "vlan.pvid" && value == "yes" && n.vlan >= 0)
+      n.vlan_is_pvid = true;
   }
   Emit(n, local_device, file, report);
   if (read == 0 && text.find_first_not_of(" \t\r\n") != std::string_view::npos) {
@@ -128,7 +134,8 @@ AdjacencyReport ParseLldpctlPlain(std::string_view text, std::string_view local_
     }
     if (n.local_port.empty()) continue;
     auto value = [&](size_t key_len) { return TrimView(t.substr(key_len)); };
-    if (t.starts_with("SysName:")) n.chassis_name = std::string(value(8));
+    if (t.starts_with("SysName:"))
+      n.chassis_name = std::string(value(8));
     else if (t.starts_with("ChassisID:")) {
       std::string_view v = value(10);  // "mac 00:1c:b0:49:c8:08"
       n.chassis_id = std::string(v.find(' ') == std::string_view::npos ? v : TrimView(v.substr(v.find(' '))));
@@ -137,14 +144,16 @@ AdjacencyReport ParseLldpctlPlain(std::string_view text, std::string_view local_
       size_t space = v.find(' ');
       n.port_id_type = std::string(v.substr(0, space));
       n.port_id = space == std::string_view::npos ? std::string() : std::string(TrimView(v.substr(space)));
-    } else if (t.starts_with("PortDescr:")) n.port_descr = std::string(value(10));
+    } else if (t.starts_with("PortDescr:"))
+      n.port_descr = std::string(value(10));
     else if (t.starts_with("VLAN:")) {
       std::string_view v = value(5);  // "12, pvid: yes" or "100, pvid: no VLAN100"
       NoteVlan(n, ToInt(v), v.find("pvid: yes") != std::string_view::npos);
     }
   }
   Emit(n, local_device, file, report);
-  if (!any && text.find_first_not_of(" \t\r\n-") != std::string_view::npos && text.find("LLDP neighbors") == std::string_view::npos) {
+  if (!any && text.find_first_not_of(" \t\r\n-") != std::string_view::npos &&
+      text.find("LLDP neighbors") == std::string_view::npos) {
     report.warnings.push_back({1, "no `Interface:` block: not `lldpctl` output"});
   }
   return report;
@@ -162,7 +171,8 @@ std::string Attribute(std::string_view tag, std::string_view name) {
 }
 
 std::string Unescape(std::string_view s) {
-  static const std::pair<std::string_view, char> kEntities[] = {{"&lt;", '<'}, {"&gt;", '>'}, {"&quot;", '"'}, {"&apos;", '\''}, {"&amp;", '&'}};
+  static const std::pair<std::string_view, char> kEntities[] = {
+      {"&lt;", '<'}, {"&gt;", '>'}, {"&quot;", '"'}, {"&apos;", '\''}, {"&amp;", '&'}};
   std::string out;
   for (size_t i = 0; i < s.size(); ++i) {
     bool done = false;
@@ -193,8 +203,9 @@ AdjacencyReport ParseLldpctlXml(std::string_view text, std::string_view local_de
   while ((pos = text.find('<', pos)) != std::string_view::npos) {
     size_t close = text.find('>', pos);
     if (close == std::string_view::npos) {
-      report.warnings.push_back({1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(pos), '\n')),
-                                 "truncated XML: a tag without '>'"});
+      report.warnings.push_back(
+          {1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(pos), '\n')),
+           "truncated XML: a tag without '>'"});
       break;
     }
     std::string_view tag = text.substr(pos, close - pos + 1);
@@ -228,7 +239,8 @@ AdjacencyReport ParseLldpctlXml(std::string_view text, std::string_view local_de
     pos = close + 1;
   }
   Emit(n, local_device, file, report);
-  if (!any && text.find("<lldp") == std::string_view::npos) report.warnings.push_back({1, "no <lldp> document: not `lldpctl -f xml` output"});
+  if (!any && text.find("<lldp") == std::string_view::npos)
+    report.warnings.push_back({1, "no <lldp> document: not `lldpctl -f xml` output"});
   return report;
 }
 

@@ -94,7 +94,8 @@ LspciReport ParseLspci(std::string_view text) {
   std::string_view line;
   while (lines.Next(line)) {
     size_t bdf_end = 0;
-    if (base_indent > 0 && line.size() > base_indent && line.find_first_not_of(" \t") == base_indent) line = line.substr(base_indent);
+    if (base_indent > 0 && line.size() > base_indent && line.find_first_not_of(" \t") == base_indent)
+      line = line.substr(base_indent);
     if (IsHeader(line, bdf_end)) {
       report.functions.emplace_back();
       current = &report.functions.back();
@@ -127,7 +128,8 @@ LspciReport ParseLspci(std::string_view text) {
                          t.starts_with("Product Name") || t.starts_with("Subsystem") || t.starts_with("Kernel driver") ||
                          t.starts_with("Kernel modules");
       if (!device_line) {
-        report.warnings.push_back({lines.number(), "text before the first device header, ignored: " + std::string(t.substr(0, 60))});
+        report.warnings.push_back(
+            {lines.number(), "text before the first device header, ignored: " + std::string(t.substr(0, 60))});
         continue;
       }
       report.functions.emplace_back();
@@ -177,8 +179,10 @@ LspciReport ParseLspci(std::string_view text) {
       std::string_view value = colon == std::string_view::npos ? std::string_view() : TrimView(t.substr(colon + 1));
       current->has_vpd = true;
       if (keyword == "RV") {
-        if (value.find("checksum good") != std::string_view::npos) current->vpd_checksum = PciFunction::VpdChecksum::kGood;
-        else if (value.find("checksum bad") != std::string_view::npos) current->vpd_checksum = PciFunction::VpdChecksum::kBad;
+        if (value.find("checksum good") != std::string_view::npos)
+          current->vpd_checksum = PciFunction::VpdChecksum::kGood;
+        else if (value.find("checksum bad") != std::string_view::npos)
+          current->vpd_checksum = PciFunction::VpdChecksum::kBad;
       } else if (keyword != "RW" && !current->vpd.count(keyword)) {
         current->vpd[keyword] = std::string(value);
       }

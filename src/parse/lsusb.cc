@@ -26,10 +26,14 @@ bool ReadFields(std::string_view rest, UsbTreeNode& n) {
   while (start <= rest.size()) {
     size_t comma = rest.find(", ", start);
     std::string_view f = TrimView(rest.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
-    if (f.starts_with("Dev ")) n.dev = LeadingInt(f.substr(4));
-    else if (f.starts_with("If ")) n.interface = LeadingInt(f.substr(3));
-    else if (f.starts_with("Class=")) n.class_name = std::string(f.substr(6));
-    else if (f.starts_with("Driver=")) n.driver = std::string(f.substr(7));
+    if (f.starts_with("Dev "))
+      n.dev = LeadingInt(f.substr(4));
+    else if (f.starts_with("If "))
+      n.interface = LeadingInt(f.substr(3));
+    else if (f.starts_with("Class="))
+      n.class_name = std::string(f.substr(6));
+    else if (f.starts_with("Driver="))
+      n.driver = std::string(f.substr(7));
     else if (double v = Speed(f); v > 0) {
       n.speed_mbps = v;
       speed = true;
@@ -52,7 +56,7 @@ UsbTree ParseLsusbTree(std::string_view text) {
   };
   std::vector<Level> stack;  // the ports above the current line, by the column of their "|__"
   int bus = 0;
-  std::string pending;       // a tree line a mail client wrapped before its speed
+  std::string pending;  // a tree line a mail client wrapped before its speed
   int pending_line = 0;
   size_t pending_column = 0;
   std::map<std::pair<int, int>, std::string> ids;  // (bus, dev) -> vvvv:pppp from plain lsusb lines

@@ -14,13 +14,13 @@ namespace railyard {
 
 struct UsbTreeNode {
   int bus = 0;
-  std::string port_path;      // "1.2": the ports from the root hub down; "" for the root hub itself
+  std::string port_path;  // "1.2": the ports from the root hub down; "" for the root hub itself
   int dev = 0;
-  int interface = -1;         // "If 0"; -1 for a root hub
-  std::string class_name;     // "Vendor Specific Class", "Hub", "root_hub"
-  std::string driver;         // "r8152", "hub/4p", "[none]"
-  double speed_mbps = 0;      // 1.5, 12, 480, 5000, 10000, 20000
-  std::string usb_id;         // "0bda:8153" when -v or a plain lsusb listing names it
+  int interface = -1;      // "If 0"; -1 for a root hub
+  std::string class_name;  // "Vendor Specific Class", "Hub", "root_hub"
+  std::string driver;      // "r8152", "hub/4p", "[none]"
+  double speed_mbps = 0;   // 1.5, 12, 480, 5000, 10000, 20000
+  std::string usb_id;      // "0bda:8153" when -v or a plain lsusb listing names it
   int line = 0;
   // The kernel's name of the device: "2-1.2" (the root hub: "usb2").
   std::string Device() const { return port_path.empty() ? "usb" + std::to_string(bus) : std::to_string(bus) + "-" + port_path; }

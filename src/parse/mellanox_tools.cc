@@ -59,14 +59,17 @@ FwManagerReport ParseXml(std::string_view x) {
       if (v.available == "N/A") v.available.clear();
       d.versions[component] = v;
     }
-    if (size_t m = body.find("<MACs "); m != std::string_view::npos) d.base_mac = Attribute(body.substr(m, body.find('>', m) - m), "Base_Mac");
-    if (size_t g = body.find("<GUIDs "); g != std::string_view::npos) d.base_guid = Attribute(body.substr(g, body.find('>', g) - g), "Base_Guid");
+    if (size_t m = body.find("<MACs "); m != std::string_view::npos)
+      d.base_mac = Attribute(body.substr(m, body.find('>', m) - m), "Base_Mac");
+    if (size_t g = body.find("<GUIDs "); g != std::string_view::npos)
+      d.base_guid = Attribute(body.substr(g, body.find('>', g) - g), "Base_Guid");
     auto element = [&](std::string_view name) {
       std::string open = "<" + std::string(name) + ">", end = "</" + std::string(name) + ">";
       size_t s = body.find(open);
       if (s == std::string_view::npos) return std::string();
       size_t e = body.find(end, s);
-      return std::string(TrimView(body.substr(s + open.size(), e == std::string_view::npos ? std::string_view::npos : e - s - open.size())));
+      return std::string(
+          TrimView(body.substr(s + open.size(), e == std::string_view::npos ? std::string_view::npos : e - s - open.size())));
     };
     d.status = element("Status");
     d.description = element("Description");
@@ -118,16 +121,26 @@ FwManagerReport ParseMlxfwmanager(std::string_view text) {
     if (colon == std::string_view::npos) continue;
     std::string_view key = TrimView(t.substr(0, colon));
     std::string value(TrimView(t.substr(colon + 1)));
-    if (key == "Device Type") d->device_type = value;
-    else if (key == "Part Number") d->part_number = value;
-    else if (key == "Description") d->description = value;
-    else if (key == "PSID") d->psid = value;
-    else if (key == "PCI Device Name") d->pci_device_name = value;
-    else if (key == "Base GUID") d->base_guid = value;
-    else if (key == "Base MAC") d->base_mac = value;
-    else if (key.starts_with("Port") && key.ends_with("MAC")) d->port_macs.push_back(value);
-    else if (key == "Versions") in_versions = true;
-    else if (key == "Status") d->status = value;
+    if (key == "Device Type")
+      d->device_type = value;
+    else if (key == "Part Number")
+      d->part_number = value;
+    else if (key == "Description")
+      d->description = value;
+    else if (key == "PSID")
+      d->psid = value;
+    else if (key == "PCI Device Name")
+      d->pci_device_name = value;
+    else if (key == "Base GUID")
+      d->base_guid = value;
+    else if (key == "Base MAC")
+      d->base_mac = value;
+    else if (key.starts_with("Port") && key.ends_with("MAC"))
+      d->port_macs.push_back(value);
+    else if (key == "Versions")
+      in_versions = true;
+    else if (key == "Status")
+      d->status = value;
   }
   if (r.devices.empty()) r.warnings.push_back({0, "no \"Device #N:\" block: not mlxfwmanager/mlxup query output"});
   return r;
@@ -142,9 +155,12 @@ MstStatus ParseMstStatus(std::string_view text) {
   while (lines.Next(line)) {
     std::string_view t = TrimView(line);
     if (t.empty()) continue;
-    if (t == "MST PCI module loaded") s.pci_module_loaded = true;
-    else if (t == "MST PCI configuration module loaded") s.pciconf_module_loaded = true;
-    if (t.find("Failure") != std::string_view::npos || t.find("driver not found") != std::string_view::npos) s.start_failed = true;
+    if (t == "MST PCI module loaded")
+      s.pci_module_loaded = true;
+    else if (t == "MST PCI configuration module loaded")
+      s.pciconf_module_loaded = true;
+    if (t.find("Failure") != std::string_view::npos || t.find("driver not found") != std::string_view::npos)
+      s.start_failed = true;
     if (t.starts_with("DEVICE_TYPE") && t.find("MST") != std::string_view::npos) {
       verbose_table = true;
       continue;
@@ -209,15 +225,20 @@ std::vector<IbstatusPort> ParseIbstatus(std::string_view text, std::vector<Parse
       size_t c = v.find(": ");
       return std::string(c == std::string_view::npos ? v : v.substr(c + 2));
     };
-    if (key == "state") p.state = after_code(value);
-    else if (key == "phys state") p.phys_state = after_code(value);
+    if (key == "state")
+      p.state = after_code(value);
+    else if (key == "phys state")
+      p.phys_state = after_code(value);
     else if (key == "rate") {
       p.rate_gbps = static_cast<uint32_t>(LeadingInt(value));
       size_t open = value.find('(');
       if (open != std::string_view::npos) p.rate_detail = std::string(value.substr(open + 1, value.find(')', open) - open - 1));
-    } else if (key == "link_layer") p.link_layer = std::string(value);
-    else if (key == "base lid") p.base_lid = std::string(value);
-    else if (key == "sm lid") p.sm_lid = std::string(value);
+    } else if (key == "link_layer")
+      p.link_layer = std::string(value);
+    else if (key == "base lid")
+      p.base_lid = std::string(value);
+    else if (key == "sm lid")
+      p.sm_lid = std::string(value);
   }
   if (out.empty() && warnings) warnings->push_back({0, "no \"Infiniband device\" block: not ibstatus output"});
   return out;
@@ -255,12 +276,18 @@ DevlinkReport ParseDevlinkDevInfo(std::string_view text) {
     }
     std::vector<std::string_view> w = SplitWords(t);
     if (w.size() < 2) continue;
-    if (w[0] == "driver") d->driver = std::string(w[1]);
-    else if (w[0] == "serial_number") d->serial_number = std::string(w[1]);
-    else if (w[0] == "board.serial_number") d->board_serial = std::string(w[1]);
-    else if (w[0] == "fw.psid" && section == "fixed") d->psid = std::string(w[1]);
-    else if (w[0] == "fw.version" && section == "running") d->running_fw = std::string(w[1]);
-    else if (w[0] == "fw.version" && section == "stored") d->stored_fw = std::string(w[1]);
+    if (w[0] == "driver")
+      d->driver = std::string(w[1]);
+    else if (w[0] == "serial_number")
+      d->serial_number = std::string(w[1]);
+    else if (w[0] == "board.serial_number")
+      d->board_serial = std::string(w[1]);
+    else if (w[0] == "fw.psid" && section == "fixed")
+      d->psid = std::string(w[1]);
+    else if (w[0] == "fw.version" && section == "running")
+      d->running_fw = std::string(w[1]);
+    else if (w[0] == "fw.version" && section == "stored")
+      d->stored_fw = std::string(w[1]);
   }
   if (r.devices.empty() && text.find_first_not_of(" \t\r\n") != std::string_view::npos) {
     r.warnings.push_back({1, "no `pci/...:` handle: not `devlink dev info` output"});

@@ -8,13 +8,14 @@
 namespace railyard {
 namespace {
 
-using testing::ReadText;
 using testing::FixturePath;
+using testing::ReadText;
 
 FwManagerReport Fw(const std::string& name) { return ParseMlxfwmanager(ReadText(FixturePath("mlxfwmanager/" + name))); }
 
 TEST(Mlxfwmanager, QueryTextAndXmlAgree) {
-  for (const char* f : {"mlxfwmanager/cx6lx-mlxup-query-update-required-with-base-guid.txt", "mlxfwmanager/cx6lx-mlxup-query-format-xml.xml"}) {
+  for (const char* f :
+       {"mlxfwmanager/cx6lx-mlxup-query-update-required-with-base-guid.txt", "mlxfwmanager/cx6lx-mlxup-query-format-xml.xml"}) {
     RAILYARD_REQUIRE_FIXTURE(FixturePath(f));
   }
   FwManagerReport text = Fw("cx6lx-mlxup-query-update-required-with-base-guid.txt");
@@ -67,11 +68,15 @@ TEST(Mlxfwmanager, FlashedAndRunningFirmwareKeptApart) {
     const char* running;
     const char* status;
   };
-  for (const Case& c : {Case{"mlxfwmanager/mlxup-cx7-mcx75310aas-nea-fw-running-pending-up-to-date.txt", "28.47.1026", "28.46.3048", "Up to date"},
-                        Case{"mlxfwmanager/hp-544plus-flr-qsfp-cx3pro-hp-psid-fw-running-pending-windows.txt", "2.42.5700", "2.42.5016", "Up to date"},
-                        Case{"mlxfwmanager/bf2-mbf2h332a-aeno-fw-running-pending-after-bfb-online.txt", "24.47.1026", "24.42.1000", ""},
-                        Case{"mlxfwmanager/bf2-mbf2h332a-aeno-update-required-before-bfb-online.txt", "24.42.1000", "24.42.1000", "Update required"},
-                        Case{"mlxfwmanager/mlxup-cx6lx-mcx631102as-query-update-required.txt", "26.33.1048", "26.33.1048", "Update required"}}) {
+  for (const Case& c :
+       {Case{"mlxfwmanager/mlxup-cx7-mcx75310aas-nea-fw-running-pending-up-to-date.txt", "28.47.1026", "28.46.3048",
+             "Up to date"},
+        Case{"mlxfwmanager/hp-544plus-flr-qsfp-cx3pro-hp-psid-fw-running-pending-windows.txt", "2.42.5700", "2.42.5016",
+             "Up to date"},
+        Case{"mlxfwmanager/bf2-mbf2h332a-aeno-fw-running-pending-after-bfb-online.txt", "24.47.1026", "24.42.1000", ""},
+        Case{"mlxfwmanager/bf2-mbf2h332a-aeno-update-required-before-bfb-online.txt", "24.42.1000", "24.42.1000",
+             "Update required"},
+        Case{"mlxfwmanager/mlxup-cx6lx-mcx631102as-query-update-required.txt", "26.33.1048", "26.33.1048", "Update required"}}) {
     RAILYARD_REQUIRE_FIXTURE(FixturePath(c.file));
     FwManagerReport r = ParseMlxfwmanager(ReadText(FixturePath(c.file)));
     ASSERT_EQ(r.devices.size(), 1u) << c.file;
@@ -85,7 +90,8 @@ TEST(Mlxfwmanager, FlashedAndRunningFirmwareKeptApart) {
 }
 
 TEST(Devlink, DevInfoRunningAndStored) {
-  DevlinkReport two = ParseDevlinkDevInfo(ReadText(FixturePath("devlink/cx7-mt0000000894-serial-numbers-two-pfs-kernel-patch.txt")));
+  DevlinkReport two =
+      ParseDevlinkDevInfo(ReadText(FixturePath("devlink/cx7-mt0000000894-serial-numbers-two-pfs-kernel-patch.txt")));
   EXPECT_TRUE(two.warnings.empty());
   ASSERT_EQ(two.devices.size(), 2u);  // the auxiliary/ handles are not PCI functions
   EXPECT_EQ(two.devices[1].pci_address, "0000:08:00.1");
@@ -98,14 +104,16 @@ TEST(Devlink, DevInfoRunningAndStored) {
   ASSERT_EQ(old.devices.size(), 1u);
   EXPECT_EQ(old.devices[0].stored_fw, "16.26.0100");
   EXPECT_TRUE(old.devices[0].board_serial.empty());
-  DevlinkReport uid = ParseDevlinkDevInfo(ReadText(FixturePath("devlink/cx7-mt0000000894-function-uid-two-pfs-kernel-patch.txt")));
+  DevlinkReport uid =
+      ParseDevlinkDevInfo(ReadText(FixturePath("devlink/cx7-mt0000000894-function-uid-two-pfs-kernel-patch.txt")));
   EXPECT_EQ(uid.devices.size(), 2u);
   EXPECT_FALSE(ParseDevlinkDevInfo("hello world\n").warnings.empty());
 }
 
 TEST(MstStatus, PlainVerboseAndFailedStart) {
-  for (const char* f : {"mst/status-cx7-two-dual-port-cards-pciconf-only.txt", "mst/status-v-dgx-spark-gb10-cx7-rdma-net-numa-columns.txt",
-                        "mst/start-failure-mst-pci-module-not-found-aarch64.txt", "mst/status-cx6lx-arm64-domain-0002-pciconf-only.txt"}) {
+  for (const char* f :
+       {"mst/status-cx7-two-dual-port-cards-pciconf-only.txt", "mst/status-v-dgx-spark-gb10-cx7-rdma-net-numa-columns.txt",
+        "mst/start-failure-mst-pci-module-not-found-aarch64.txt", "mst/status-cx6lx-arm64-domain-0002-pciconf-only.txt"}) {
     RAILYARD_REQUIRE_FIXTURE(FixturePath(f));
   }
   MstStatus plain = ParseMstStatus(ReadText(FixturePath("mst/status-cx7-two-dual-port-cards-pciconf-only.txt")));

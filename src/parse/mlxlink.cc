@@ -35,7 +35,7 @@ std::vector<std::string> SpeedNames(std::string_view value) {
 }
 
 // InfiniBand speed names in rate order, with the per-lane rate in Gb/s (catalog.md §9).
-constexpr std::pair<const char*, double> kIbSpeeds[] = {{"SDR", 2.5}, {"DDR", 5},   {"QDR", 10},  {"FDR10", 10}, {"FDR", 14},
+constexpr std::pair<const char*, double> kIbSpeeds[] = {{"SDR", 2.5}, {"DDR", 5},  {"QDR", 10},  {"FDR10", 10}, {"FDR", 14},
                                                         {"EDR", 25},  {"HDR", 50}, {"NDR", 100}, {"XDR", 200}};
 
 // "IB-HDR" / "HDR" -> its rank in kIbSpeeds (1-based), 0 when not an IB speed name.
@@ -70,23 +70,40 @@ std::pair<double, std::string> BestCommon(const MlxlinkPort& l, bool ib) {
 
 void Apply(MlxlinkPort& port, const std::string& key, const std::string& value) {
   port.fields[key] = value;
-  if (key == "State") port.state = value;
-  else if (key == "Physical state") port.physical_state = value;
-  else if (key == "Speed") port.speed = value;
-  else if (key == "Width") port.width = value;
-  else if (key == "FEC") port.fec = value;
-  else if (key == "Enabled Link Speed (Ext.)" || key == "Enabled Link Speed") port.enabled_speeds = SpeedNames(value);
-  else if (key == "Supported Cable Speed (Ext.)" || key == "Supported Cable Speed") port.cable_speeds = SpeedNames(value);
-  else if (key == "Status Opcode") port.status_opcode = Number<int>(value);
-  else if (key == "Recommendation") port.recommendation = value;
-  else if (key == "Firmware Version") port.firmware_version = value;
-  else if (key == "Raw Physical BER") port.raw_ber = Number<double>(value);
-  else if (key == "Effective Physical BER") port.effective_ber = Number<double>(value);
-  else if (key == "Symbol BER") port.symbol_ber = Number<double>(value);
-  else if (key == "Symbol Errors") port.symbol_errors = Number<uint64_t>(value);
-  else if (key == "Effective Physical Errors") port.effective_errors = Number<uint64_t>(value);
-  else if (key == "Link Down Counter") port.link_down_counter = Number<uint64_t>(value);
-  else if (key == "Link Error Recovery Counter") port.link_error_recovery = Number<uint64_t>(value);
+  if (key == "State")
+    port.state = value;
+  else if (key == "Physical state")
+    port.physical_state = value;
+  else if (key == "Speed")
+    port.speed = value;
+  else if (key == "Width")
+    port.width = value;
+  else if (key == "FEC")
+    port.fec = value;
+  else if (key == "Enabled Link Speed (Ext.)" || key == "Enabled Link Speed")
+    port.enabled_speeds = SpeedNames(value);
+  else if (key == "Supported Cable Speed (Ext.)" || key == "Supported Cable Speed")
+    port.cable_speeds = SpeedNames(value);
+  else if (key == "Status Opcode")
+    port.status_opcode = Number<int>(value);
+  else if (key == "Recommendation")
+    port.recommendation = value;
+  else if (key == "Firmware Version")
+    port.firmware_version = value;
+  else if (key == "Raw Physical BER")
+    port.raw_ber = Number<double>(value);
+  else if (key == "Effective Physical BER")
+    port.effective_ber = Number<double>(value);
+  else if (key == "Symbol BER")
+    port.symbol_ber = Number<double>(value);
+  else if (key == "Symbol Errors")
+    port.symbol_errors = Number<uint64_t>(value);
+  else if (key == "Effective Physical Errors")
+    port.effective_errors = Number<uint64_t>(value);
+  else if (key == "Link Down Counter")
+    port.link_down_counter = Number<uint64_t>(value);
+  else if (key == "Link Error Recovery Counter")
+    port.link_error_recovery = Number<uint64_t>(value);
   else if (key == "Raw Physical Errors Per Lane") {
     size_t start = 0;
     while (start <= value.size()) {
@@ -95,17 +112,26 @@ void Apply(MlxlinkPort& port, const std::string& key, const std::string& value) 
       if (auto n = Number<uint64_t>(std::string_view(value).substr(start, comma - start))) port.raw_errors_per_lane.push_back(*n);
       start = comma + 1;
     }
-  } else if (key == "Vendor Name") port.module_vendor = value;
-  else if (key == "Vendor Part Number") port.module_part_number = value;
-  else if (key == "Vendor Serial Number") port.module_serial = value;
-  else if (key == "Cable Length") port.cable_length = value;
-  else if (key == "Transfer Distance [m]" && port.cable_length.empty() && value != "N/A") port.cable_length = value + " m";
-  else if (key == "OUI") port.module_oui = value;
-  else if (key == "Cable Type") port.cable_type = value;
+  } else if (key == "Vendor Name")
+    port.module_vendor = value;
+  else if (key == "Vendor Part Number")
+    port.module_part_number = value;
+  else if (key == "Vendor Serial Number")
+    port.module_serial = value;
+  else if (key == "Cable Length")
+    port.cable_length = value;
+  else if (key == "Transfer Distance [m]" && port.cable_length.empty() && value != "N/A")
+    port.cable_length = value + " m";
+  else if (key == "OUI")
+    port.module_oui = value;
+  else if (key == "Cable Type")
+    port.cable_type = value;
   else if (key.ends_with("[per lane]")) {
     // "1,0,1,1": one flag per lane; "N/A" prints nothing.
-    std::vector<int>* lanes = key.starts_with("Rx LOS") ? &port.rx_los : key.starts_with("Rx CDR LOL") ? &port.rx_cdr_lol
-                              : key.starts_with("Tx Fault") ? &port.tx_fault : nullptr;
+    std::vector<int>* lanes = key.starts_with("Rx LOS")       ? &port.rx_los
+                              : key.starts_with("Rx CDR LOL") ? &port.rx_cdr_lol
+                              : key.starts_with("Tx Fault")   ? &port.tx_fault
+                                                              : nullptr;
     if (lanes && value != "N/A") {
       lanes->clear();
       size_t start = 0;

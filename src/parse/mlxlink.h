@@ -14,17 +14,17 @@
 namespace railyard {
 
 struct MlxlinkPort {
-  std::string device;                 // from the banner, "" without one
-  std::string state;                  // Active, Polling, Disable ...
+  std::string device;  // from the banner, "" without one
+  std::string state;   // Active, Polling, Disable ...
   std::string physical_state;
-  std::string speed;                  // "100G", "HDR" ...
-  std::string width;                  // "4x"
+  std::string speed;  // "100G", "HDR" ...
+  std::string width;  // "4x"
   std::string fec;
   // "Enabled Link Speed [(Ext.)]" and "Supported Cable Speed [(Ext.)]": the speed names in the
   // parentheses ("200G_2X", "100G_4X", "40G"; IB: "HDR", "EDR" ...), as printed.
   std::vector<std::string> enabled_speeds;
   std::vector<std::string> cable_speeds;
-  std::optional<int> status_opcode;   // Troubleshooting Info
+  std::optional<int> status_opcode;  // Troubleshooting Info
   std::string recommendation;
   std::string firmware_version;
   std::optional<double> raw_ber;
@@ -37,11 +37,11 @@ struct MlxlinkPort {
   std::optional<uint64_t> link_error_recovery;
   std::optional<double> module_temperature_c;  // unset for "N/A" and for a sensorless "0 [0..0]"
   std::string module_vendor, module_part_number, module_serial;
-  std::string cable_length;           // with its unit: "3m" ("Cable Length") or "1 m" ("Transfer Distance [m]")
-  std::string module_oui;             // as mlxlink names it: "Nvidia", "Mellanox", "Other" (or hex on older MFT)
-  std::string cable_type;             // "Passive copper cable", "Active copper cable", "Active optical cable", "Optical Module"
+  std::string cable_length;  // with its unit: "3m" ("Cable Length") or "1 m" ("Transfer Distance [m]")
+  std::string module_oui;    // as mlxlink names it: "Nvidia", "Mellanox", "Other" (or hex on older MFT)
+  std::string cable_type;    // "Passive copper cable", "Active copper cable", "Active optical cable", "Optical Module"
   std::vector<int> rx_los, rx_cdr_lol, tx_fault;  // "[per lane]" flags, 1 = set; empty when "N/A" or not printed
-  std::map<std::string, std::string> fields;  // every "key : value" as printed, last one wins
+  std::map<std::string, std::string> fields;      // every "key : value" as printed, last one wins
 };
 
 struct MlxlinkReport {
@@ -56,9 +56,9 @@ MlxlinkReport ParseMlxlink(std::string_view text);
 // (SDR < DDR < QDR < FDR10 < FDR < EDR < HDR < NDR < XDR), Ethernet ones by Gb/s.
 struct SpeedHeadroom {
   bool infiniband = false;
-  double now = 0;          // 0 = unknown
-  double best = 0;         // 0 = the capability lists are missing
-  std::string best_name;   // "200G", "NDR"
+  double now = 0;         // 0 = unknown
+  double best = 0;        // 0 = the capability lists are missing
+  std::string best_name;  // "200G", "NDR"
 };
 SpeedHeadroom MlxlinkSpeedHeadroom(const MlxlinkPort& port);
 // Per-lane signalling rate in Gb/s: "100G" over "4x" is 25; IB names by table (HDR 50, NDR 100).

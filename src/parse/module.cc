@@ -36,23 +36,36 @@ ModuleInfo ParseEthtoolModule(std::string_view text) {
     }
     m.readable = true;
     m.fields[k] = v;
-    if (k == "Identifier") m.identifier = v;
-    else if (k == "Connector") m.connector = v;
-    else if (k == "Transmitter technology") m.transmitter_technology = v;
-    else if (k == "Vendor name") m.vendor_name = v;
-    else if (k == "Vendor OUI") m.vendor_oui = v;
-    else if (k == "Vendor PN") m.vendor_pn = v;
-    else if (k == "Vendor rev") m.vendor_rev = v;
-    else if (k == "Vendor SN") m.vendor_sn = v;
-    else if (k == "Date code") m.date_code = v;
-    else if (k == "Module temperature") m.temperature_c = LeadingNumber(v);  // "41.70 degrees C / ..."
-    else if (k == "Module voltage") m.voltage_v = LeadingNumber(v);
+    if (k == "Identifier")
+      m.identifier = v;
+    else if (k == "Connector")
+      m.connector = v;
+    else if (k == "Transmitter technology")
+      m.transmitter_technology = v;
+    else if (k == "Vendor name")
+      m.vendor_name = v;
+    else if (k == "Vendor OUI")
+      m.vendor_oui = v;
+    else if (k == "Vendor PN")
+      m.vendor_pn = v;
+    else if (k == "Vendor rev")
+      m.vendor_rev = v;
+    else if (k == "Vendor SN")
+      m.vendor_sn = v;
+    else if (k == "Date code")
+      m.date_code = v;
+    else if (k == "Module temperature")
+      m.temperature_c = LeadingNumber(v);  // "41.70 degrees C / ..."
+    else if (k == "Module voltage")
+      m.voltage_v = LeadingNumber(v);
     else if (k == "Cable assembly length") {
       // The number is metres: ethtool's CMIS parser labels it "km" ("0.50km" on a 0.5 m
       // MCP1660-W00A DAC, shared fixture m-qsfp-dd-...-cmis-parser), SFF-8636 prints "3m".
       m.cable_length_m = LeadingNumber(v);
-    } else if (k == "Transceiver type") m.transceiver_types.push_back(v);
-    else if (k.rfind("Length (", 0) == 0) m.lengths[k] = v;
+    } else if (k == "Transceiver type")
+      m.transceiver_types.push_back(v);
+    else if (k.rfind("Length (", 0) == 0)
+      m.lengths[k] = v;
     if ((k.find(" alarm") != std::string::npos || k.find(" warning") != std::string::npos) && v == "On") {
       m.alarms_on.push_back(k);
     }
@@ -92,22 +105,31 @@ ModuleLanes LanesOf(const ModuleInfo& m) {
   auto flags = [](std::string_view v) {
     std::vector<bool> out;
     if (!v.starts_with("[")) return out;
-    for (std::string_view w : SplitWords(v.substr(1, v.find(']') == std::string_view::npos ? std::string_view::npos : v.find(']') - 1), ',')) {
+    for (std::string_view w :
+         SplitWords(v.substr(1, v.find(']') == std::string_view::npos ? std::string_view::npos : v.find(']') - 1), ',')) {
       out.push_back(w == "Yes");
     }
     return out;
   };
   for (const auto& [k, v] : m.fields) {
     int ch = channel(k);
-    if (ch && k.starts_with("Laser tx bias current")) put(l.tx_bias_ma, ch, LeadingNumber(v));
-    else if (ch && k.starts_with("Transmit avg optical power")) put(l.tx_power_dbm, ch, dbm(v));
+    if (ch && k.starts_with("Laser tx bias current"))
+      put(l.tx_bias_ma, ch, LeadingNumber(v));
+    else if (ch && k.starts_with("Transmit avg optical power"))
+      put(l.tx_power_dbm, ch, dbm(v));
     else if (ch && (k.starts_with("Rcvr signal avg optical power") || k.starts_with("Receiver signal average optical power") ||
-                    k.starts_with("Rx power"))) put(l.rx_power_dbm, ch, dbm(v));
-    else if (k == "Rx loss of signal") l.rx_los = flags(v);
-    else if (k == "Tx loss of signal") l.tx_los = flags(v);
-    else if (k == "Rx loss of lock") l.rx_lol = flags(v);
-    else if (k == "Tx loss of lock") l.tx_lol = flags(v);
-    else if (k == "Module State") l.module_state = v;
+                    k.starts_with("Rx power")))
+      put(l.rx_power_dbm, ch, dbm(v));
+    else if (k == "Rx loss of signal")
+      l.rx_los = flags(v);
+    else if (k == "Tx loss of signal")
+      l.tx_los = flags(v);
+    else if (k == "Rx loss of lock")
+      l.rx_lol = flags(v);
+    else if (k == "Tx loss of lock")
+      l.tx_lol = flags(v);
+    else if (k == "Module State")
+      l.module_state = v;
   }
   return l;
 }

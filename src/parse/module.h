@@ -13,19 +13,19 @@
 namespace railyard {
 
 struct ModuleInfo {
-  bool readable = false;               // false: "netlink error", "Cannot get module EEPROM" ...
-  std::string identifier;              // "0x18 (QSFP-DD ...)"
+  bool readable = false;   // false: "netlink error", "Cannot get module EEPROM" ...
+  std::string identifier;  // "0x18 (QSFP-DD ...)"
   std::string connector;
   std::string transmitter_technology;
-  std::string vendor_name;             // trimmed
-  std::string vendor_oui;              // "00:02:c9"
+  std::string vendor_name;  // trimmed
+  std::string vendor_oui;   // "00:02:c9"
   std::string vendor_pn;
   std::string vendor_rev;
   std::string vendor_sn;
   std::string date_code;
   std::optional<double> temperature_c;
   std::optional<double> voltage_v;
-  std::optional<double> cable_length_m;     // "Cable assembly length", in metres
+  std::optional<double> cable_length_m;  // "Cable assembly length", in metres
   std::vector<std::string> transceiver_types;
   std::map<std::string, std::string> lengths;  // "Length (OM3)" -> "0m"
   std::vector<std::string> alarms_on;          // "... alarm/warning : On" lines

@@ -8,8 +8,8 @@
 namespace railyard {
 namespace {
 
-using testing::ReadText;
 using testing::FixturePath;
+using testing::ReadText;
 
 TEST(EthtoolModule, SfpWithDigitalDiagnostics) {
   auto path = FixturePath("ethtool/m-sfp-1000base-sx-sff8472-dom-thresholds.txt");
@@ -72,9 +72,7 @@ std::string Cx7VpdImage() {
     out.push_back(static_cast<char>(body.size() >> 8));
     out += body;
   };
-  auto field = [](const std::string& key, const std::string& value) {
-    return key + static_cast<char>(value.size()) + value;
-  };
+  auto field = [](const std::string& key, const std::string& value) { return key + static_cast<char>(value.size()) + value; };
   large(0x82, "NVIDIA ConnectX-7 HHHL Adapter card, 400GbE / NDR IB (default mode), Single-port OSFP");
   std::string ro = field("PN", "MCX75310AAS-NEAT         ") + field("EC", "AA") + field("V2", "MCX75310AAS-NEAT         ") +
                    field("SN", "MT2347J0100T   ") + field("V0", "PCIeGen5 x16 ") + field("VU", "MT2347J0100TMLNXS0D0F0 ");

@@ -20,7 +20,8 @@ bool IsWord(std::string_view s) {
 // Four values of one half: time algbw busbw #wrong.
 bool Half(const std::vector<std::string_view>& w, size_t at, NcclHalf& h) {
   if (at + 4 > w.size()) return false;
-  if (!WholeDouble(w[at], h.time_us) || !WholeDouble(w[at + 1], h.algbw_gbs) || !WholeDouble(w[at + 2], h.busbw_gbs)) return false;
+  if (!WholeDouble(w[at], h.time_us) || !WholeDouble(w[at + 1], h.algbw_gbs) || !WholeDouble(w[at + 2], h.busbw_gbs))
+    return false;
   double wrong = 0;
   if (w[at + 3] == "N/A") {
     h.wrong.reset();
@@ -137,8 +138,9 @@ NcclResult ParseNcclTests(std::string_view text) {
   }
   unread.Warn(r.warnings, "nccl-tests' parameters, table or footer");
   if (!r.complete) {
-    r.warnings.push_back({reader.number(), r.rows.empty() ? "no result row and no footer: the run did not finish (or the output is cut)"
-                                                          : "no footer after the rows: the run did not finish (or the output is cut)"});
+    r.warnings.push_back({reader.number(), r.rows.empty()
+                                               ? "no result row and no footer: the run did not finish (or the output is cut)"
+                                               : "no footer after the rows: the run did not finish (or the output is cut)"});
   }
   return r;
 }

@@ -22,7 +22,7 @@ namespace railyard {
 struct NcclHalf {
   bool present = false;
   double time_us = 0, algbw_gbs = 0, busbw_gbs = 0;  // GB/s = 10^9 bytes/s
-  std::optional<double> wrong;  // elements wrong (or, oldest versions, the max deviation); unset: N/A
+  std::optional<double> wrong;                       // elements wrong (or, oldest versions, the max deviation); unset: N/A
 };
 
 struct NcclRow {
@@ -49,9 +49,9 @@ struct NcclResult {
   std::vector<NcclRow> rows;
   std::optional<uint64_t> out_of_bounds;  // the footer's count
   std::optional<double> avg_busbw_gbs;
-  std::string avg_verdict;                // OK | FAILED (NCCL_TESTS_MIN_BW set) | ""
+  std::string avg_verdict;  // OK | FAILED (NCCL_TESTS_MIN_BW set) | ""
   std::vector<NcclError> errors;
-  bool complete = false;                  // the footer was printed
+  bool complete = false;  // the footer was printed
   std::vector<ParseWarning> warnings;
 };
 

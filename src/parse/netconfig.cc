@@ -41,21 +41,26 @@ std::vector<NmDevice> ParseNmcli(std::string_view text, std::vector<ParseWarning
       size_t colon = t.find(':');
       std::string_view key = t.substr(0, colon), value = TrimView(t.substr(colon + 1));
       NmDevice& d = out.back();
-      if (key == "GENERAL.TYPE") d.type = std::string(value);
-      else if (key == "GENERAL.HWADDR") d.hwaddr = std::string(value);
-      else if (key == "GENERAL.MTU") d.mtu = static_cast<uint32_t>(LeadingInt(value));
-      else if (key == "GENERAL.CONNECTION") d.connection = value == "--" ? "" : std::string(value);
+      if (key == "GENERAL.TYPE")
+        d.type = std::string(value);
+      else if (key == "GENERAL.HWADDR")
+        d.hwaddr = std::string(value);
+      else if (key == "GENERAL.MTU")
+        d.mtu = static_cast<uint32_t>(LeadingInt(value));
+      else if (key == "GENERAL.CONNECTION")
+        d.connection = value == "--" ? "" : std::string(value);
       else if (key == "GENERAL.STATE") {
         d.state_code = LeadingInt(value, -1);
         size_t open = value.find('(');
         if (open != std::string_view::npos) d.state = std::string(value.substr(open + 1, value.find(')', open) - open - 1));
-      } else if (key == "WIRED-PROPERTIES.CARRIER") d.carrier = value == "on";
+      } else if (key == "WIRED-PROPERTIES.CARRIER")
+        d.carrier = value == "on";
       continue;
     }
     // Other `nmcli device show` properties (IP4.ADDRESS[1]:, IP6.ROUTE[2]: ...): not ours.
     size_t dot = t.find('.'), colon = t.find(':');
-    if (dot != std::string_view::npos && colon != std::string_view::npos && dot < colon && t.substr(0, dot).find(' ') == std::string_view::npos &&
-        std::isupper(static_cast<unsigned char>(t.front()))) {
+    if (dot != std::string_view::npos && colon != std::string_view::npos && dot < colon &&
+        t.substr(0, dot).find(' ') == std::string_view::npos && std::isupper(static_cast<unsigned char>(t.front()))) {
       continue;
     }
     if (t.starts_with("DEVICE") && t.find("STATE") != std::string_view::npos) {
@@ -69,11 +74,13 @@ std::vector<NmDevice> ParseNmcli(std::string_view text, std::vector<ParseWarning
         continue;
       }
       // NetworkManager's device states (nm-device.c): a row whose third column is none of them is not a device row.
-      static const std::set<std::string_view> kStates = {"connected", "disconnected", "unavailable", "unmanaged", "connecting",
-                                                         "deactivating", "failed", "unknown", "disconnecting", "activated",
-                                                         "prepare", "config", "need-auth", "ip-config", "ip-check", "secondaries"};
+      static const std::set<std::string_view> kStates = {
+          "connected",     "disconnected", "unavailable", "unmanaged", "connecting", "deactivating", "failed",   "unknown",
+          "disconnecting", "activated",    "prepare",     "config",    "need-auth",  "ip-config",    "ip-check", "secondaries"};
       if (!kStates.count(c[2])) {
-        if (warnings) warnings->push_back({lines.number(), fmt::format("'{}' is not an nmcli device row (state '{}')", t.substr(0, 60), c[2])});
+        if (warnings)
+          warnings->push_back(
+              {lines.number(), fmt::format("'{}' is not an nmcli device row (state '{}')", t.substr(0, 60), c[2])});
         continue;
       }
       NmDevice d;
@@ -87,9 +94,12 @@ std::vector<NmDevice> ParseNmcli(std::string_view text, std::vector<ParseWarning
     // `nmcli -t device status`: DEVICE:TYPE:STATE:CONNECTION ('\:' escapes a colon).
     std::vector<std::string> f(1);
     for (size_t i = 0; i < t.size(); ++i) {
-      if (t[i] == '\\' && i + 1 < t.size()) f.back().push_back(t[++i]);
-      else if (t[i] == ':') f.emplace_back();
-      else f.back().push_back(t[i]);
+      if (t[i] == '\\' && i + 1 < t.size())
+        f.back().push_back(t[++i]);
+      else if (t[i] == ':')
+        f.emplace_back();
+      else
+        f.back().push_back(t[i]);
     }
     if (f.size() < 3) {
       if (warnings) warnings->push_back({lines.number(), "not nmcli device output"});
@@ -126,22 +136,26 @@ IfcfgFile ParseIfcfg(std::string_view text) {
       continue;
     }
     std::string_view key = t.substr(0, eq);
-    if (key.empty() || key.back() == ' ' || key.back() == '\t' || (eq + 1 < t.size() && (t[eq + 1] == ' ' || t[eq + 1] == '\t'))) {
+    if (key.empty() || key.back() == ' ' || key.back() == '\t' ||
+        (eq + 1 < t.size() && (t[eq + 1] == ' ' || t[eq + 1] == '\t'))) {
       file.warnings.push_back({lines.number(), fmt::format("'{}': spaces around '=' make this line no assignment; "
                                                            "the ifcfg loaders ignore it",
                                                            t)});
       continue;
     }
-    bool identifier = (std::isalpha(static_cast<unsigned char>(key.front())) || key.front() == '_') &&
-                      std::all_of(key.begin(), key.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+    bool identifier =
+        (std::isalpha(static_cast<unsigned char>(key.front())) || key.front() == '_') &&
+        std::all_of(key.begin(), key.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
     if (!identifier) {
-      file.warnings.push_back({lines.number(), fmt::format("'{}': '{}' is not a variable name; the ifcfg loaders ignore the line", t, key)});
+      file.warnings.push_back(
+          {lines.number(), fmt::format("'{}': '{}' is not a variable name; the ifcfg loaders ignore the line", t, key)});
       continue;
     }
     std::string_view value = t.substr(eq + 1);
     if (value.starts_with("=")) {
       // "DEVICE==eno2" is valid shell, and sets DEVICE to "=eno2": no interface has that name.
-      file.warnings.push_back({lines.number(), fmt::format("'{}': '==' sets {} to '{}', not '{}'", t, key, value, value.substr(1))});
+      file.warnings.push_back(
+          {lines.number(), fmt::format("'{}': '==' sets {} to '{}', not '{}'", t, key, value, value.substr(1))});
     }
     // A comment after an unquoted value: VALUE #comment.
     if (!value.empty() && value.front() != '"' && value.front() != '\'') {
@@ -241,8 +255,10 @@ void ReadNetplanSections(const YAML::Node& network, NetplanConfig& c) {
         const std::string where = fmt::format("{}.{}.{}", kind, i.name, key);
         uint32_t number = 0;
         if (key == "mtu") {
-          if (v.IsScalar() && YAML::convert<uint32_t>::decode(v, number)) i.mtu = number;
-          else c.warnings.push_back({v.Mark().line + 1, where + ": not a number"});
+          if (v.IsScalar() && YAML::convert<uint32_t>::decode(v, number))
+            i.mtu = number;
+          else
+            c.warnings.push_back({v.Mark().line + 1, where + ": not a number"});
         } else if (key == "dhcp4") {
           i.dhcp4 = NetplanBool(v, c, where);
         } else if (key == "dhcp6") {
@@ -251,8 +267,10 @@ void ReadNetplanSections(const YAML::Node& network, NetplanConfig& c) {
           i.optional = NetplanBool(v, c, where);
         } else if (key == "addresses" && v.IsSequence()) {
           for (const auto& a : v) {
-            if (a.IsScalar()) i.addresses.push_back(a.Scalar());
-            else if (a.IsMap() && a.begin() != a.end()) i.addresses.push_back(Scalar(a.begin()->first));  // "- 10.0.0.1/24: {label: x}"
+            if (a.IsScalar())
+              i.addresses.push_back(a.Scalar());
+            else if (a.IsMap() && a.begin() != a.end())
+              i.addresses.push_back(Scalar(a.begin()->first));  // "- 10.0.0.1/24: {label: x}"
           }
         } else if (key == "match" && v.IsMap()) {
           i.match_mac = Scalar(v["macaddress"]);
@@ -263,8 +281,10 @@ void ReadNetplanSections(const YAML::Node& network, NetplanConfig& c) {
         } else if (key == "renderer") {
           i.renderer = Scalar(v);
         } else if (key == "id") {
-          if (v.IsScalar() && YAML::convert<uint32_t>::decode(v, number) && number < 4096) i.vlan_id = static_cast<int>(number);
-          else c.warnings.push_back({v.Mark().line + 1, where + ": not a VLAN id 0-4095"});
+          if (v.IsScalar() && YAML::convert<uint32_t>::decode(v, number) && number < 4096)
+            i.vlan_id = static_cast<int>(number);
+          else
+            c.warnings.push_back({v.Mark().line + 1, where + ": not a VLAN id 0-4095"});
         } else if (key == "interfaces" && v.IsSequence()) {
           for (const auto& m : v) i.members.push_back(Scalar(m));
         } else if (key == "parameters" && v.IsMap()) {

@@ -45,23 +45,23 @@ IfcfgFile ParseIfcfg(std::string_view text);
 // One interface of a netplan file (/etc/netplan/*.yaml), from any of its sections.
 struct NetplanInterface {
   std::string name;
-  std::string section;              // ethernets | bonds | bridges | vlans | vrfs | ...
-  int line = 0;                     // where its key is
+  std::string section;  // ethernets | bonds | bridges | vlans | vrfs | ...
+  int line = 0;         // where its key is
   std::optional<uint32_t> mtu;
   std::optional<bool> dhcp4, dhcp6;
-  std::optional<bool> optional;     // "optional: true": boot does not wait for it
+  std::optional<bool> optional;  // "optional: true": boot does not wait for it
   std::vector<std::string> addresses;
-  std::string match_mac;            // match: macaddress
+  std::string match_mac;  // match: macaddress
   std::string set_name;
-  std::string link;                 // vlans: the parent; ethernets: the PF of a VF
+  std::string link;  // vlans: the parent; ethernets: the PF of a VF
   int vlan_id = -1;
-  std::string renderer;             // per-interface renderer (sriov for hardware VLANs)
-  std::vector<std::string> members; // bonds / bridges: interfaces
+  std::string renderer;                           // per-interface renderer (sriov for hardware VLANs)
+  std::vector<std::string> members;               // bonds / bridges: interfaces
   std::map<std::string, std::string> parameters;  // bonds / bridges: mode, lacp-rate, ...
 };
 
 struct NetplanConfig {
-  std::string renderer;             // networkd | NetworkManager | "" (netplan's default: networkd)
+  std::string renderer;  // networkd | NetworkManager | "" (netplan's default: networkd)
   std::vector<NetplanInterface> interfaces;
   std::vector<ParseWarning> warnings;
 };

@@ -30,8 +30,12 @@ const Tables& Data() {
     Tables t;
     CsvTable d = ParseCsv(EmbeddedFileText("nic_drivers.csv"), "nic_drivers.csv");
     for (const CsvRow& r : d.rows) {
-      NicDriver n{.driver = Field(d, r, "driver"), .bus = Field(d, r, "bus"), .medium = Field(d, r, "medium"),
-                  .vendor = Field(d, r, "vendor"), .origin = Field(d, r, "origin"), .vendor_drivers = {},
+      NicDriver n{.driver = Field(d, r, "driver"),
+                  .bus = Field(d, r, "bus"),
+                  .medium = Field(d, r, "medium"),
+                  .vendor = Field(d, r, "vendor"),
+                  .origin = Field(d, r, "origin"),
+                  .vendor_drivers = {},
                   .source = Field(d, r, "source")};
       const std::string vendor_drivers = Field(d, r, "vendor_driver");  // kept alive: SplitWords returns views into it
       for (std::string_view w : SplitWords(vendor_drivers)) n.vendor_drivers.emplace_back(w);
@@ -39,16 +43,23 @@ const Tables& Data() {
     }
     CsvTable c = ParseCsv(EmbeddedFileText("realtek_chips.csv"), "realtek_chips.csv");
     for (const CsvRow& r : c.rows) {
-      t.chips.push_back({.xid = Lower(Field(c, r, "xid")), .chip = Field(c, r, "chip"), .pci_device = Field(c, r, "pci_device"),
-                         .speed_mbps = LeadingInt(Field(c, r, "speed_mbps")), .vendor_driver = Field(c, r, "vendor_driver"),
-                         .r8169_since = Field(c, r, "r8169_since"), .source = Field(c, r, "source"),
+      t.chips.push_back({.xid = Lower(Field(c, r, "xid")),
+                         .chip = Field(c, r, "chip"),
+                         .pci_device = Field(c, r, "pci_device"),
+                         .speed_mbps = LeadingInt(Field(c, r, "speed_mbps")),
+                         .vendor_driver = Field(c, r, "vendor_driver"),
+                         .r8169_since = Field(c, r, "r8169_since"),
+                         .source = Field(c, r, "source"),
                          .confidence = Field(c, r, "confidence")});
     }
     CsvTable u = ParseCsv(EmbeddedFileText("usb_nics.csv"), "usb_nics.csv");
     for (const CsvRow& r : u.rows) {
-      t.usb.push_back({.usb_id = Lower(Field(u, r, "usb_id")), .chip = Field(u, r, "chip"),
-                       .usb_generation = LeadingInt(Field(u, r, "usb_generation")), .link_mbps = LeadingInt(Field(u, r, "link_mbps")),
-                       .driver = Field(u, r, "driver"), .source = Field(u, r, "source")});
+      t.usb.push_back({.usb_id = Lower(Field(u, r, "usb_id")),
+                       .chip = Field(u, r, "chip"),
+                       .usb_generation = LeadingInt(Field(u, r, "usb_generation")),
+                       .link_mbps = LeadingInt(Field(u, r, "link_mbps")),
+                       .driver = Field(u, r, "driver"),
+                       .source = Field(u, r, "source")});
     }
     return t;
   }();

@@ -11,19 +11,19 @@
 namespace railyard {
 
 struct NicDriver {
-  std::string driver;         // "r8169"
-  std::string bus;            // pci | usb | virtual
-  std::string medium;         // ethernet | wifi | rdma
+  std::string driver;  // "r8169"
+  std::string bus;     // pci | usb | virtual
+  std::string medium;  // ethernet | wifi | rdma
   std::string vendor;
-  std::string origin;         // inbox | vendor
+  std::string origin;                       // inbox | vendor
   std::vector<std::string> vendor_drivers;  // r8169 -> r8125 r8126 r8168
   std::string source;
 };
 
 struct RealtekChip {
-  std::string xid;            // "641" (lower-case hex, as r8169 prints it)
-  std::string chip;           // "RTL8125B"
-  std::string pci_device;     // "10ec:8125"
+  std::string xid;         // "641" (lower-case hex, as r8169 prints it)
+  std::string chip;        // "RTL8125B"
+  std::string pci_device;  // "10ec:8125"
   int speed_mbps = 0;
   std::string vendor_driver;  // "r8125"
   std::string r8169_since;    // "5.9", "" when not researched
@@ -32,9 +32,9 @@ struct RealtekChip {
 };
 
 struct UsbNic {
-  std::string usb_id;         // "0bda:8156"
+  std::string usb_id;  // "0bda:8156"
   std::string chip;
-  int usb_generation = 0;     // 2 or 3
+  int usb_generation = 0;  // 2 or 3
   int link_mbps = 0;
   std::string driver;
   std::string source;

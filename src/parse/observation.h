@@ -16,21 +16,21 @@ namespace railyard {
 enum class Medium : uint8_t { kAny = 0, kEthernet = 1, kInfiniband = 2 };
 
 struct Adjacency {
-  std::string local_device;   // as the source names it: hostname, LLDP system name, IB node description
-  std::string local_port;     // "swp3", "Ethernet8", "mlx5_2", "17" (IB port number)
+  std::string local_device;  // as the source names it: hostname, LLDP system name, IB node description
+  std::string local_port;    // "swp3", "Ethernet8", "mlx5_2", "17" (IB port number)
   std::string remote_device;
   std::string remote_port;
-  std::string local_guid;     // InfiniBand node GUIDs, when known ("0x..."), or LLDP chassis id
+  std::string local_guid;  // InfiniBand node GUIDs, when known ("0x..."), or LLDP chassis id
   std::string remote_guid;
-  int width = 0;              // IB link width (1, 2, 4, 8, 12); 0 = not reported
-  uint32_t speed_gbps = 0;    // per-link rate when reported (4xNDR = 400); 0 = not reported
-  uint32_t could_be_gbps = 0; // iblinkinfo's "Could be": the rate both ends support, when faster
-  int pvid = -1;              // LLDP: the port VLAN id the neighbour announces (802.1 TLV with pvid), -1 none
+  int width = 0;                 // IB link width (1, 2, 4, 8, 12); 0 = not reported
+  uint32_t speed_gbps = 0;       // per-link rate when reported (4xNDR = 400); 0 = not reported
+  uint32_t could_be_gbps = 0;    // iblinkinfo's "Could be": the rate both ends support, when faster
+  int pvid = -1;                 // LLDP: the port VLAN id the neighbour announces (802.1 TLV with pvid), -1 none
   Medium medium = Medium::kAny;  // set by each parser
   // The file it came from, shared by every record of that file (a switch reports 64 ports;
   // 600,000 copies of a path would cost more than parsing them).
   std::shared_ptr<const std::string> source;
-  int line = 0;               // line in that file (0 when the format has none, e.g. JSON)
+  int line = 0;  // line in that file (0 when the format has none, e.g. JSON)
 
   const std::string& file() const {
     static const std::string kNone;
@@ -56,7 +56,8 @@ class UnreadLines {
   // Adds "N line(s) that are not WHAT (the first: '...')" at the first one's line, if there were any.
   void Warn(std::vector<ParseWarning>& out, std::string_view what) const {
     if (count_ == 0) return;
-    out.push_back({first_line_, std::to_string(count_) + " line(s) that are not " + std::string(what) + " (the first: '" + first_text_ + "')"});
+    out.push_back({first_line_, std::to_string(count_) + " line(s) that are not " + std::string(what) + " (the first: '" +
+                                    first_text_ + "')"});
   }
 
  private:

@@ -11,8 +11,8 @@
 namespace railyard {
 namespace {
 
-using testing::ReadText;
 using testing::FixturePath;
+using testing::ReadText;
 
 AdjacencyReport IbFixture(const std::string& name) {
   return ParseIbnetdiscover(ReadText(FixturePath("ibnetdiscover/" + name)), name);
@@ -62,12 +62,12 @@ TEST(Ibnetdiscover, IsolatedCaHasNoLinks) {
 
 TEST(Ibnetdiscover, MalformedLinesWarnAndNeverThrow) {
   AdjacencyReport r = ParseIbnetdiscover(
-      "[1]\t\"H-1\"[1]\n"                  // port line outside a node
-      "Switch\t36 S-no-quotes\n"           // header without a quoted id
+      "[1]\t\"H-1\"[1]\n"         // port line outside a node
+      "Switch\t36 S-no-quotes\n"  // header without a quoted id
       "Switch\t36 \"S-0001\"\t\t# \"sw\"\n"
-      "[x]\t\"H-1\"[1]\n"                  // bad port number
-      "[2]\tH-unquoted[1]\n"               // remote id not quoted
-      "[3]\t\"H-2\"[9\n"                   // unclosed remote port
+      "[x]\t\"H-1\"[1]\n"     // bad port number
+      "[2]\tH-unquoted[1]\n"  // remote id not quoted
+      "[3]\t\"H-2\"[9\n"      // unclosed remote port
       "[4]\t\"H-3\"[1]\t\t# \"host mlx5_0\" lid 1 4xNDR\n"
       "garbage line\n",
       "bad.topo");
@@ -141,24 +141,28 @@ TEST(Lldpctl, EveryOutputFormOfOneRealNeighbour) {
 
 TEST(Lldpctl, TextFormsWithVlansAndSeveralNeighbours) {
   // keyvalue: a Cisco switch whose SysDescr spans four lines, VLAN 140 as pvid.
-  AdjacencyReport cisco = ParseLldpctl(ReadText(FixturePath("lldpctl/keyvalue-cisco-c2960x-multiline-descr-vlan-pvid.txt")), "h", "kv");
+  AdjacencyReport cisco =
+      ParseLldpctl(ReadText(FixturePath("lldpctl/keyvalue-cisco-c2960x-multiline-descr-vlan-pvid.txt")), "h", "kv");
   ASSERT_EQ(cisco.adjacencies.size(), 1u);
   EXPECT_EQ(cisco.adjacencies[0].local_port, "eno1");
   EXPECT_EQ(cisco.adjacencies[0].remote_device, "s35-b12.dc3");
   EXPECT_EQ(cisco.adjacencies[0].remote_port, "Gi1/0/29");
   EXPECT_EQ(cisco.adjacencies[0].pvid, 140);
   // keyvalue: two Juniper neighbours.
-  AdjacencyReport juniper = ParseLldpctl(ReadText(FixturePath("lldpctl/keyvalue-two-juniper-qfx5100-neighbors-vlan-name-unknown-tlv.txt")), "h", "kv");
+  AdjacencyReport juniper =
+      ParseLldpctl(ReadText(FixturePath("lldpctl/keyvalue-two-juniper-qfx5100-neighbors-vlan-name-unknown-tlv.txt")), "h", "kv");
   EXPECT_EQ(juniper.adjacencies.size(), 2u);
   // plain: two neighbours on one port (a switch and an IP phone); the switch's VLAN 12 is its pvid.
-  AdjacencyReport plain = ParseLldpctl(ReadText(FixturePath("lldpctl/plain-two-neighbors-same-port-cisco-c2960-and-ip-phone-vlan-pvid.txt")), "h", "p");
+  AdjacencyReport plain = ParseLldpctl(
+      ReadText(FixturePath("lldpctl/plain-two-neighbors-same-port-cisco-c2960-and-ip-phone-vlan-pvid.txt")), "h", "p");
   ASSERT_EQ(plain.adjacencies.size(), 2u);
   EXPECT_EQ(plain.adjacencies[0].remote_device, "cabinetIT4.7.cisco.com");
   EXPECT_EQ(plain.adjacencies[0].remote_port, "Fa0/8");
   EXPECT_EQ(plain.adjacencies[0].pvid, 12);
   EXPECT_EQ(plain.adjacencies[1].remote_port, "eth0");
   // xml: two routers whose MAC port ids leave the description as the port.
-  AdjacencyReport xml = ParseLldpctl(ReadText(FixturePath("lldpctl/xml-two-neighbors-debian-jessie-routers-no-vlan.txt")), "h", "x");
+  AdjacencyReport xml =
+      ParseLldpctl(ReadText(FixturePath("lldpctl/xml-two-neighbors-debian-jessie-routers-no-vlan.txt")), "h", "x");
   ASSERT_EQ(xml.adjacencies.size(), 2u);
   EXPECT_EQ(xml.adjacencies[0].remote_device, "d1-p1-l2-r1");
   EXPECT_EQ(xml.adjacencies[0].remote_port, "eth1");

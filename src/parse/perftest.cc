@@ -13,7 +13,8 @@ namespace {
 // "Device         : mlx5_1" inside a banner line holding one or two fields: the word after `key`'s colon.
 std::string FieldValue(std::string_view line, std::string_view key) {
   size_t at = line.find(key);
-  while (at != std::string_view::npos && at > 0 && !std::isspace(static_cast<unsigned char>(line[at - 1]))) at = line.find(key, at + 1);
+  while (at != std::string_view::npos && at > 0 && !std::isspace(static_cast<unsigned char>(line[at - 1])))
+    at = line.find(key, at + 1);
   if (at == std::string_view::npos) return "";
   size_t colon = line.find(':', at + key.size());
   if (colon == std::string_view::npos || TrimView(line.substr(at + key.size(), colon - at - key.size())).size() != 0) return "";
@@ -24,9 +25,9 @@ std::string FieldValue(std::string_view line, std::string_view key) {
 
 // Error lines perftest (and the verbs library under it) prints when a run fails.
 bool IsErrorLine(std::string_view t) {
-  for (std::string_view start : {"Couldn't", "Couldnt", "Unable", "Failed", "Completion with error", "Error", "ERROR", "error:",
-                                 "Port number", "Conflicting", "ibv_", "mlx5:", "Problems", "Requested SL", "Receive", "Client",
-                                 "Server"}) {
+  for (std::string_view start :
+       {"Couldn't", "Couldnt", "Unable", "Failed", "Completion with error", "Error", "ERROR", "error:", "Port number",
+        "Conflicting", "ibv_", "mlx5:", "Problems", "Requested SL", "Receive", "Client", "Server"}) {
     if (!t.starts_with(start)) continue;
     // Warnings and advice that start the same way.
     if (start == "Conflicting") return false;  // "Conflicting CPU frequency values detected": a warning
@@ -34,7 +35,8 @@ bool IsErrorLine(std::string_view t) {
         t.find("error") == std::string_view::npos) {
       return false;
     }
-    if (start == "ibv_" || start == "mlx5:") return t.find("fail") != std::string_view::npos || t.find("error") != std::string_view::npos;
+    if (start == "ibv_" || start == "mlx5:")
+      return t.find("fail") != std::string_view::npos || t.find("error") != std::string_view::npos;
     return true;
   }
   return t.find("Failed status") != std::string_view::npos || t.find("failed to") != std::string_view::npos ||
@@ -171,18 +173,20 @@ PerftestResult ParsePerftest(std::string_view text) {
                  std::isspace(static_cast<unsigned char>(t[colon + 1])) && std::isalpha(static_cast<unsigned char>(t[0]));
     for (size_t i = 0; field && i < colon; ++i) {
       const char c = t[i];
-      field = std::isalnum(static_cast<unsigned char>(c)) || c == ' ' || c == '\t' || c == '_' || c == '.' || c == '*' || c == '-' || c == '/';
+      field = std::isalnum(static_cast<unsigned char>(c)) || c == ' ' || c == '\t' || c == '_' || c == '.' || c == '*' ||
+              c == '-' || c == '/';
     }
-    if (field || t.starts_with("local address:") ||
-        t.starts_with("remote address:") || t.starts_with("GID:") || t.starts_with("WARNING") || t.starts_with("Conflicting CPU") ||
-        t.starts_with("Requested mtu") || t.starts_with("Changing to active mtu")) {
+    if (field || t.starts_with("local address:") || t.starts_with("remote address:") || t.starts_with("GID:") ||
+        t.starts_with("WARNING") || t.starts_with("Conflicting CPU") || t.starts_with("Requested mtu") ||
+        t.starts_with("Changing to active mtu")) {
       continue;  // the banner's other fields, QP addresses, advice: nothing railyard uses
     }
     unread.Note(n, t);
   }
   unread.Warn(r.warnings, "perftest's banner, table or errors");
   if (table != Table::kNone && r.bw.empty() && r.lat.empty() && r.errors.empty()) {
-    r.warnings.push_back({reader.number(), "the result header has no row after it: the run did not finish (or the output is cut)"});
+    r.warnings.push_back(
+        {reader.number(), "the result header has no row after it: the run did not finish (or the output is cut)"});
   }
   if (table == Table::kNone && r.errors.empty()) {
     r.warnings.push_back({reader.number(), "no result table: not perftest output, or the run ended before it"});
@@ -223,25 +227,35 @@ PerftestResult ParsePerftestJson(std::string_view json, bool gbits) {
     } else if (key == "Number_of_qps" && number) {
       r.qps = static_cast<int>(x);
     } else if (in_results && number) {
-      if (key == "MsgSize") bw.bytes = lat.bytes = static_cast<uint64_t>(x);
-      else if (key == "n_iterations") bw.iterations = lat.iterations = static_cast<uint64_t>(x);
+      if (key == "MsgSize")
+        bw.bytes = lat.bytes = static_cast<uint64_t>(x);
+      else if (key == "n_iterations")
+        bw.iterations = lat.iterations = static_cast<uint64_t>(x);
       else if (key == "BW_peak") {
-        if (x > 0) bw.peak_gbps = x * to_gbps;
-        else r.peak_not_measured = true;
+        if (x > 0)
+          bw.peak_gbps = x * to_gbps;
+        else
+          r.peak_not_measured = true;
       } else if (key == "BW_average" || key == "bw_avg") {
         bw.average_gbps = x * to_gbps;
         bw.line = reader.number();
         have_bw = true;
-      } else if (key == "MsgRate") bw.msg_rate_mpps = x;
+      } else if (key == "MsgRate")
+        bw.msg_rate_mpps = x;
       else if (key == "t_avg" || key == "avg_lat") {
         lat.t_avg_us = x;
         lat.line = reader.number();
         have_lat = true;
-      } else if (key == "t_min") lat.t_min_us = x;
-      else if (key == "t_max") lat.t_max_us = x;
-      else if (key == "t_typical") lat.t_typical_us = x;
-      else if (key == "percentile_99") lat.t_p99_us = x;
-      else if (key == "percentile_99.9") lat.t_p999_us = x;
+      } else if (key == "t_min")
+        lat.t_min_us = x;
+      else if (key == "t_max")
+        lat.t_max_us = x;
+      else if (key == "t_typical")
+        lat.t_typical_us = x;
+      else if (key == "percentile_99")
+        lat.t_p99_us = x;
+      else if (key == "percentile_99.9")
+        lat.t_p999_us = x;
     }
   }
   if (have_bw) r.bw.push_back(bw);
@@ -250,7 +264,9 @@ PerftestResult ParsePerftestJson(std::string_view json, bool gbits) {
     r.unit = "usec";
   }
   r.complete = have_bw || have_lat;
-  if (!r.complete) r.warnings.push_back({reader.number(), "no \"results\" with a bandwidth or latency: the run did not finish, or not perftest JSON"});
+  if (!r.complete)
+    r.warnings.push_back(
+        {reader.number(), "no \"results\" with a bandwidth or latency: the run did not finish, or not perftest JSON"});
   return r;
 }
 

@@ -11,7 +11,6 @@
 namespace railyard {
 namespace {
 
-
 std::optional<int64_t> Number(std::string_view s) {
   s = TrimSpace(s);
   int64_t v = 0;
@@ -108,8 +107,10 @@ MlnxQos ParseMlnxQos(std::string_view text) {
         size_t colon = field.find(':');
         if (colon == std::string_view::npos) continue;
         std::string_view key = TrimSpace(field.substr(0, colon)), value = TrimSpace(field.substr(colon + 1));
-        if (key == "ratelimit") t.rate_limit = std::string(value);
-        else if (key == "tsa") t.tsa = std::string(value);
+        if (key == "ratelimit")
+          t.rate_limit = std::string(value);
+        else if (key == "tsa")
+          t.tsa = std::string(value);
         else if (key == "bw") {
           if (auto v = Number(value.substr(0, value.find('%'))); v && *v >= 0 && *v <= 100) {
             t.bandwidth_percent = static_cast<int>(*v);
@@ -120,9 +121,12 @@ MlnxQos ParseMlnxQos(std::string_view text) {
       tc = &q.traffic_classes.back();
     } else if (line.starts_with("priority:")) {
       auto p = Number(after("priority:"));
-      if (!tc) warn("a priority line before any `tc:` line");
-      else if (!p || *p < 0 || *p > 7) warn(fmt::format("priority out of 0-7: {}", line));
-      else tc->priorities.push_back(static_cast<int>(*p));
+      if (!tc)
+        warn("a priority line before any `tc:` line");
+      else if (!p || *p < 0 || *p > 7)
+        warn(fmt::format("priority out of 0-7: {}", line));
+      else
+        tc->priorities.push_back(static_cast<int>(*p));
     }
     // Other lines (the "priority 0 1 2 ..." header, "PFC configuration:", "dscp2prio mapping:",
     // "tc: ... " sub-headers of newer versions) carry nothing we keep.
@@ -142,9 +146,12 @@ bool SetEcn(EcnState& ecn, std::string_view point, int priority, std::string_vie
   if (priority < 0 || priority > 7) return false;
   auto v = Number(value);
   if (!v || (*v != 0 && *v != 1)) return false;
-  if (point == "roce_np") ecn.np_enabled[static_cast<size_t>(priority)] = static_cast<int>(*v);
-  else if (point == "roce_rp") ecn.rp_enabled[static_cast<size_t>(priority)] = static_cast<int>(*v);
-  else return false;
+  if (point == "roce_np")
+    ecn.np_enabled[static_cast<size_t>(priority)] = static_cast<int>(*v);
+  else if (point == "roce_rp")
+    ecn.rp_enabled[static_cast<size_t>(priority)] = static_cast<int>(*v);
+  else
+    return false;
   return true;
 }
 

@@ -15,28 +15,32 @@ namespace railyard {
 
 struct TrafficClass {
   int tc = -1;
-  std::string rate_limit;              // "unlimited" or as printed
-  std::string tsa;                     // ets | strict | vendor
+  std::string rate_limit;                // "unlimited" or as printed
+  std::string tsa;                       // ets | strict | vendor
   std::optional<int> bandwidth_percent;  // ETS share, when tsa is ets
-  std::vector<int> priorities;         // priorities mapped to this TC
+  std::vector<int> priorities;           // priorities mapped to this TC
 };
 
 // -1 where the output did not say.
 using PerPriority = std::array<int, 8>;
 
 struct MlnxQos {
-  std::string dcbx_mode;               // "OS controlled" | "Firmware controlled"
-  std::string trust;                   // pcp | dscp
-  std::array<int, 64> dscp_to_priority;  // -1 = not listed
+  std::string dcbx_mode;                       // "OS controlled" | "Firmware controlled"
+  std::string trust;                           // pcp | dscp
+  std::array<int, 64> dscp_to_priority;        // -1 = not listed
   std::vector<uint64_t> receive_buffer_bytes;  // per buffer, when printed
   std::optional<uint64_t> max_buffer_bytes;
-  std::optional<int> cable_length_m;   // the cable length used for headroom
-  PerPriority pfc_enabled;             // 1 enabled, 0 disabled, -1 not printed
-  PerPriority pfc_buffer;              // receive buffer per priority, -1 not printed
+  std::optional<int> cable_length_m;  // the cable length used for headroom
+  PerPriority pfc_enabled;            // 1 enabled, 0 disabled, -1 not printed
+  PerPriority pfc_buffer;             // receive buffer per priority, -1 not printed
   std::vector<TrafficClass> traffic_classes;
   std::vector<ParseWarning> warnings;
 
-  MlnxQos() { dscp_to_priority.fill(-1); pfc_enabled.fill(-1); pfc_buffer.fill(-1); }
+  MlnxQos() {
+    dscp_to_priority.fill(-1);
+    pfc_enabled.fill(-1);
+    pfc_buffer.fill(-1);
+  }
   // Priorities with PFC on, ascending.
   std::vector<int> PfcPriorities() const;
 };
@@ -49,7 +53,10 @@ struct EcnState {
   PerPriority np_enabled;
   PerPriority rp_enabled;
   std::vector<ParseWarning> warnings;
-  EcnState() { np_enabled.fill(-1); rp_enabled.fill(-1); }
+  EcnState() {
+    np_enabled.fill(-1);
+    rp_enabled.fill(-1);
+  }
   bool Known() const;
 };
 

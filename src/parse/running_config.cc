@@ -1,7 +1,7 @@
 #include "parse/running_config.h"
 
-#include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
+#include <nlohmann/json.hpp>
 
 namespace railyard {
 namespace {
@@ -87,7 +87,8 @@ ConfigEntries SonicConfigEntries(std::string_view text, std::string& error) {
         if (v.is_string()) {
           value = v.get<std::string>();
         } else if (v.is_array()) {
-          for (const auto& item : v) value += (value.empty() ? "" : ",") + (item.is_string() ? item.get<std::string>() : item.dump());
+          for (const auto& item : v)
+            value += (value.empty() ? "" : ",") + (item.is_string() ? item.get<std::string>() : item.dump());
         } else {
           value = v.dump();
         }

@@ -42,9 +42,9 @@ size_t FindAny(std::string_view line, const std::string_view (&names)[N]) {
 // One table: each column's start (from the header, or from the dashed rule under it when there is one,
 // which also ends a column where the next begins: values with spaces, "GigabitEthernet 0/2", stay whole).
 struct Table {
-  std::vector<size_t> starts;  // every column's start, ascending
+  std::vector<size_t> starts;              // every column's start, ascending
   size_t local = 0, device = 0, port = 0;  // indexes into starts
-  std::string name;            // for the warning of an unknown form
+  std::string name;                        // for the warning of an unknown form
 };
 
 // The text of column `i` in `line`: from its start to the next column's, trimmed.
@@ -81,14 +81,17 @@ AdjacencyReport ParseSwitchLldpTable(std::string_view text, std::string_view loc
     if (t.empty()) continue;
     if (!table) {
       size_t local = FindAny(line, kLocalNames), device = FindAny(line, kDeviceNames), port = FindAny(line, kPortNames);
-      if (local == std::string_view::npos || device == std::string_view::npos || port == std::string_view::npos) continue;  // preamble
+      if (local == std::string_view::npos || device == std::string_view::npos || port == std::string_view::npos)
+        continue;  // preamble
       Table tb;
       tb.starts = WordStarts(line);
       for (size_t want : {local, device, port}) {
         if (std::find(tb.starts.begin(), tb.starts.end(), want) == tb.starts.end()) tb.starts.push_back(want);
       }
       std::sort(tb.starts.begin(), tb.starts.end());
-      auto index = [&](size_t at) { return static_cast<size_t>(std::find(tb.starts.begin(), tb.starts.end(), at) - tb.starts.begin()); };
+      auto index = [&](size_t at) {
+        return static_cast<size_t>(std::find(tb.starts.begin(), tb.starts.end(), at) - tb.starts.begin());
+      };
       tb.local = index(local);
       tb.device = index(device);
       tb.port = index(port);

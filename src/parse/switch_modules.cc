@@ -25,9 +25,11 @@ bool ParseDomValue(std::string_view t, double& value) {
     return true;
   }
   size_t end = 0;
-  while (end < t.size() && (std::isdigit(static_cast<unsigned char>(t[end])) || t[end] == '.' || t[end] == '-' || t[end] == '+')) ++end;
+  while (end < t.size() && (std::isdigit(static_cast<unsigned char>(t[end])) || t[end] == '.' || t[end] == '-' || t[end] == '+'))
+    ++end;
   std::string_view unit = t.substr(end);
-  if (!unit.empty() && unit != "dBm" && unit != "C" && unit != "mA" && unit != "Volts" && unit != "V" && unit != "mW") return false;
+  if (!unit.empty() && unit != "dBm" && unit != "C" && unit != "mA" && unit != "Volts" && unit != "V" && unit != "mW")
+    return false;
   return WholeDouble(t.substr(0, end), value) && std::isfinite(value);
 }
 
@@ -87,8 +89,10 @@ SwitchPortsReport ParseEosTransceiver(std::string_view text) {
     bool ok = true;
     auto cell = [&](std::string_view c, bool& has, double& into) {
       if (c == "N/A") return;
-      if (ParseDomValue(c, v)) Lowest(has, into, v);
-      else ok = false;
+      if (ParseDomValue(c, v))
+        Lowest(has, into, v);
+      else
+        ok = false;
     };
     double voltage = 0;
     bool has_voltage = false;
@@ -185,18 +189,27 @@ SwitchPortsReport ParseSonicTransceiverEeprom(std::string_view text) {
     if (colon == std::string_view::npos) continue;  // an advertisement's continuation line
     std::string_view key = TrimView(t.substr(0, colon)), value = TrimView(t.substr(colon + 1));
     double v = 0;
-    if (key == "Vendor Name") p->module_vendor = std::string(value);
-    else if (key == "Vendor PN") p->module_pn = std::string(value);
-    else if (key == "Vendor SN") p->module_serial = std::string(value);
-    else if (key == "Identifier") p->module_type = std::string(value);
-    else if (key == "Temperature" && ParseDomValue(value, v)) Lowest(p->has_temp, p->module_temp_c, v);
-    else if (key.starts_with("RX") && key.ends_with("Power") && ParseDomValue(value, v)) Lowest(p->has_rx_power, p->rx_power_dbm, v);
-    else if (key.starts_with("TX") && key.ends_with("Power") && ParseDomValue(value, v)) Lowest(p->has_tx_power, p->tx_power_dbm, v);
-    else if (key.starts_with("TX") && key.ends_with("Bias") && ParseDomValue(value, v)) Lowest(p->has_tx_bias, p->tx_bias_ma, v);
+    if (key == "Vendor Name")
+      p->module_vendor = std::string(value);
+    else if (key == "Vendor PN")
+      p->module_pn = std::string(value);
+    else if (key == "Vendor SN")
+      p->module_serial = std::string(value);
+    else if (key == "Identifier")
+      p->module_type = std::string(value);
+    else if (key == "Temperature" && ParseDomValue(value, v))
+      Lowest(p->has_temp, p->module_temp_c, v);
+    else if (key.starts_with("RX") && key.ends_with("Power") && ParseDomValue(value, v))
+      Lowest(p->has_rx_power, p->rx_power_dbm, v);
+    else if (key.starts_with("TX") && key.ends_with("Power") && ParseDomValue(value, v))
+      Lowest(p->has_tx_power, p->tx_power_dbm, v);
+    else if (key.starts_with("TX") && key.ends_with("Bias") && ParseDomValue(value, v))
+      Lowest(p->has_tx_bias, p->tx_bias_ma, v);
     // Every other key (compliance codes, advertisements, thresholds) is the module's own description.
   }
   unread.Warn(r.warnings, "`show interfaces transceiver eeprom` port headers or indented fields");
-  if (r.ports.empty()) r.warnings.push_back({0, "no \"EthernetN: SFP ... detected\" line: not `show interfaces transceiver eeprom` output"});
+  if (r.ports.empty())
+    r.warnings.push_back({0, "no \"EthernetN: SFP ... detected\" line: not `show interfaces transceiver eeprom` output"});
   return r;
 }
 

@@ -46,9 +46,12 @@ bool ParseSwitchSpeed(std::string_view text, double& gbps, bool& negotiated) {
     return true;
   }
   double scale = 0;
-  if (text.ends_with("G") || text.ends_with("g")) scale = 1;
-  else if (text.ends_with("M") || text.ends_with("m")) scale = 0.001;
-  else if (text.ends_with("T")) scale = 1000;
+  if (text.ends_with("G") || text.ends_with("g"))
+    scale = 1;
+  else if (text.ends_with("M") || text.ends_with("m"))
+    scale = 0.001;
+  else if (text.ends_with("T"))
+    scale = 1000;
   if (scale == 0) return false;
   text.remove_suffix(1);
   double v = 0;
@@ -78,7 +81,9 @@ SwitchPortsReport EosInterfacesStatusJson(std::string_view text) {
     }
     SwitchPortFacts p;
     p.name = it.key();
-    auto text_of = [&e](const char* key) { return e.contains(key) && e[key].is_string() ? e[key].get<std::string>() : std::string(); };
+    auto text_of = [&e](const char* key) {
+      return e.contains(key) && e[key].is_string() ? e[key].get<std::string>() : std::string();
+    };
     const std::string status = !text_of("linkStatus").empty() ? text_of("linkStatus") : text_of("status");
     if (status.empty()) {
       r.warnings.push_back({0, p.name + ": no linkStatus or status: not read"});
@@ -91,8 +96,10 @@ SwitchPortsReport EosInterfacesStatusJson(std::string_view text) {
         if (c.is_string()) p.reason += (p.reason.empty() ? "" : ",") + c.get<std::string>();
       }
     }
-    if (e.value("interfaceDamped", false) == true) p.reason += std::string(p.reason.empty() ? "" : ",") + "link-flap damping holds it down";
-    if (e.contains("bandwidth") && e["bandwidth"].is_number() && e["bandwidth"].get<double>() > 0) p.speed_gbps = e["bandwidth"].get<double>() / 1e9;
+    if (e.value("interfaceDamped", false) == true)
+      p.reason += std::string(p.reason.empty() ? "" : ",") + "link-flap damping holds it down";
+    if (e.contains("bandwidth") && e["bandwidth"].is_number() && e["bandwidth"].get<double>() > 0)
+      p.speed_gbps = e["bandwidth"].get<double>() / 1e9;
     p.speed_auto = e.value("autoNegotiateActive", false) == true;
     const std::string duplex = text_of("duplex");
     p.duplex = duplex == "duplexFull" ? "full" : duplex == "duplexHalf" ? "half" : "";
@@ -101,8 +108,10 @@ SwitchPortsReport EosInterfacesStatusJson(std::string_view text) {
     if (e.contains("vlanInformation") && e["vlanInformation"].is_object()) {
       const nlohmann::json& v = e["vlanInformation"];
       const std::string mode = v.value("interfaceMode", "");
-      if (mode == "trunk" || mode == "routed") p.vlan_mode = mode;
-      else if (mode == "bridged") p.vlan_mode = "access";
+      if (mode == "trunk" || mode == "routed")
+        p.vlan_mode = mode;
+      else if (mode == "bridged")
+        p.vlan_mode = "access";
       if (v.contains("vlanId") && v["vlanId"].is_number_integer()) p.access_vlan = v["vlanId"].get<int>();
     }
     r.ports.push_back(std::move(p));
@@ -119,8 +128,8 @@ SwitchPortsReport ParseEosInterfacesStatus(std::string_view text) {
   // and pasted or re-spaced tables lose the alignment. The first status word after the port from
   // which the rest reads as Vlan Duplex Speed Type is the row's status; the name is what lies
   // between. `show interfaces status errdisabled` has a Reason instead of Vlan...Type.
-  static const std::vector<std::string_view> kStatus = {"connected", "notconnect", "disabled", "errdisabled", "inactive", "sfp-missing",
-                                                         "monitoring", "down", "up"};
+  static const std::vector<std::string_view> kStatus = {"connected",   "notconnect", "disabled", "errdisabled", "inactive",
+                                                        "sfp-missing", "monitoring", "down",     "up"};
   SwitchPortsReport r;
   LineReader reader(text);
   std::string_view line;
@@ -189,9 +198,11 @@ SwitchPortsReport ParseEosInterfacesStatus(std::string_view text) {
       r.ports.push_back(std::move(p));
       parsed = true;
     }
-    if (!parsed) r.warnings.push_back({n, fmt::format("port {}: no Status word followed by Vlan, Duplex and Speed: not read", w[0])});
+    if (!parsed)
+      r.warnings.push_back({n, fmt::format("port {}: no Status word followed by Vlan, Duplex and Speed: not read", w[0])});
   }
-  if (!header) r.warnings.push_back({reader.number(), "no port table header (Port ... Status ...): not `show interfaces status`"});
+  if (!header)
+    r.warnings.push_back({reader.number(), "no port table header (Port ... Status ...): not `show interfaces status`"});
   return r;
 }
 
@@ -226,8 +237,9 @@ SwitchPortsReport ParseSonicInterfacesStatus(std::string_view text) {
     SwitchPortFacts p;
     p.line = n;
     p.name = std::string(column(line, "Interface"));
-    const bool name_ok = !p.name.empty() && std::isalpha(static_cast<unsigned char>(p.name[0])) &&
-                         p.name.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/._-") == std::string::npos;
+    const bool name_ok =
+        !p.name.empty() && std::isalpha(static_cast<unsigned char>(p.name[0])) &&
+        p.name.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/._-") == std::string::npos;
     if (!name_ok) {
       r.warnings.push_back({n, "not a port row: not read"});
       continue;
@@ -235,9 +247,13 @@ SwitchPortsReport ParseSonicInterfacesStatus(std::string_view text) {
     auto state = [](std::string_view v) { return v == "up" || v == "down" ? std::string(v) : std::string(); };
     p.oper = state(column(line, "Oper"));
     p.admin = state(column(line, "Admin"));
-    p.status = p.admin == "down" ? "disabled" : p.oper == "up" ? "connected" : p.oper == "down" ? "notconnect" : std::string(column(line, "Oper"));
+    p.status = p.admin == "down"  ? "disabled"
+               : p.oper == "up"   ? "connected"
+               : p.oper == "down" ? "notconnect"
+                                  : std::string(column(line, "Oper"));
     p.description = std::string(column(line, "Alias"));
-    if (std::string_view speed = column(line, "Speed"); !speed.empty() && speed != "N/A" && !ParseSwitchSpeed(speed, p.speed_gbps, p.speed_auto)) {
+    if (std::string_view speed = column(line, "Speed");
+        !speed.empty() && speed != "N/A" && !ParseSwitchSpeed(speed, p.speed_gbps, p.speed_auto)) {
       r.warnings.push_back({n, fmt::format("port {}: speed '{}' not understood", p.name, speed)});
     }
     uint64_t mtu = 0;
@@ -258,7 +274,8 @@ SwitchPortsReport ParseSonicInterfacesStatus(std::string_view text) {
     p.module_type = type == "N/A" ? "" : std::string(type);
     r.ports.push_back(std::move(p));
   }
-  if (columns.empty()) r.warnings.push_back({reader.number(), "no table (a header and its dashes row): not `show interfaces status`"});
+  if (columns.empty())
+    r.warnings.push_back({reader.number(), "no table (a header and its dashes row): not `show interfaces status`"});
   return r;
 }
 
@@ -346,7 +363,8 @@ SwitchPortsReport ParseEosSwitchport(std::string_view text) {
       return r;
     }
     for (auto it = j["switchports"].begin(); it != j["switchports"].end(); ++it) {
-      const nlohmann::json& info = it.value().is_object() && it.value().contains("switchportInfo") ? it.value()["switchportInfo"] : nlohmann::json();
+      const nlohmann::json& info =
+          it.value().is_object() && it.value().contains("switchportInfo") ? it.value()["switchportInfo"] : nlohmann::json();
       if (!info.is_object()) {
         r.warnings.push_back({0, fmt::format("{}: no switchportInfo", it.key())});
         continue;
@@ -354,9 +372,12 @@ SwitchPortsReport ParseEosSwitchport(std::string_view text) {
       SwitchPortFacts p;
       p.name = it.key();
       if (info.contains("mode") && info["mode"].is_string()) p.vlan_mode = mode_of(info["mode"].get<std::string>());
-      if (info.contains("accessVlanId") && info["accessVlanId"].is_number_integer()) p.access_vlan = info["accessVlanId"].get<int>();
-      if (info.contains("trunkAllowedVlans") && info["trunkAllowedVlans"].is_string()) p.allowed_vlans = info["trunkAllowedVlans"].get<std::string>();
-      if (info.contains("trunkingNativeVlanId") && info["trunkingNativeVlanId"].is_number_integer()) p.native_vlan = info["trunkingNativeVlanId"].get<int>();
+      if (info.contains("accessVlanId") && info["accessVlanId"].is_number_integer())
+        p.access_vlan = info["accessVlanId"].get<int>();
+      if (info.contains("trunkAllowedVlans") && info["trunkAllowedVlans"].is_string())
+        p.allowed_vlans = info["trunkAllowedVlans"].get<std::string>();
+      if (info.contains("trunkingNativeVlanId") && info["trunkingNativeVlanId"].is_number_integer())
+        p.native_vlan = info["trunkingNativeVlanId"].get<int>();
       r.ports.push_back(std::move(p));
     }
     return r;
@@ -433,7 +454,8 @@ SwitchPortsReport ParseSonicVlanBrief(std::string_view text) {
     std::vector<std::string_view> c = cells(t);
     if (names.empty()) {
       for (std::string_view name : c) names.emplace_back(name);
-      if (std::find(names.begin(), names.end(), "VLAN ID") == names.end() || std::find(names.begin(), names.end(), "Ports") == names.end()) {
+      if (std::find(names.begin(), names.end(), "VLAN ID") == names.end() ||
+          std::find(names.begin(), names.end(), "Ports") == names.end()) {
         r.warnings.push_back({n, "a grid without VLAN ID and Ports columns: not `show vlan brief`"});
         return r;
       }
@@ -465,9 +487,12 @@ SwitchPortsReport ParseSonicVlanBrief(std::string_view text) {
     std::string_view tagging = cell("Port Tagging");
     auto [it, fresh] = member.try_emplace(std::string(port));
     if (fresh) order.push_back(std::string(port));
-    if (tagging == "tagged") it->second.first.push_back(vlan);
-    else if (tagging == "untagged") it->second.second = vlan;
-    else r.warnings.push_back({n, fmt::format("{}: tagging '{}' not understood", port, tagging)});
+    if (tagging == "tagged")
+      it->second.first.push_back(vlan);
+    else if (tagging == "untagged")
+      it->second.second = vlan;
+    else
+      r.warnings.push_back({n, fmt::format("{}: tagging '{}' not understood", port, tagging)});
   }
   for (const std::string& name : order) {
     const auto& [tagged, untagged] = member[name];
@@ -496,8 +521,8 @@ SwitchPortsReport ParseEosCountersErrors(std::string_view text) {
       return r;
     }
     static const std::vector<std::pair<const char*, const char*>> kKeys = {
-        {"fcsErrors", "fcs"},     {"alignmentErrors", "align"}, {"symbolErrors", "symbol"}, {"inErrors", "rx"},
-        {"frameTooShorts", "runts"}, {"frameTooLongs", "giants"}, {"outErrors", "tx"}};
+        {"fcsErrors", "fcs"},        {"alignmentErrors", "align"}, {"symbolErrors", "symbol"}, {"inErrors", "rx"},
+        {"frameTooShorts", "runts"}, {"frameTooLongs", "giants"},  {"outErrors", "tx"}};
     for (auto it = j["interfaceErrorCounters"].begin(); it != j["interfaceErrorCounters"].end(); ++it) {
       if (!it.value().is_object()) continue;
       SwitchPortFacts p;
@@ -546,7 +571,8 @@ SwitchPortsReport ParseEosCountersErrors(std::string_view text) {
     r.ports.push_back(std::move(p));
   }
   unread.Warn(r.warnings, "`show interfaces counters errors` rows");
-  if (columns.empty()) r.warnings.push_back({reader.number(), "no header (Port FCS Align ...): not `show interfaces counters errors`"});
+  if (columns.empty())
+    r.warnings.push_back({reader.number(), "no header (Port FCS Align ...): not `show interfaces counters errors`"});
   return r;
 }
 
@@ -555,10 +581,15 @@ SwitchPortsReport ParseEosCountersErrors(std::string_view text) {
 namespace railyard {
 
 SwitchPortsReport ParseSonicCounters(std::string_view text) {
-  static const std::pair<const char*, const char*> kColumns[] = {
-      {"RX_ERR", "rx"},           {"TX_ERR", "tx"},           {"RX_DRP", "rx_drop"},           {"TX_DRP", "tx_drop"},
-      {"RX_OVR", "rx_overrun"},   {"TX_OVR", "tx_overrun"},   {"FEC_CORR", "fec_corrected"},  {"FEC_UNCORR", "fec_uncorrected"},
-      {"FEC_SYMBOL_ERR", "fec_symbol"}};
+  static const std::pair<const char*, const char*> kColumns[] = {{"RX_ERR", "rx"},
+                                                                 {"TX_ERR", "tx"},
+                                                                 {"RX_DRP", "rx_drop"},
+                                                                 {"TX_DRP", "tx_drop"},
+                                                                 {"RX_OVR", "rx_overrun"},
+                                                                 {"TX_OVR", "tx_overrun"},
+                                                                 {"FEC_CORR", "fec_corrected"},
+                                                                 {"FEC_UNCORR", "fec_uncorrected"},
+                                                                 {"FEC_SYMBOL_ERR", "fec_symbol"}};
   SwitchPortsReport r;
   UnreadLines unread;
   LineReader reader(text);

@@ -31,25 +31,25 @@ struct SwitchPortFacts {
   std::string duplex;       // full | half | ""
   std::string fec;          // rs | fc | none | auto | "" (as the switch calls it, lower case)
   uint32_t mtu = 0;
-  std::string vlan_mode;    // access | trunk | routed | member (of a port-channel) | ""
-  int access_vlan = 0;      // the untagged VLAN of an access port, 0 = none
-  std::string member_of;    // the port-channel it is in ("Po100")
+  std::string vlan_mode;      // access | trunk | routed | member (of a port-channel) | ""
+  int access_vlan = 0;        // the untagged VLAN of an access port, 0 = none
+  std::string member_of;      // the port-channel it is in ("Po100")
   std::string allowed_vlans;  // a trunk's allowed VLANs as the switch prints them: "ALL", "NONE", "13-14,200"; "" = not read
   int native_vlan = 0;        // a trunk's untagged VLAN, 0 = not read
   std::map<std::string, uint64_t> errors;  // error counters as read: fcs, align, symbol, rx, runts, giants, tx
-  std::string errors_source;  // where they were read ("file:line"), when another output than the port's
-  std::string peer;         // the far end as the switch sees it (InfiniBand: "dgx001 mlx5_0 port 1")
-  std::string could_be;     // InfiniBand: what both ends support when the link runs below it ("4X, 106.25 Gbps")
-  std::string module_type;  // 25GBASE-SR, Not Present, ...
+  std::string errors_source;               // where they were read ("file:line"), when another output than the port's
+  std::string peer;                        // the far end as the switch sees it (InfiniBand: "dgx001 mlx5_0 port 1")
+  std::string could_be;                    // InfiniBand: what both ends support when the link runs below it ("4X, 106.25 Gbps")
+  std::string module_type;                 // 25GBASE-SR, Not Present, ...
   bool module_present = true;
   std::string module_vendor, module_pn, module_serial;  // the module's EEPROM, where an output gives it
   // Digital diagnostics (DOM), where read: the lowest lane's power (a dark lane is what matters).
   double module_temp_c = 0, rx_power_dbm = 0, tx_power_dbm = 0, tx_bias_ma = 0;
   bool has_rx_power = false, has_tx_power = false, has_tx_bias = false, has_temp = false;
-  std::string module_source;  // where the module was read ("file:line"), when another output than the port's
+  std::string module_source;     // where the module was read ("file:line"), when another output than the port's
   std::optional<SwitchQos> qos;  // the port's own RoCE QoS (EOS show qos interfaces), when read
-  int line = 0;             // where in its source file
-  std::string source;       // that file
+  int line = 0;                  // where in its source file
+  std::string source;            // that file
 };
 
 struct SwitchPortsReport {

@@ -34,8 +34,8 @@ SwitchQosReport ParseNvueQosRoce(std::string_view text) {
   SwitchQosReport r;
   SwitchQos q;
   UnreadLines unread;
-  std::string section;  // pfc, congestion-control, trust, lldp-app-tlv ... (unindented keys with no value)
-  std::string table;    // the "=====" titled table being read
+  std::string section;    // pfc, congestion-control, trust, lldp-app-tlv ... (unindented keys with no value)
+  std::string table;      // the "=====" titled table being read
   int value_column = -1;  // where the operational column starts, from the dashes under the header
   LineReader lines(text);
   std::string_view line, previous;
@@ -97,15 +97,19 @@ SwitchQosReport ParseNvueQosRoce(std::string_view text) {
       continue;
     }
     if (section == "pfc" && key == "pfc-priority") {
-      if (PriorityList(value, q.pfc_priorities)) q.pfc_read = any = true;
-      else unread.Note(n, t);
+      if (PriorityList(value, q.pfc_priorities))
+        q.pfc_read = any = true;
+      else
+        unread.Note(n, t);
     } else if (section == "congestion-control" && key == "congestion-mode") {
       q.ecn_read = any = true;
       ecn_mode_off = Lower(value).find("ecn") == std::string::npos;
     } else if (section == "congestion-control" && key == "enabled-tc") {
       std::vector<int> tcs;
-      if (PriorityList(value, tcs)) q.ecn_tcs = tcs, q.ecn_read = any = true;
-      else unread.Note(n, t);
+      if (PriorityList(value, tcs))
+        q.ecn_tcs = tcs, q.ecn_read = any = true;
+      else
+        unread.Note(n, t);
     } else if (section == "trust" && key == "trust-mode") {
       q.trust = Lower(value);
       any = true;
@@ -153,7 +157,8 @@ SwitchQosReport ParseEosQosInterfaces(std::string_view text) {
       continue;
     }
     if (!q) {
-      if (!t.starts_with("ECN/WRED:") && !t.starts_with("RR ") && !t.starts_with("SP ") && !t.starts_with("- ") && !t.starts_with("% ")) {
+      if (!t.starts_with("ECN/WRED:") && !t.starts_with("RR ") && !t.starts_with("SP ") && !t.starts_with("- ") &&
+          !t.starts_with("% ")) {
         unread.Note(n, t);
       }
       continue;

@@ -20,13 +20,13 @@
 namespace railyard {
 
 struct SwitchQos {
-  std::string mode;                // NVUE: lossless, lossy, lossless-single-ipool, lossy-multi-tc; "" = not said
-  std::string trust;               // lower case as printed: "pcp,dscp", "dscp", "cos"; "" = not read
+  std::string mode;   // NVUE: lossless, lossy, lossless-single-ipool, lossy-multi-tc; "" = not said
+  std::string trust;  // lower case as printed: "pcp,dscp", "dscp", "cos"; "" = not read
   bool pfc_read = false;
   std::vector<int> pfc_priorities;  // switch priorities with PFC on (empty with pfc_read: none)
   bool ecn_read = false;
-  std::vector<int> ecn_tcs;        // traffic classes (queues) that mark ECN
-  std::map<int, int> prio_to_tc;   // switch priority -> traffic class, where the output gives it
+  std::vector<int> ecn_tcs;       // traffic classes (queues) that mark ECN
+  std::map<int, int> prio_to_tc;  // switch priority -> traffic class, where the output gives it
   std::string source;
   int line = 0;
 

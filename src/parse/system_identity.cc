@@ -11,9 +11,16 @@ namespace {
 
 // Values firmware writers leave in SMBIOS strings when they fill nothing in: they name no model.
 bool IsPlaceholder(std::string_view v) {
-  static constexpr std::array<std::string_view, 10> kPlaceholders = {
-      "not specified", "to be filled by o.e.m.", "default string", "system product name", "system manufacturer",
-      "not applicable", "none", "unknown", "o.e.m.", "n/a"};
+  static constexpr std::array<std::string_view, 10> kPlaceholders = {"not specified",
+                                                                     "to be filled by o.e.m.",
+                                                                     "default string",
+                                                                     "system product name",
+                                                                     "system manufacturer",
+                                                                     "not applicable",
+                                                                     "none",
+                                                                     "unknown",
+                                                                     "o.e.m.",
+                                                                     "n/a"};
   std::string lower = Lower(v);
   for (std::string_view p : kPlaceholders) {
     if (lower == p) return true;
@@ -22,8 +29,7 @@ bool IsPlaceholder(std::string_view v) {
 }
 
 bool IsDate(std::string_view w) {  // "11/13/2019": SMBIOS dates are mm/dd/yyyy
-  return w.size() >= 8 && w.find('/') != std::string_view::npos &&
-         w.find_first_not_of("0123456789/") == std::string_view::npos;
+  return w.size() >= 8 && w.find('/') != std::string_view::npos && w.find_first_not_of("0123456789/") == std::string_view::npos;
 }
 
 // A printable, bounded copy: hostile captures must not carry escape sequences into reports.
@@ -53,7 +59,8 @@ bool SystemIdentity::IsModel(std::string_view model) const {
   std::string joined = Lower(vendor_product);
   if (joined.empty()) return false;
   // The kernel's "Dell Inc. PowerEdge R750": the model must end it at a word boundary.
-  return joined == want || (joined.size() > want.size() && joined.ends_with(want) && joined[joined.size() - want.size() - 1] == ' ');
+  return joined == want ||
+         (joined.size() > want.size() && joined.ends_with(want) && joined[joined.size() - want.size() - 1] == ' ');
 }
 
 SystemIdentityParse ParseDmidecode(std::string_view text) {
@@ -91,12 +98,18 @@ SystemIdentityParse ParseDmidecode(std::string_view text) {
       }
       std::string_view key = rest.substr(0, colon), value = rest.substr(colon + 1);
       if (s.from.empty()) s.from = "sysfs";
-      if (key == "sys_vendor") set(s.vendor, value, n, key);
-      else if (key == "product_name") set(s.product, value, n, key);
-      else if (key == "board_name") set(s.board, value, n, key);
-      else if (key == "bios_vendor") set(s.bios_vendor, value, n, key);
-      else if (key == "bios_version") set(s.bios_version, value, n, key);
-      else if (key == "bios_date") set(s.bios_date, value, n, key);
+      if (key == "sys_vendor")
+        set(s.vendor, value, n, key);
+      else if (key == "product_name")
+        set(s.product, value, n, key);
+      else if (key == "board_name")
+        set(s.board, value, n, key);
+      else if (key == "bios_vendor")
+        set(s.bios_vendor, value, n, key);
+      else if (key == "bios_version")
+        set(s.bios_version, value, n, key);
+      else if (key == "bios_date")
+        set(s.bios_date, value, n, key);
       continue;  // the other attributes (serials, chassis, modalias) are not identity
     }
     if (t.starts_with("Handle 0x")) {
@@ -115,10 +128,10 @@ SystemIdentityParse ParseDmidecode(std::string_view text) {
     size_t colon = t.find(": ");
     if (title_expected && !indented && colon == std::string_view::npos) {
       // A block title after its Handle line.
-      block = t == "BIOS Information" ? Block::kBios
-              : t == "System Information" ? Block::kSystem
+      block = t == "BIOS Information"         ? Block::kBios
+              : t == "System Information"     ? Block::kSystem
               : t == "Base Board Information" ? Block::kBoard
-                                             : Block::kOther;
+                                              : Block::kOther;
       continue;
     }
     if (colon == std::string_view::npos) {
@@ -128,8 +141,9 @@ SystemIdentityParse ParseDmidecode(std::string_view text) {
     }
     // "node1: \tProduct Name: X" (pdsh/clush prefixes) and bare grep'd lines carry no block title.
     std::string_view key = t.substr(0, colon), value = t.substr(colon + 2);
-    if (size_t inner = value.find(": "); block == Block::kNone && inner != std::string_view::npos &&
-                                          (TrimSpace(value.substr(0, inner)) == "Product Name" || TrimSpace(value.substr(0, inner)) == "Manufacturer")) {
+    if (size_t inner = value.find(": ");
+        block == Block::kNone && inner != std::string_view::npos &&
+        (TrimSpace(value.substr(0, inner)) == "Product Name" || TrimSpace(value.substr(0, inner)) == "Manufacturer")) {
       key = TrimSpace(value.substr(0, inner));
       value = value.substr(inner + 2);
     }
@@ -147,12 +161,17 @@ SystemIdentityParse ParseDmidecode(std::string_view text) {
     }
     if (s.from.empty()) s.from = "dmidecode";
     if (b == Block::kSystem) {
-      if (key == "Manufacturer") set(s.vendor, value, n, "system manufacturer");
-      else if (key == "Product Name") set(s.product, value, n, "system product name");
+      if (key == "Manufacturer")
+        set(s.vendor, value, n, "system manufacturer");
+      else if (key == "Product Name")
+        set(s.product, value, n, "system product name");
     } else if (b == Block::kBios) {
-      if (key == "Vendor") set(s.bios_vendor, value, n, "BIOS vendor");
-      else if (key == "Version") set(s.bios_version, value, n, "BIOS version");
-      else if (key == "Release Date") set(s.bios_date, value, n, "BIOS release date");
+      if (key == "Vendor")
+        set(s.bios_vendor, value, n, "BIOS vendor");
+      else if (key == "Version")
+        set(s.bios_version, value, n, "BIOS version");
+      else if (key == "Release Date")
+        set(s.bios_date, value, n, "BIOS release date");
     } else if (b == Block::kBoard) {
       if (key == "Product Name") set(s.board, value, n, "board product name");
     }

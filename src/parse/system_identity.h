@@ -15,9 +15,9 @@
 namespace railyard {
 
 struct SystemIdentity {
-  std::string vendor;        // "Dell Inc."           (dmidecode Manufacturer / sys_vendor)
-  std::string product;       // "PowerEdge R750"      (Product Name / product_name)
-  std::string board;         // "0PJ80M"              (Base Board Product Name / board_name)
+  std::string vendor;   // "Dell Inc."           (dmidecode Manufacturer / sys_vendor)
+  std::string product;  // "PowerEdge R750"      (Product Name / product_name)
+  std::string board;    // "0PJ80M"              (Base Board Product Name / board_name)
   std::string bios_vendor;
   std::string bios_version;  // "1.5.4"
   std::string bios_date;     // "05/05/2021", as printed

@@ -71,7 +71,8 @@ TEST(Dmidecode, GreppedLinesWithoutBlockTitleAndNoise) {
 
 TEST(KernelDmiLine, BootLineAndOopsHardwareName) {
   // The Hardware name line of tests/fixtures/dmesg/gpud-pstore-…-link-up.txt (line 385): a product with '/' in it.
-  auto s = ParseKernelDmiLine("<4>[ 3098.275478] Hardware name: ASRockRack 1U1G-GENOA/M3/N/GENOAD8QM3-NL, BIOS 2.07.NV01 03/27/2024");
+  auto s =
+      ParseKernelDmiLine("<4>[ 3098.275478] Hardware name: ASRockRack 1U1G-GENOA/M3/N/GENOAD8QM3-NL, BIOS 2.07.NV01 03/27/2024");
   ASSERT_TRUE(s.has_value());
   EXPECT_EQ(s->vendor_product, "ASRockRack 1U1G-GENOA/M3/N");
   EXPECT_EQ(s->board, "GENOAD8QM3-NL");

@@ -87,15 +87,18 @@ BinaryVpd ParseMstvpd(std::string_view text) {
     if (line.empty()) continue;
     size_t colon = line.find(':');
     std::string_view key = colon == std::string_view::npos ? std::string_view() : line.substr(0, colon);
-    bool keyword = key.size() == 2 && std::isalnum(static_cast<unsigned char>(key[0])) && std::isalnum(static_cast<unsigned char>(key[1]));
+    bool keyword =
+        key.size() == 2 && std::isalnum(static_cast<unsigned char>(key[0])) && std::isalnum(static_cast<unsigned char>(key[1]));
     if (!keyword) {
       v.warnings.push_back({number, "not a `KEY: value` line of mstvpd"});
       continue;
     }
     std::string_view value = line.substr(colon + 1);
     while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
-    if (key == "ID") v.product_name = std::string(value);
-    else v.read_only[std::string(key)] = std::string(value);
+    if (key == "ID")
+      v.product_name = std::string(value);
+    else
+      v.read_only[std::string(key)] = std::string(value);
   }
   if (v.product_name.empty() && v.read_only.empty() && v.warnings.empty()) v.warnings.push_back({1, "empty: no VPD keyword"});
   return v;
@@ -112,9 +115,9 @@ VpdIdentity IdentityOf(const std::map<std::string, std::string>& ro) {
   id.part = get("PN");
   const std::string va = get("VA");
   std::string map = va.substr(0, va.find(':'));
-  static const std::map<std::string, std::string> kOems = {{"LNV", "Lenovo"}, {"HP", "HPE"}, {"HPE", "HPE"}, {"DELL", "Dell"},
-                                                           {"DEL", "Dell"}, {"SM", "Supermicro"}, {"SMC", "Supermicro"},
-                                                           {"IBM", "IBM"}, {"CSCO", "Cisco"}, {"HUA", "Huawei"}, {"INSPUR", "Inspur"}};
+  static const std::map<std::string, std::string> kOems = {
+      {"LNV", "Lenovo"},     {"HP", "HPE"},  {"HPE", "HPE"},    {"DELL", "Dell"},  {"DEL", "Dell"},     {"SM", "Supermicro"},
+      {"SMC", "Supermicro"}, {"IBM", "IBM"}, {"CSCO", "Cisco"}, {"HUA", "Huawei"}, {"INSPUR", "Inspur"}};
   if (va.find(':') != std::string::npos && map != "MLX" && !map.empty()) {
     auto o = kOems.find(map);
     id.oem = o == kOems.end() ? map : o->second;

@@ -15,14 +15,14 @@
 namespace railyard {
 
 struct BinaryVpd {
-  std::string product_name;                   // the 0x82 identifier string
+  std::string product_name;                       // the 0x82 identifier string
   std::map<std::string, std::string> read_only;   // PN, EC, SN, V0.. (RV not included)
   std::map<std::string, std::string> read_write;  // V1, YA ...
   bool has_rv = false;
-  bool checksum_ok = false;                   // sum of bytes [0 .. RV checksum byte] == 0 (mod 256)
-  uint8_t checksum_sum = 0;                   // that sum, for the evidence
+  bool checksum_ok = false;  // sum of bytes [0 .. RV checksum byte] == 0 (mod 256)
+  uint8_t checksum_sum = 0;  // that sum, for the evidence
   bool has_end = false;
-  std::vector<ParseWarning> warnings;         // "line" = byte offset
+  std::vector<ParseWarning> warnings;  // "line" = byte offset
 };
 
 BinaryVpd ParseBinaryVpd(std::string_view bytes);
@@ -36,9 +36,9 @@ BinaryVpd ParseMstvpd(std::string_view text);
 // "HP:V2=MFG:…") instead of NVIDIA's "MLX:"; PN holds the OEM's FRU number, and MODL (where present) the
 // NVIDIA model ("MCX750500B-0D00", or "CX4121A-ACAT" without its leading M).
 struct VpdIdentity {
-  std::string oem;        // "Lenovo", "HPE" ... ; "" for an NVIDIA-branded card
-  std::string model;      // the NVIDIA OPN from MODL, "M" restored; "" when not given
-  std::string part;       // the PN keyword as printed (trimmed)
+  std::string oem;    // "Lenovo", "HPE" ... ; "" for an NVIDIA-branded card
+  std::string model;  // the NVIDIA OPN from MODL, "M" restored; "" when not given
+  std::string part;   // the PN keyword as printed (trimmed)
 };
 VpdIdentity IdentityOf(const std::map<std::string, std::string>& read_only);
 

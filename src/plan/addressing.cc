@@ -14,8 +14,8 @@ Finding Exhausted(const Plane& plane, const Ipv4Prefix& prefix, uint64_t needed,
                 {"addresses_in_prefix", std::to_string(prefix.size())},
                 {"addresses_needed", std::to_string(needed)},
                 {"for", std::string(what)}};
-  f.message = fmt::format("{} holds {} addresses but the plane needs {} for {}", FormatPrefix(prefix),
-                          prefix.size(), needed, what);
+  f.message =
+      fmt::format("{} holds {} addresses but the plane needs {} for {}", FormatPrefix(prefix), prefix.size(), needed, what);
   int length = prefix.length;
   while (length > 0 && (uint64_t{1} << (32 - length)) < needed) --length;
   f.fix = fmt::format("give plane {} a prefix of /{} or larger", plane.name, length);
@@ -49,7 +49,7 @@ std::vector<Finding> AssignAddresses(Fabric& fabric) {
       for (uint32_t i = first_link; i < end_link; ++i) {
         Link& link = fabric.links[i];
         Ipv4 base = prefix.network + 2 * (i - first_link);
-        link.ip_z = base;      // the upper (switch) end takes the even address
+        link.ip_z = base;  // the upper (switch) end takes the even address
         link.ip_a = base + 1;
         link.ip_length = 31;
       }
@@ -60,9 +60,12 @@ std::vector<Finding> AssignAddresses(Fabric& fabric) {
       for (uint32_t s = 0; s < plane.switch_count; ++s) {
         Device& d = fabric.devices[plane.first_switch + s];
         d.loopback = next_lo++;
-        if (d.tier == Tier::kLeaf) d.asn = a.asn_base + s;
-        else if (d.tier == Tier::kSpine) d.asn = a.asn_base + leaves + static_cast<uint32_t>(std::max(0, d.pod));
-        else d.asn = a.asn_base + leaves + plane.pods;
+        if (d.tier == Tier::kLeaf)
+          d.asn = a.asn_base + s;
+        else if (d.tier == Tier::kSpine)
+          d.asn = a.asn_base + leaves + static_cast<uint32_t>(std::max(0, d.pod));
+        else
+          d.asn = a.asn_base + leaves + plane.pods;
       }
       continue;
     }

@@ -11,8 +11,8 @@
 
 #include <vector>
 
-#include "model/finding.h"
 #include "model/fabric.h"
+#include "model/finding.h"
 
 namespace railyard {
 

@@ -15,13 +15,14 @@ std::string RoceYaml(const std::string& addressing) {
          "  - {name: compute, kind: roce, nic: MCX75310AAS-NEAT, ports_per_node: 8, speed: 400G, switch: SN5600,"
          " rail_optimized: true}\n"
          "  - {name: oob, kind: ethernet, speed: 1G, switch: SN2201}\n"
-         "addressing:\n" + addressing;
+         "addressing:\n" +
+         addressing;
 }
 
 TEST(Addressing, P2p31PerLinkWithLoopbacksAndAsns) {
-  PlanResult r = Plan(testing::ParseOrDie(RoceYaml(
-      "  compute: {prefix: 10.0.0.0/16, mode: p2p31, loopbacks: 10.255.0.0/24, asn_base: 4200000000}\n"
-      "  oob: {prefix: 192.168.0.0/24}\n")));
+  PlanResult r = Plan(testing::ParseOrDie(
+      RoceYaml("  compute: {prefix: 10.0.0.0/16, mode: p2p31, loopbacks: 10.255.0.0/24, asn_base: 4200000000}\n"
+               "  oob: {prefix: 192.168.0.0/24}\n")));
   const Fabric& f = r.fabric;
   const Plane& compute = f.planes[0];
   std::set<Ipv4> seen;

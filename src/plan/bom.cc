@@ -113,8 +113,8 @@ Bom BuildBom(const Catalog& catalog, const Fabric& fabric, const std::map<std::s
     }
     if (!assemblies.insert(link.assembly).second) continue;
     BomLine& line = acc.Line("cable", cable.opn, plane);
-    line.description = fmt::format("{} {} {} m ({} to {})", ToString(cable.kind), FormatSpeed(cable.speed),
-                                   cable.length_m, cable.end_a, cable.end_b);
+    line.description = fmt::format("{} {} {} m ({} to {})", ToString(cable.kind), FormatSpeed(cable.speed), cable.length_m,
+                                   cable.end_a, cable.end_b);
     line.source = cable.source;
     // Passive copper, RJ45 and fibre draw nothing; active copper and AOC draw power the catalog lacks.
     line.power_known = cable.power_w.has_value() || cable.kind == CableKind::kDac || cable.kind == CableKind::kRj45;
@@ -134,9 +134,8 @@ Bom BuildBom(const Catalog& catalog, const Fabric& fabric, const std::map<std::s
     bom.lines.push_back(line);
   }
   static const std::map<std::string, int> kOrder = {{"switch", 0}, {"nic", 1}, {"cable", 2}, {"transceiver", 3}, {"fibre", 4}};
-  std::stable_sort(bom.lines.begin(), bom.lines.end(), [](const BomLine& a, const BomLine& b) {
-    return kOrder.at(a.category) < kOrder.at(b.category);
-  });
+  std::stable_sort(bom.lines.begin(), bom.lines.end(),
+                   [](const BomLine& a, const BomLine& b) { return kOrder.at(a.category) < kOrder.at(b.category); });
   return bom;
 }
 

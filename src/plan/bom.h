@@ -15,7 +15,7 @@ struct BomLine {
   std::string category;  // switch | nic | cable | fibre | transceiver
   std::string opn;
   std::string description;
-  std::string planes;    // planes that use it, ';'-separated
+  std::string planes;  // planes that use it, ';'-separated
   uint64_t quantity = 0;
   double unit_power_w = 0;      // typical (switches) or max module power (transceivers)
   double unit_max_power_w = 0;  // switches with optics loaded
@@ -27,10 +27,10 @@ struct BomLine {
 struct BomTotals {
   uint64_t switches = 0;
   uint64_t nics = 0;
-  uint64_t cables = 0;        // assemblies (DAC/ACC/AOC/RJ45) and fibres
+  uint64_t cables = 0;  // assemblies (DAC/ACC/AOC/RJ45) and fibres
   uint64_t transceivers = 0;
   double switch_typical_w = 0;
-  double switch_max_w = 0;    // where the catalog knows it; else typical
+  double switch_max_w = 0;  // where the catalog knows it; else typical
   double optics_w = 0;
   uint64_t switches_without_power = 0;  // switches whose power the catalog does not know
 };

@@ -19,7 +19,7 @@ uint64_t Quantity(const Bom& bom, const std::string& opn) {
 TEST(Bom, SuperPodFourSu) {
   PlanResult r = Plan(testing::ParseOrDie(testing::SuperPodYaml(127)));
   const Bom& bom = r.bom;
-  EXPECT_EQ(Quantity(bom, "MQM9700-NS2F"), 48u);      // 32 leaves + 16 spines
+  EXPECT_EQ(Quantity(bom, "MQM9700-NS2F"), 48u);        // 32 leaves + 16 spines
   EXPECT_EQ(Quantity(bom, "MCX75310AAS-NEAT"), 1016u);  // 127 nodes x 8 single-port cards
   EXPECT_EQ(bom.totals.switches, 48u);
   EXPECT_DOUBLE_EQ(bom.totals.switch_typical_w, 48 * 747.0);  // QM9700 typical, passive cables
@@ -113,10 +113,11 @@ namespace {
 
 TEST(Bom, SwitchOpnFollowsTheHallsAirflow) {
   auto plan = [](const std::string& airflow, const std::string& sw) {
-    return Plan(testing::ParseOrDie("name: t\nnodes: {count: 8, gpus: 8, pcie: gen6, per_rack: 2}\nplanes:\n"
-                                    "  - {name: compute, kind: infiniband, nic: ConnectX-" + std::string(sw == "Q3400" ? "8" : "7") +
-                                    ", ports_per_node: 8, speed: " + (sw == "Q3400" ? "XDR" : "NDR") + ", switch: " + sw +
-                                    ", redundancy: leaf-pair, peer_links: 16}\nlayout: {airflow: " + airflow + "}\n"));
+    return Plan(testing::ParseOrDie(
+        "name: t\nnodes: {count: 8, gpus: 8, pcie: gen6, per_rack: 2}\nplanes:\n"
+        "  - {name: compute, kind: infiniband, nic: ConnectX-" +
+        std::string(sw == "Q3400" ? "8" : "7") + ", ports_per_node: 8, speed: " + (sw == "Q3400" ? "XDR" : "NDR") +
+        ", switch: " + sw + ", redundancy: leaf-pair, peer_links: 16}\nlayout: {airflow: " + airflow + "}\n"));
   };
   auto switch_line = [](const PlanResult& r) {
     for (const BomLine& l : r.bom.lines) {

@@ -11,11 +11,16 @@ namespace {
 
 int KindRank(CableKind kind) {
   switch (kind) {
-    case CableKind::kDac: return 0;
-    case CableKind::kRj45: return 0;
-    case CableKind::kAcc: return 1;
-    case CableKind::kAoc: return 2;
-    default: return 9;
+    case CableKind::kDac:
+      return 0;
+    case CableKind::kRj45:
+      return 0;
+    case CableKind::kAcc:
+      return 1;
+    case CableKind::kAoc:
+      return 2;
+    default:
+      return 9;
   }
 }
 
@@ -79,8 +84,8 @@ std::string EndForm(const Catalog& catalog, const Fabric& fabric, PortRef ref) {
   return "unknown";
 }
 
-CableChoice ChooseCable(const Catalog& catalog, Gbps speed, const std::string& end_a, const std::string& end_z,
-                        bool paired, double route_m) {
+CableChoice ChooseCable(const Catalog& catalog, Gbps speed, const std::string& end_a, const std::string& end_z, bool paired,
+                        double route_m) {
   const auto& items = catalog.cables();
   CableChoice best;
   int best_rank = 100;
@@ -93,7 +98,7 @@ CableChoice ChooseCable(const Catalog& catalog, Gbps speed, const std::string& e
     int rank = KindRank(c.kind);
     if (rank < best_rank || (rank == best_rank && c.length_m < best.length_m)) {
       best_rank = rank;
-      best.media = c.kind == CableKind::kDac ? Media::kDac
+      best.media = c.kind == CableKind::kDac   ? Media::kDac
                    : c.kind == CableKind::kAcc ? Media::kAcc
                    : c.kind == CableKind::kAoc ? Media::kAoc
                                                : Media::kRj45;

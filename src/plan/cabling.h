@@ -21,7 +21,7 @@ std::string EndForm(const Catalog& catalog, const Fabric& fabric, PortRef ref);
 
 struct CableChoice {
   Media media = Media::kNone;
-  uint16_t cable = kNoItem;   // assembly, or fibre for optical
+  uint16_t cable = kNoItem;  // assembly, or fibre for optical
   uint16_t xcvr_a = kNoItem;
   uint16_t xcvr_z = kNoItem;
   double length_m = 0;
@@ -29,8 +29,8 @@ struct CableChoice {
 
 // The cheapest way to make a link of `speed` between cages `end_a` and `end_z` over `route_m`.
 // `paired`: both logical ports of twin cages at each end go to the same peer cage.
-CableChoice ChooseCable(const Catalog& catalog, Gbps speed, const std::string& end_a, const std::string& end_z,
-                        bool paired, double route_m);
+CableChoice ChooseCable(const Catalog& catalog, Gbps speed, const std::string& end_a, const std::string& end_z, bool paired,
+                        double route_m);
 
 // Fills route_m, length_m, media, cable, transceivers and assembly of every link.
 void ChooseCables(const Spec& spec, const Catalog& catalog, Fabric& fabric);

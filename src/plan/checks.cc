@@ -34,10 +34,10 @@ void CheckNic(const Spec& spec, const Catalog& catalog, const PlaneSpec& ps, std
   const NicModel& nic = catalog.nics()[ps.nic_index];
   if (nic.max_speed < ps.speed) {
     Finding f = Make("nic-speed-unsupported", Severity::kError, ps, spec.file);
-    f.evidence.insert(f.evidence.end(), {{"nic", nic.opn}, {"nic_max_speed", FormatSpeed(nic.max_speed)},
-                                         {"plane_speed", FormatSpeed(ps.speed)}});
-    f.message = fmt::format("{} runs at most {} per port; the plane asks {}", nic.opn, FormatSpeed(nic.max_speed),
-                            FormatSpeed(ps.speed));
+    f.evidence.insert(f.evidence.end(),
+                      {{"nic", nic.opn}, {"nic_max_speed", FormatSpeed(nic.max_speed)}, {"plane_speed", FormatSpeed(ps.speed)}});
+    f.message =
+        fmt::format("{} runs at most {} per port; the plane asks {}", nic.opn, FormatSpeed(nic.max_speed), FormatSpeed(ps.speed));
     f.fix = "choose a NIC that runs the plane speed, or lower the plane speed";
     out.push_back(std::move(f));
   }
@@ -48,18 +48,18 @@ void CheckNic(const Spec& spec, const Catalog& catalog, const PlaneSpec& ps, std
   double needed = double(ports_on_card) * std::min(ps.speed, nic.max_speed);
   double available = PcieGbps(gen, width);
   if (needed > available) {
-    Finding f = Make("nic-pcie-below-line-rate", ps.role == PlaneRole::kCompute ? Severity::kError : Severity::kWarning,
-                     ps, spec.file);
-    f.evidence.insert(f.evidence.end(),
-                      {{"nic", nic.opn},
-                       {"ports_per_card", std::to_string(ports_on_card)},
-                       {"line_rate_gbps", fmt::format("{:.0f}", needed)},
-                       {"slot", fmt::format("Gen{} x{}", spec.nodes.pcie_gen, spec.nodes.pcie_width)},
-                       {"card", fmt::format("Gen{} x{}", nic.pcie_gen, nic.pcie_width)},
-                       {"pcie_usable_gbps", fmt::format("{:.1f}", available)}});
-    f.message = fmt::format("{} in a Gen{} x{} link carries about {:.0f} Gb/s per direction, below the {:.0f} Gb/s "
-                            "its {} port(s) run at; the NIC cannot reach line rate",
-                            nic.opn, gen, width, available, needed, ports_on_card);
+    Finding f =
+        Make("nic-pcie-below-line-rate", ps.role == PlaneRole::kCompute ? Severity::kError : Severity::kWarning, ps, spec.file);
+    f.evidence.insert(f.evidence.end(), {{"nic", nic.opn},
+                                         {"ports_per_card", std::to_string(ports_on_card)},
+                                         {"line_rate_gbps", fmt::format("{:.0f}", needed)},
+                                         {"slot", fmt::format("Gen{} x{}", spec.nodes.pcie_gen, spec.nodes.pcie_width)},
+                                         {"card", fmt::format("Gen{} x{}", nic.pcie_gen, nic.pcie_width)},
+                                         {"pcie_usable_gbps", fmt::format("{:.1f}", available)}});
+    f.message = fmt::format(
+        "{} in a Gen{} x{} link carries about {:.0f} Gb/s per direction, below the {:.0f} Gb/s "
+        "its {} port(s) run at; the NIC cannot reach line rate",
+        nic.opn, gen, width, available, needed, ports_on_card);
     int want_gen = gen;
     while (want_gen < 6 && PcieGbps(want_gen, width) < needed) ++want_gen;
     f.fix = PcieGbps(want_gen, width) >= needed && want_gen <= nic.pcie_gen
@@ -104,12 +104,14 @@ void CheckOversubscription(const Spec& spec, const PlaneSpec& ps, const Plane& p
       f.evidence.emplace_back("oversubscription", FormatRatio(plane.oversubscription[t]));
       f.evidence.emplace_back("down", fmt::format("{} x {}", tier.down_ports, FormatSpeed(tier.down_speed)));
       f.evidence.emplace_back("up", fmt::format("{} x {}", tier.up_ports, FormatSpeed(tier.up_speed)));
-      f.message = fmt::format("each {} of plane {} has {} x {} up for {} x {} down ({} as built): more uplink bandwidth "
-                              "than 1:1 needs",
-                              t == 0 ? "leaf" : "spine", ps.name, tier.up_ports, FormatSpeed(tier.up_speed), tier.down_ports,
-                              FormatSpeed(tier.down_speed), FormatRatio(plane.oversubscription[t]));
-      f.fix = "fine where the uplink group is fixed by the switch (SN2201's 100G ports); otherwise fewer uplinks or a "
-              "higher oversubscription: save the optics and spine ports";
+      f.message = fmt::format(
+          "each {} of plane {} has {} x {} up for {} x {} down ({} as built): more uplink bandwidth "
+          "than 1:1 needs",
+          t == 0 ? "leaf" : "spine", ps.name, tier.up_ports, FormatSpeed(tier.up_speed), tier.down_ports,
+          FormatSpeed(tier.down_speed), FormatRatio(plane.oversubscription[t]));
+      f.fix =
+          "fine where the uplink group is fixed by the switch (SN2201's 100G ports); otherwise fewer uplinks or a "
+          "higher oversubscription: save the optics and spine ports";
       out.push_back(std::move(f));
     }
   }
@@ -119,9 +121,10 @@ void CheckOversubscription(const Spec& spec, const PlaneSpec& ps, const Plane& p
       Finding f = Make("oversubscribed-compute-plane", Severity::kWarning, ps, spec.file);
       f.evidence.emplace_back("tier", t == 0 ? "leaf" : "spine");
       f.evidence.emplace_back("oversubscription", FormatRatio(plane.oversubscription[t]));
-      f.message = fmt::format("the {} tier of compute plane {} is oversubscribed {}; collective operations "
-                              "(all-reduce, all-to-all) across leaves slow down by up to that factor",
-                              t == 0 ? "leaf" : "spine", ps.name, FormatRatio(plane.oversubscription[t]));
+      f.message = fmt::format(
+          "the {} tier of compute plane {} is oversubscribed {}; collective operations "
+          "(all-reduce, all-to-all) across leaves slow down by up to that factor",
+          t == 0 ? "leaf" : "spine", ps.name, FormatRatio(plane.oversubscription[t]));
       f.fix = "plan training compute planes at 1:1 (oversubscription: \"1:1\")";
       out.push_back(std::move(f));
     }
@@ -135,15 +138,16 @@ void CheckMixedTraffic(const Spec& spec, const PlaneSpec& ps, std::vector<Findin
   std::string list;
   for (PlaneRole r : classes) list += (list.empty() ? "" : ", ") + std::string(ToString(r));
   f.evidence.emplace_back("carries", list);
-  f.message = fmt::format("plane {} carries {}; storage and management bursts then queue behind (or in front of) "
-                          "GPU collectives, and a fault in one takes out the others",
-                          ps.name, list);
+  f.message = fmt::format(
+      "plane {} carries {}; storage and management bursts then queue behind (or in front of) "
+      "GPU collectives, and a fault in one takes out the others",
+      ps.name, list);
   f.fix = "give compute, storage and management their own planes";
   out.push_back(std::move(f));
 }
 
-void CheckLinks(const Spec& spec, const Catalog& catalog, const PlaneSpec& ps, const Plane& plane,
-                const Fabric& fabric, std::vector<Finding>& out) {
+void CheckLinks(const Spec& spec, const Catalog& catalog, const PlaneSpec& ps, const Plane& plane, const Fabric& fabric,
+                std::vector<Finding>& out) {
   // Nodes whose every port on the plane lands on one switch: one failure isolates the node.
   std::map<uint32_t, std::set<uint32_t>> switches_of;
   std::vector<std::string> unreachable;
@@ -174,9 +178,10 @@ void CheckLinks(const Spec& spec, const Catalog& catalog, const PlaneSpec& ps, c
       f.evidence.emplace_back("nodes", std::to_string(count));
       f.evidence.emplace_back("examples", Examples(examples, count));
       f.evidence.emplace_back("ports_per_node", std::to_string(plane.ports_per_node));
-      f.message = fmt::format("{} node(s) have all {} ports of plane {} on one switch ({}); that switch failing "
-                              "cuts them off",
-                              count, plane.ports_per_node, ps.name, Examples(examples, count));
+      f.message = fmt::format(
+          "{} node(s) have all {} ports of plane {} on one switch ({}); that switch failing "
+          "cuts them off",
+          count, plane.ports_per_node, ps.name, Examples(examples, count));
       f.fix = plane.tiers <= 1 && plane.tier[0].count <= 1
                   ? "give the plane `redundancy: leaf-pair` (two leaves, each node's ports alternating between them, "
                     "peer links cabled), or `rail_optimized: true` (a leaf per rail)"
@@ -189,9 +194,10 @@ void CheckLinks(const Spec& spec, const Catalog& catalog, const PlaneSpec& ps, c
     f.evidence.emplace_back("links", std::to_string(unreachable_count));
     f.evidence.emplace_back("longest_route_m", fmt::format("{:.1f}", longest));
     f.evidence.emplace_back("examples", Examples(unreachable, unreachable_count));
-    f.message = fmt::format("{} link(s) of plane {} have no cable or optic in the catalog for their speed, cages and "
-                            "length (longest route {:.1f} m)",
-                            unreachable_count, ps.name, longest);
+    f.message = fmt::format(
+        "{} link(s) of plane {} have no cable or optic in the catalog for their speed, cages and "
+        "length (longest route {:.1f} m)",
+        unreachable_count, ps.name, longest);
     f.fix = "move the network racks closer (layout.network_racks), or add the needed part to data/catalog/cables.csv";
     out.push_back(std::move(f));
   }
@@ -207,20 +213,20 @@ void CheckLinks(const Spec& spec, const Catalog& catalog, const PlaneSpec& ps, c
     Finding f = Make("catalog-low-confidence", Severity::kInfo, ps, spec.file);
     std::vector<std::string> list(weak.begin(), weak.end());
     f.evidence.emplace_back("parts", Examples(list, list.size()));
-    f.message = fmt::format("plane {} uses parts whose catalog facts are weakly sourced: {}", ps.name,
-                            Examples(list, list.size()));
+    f.message =
+        fmt::format("plane {} uses parts whose catalog facts are weakly sourced: {}", ps.name, Examples(list, list.size()));
     f.fix = "confirm the OPN and reach with the vendor before ordering";
     out.push_back(std::move(f));
   }
 }
 
-void CheckTopology(const Spec& spec, const Catalog& catalog, const PlaneSpec& ps, const Plane& plane,
-                   const Fabric& fabric, std::vector<Finding>& out) {
+void CheckTopology(const Spec& spec, const Catalog& catalog, const PlaneSpec& ps, const Plane& plane, const Fabric& fabric,
+                   std::vector<Finding>& out) {
   if (plane.tiers >= 2 && plane.tier[1].count == 1) {
     Finding f = Make("single-spine", Severity::kWarning, ps, spec.file);
     f.evidence.emplace_back("spines", "1");
-    f.message = fmt::format("plane {} has one spine: it carries all traffic between leaves, and losing it splits the plane",
-                            ps.name);
+    f.message =
+        fmt::format("plane {} has one spine: it carries all traffic between leaves, and losing it splits the plane", ps.name);
     f.fix = "use at least two spines";
     out.push_back(std::move(f));
   }
@@ -257,9 +263,10 @@ void CheckTopology(const Spec& spec, const Catalog& catalog, const PlaneSpec& ps
                   {"switches", std::to_string(shape.count)},
                   {"down_ports_used", std::to_string(shape.used_down)},
                   {"down_ports", std::to_string(shape.down_ports)}};
-    f.message = fmt::format("{} {} switches use {} of {} down ports: every switch below must reach each of them over "
-                            "the same number of links, so the tier is sized by divisors of the uplink count",
-                            shape.count, ToString(static_cast<Tier>(t + 1)), shape.used_down, shape.down_ports);
+    f.message = fmt::format(
+        "{} {} switches use {} of {} down ports: every switch below must reach each of them over "
+        "the same number of links, so the tier is sized by divisors of the uplink count",
+        shape.count, ToString(static_cast<Tier>(t + 1)), shape.used_down, shape.down_ports);
     f.fix = t == 2 ? "a pod count that divides the spine uplinks evenly (e.g. a power of two) fills the cores"
                    : "a leaf count that fills the spines' ports (whole scalable units) uses them fully";
     out.push_back(std::move(f));
@@ -277,9 +284,10 @@ void CheckTopology(const Spec& spec, const Catalog& catalog, const PlaneSpec& ps
       f.evidence = {{"groups", std::to_string(plane.groups)},
                     {"slots_in_last_group", std::to_string(last)},
                     {"slots_per_group", std::to_string(plane.nodes_per_group)}};
-      f.message = fmt::format("the last of {} groups of plane {} holds {} of {} slots; its leaves are cabled in full "
-                              "to the spines so it can grow without recabling",
-                              plane.groups, ps.name, last, plane.nodes_per_group);
+      f.message = fmt::format(
+          "the last of {} groups of plane {} holds {} of {} slots; its leaves are cabled in full "
+          "to the spines so it can grow without recabling",
+          plane.groups, ps.name, last, plane.nodes_per_group);
       f.fix = "nothing to do, or size the node count to whole groups";
       out.push_back(std::move(f));
     }
@@ -294,19 +302,25 @@ void CheckBond(const Spec& spec, const Catalog& catalog, const PlaneSpec& ps, st
   const uint32_t cards = (ps.ports_per_node + nic.ports - 1) / std::max<uint32_t>(1, nic.ports);
   if (cards == 1) {
     Finding f = Make("bond-members-one-card", Severity::kWarning, ps, spec.file);
-    f.evidence.insert(f.evidence.end(), {{"nic", nic.opn}, {"ports_per_card", std::to_string(nic.ports)},
-                                         {"ports_per_node", std::to_string(ps.ports_per_node)}});
-    f.message = fmt::format("the bond's {} members are the ports of one {}: the bond survives a cable or a switch, not "
-                            "the card", ps.ports_per_node, nic.opn);
+    f.evidence.insert(
+        f.evidence.end(),
+        {{"nic", nic.opn}, {"ports_per_card", std::to_string(nic.ports)}, {"ports_per_node", std::to_string(ps.ports_per_node)}});
+    f.message = fmt::format(
+        "the bond's {} members are the ports of one {}: the bond survives a cable or a switch, not "
+        "the card",
+        ps.ports_per_node, nic.opn);
     f.fix = "use two single-port cards (or one port of each of two cards) for the bond's members";
     out.push_back(std::move(f));
   } else if (ps.kind == FabricKind::kRoce) {
     Finding f = Make("bond-rdma-across-cards", Severity::kInfo, ps, spec.file);
     f.evidence.insert(f.evidence.end(), {{"nic", nic.opn}, {"cards", std::to_string(cards)}});
-    f.message = fmt::format("the bond spans {} cards: TCP traffic (NFS, S3) uses it, but RDMA does not — RoCE LAG "
-                            "bonds only the ports of one ConnectX adapter — so RDMA clients use each port on its own",
-                            cards);
-    f.fix = "for RDMA storage use the ports unbonded (multi-rail), or a dual-port card per bond and accept the card as one failure domain";
+    f.message = fmt::format(
+        "the bond spans {} cards: TCP traffic (NFS, S3) uses it, but RDMA does not — RoCE LAG "
+        "bonds only the ports of one ConnectX adapter — so RDMA clients use each port on its own",
+        cards);
+    f.fix =
+        "for RDMA storage use the ports unbonded (multi-rail), or a dual-port card per bond and accept the card as one failure "
+        "domain";
     out.push_back(std::move(f));
   }
 }
@@ -323,10 +337,15 @@ void CheckCompatibility(const Spec& spec, const Catalog& catalog, std::vector<Fi
     if (stack) {
       if (std::optional<DriverStackLimit> limit = UnsupportedStack(nic.family, *stack)) {
         Finding f = Make("driver-stack-unsupported", Severity::kError, ps, spec.file);
-        f.evidence.insert(f.evidence.end(), {{"nic", nic.opn}, {"family", nic.family}, {"driver_stack", n.driver_stack},
-                                             {"last_supported", limit->last}, {"source", limit->source + " (confidence " + limit->confidence + ")"}});
-        f.message = fmt::format("nodes.driver_stack {} does not support the {} ({}): {}", n.driver_stack, nic.family, nic.opn, limit->why);
-        f.fix = stack->stack == "mlnx_ofed" ? "plan DOCA-Host (doca_ofed) for these servers" : "plan a driver stack that supports the card, or another card";
+        f.evidence.insert(f.evidence.end(), {{"nic", nic.opn},
+                                             {"family", nic.family},
+                                             {"driver_stack", n.driver_stack},
+                                             {"last_supported", limit->last},
+                                             {"source", limit->source + " (confidence " + limit->confidence + ")"}});
+        f.message = fmt::format("nodes.driver_stack {} does not support the {} ({}): {}", n.driver_stack, nic.family, nic.opn,
+                                limit->why);
+        f.fix = stack->stack == "mlnx_ofed" ? "plan DOCA-Host (doca_ofed) for these servers"
+                                            : "plan a driver stack that supports the card, or another card";
         out.push_back(std::move(f));
       }
     }
@@ -367,15 +386,16 @@ void CheckCompatibility(const Spec& spec, const Catalog& catalog, std::vector<Fi
       f.message = fmt::format("{} says nothing about the {}: {} was not checked", spec.compat.file, n.model, nic.opn);
       f.fix = "add the server vendor's support rows for this model";
     } else if (v.kind == K::kNicNotListed) {
-      f.message = fmt::format("{} does not list the {} for the {} (it lists {})", spec.compat.file, nic.opn, n.model, fmt::join(v.listed_nics, ", "));
+      f.message = fmt::format("{} does not list the {} for the {} (it lists {})", spec.compat.file, nic.opn, n.model,
+                              fmt::join(v.listed_nics, ", "));
       f.fix = "choose a card the server vendor supports, or get its support statement and add the row";
     } else if (v.kind == K::kUnsupported) {
       f.message = fmt::format("{} lists the {} in the {} as unsupported{}", spec.compat.file, nic.opn, n.model,
                               v.row->note.empty() ? "" : ": " + v.row->note);
       f.fix = "choose another card or server model";
     } else if (v.kind == K::kOutOfRange) {
-      f.message = fmt::format("the {} in the {} is supported only as {} line {} says: {}", nic.opn, n.model, spec.compat.file, v.row->line,
-                              fmt::join(v.mismatches, "; "));
+      f.message = fmt::format("the {} in the {} is supported only as {} line {} says: {}", nic.opn, n.model, spec.compat.file,
+                              v.row->line, fmt::join(v.mismatches, "; "));
       f.fix = "plan the BIOS, OS, kernel and driver stack of that row (nodes.bios, os, kernel, driver_stack)";
     } else if (!v.unchecked.empty()) {
       f.severity = Severity::kInfo;
@@ -395,7 +415,8 @@ const std::vector<DesignRule>& DesignRules() {
   static const std::vector<DesignRule> kRules = {
       {"nic-speed-unsupported", Severity::kError, "the NIC cannot run the plane's speed"},
       {"nic-pcie-below-line-rate", Severity::kError, "the NIC's PCIe slot carries less than its ports' line rate"},
-      {"server-nic-unsupported", Severity::kError, "the spec's compatibility matrix does not support a plane's NIC in nodes.model (BIOS, OS, kernel, stack)"},
+      {"server-nic-unsupported", Severity::kError,
+       "the spec's compatibility matrix does not support a plane's NIC in nodes.model (BIOS, OS, kernel, stack)"},
       {"driver-stack-unsupported", Severity::kError, "nodes.driver_stack does not support a plane's NIC family (public limits)"},
       {"plane-mixes-ib-and-ethernet", Severity::kError, "InfiniBand and Ethernet switches or NICs mixed in one plane"},
       {"plane-cannot-be-built", Severity::kError, "no Clos of at most three tiers holds the plane as asked"},
@@ -413,7 +434,8 @@ const std::vector<DesignRule>& DesignRules() {
       {"uplinks-beyond-need", Severity::kInfo, "a leaf or spine has more uplink bandwidth than 1:1 needs"},
       {"airflow-unavailable", Severity::kWarning, "no OPN of a switch model has the hall's airflow (layout.airflow)"},
       {"bond-members-one-card", Severity::kWarning, "an 802.3ad bond whose members are the ports of one card"},
-      {"bond-rdma-across-cards", Severity::kInfo, "a RoCE plane's bond spans two cards: RDMA does not use it (RoCE LAG is per adapter)"},
+      {"bond-rdma-across-cards", Severity::kInfo,
+       "a RoCE plane's bond spans two cards: RDMA does not use it (RoCE LAG is per adapter)"},
       {"spec-name-resolved", Severity::kInfo, "a NIC family or short switch model was resolved to a catalog part"},
       {"switch-facts-missing", Severity::kInfo, "a switch's height is not in the catalog"},
       {"catalog-low-confidence", Severity::kInfo, "a planned part's catalog facts are weakly sourced"},

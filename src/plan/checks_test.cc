@@ -34,7 +34,8 @@ std::string Evidence(const Finding& f, const std::string& key) {
 std::string Plane(const std::string& fields, const std::string& nodes = "count: 64, pcie: gen5, per_rack: 4") {
   return "name: t\nnodes: {" + nodes + "}\nplanes:\n  - {name: compute, " + fields + "}\n";
 }
-const std::string kGood = "kind: infiniband, nic: MCX75310AAS-NEAT, ports_per_node: 8, speed: 400G, switch: QM9700, rail_optimized: true";
+const std::string kGood =
+    "kind: infiniband, nic: MCX75310AAS-NEAT, ports_per_node: 8, speed: 400G, switch: QM9700, rail_optimized: true";
 
 TEST(Checks, HealthyReferenceDesignHasNoWarnings) {
   auto findings = FindingsOf(testing::SuperPodYaml(127));
@@ -55,7 +56,8 @@ TEST(Checks, NicInGen4SlotCannotRunAt400G) {
 }
 
 TEST(Checks, NicSlowerThanThePlane) {
-  auto findings = FindingsOf(Plane("kind: infiniband, nic: MCX653105A-HDAT, ports_per_node: 8, speed: 400G, switch: QM9700, rail_optimized: true"));
+  auto findings = FindingsOf(
+      Plane("kind: infiniband, nic: MCX653105A-HDAT, ports_per_node: 8, speed: 400G, switch: QM9700, rail_optimized: true"));
   ASSERT_TRUE(Find(findings, "nic-speed-unsupported"));
   EXPECT_FALSE(Find(FindingsOf(Plane(kGood)), "nic-speed-unsupported"));
 }
@@ -77,8 +79,9 @@ TEST(Checks, OversubscribedComputePlane) {
   ASSERT_TRUE(f);
   EXPECT_EQ(Evidence(*f, "oversubscription"), "2:1");
   // A storage plane at 2:1 is a normal design.
-  auto storage = FindingsOf("name: t\nnodes: {count: 64}\nplanes:\n  - {name: storage, kind: roce, nic: MCX623106AN-CDAT,"
-                            " ports_per_node: 2, speed: 100G, switch: SN4600C, oversubscription: \"2:1\"}\n");
+  auto storage = FindingsOf(
+      "name: t\nnodes: {count: 64}\nplanes:\n  - {name: storage, kind: roce, nic: MCX623106AN-CDAT,"
+      " ports_per_node: 2, speed: 100G, switch: SN4600C, oversubscription: \"2:1\"}\n");
   EXPECT_FALSE(Find(storage, "oversubscribed-compute-plane"));
 }
 
@@ -88,8 +91,8 @@ TEST(Checks, MixedTrafficOnOnePlane) {
 }
 
 TEST(Checks, NodeWhosePortsAllLandOnOneSwitch) {
-  auto one = FindingsOf(Plane("kind: infiniband, nic: MCX75310AAS-NEAT, ports_per_node: 8, speed: 400G, switch: QM9700",
-                              "count: 8, per_rack: 2"));
+  auto one = FindingsOf(
+      Plane("kind: infiniband, nic: MCX75310AAS-NEAT, ports_per_node: 8, speed: 400G, switch: QM9700", "count: 8, per_rack: 2"));
   const Finding* f = Find(one, "node-single-switch");
   ASSERT_TRUE(f);
   EXPECT_EQ(Evidence(*f, "nodes"), "8");
@@ -98,9 +101,10 @@ TEST(Checks, NodeWhosePortsAllLandOnOneSwitch) {
 
 TEST(Checks, CableBeyondReach) {
   // Rows 10 m apart and 2 m racks: the spine row is out of reach of every 1G copper run.
-  std::string yaml = "name: t\nnodes: {count: 4000, per_rack: 1}\nplanes:\n"
-                     "  - {name: oob, kind: ethernet, speed: 1G, switch: SN2201, manage_switches: false}\n"
-                     "layout: {racks_per_row: 200, rack_width_m: 2.0, row_pitch_m: 10}\n";
+  std::string yaml =
+      "name: t\nnodes: {count: 4000, per_rack: 1}\nplanes:\n"
+      "  - {name: oob, kind: ethernet, speed: 1G, switch: SN2201, manage_switches: false}\n"
+      "layout: {racks_per_row: 200, rack_width_m: 2.0, row_pitch_m: 10}\n";
   const Finding* f = nullptr;
   auto findings = FindingsOf(yaml);
   f = Find(findings, "cable-beyond-reach");
@@ -123,12 +127,14 @@ TEST(Checks, PlaneTooBigForThreeTiers) {
 
 TEST(Checks, SingleSpine) {
   // 63:1 leaves one uplink per leaf, so one spine carries the plane.
-  auto one = FindingsOf("name: t\nnodes: {count: 100}\nplanes:\n  - {name: storage, kind: roce, nic: MCX623106AN-CDAT,"
-                        " ports_per_node: 1, speed: 100G, switch: SN4600C, oversubscription: \"63:1\"}\n");
+  auto one = FindingsOf(
+      "name: t\nnodes: {count: 100}\nplanes:\n  - {name: storage, kind: roce, nic: MCX623106AN-CDAT,"
+      " ports_per_node: 1, speed: 100G, switch: SN4600C, oversubscription: \"63:1\"}\n");
   ASSERT_TRUE(Find(one, "single-spine"));
   // Two or more uplinks always get at least two spines.
-  auto two = FindingsOf("name: t\nnodes: {count: 100}\nplanes:\n"
-                        "  - {name: oob, kind: ethernet, speed: 1G, switch: SN2201, manage_switches: false}\n");
+  auto two = FindingsOf(
+      "name: t\nnodes: {count: 100}\nplanes:\n"
+      "  - {name: oob, kind: ethernet, speed: 1G, switch: SN2201, manage_switches: false}\n");
   EXPECT_FALSE(Find(two, "single-spine"));
 }
 
@@ -147,8 +153,9 @@ TEST(Checks, PartialScalableUnitAndUnderusedTiers) {
 }
 
 TEST(Checks, UnknownSwitchHeightIsSaid) {
-  auto findings = FindingsOf("name: t\nnodes: {count: 64}\nplanes:\n  - {name: compute, kind: roce, nic: MCX75310AAS-NEAT,"
-                             " ports_per_node: 8, speed: 400G, switch: DS5000, rail_optimized: true}\n");
+  auto findings = FindingsOf(
+      "name: t\nnodes: {count: 64}\nplanes:\n  - {name: compute, kind: roce, nic: MCX75310AAS-NEAT,"
+      " ports_per_node: 8, speed: 400G, switch: DS5000, rail_optimized: true}\n");
   EXPECT_TRUE(Find(findings, "switch-facts-missing"));
 }
 
@@ -166,15 +173,18 @@ namespace {
 
 TEST(Checks, DriverStackPlannedForTheServersMustSupportTheCards) {
   // A ConnectX-8 (XDR) plane on servers planned with MLNX_OFED: never supported (data/catalog/driver_stacks.csv).
-  std::string cx8 = "kind: infiniband, nic: 900-9X81E-00EX-ST0, ports_per_node: 8, speed: 800G, switch: Q3400-RA, rail_optimized: true";
+  std::string cx8 =
+      "kind: infiniband, nic: 900-9X81E-00EX-ST0, ports_per_node: 8, speed: 800G, switch: Q3400-RA, rail_optimized: true";
   auto findings = FindingsOf(Plane(cx8, "count: 64, pcie: gen6, per_rack: 4, driver_stack: mlnx_ofed 24.10"));
   const Finding* f = Find(findings, "driver-stack-unsupported");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->severity, Severity::kError);
   EXPECT_NE(f->message.find("ConnectX-8"), std::string::npos) << f->message;
-  EXPECT_EQ(Find(FindingsOf(Plane(cx8, "count: 64, pcie: gen6, per_rack: 4, driver_stack: doca_ofed 25.04")), "driver-stack-unsupported"),
+  EXPECT_EQ(Find(FindingsOf(Plane(cx8, "count: 64, pcie: gen6, per_rack: 4, driver_stack: doca_ofed 25.04")),
+                 "driver-stack-unsupported"),
             nullptr);
-  EXPECT_EQ(Find(FindingsOf(Plane(kGood, "count: 64, pcie: gen5, per_rack: 4, driver_stack: mlnx_ofed 24.10")), "driver-stack-unsupported"),
+  EXPECT_EQ(Find(FindingsOf(Plane(kGood, "count: 64, pcie: gen5, per_rack: 4, driver_stack: mlnx_ofed 24.10")),
+                 "driver-stack-unsupported"),
             nullptr);  // ConnectX-7 is the last generation MLNX_OFED supports
   try {
     ParseSpec(Plane(kGood, "count: 64, driver_stack: ofed 5.8"), "s.yaml");
@@ -211,7 +221,8 @@ TEST(Checks, CompatibilityMatrixBesideTheSpec) {
   auto r750 = plan("count: 64, model: PowerEdge R750");
   f = Find(r750, "server-nic-unsupported");
   ASSERT_NE(f, nullptr);
-  EXPECT_NE(f->message.find("does not list the MCX75310AAS-NEAT for the PowerEdge R750 (it lists MCX623106AN-CDAT)"), std::string::npos)
+  EXPECT_NE(f->message.find("does not list the MCX75310AAS-NEAT for the PowerEdge R750 (it lists MCX623106AN-CDAT)"),
+            std::string::npos)
       << f->message;
   // No model: said once, as info.
   auto no_model = plan("count: 64");

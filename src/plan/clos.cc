@@ -59,8 +59,7 @@ uint32_t SmallestDivisorAtLeast(uint32_t n, uint32_t at_least) {
 ClosShape SizeClos(const ClosInput& in) {
   ClosShape s;
   s.slots = in.nodes + static_cast<uint32_t>(in.extra_ports.size());
-  s.endpoints = in.nodes * in.ports_per_node +
-                std::accumulate(in.extra_ports.begin(), in.extra_ports.end(), 0u);
+  s.endpoints = in.nodes * in.ports_per_node + std::accumulate(in.extra_ports.begin(), in.extra_ports.end(), 0u);
   if (in.leaf_ports == 0) {
     s.error = "the leaf switch has no ports at this speed";
     return s;
@@ -162,8 +161,7 @@ ClosShape SizeClos(const ClosInput& in) {
   uint32_t leaves_per_full_group = s.rails * s.leaves_per_rail;
   uint32_t groups_per_pod = s.spine_down / leaves_per_full_group;
   if (groups_per_pod == 0 || s.spine_up == 0) {
-    s.error = fmt::format("a scalable unit has {} leaves but a spine has only {} downlinks", leaves_per_full_group,
-                          s.spine_down);
+    s.error = fmt::format("a scalable unit has {} leaves but a spine has only {} downlinks", leaves_per_full_group, s.spine_down);
     return s;
   }
   s.leaves_per_pod = groups_per_pod * leaves_per_full_group;

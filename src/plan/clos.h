@@ -12,39 +12,39 @@
 namespace railyard {
 
 struct ClosInput {
-  uint32_t nodes = 0;              // GPU servers on the plane
+  uint32_t nodes = 0;                 // GPU servers on the plane
   std::vector<uint32_t> extra_ports;  // one entry per appliance slot: its port count
   uint32_t ports_per_node = 1;
   bool rail_optimized = false;
-  uint32_t nodes_per_su = 0;       // 0 = as many as one leaf's downlinks hold per rail
-  uint32_t tiers = 0;              // 0 = fewest that fit; else forced
+  uint32_t nodes_per_su = 0;  // 0 = as many as one leaf's downlinks hold per rail
+  uint32_t tiers = 0;         // 0 = fewest that fit; else forced
 
   // Leaf ports. A uniform leaf splits `leaf_ports` by the first ratio; a leaf with a separate
   // uplink group (leaf_uplink_ports > 0) uses all of `leaf_ports` down and the group up.
   uint32_t leaf_ports = 0;
   uint32_t leaf_uplink_ports = 0;
-  uint32_t spine_ports = 0;        // spine radix at the leaf uplink speed
-  uint32_t core_ports = 0;         // core radix at the spine uplink speed
+  uint32_t spine_ports = 0;                          // spine radix at the leaf uplink speed
+  uint32_t core_ports = 0;                           // core radix at the spine uplink speed
   std::vector<Ratio> oversubscription{Ratio{1, 1}};  // leaf, spine (last entry repeats)
 };
 
 struct ClosShape {
-  std::string error;               // non-empty: the plane cannot be built as asked
+  std::string error;  // non-empty: the plane cannot be built as asked
   uint32_t tiers = 0;
-  uint32_t rails = 1;              // leaves per group a node spreads its ports over
-  uint32_t ports_per_rail = 1;     // node ports on each of those leaves
-  uint32_t slots_per_leaf = 0;     // nodes one leaf serves
+  uint32_t rails = 1;           // leaves per group a node spreads its ports over
+  uint32_t ports_per_rail = 1;  // node ports on each of those leaves
+  uint32_t slots_per_leaf = 0;  // nodes one leaf serves
   uint32_t nodes_per_group = 0;
-  uint32_t leaves_per_rail = 1;    // per full group
+  uint32_t leaves_per_rail = 1;  // per full group
   uint32_t groups = 0;
-  uint32_t slots = 0;              // nodes + appliance slots
-  uint32_t endpoints = 0;          // endpoint ports
+  uint32_t slots = 0;      // nodes + appliance slots
+  uint32_t endpoints = 0;  // endpoint ports
   uint32_t leaves = 0;
-  uint32_t leaf_down = 0;          // designed downlinks per leaf
-  uint32_t leaf_up = 0;            // uplinks per leaf
+  uint32_t leaf_down = 0;  // designed downlinks per leaf
+  uint32_t leaf_up = 0;    // uplinks per leaf
   uint32_t leaves_per_pod = 0;
   uint32_t pods = 1;
-  uint32_t spines_per_pod = 0;     // = spines for two tiers
+  uint32_t spines_per_pod = 0;  // = spines for two tiers
   uint32_t spines = 0;
   uint32_t spine_down = 0;
   uint32_t spine_up = 0;

@@ -42,8 +42,7 @@ TEST_P(SuperPodTable, MatchesNvidiaPublishedCounts) {
 
 INSTANTIATE_TEST_SUITE_P(H100, SuperPodTable,
                          ::testing::Values(SuperPodRow{1, 31, 8, 4, 252, 256}, SuperPodRow{2, 63, 16, 8, 508, 512},
-                                           SuperPodRow{3, 95, 24, 16, 764, 768},
-                                           SuperPodRow{4, 127, 32, 16, 1020, 1024}));
+                                           SuperPodRow{3, 95, 24, 16, 764, 768}, SuperPodRow{4, 127, 32, 16, 1020, 1024}));
 
 TEST(Clos, B200EightSuIsTheTwoTierCeiling) {
   // B200 SuperPOD (switches.md): 8 SU = 64 leaf / 32 spine; 16 SU = 128 / 128 / 64 core.
@@ -171,11 +170,11 @@ TEST(Clos, DualHomedStoragePairs) {
   in.leaf_ports = in.spine_ports = 64;
   in.oversubscription = {Ratio{2, 1}};
   ClosShape s = SizeClos(in);
-  EXPECT_EQ(s.rails, 2u);            // port 0 and port 1 of a node on different leaves
+  EXPECT_EQ(s.rails, 2u);  // port 0 and port 1 of a node on different leaves
   EXPECT_EQ(s.groups, 4u);
   EXPECT_EQ(s.nodes_per_group, 32u);  // balanced, not 42 + 42 + 42 + 1
   EXPECT_EQ(s.leaves, 8u);
-  EXPECT_EQ(s.spines, 3u);           // smallest divisor of 21 uplinks holding 8 x 21 links
+  EXPECT_EQ(s.spines, 3u);  // smallest divisor of 21 uplinks holding 8 x 21 links
 }
 
 TEST(Clos, SplitPortLeafUsesItsUplinkGroup) {

@@ -145,8 +145,10 @@ void FinalizeRacks(const Spec& spec, Fabric& fabric) {
   std::map<uint16_t, uint16_t> next_network;
   std::map<uint16_t, uint16_t> gpu_in_row;
   for (const Rack& r : fabric.racks) {
-    if (r.network) ++network_in_row[r.row];
-    else ++gpu_in_row[r.row];
+    if (r.network)
+      ++network_in_row[r.row];
+    else
+      ++gpu_in_row[r.row];
   }
   const bool middle = spec.layout.network_racks == NetworkRackPlacement::kMiddleOfRow;
   (void)per_row;

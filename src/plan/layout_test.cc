@@ -29,16 +29,14 @@ TEST(Layout, NodesFillRacksAndRows) {
 TEST(Layout, EndOfRowNetworkRackFollowsTheGpuRacks) {
   PlanResult r = Plan(ParseOrDie(SuperPodYaml(31)));
   const Fabric& f = r.fabric;
-  const Device& leaf = *std::find_if(f.devices.begin(), f.devices.end(),
-                                     [](const Device& d) { return d.tier == Tier::kLeaf; });
+  const Device& leaf = *std::find_if(f.devices.begin(), f.devices.end(), [](const Device& d) { return d.tier == Tier::kLeaf; });
   const Rack& rack = f.racks[leaf.rack];
   EXPECT_TRUE(rack.network);
   EXPECT_EQ(rack.row, 0);
   EXPECT_EQ(rack.position, 8);  // right after the 8 GPU racks (0..7) of a 10-rack row: no empty positions between
   EXPECT_EQ(rack.name, "r01-n1");
   // Two-tier spines sit in the hall's central row (here the only row), in a network rack.
-  const Device& spine = *std::find_if(f.devices.begin(), f.devices.end(),
-                                      [](const Device& d) { return d.tier == Tier::kSpine; });
+  const Device& spine = *std::find_if(f.devices.begin(), f.devices.end(), [](const Device& d) { return d.tier == Tier::kSpine; });
   EXPECT_EQ(f.racks[spine.rack].row, 0);
   EXPECT_TRUE(f.racks[spine.rack].network);
 }
@@ -127,9 +125,10 @@ namespace railyard {
 namespace {
 
 TEST(Layout, RacksTakeTheHallsNames) {
-  const std::string base = "name: hall\nnodes: {count: 8, gpus: 8, pcie: gen5, per_rack: 2}\nplanes:\n"
-                           "  - {name: compute, kind: infiniband, nic: ConnectX-7, ports_per_node: 8, speed: NDR, switch: QM9700, "
-                           "redundancy: leaf-pair, peer_links: 16}\nlayout: {network_racks: middle-of-row}\n";
+  const std::string base =
+      "name: hall\nnodes: {count: 8, gpus: 8, pcie: gen5, per_rack: 2}\nplanes:\n"
+      "  - {name: compute, kind: infiniband, nic: ConnectX-7, ports_per_node: 8, speed: NDR, switch: QM9700, "
+      "redundancy: leaf-pair, peer_links: 16}\nlayout: {network_racks: middle-of-row}\n";
   PlanResult r = Plan(testing::ParseOrDie(base + "racks: {r01-01: A01, r01-n1: A03-NET}\n"));
   std::set<std::string> names;
   for (const Rack& rack : r.fabric.racks) names.insert(rack.name);
@@ -143,7 +142,7 @@ TEST(Layout, RacksTakeTheHallsNames) {
     EXPECT_EQ(e.mark().line, 6);
   }
   EXPECT_THROW(Plan(testing::ParseOrDie(base + "racks: {r01-01: r01-02}\n")), SpecError);  // two racks of one name
-  EXPECT_THROW(testing::ParseOrDie(base + "racks: {r01-01: 'A 01,x'}\n"), SpecError);   // not CSV-safe
+  EXPECT_THROW(testing::ParseOrDie(base + "racks: {r01-01: 'A 01,x'}\n"), SpecError);      // not CSV-safe
 }
 
 }  // namespace

@@ -60,8 +60,8 @@ std::string LabelPrefix(const std::string& name, const std::set<std::string>& ta
   return prefix;
 }
 
-Finding PlaneFinding(const PlaneSpec& ps, const std::string& rule, Severity severity, std::string message,
-                     std::string fix, const std::string& file) {
+Finding PlaneFinding(const PlaneSpec& ps, const std::string& rule, Severity severity, std::string message, std::string fix,
+                     const std::string& file) {
   Finding f;
   f.rule = rule;
   f.severity = severity;
@@ -93,8 +93,8 @@ uint16_t DefaultSpine(const Catalog& catalog, const PlaneSpec& ps, Gbps up_speed
   }
   findings.push_back(PlaneFinding(
       ps, "spine-switch-defaulted", Severity::kInfo,
-      fmt::format("{} leaves uplink at {} through a separate port group; spines default to {} ({} ports at {})",
-                  leaf.model, FormatSpeed(up_speed), catalog.switches()[best].model, best_ports, FormatSpeed(up_speed)),
+      fmt::format("{} leaves uplink at {} through a separate port group; spines default to {} ({} ports at {})", leaf.model,
+                  FormatSpeed(up_speed), catalog.switches()[best].model, best_ports, FormatSpeed(up_speed)),
       "name `spine_switch:` in the plane to choose another model", file));
   return best;
 }
@@ -110,10 +110,10 @@ class PlaneBuilder {
     plane.first_switch = static_cast<uint32_t>(fabric_.devices.size());
     const uint32_t leaf_ports = leaf_model.PortsAt(ps.speed);
     if (leaf_ports == 0) {
-      findings_.push_back(PlaneFinding(
-          ps, "switch-speed-unsupported", Severity::kError,
-          fmt::format("{} has no ports at {}", leaf_model.model, FormatSpeed(ps.speed)),
-          fmt::format("choose a switch that runs {} or change the plane speed", FormatSpeed(ps.speed)), spec_.file));
+      findings_.push_back(
+          PlaneFinding(ps, "switch-speed-unsupported", Severity::kError,
+                       fmt::format("{} has no ports at {}", leaf_model.model, FormatSpeed(ps.speed)),
+                       fmt::format("choose a switch that runs {} or change the plane speed", FormatSpeed(ps.speed)), spec_.file));
       return;
     }
     if (ps.leaf_pair) {
@@ -122,8 +122,8 @@ class PlaneBuilder {
     }
     const bool split = !leaf_model.uplink_ports.empty();
     const Gbps up_speed = split ? leaf_model.FastestUplink() : ps.speed;
-    const uint16_t spine_model = ps.spine_switch != kNoItem ? ps.spine_switch
-                                                           : DefaultSpine(catalog_, ps, up_speed, findings_, spec_.file);
+    const uint16_t spine_model =
+        ps.spine_switch != kNoItem ? ps.spine_switch : DefaultSpine(catalog_, ps, up_speed, findings_, spec_.file);
     const uint16_t core_model = ps.core_switch != kNoItem ? ps.core_switch : spine_model;
 
     ClosInput in;
@@ -138,8 +138,10 @@ class PlaneBuilder {
     in.oversubscription = ps.oversubscription;
     // Nodes are the slots with the plane's full port count; the rest are appliance slots.
     for (const Slot& s : slots) {
-      if (s.device < fabric_.node_count) ++in.nodes;
-      else in.extra_ports.push_back(s.ports);
+      if (s.device < fabric_.node_count)
+        ++in.nodes;
+      else
+        in.extra_ports.push_back(s.ports);
     }
     if (ps.role == PlaneRole::kOob) {
       in.ports_per_node = 1;
@@ -227,8 +229,8 @@ class PlaneBuilder {
     if (down + ps.peer_links > leaf_ports) {
       findings_.push_back(PlaneFinding(
           ps, "plane-cannot-be-built", Severity::kError,
-          fmt::format("a leaf pair of {} needs {} endpoint ports and {} peer links per leaf; a {} has {} ports at {}", leaf_model.model,
-                      down, ps.peer_links, leaf_model.model, leaf_ports, FormatSpeed(ps.speed)),
+          fmt::format("a leaf pair of {} needs {} endpoint ports and {} peer links per leaf; a {} has {} ports at {}",
+                      leaf_model.model, down, ps.peer_links, leaf_model.model, leaf_ports, FormatSpeed(ps.speed)),
           "use a switch with more ports, fewer nodes, or a spine tier instead of a leaf pair", spec_.file));
       return;
     }
@@ -262,7 +264,8 @@ class PlaneBuilder {
         uint32_t leaf_device = plane.first_switch + k;
         uint16_t leaf_port = static_cast<uint16_t>(++next_port[k]);
         if (fabric_.devices[leaf_device].rack == kUnplaced) fabric_.devices[leaf_device].rack = fabric_.devices[slot.device].rack;
-        AddLink({slot.device, static_cast<uint16_t>(slot.first_port + p)}, {leaf_device, leaf_port}, plane_index, 0, -1, ps.speed);
+        AddLink({slot.device, static_cast<uint16_t>(slot.first_port + p)}, {leaf_device, leaf_port}, plane_index, 0, -1,
+                ps.speed);
       }
     }
     leaf.used_down = std::max(next_port[0], next_port[1]);
@@ -447,10 +450,10 @@ PlanResult Plan(const Spec& spec, const Catalog& catalog) {
     plane.slots = ps.slots;
     plane.qos = ps.qos;
     plane.bond = ps.bond;
-    plane.mtu = ps.mtu ? ps.mtu
-                       : ps.kind == FabricKind::kInfiniband ? 2044  // IPoIB datagram: a 2048-byte IB MTU less 4
-                       : ps.role == PlaneRole::kInband || ps.role == PlaneRole::kOob ? 1500
-                                                                                     : 9000;
+    plane.mtu = ps.mtu                                                        ? ps.mtu
+                : ps.kind == FabricKind::kInfiniband                          ? 2044  // IPoIB datagram: a 2048-byte IB MTU less 4
+                : ps.role == PlaneRole::kInband || ps.role == PlaneRole::kOob ? 1500
+                                                                              : 9000;
     plane.bmc = ps.role == PlaneRole::kOob;
     plane.node_port_offset = port_offset;
     port_offset += ps.ports_per_node;
@@ -481,8 +484,8 @@ PlanResult Plan(const Spec& spec, const Catalog& catalog) {
         Device d;
         d.name = x.count == 1 ? x.name : fmt::format("{}-{}", x.name, k + 1);
         d.role = DeviceRole::kAppliance;
-        plane_slots[p].push_back({static_cast<uint32_t>(fabric.devices.size()),
-                                  static_cast<uint16_t>(fabric.planes[p].node_port_offset), x.ports});
+        plane_slots[p].push_back(
+            {static_cast<uint32_t>(fabric.devices.size()), static_cast<uint16_t>(fabric.planes[p].node_port_offset), x.ports});
         fabric.devices.push_back(std::move(d));
       }
     }
@@ -542,10 +545,11 @@ PlanResult Plan(const Spec& spec, const Catalog& catalog) {
   for (uint32_t d = 0; d < fabric.devices.size(); ++d) {
     auto [it, added] = seen.emplace(fabric.devices[d].name, d);
     if (!added) {
-      throw SpecError(spec.file, spec.nodes.mark, "nodes.name_prefix",
-                      fmt::format("device name '{}' is both a {} and a {}: choose a name_prefix no switch name starts with",
-                                  fabric.devices[d].name, fabric.devices[it->second].role == DeviceRole::kSwitch ? "switch" : "node",
-                                  fabric.devices[d].role == DeviceRole::kSwitch ? "switch" : "node"));
+      throw SpecError(
+          spec.file, spec.nodes.mark, "nodes.name_prefix",
+          fmt::format("device name '{}' is both a {} and a {}: choose a name_prefix no switch name starts with",
+                      fabric.devices[d].name, fabric.devices[it->second].role == DeviceRole::kSwitch ? "switch" : "node",
+                      fabric.devices[d].role == DeviceRole::kSwitch ? "switch" : "node"));
     }
   }
   FinalizeRacks(spec, fabric);
@@ -556,9 +560,9 @@ PlanResult Plan(const Spec& spec, const Catalog& catalog) {
     std::set<std::string> taken;
     for (const auto& [id, hall] : spec.rack_names) {
       if (by_id.count(id) == 0) {
-        throw SpecError(spec.file, spec.rack_name_marks.at(id), "racks." + id,
-                        fmt::format("the plan has no rack {} (its racks are {} to {})", id, by_id.begin()->first,
-                                    by_id.rbegin()->first));
+        throw SpecError(
+            spec.file, spec.rack_name_marks.at(id), "racks." + id,
+            fmt::format("the plan has no rack {} (its racks are {} to {})", id, by_id.begin()->first, by_id.rbegin()->first));
       }
     }
     for (const auto& [id, hall] : spec.rack_names) fabric.racks[by_id.at(id)].name = hall;
@@ -583,7 +587,8 @@ PlanResult Plan(const Spec& spec, const Catalog& catalog) {
     };
     std::string opn = m.opns.empty() ? m.model : m.opns.front();
     if (!spec.layout.airflow.empty()) {
-      auto match = std::find_if(m.airflow.begin(), m.airflow.end(), [&](const auto& e) { return e.second == spec.layout.airflow; });
+      auto match =
+          std::find_if(m.airflow.begin(), m.airflow.end(), [&](const auto& e) { return e.second == spec.layout.airflow; });
       if (match != m.airflow.end()) {
         opn = match->first;
       } else {
@@ -594,8 +599,9 @@ PlanResult Plan(const Spec& spec, const Catalog& catalog) {
         f.evidence = {{"spec", fmt::format("{}:{}", spec.file, spec.layout.mark.line)}, {"airflow", spec.layout.airflow}};
         std::string known;
         for (const auto& [o, way] : m.airflow) known += fmt::format("{}{} ({})", known.empty() ? "" : ", ", o, way);
-        f.message = fmt::format("the catalog has no {} OPN of {} ({}): the BOM orders {}", spec.layout.airflow == "p2c" ? "P2C" : "C2P",
-                                m.model, known.empty() ? "no airflow known for any of its OPNs" : known, opn);
+        f.message =
+            fmt::format("the catalog has no {} OPN of {} ({}): the BOM orders {}", spec.layout.airflow == "p2c" ? "P2C" : "C2P",
+                        m.model, known.empty() ? "no airflow known for any of its OPNs" : known, opn);
         f.fix = "ask the vendor for the other airflow's OPN and add it with --catalog, or choose a model that has it";
         result.findings.push_back(std::move(f));
       }

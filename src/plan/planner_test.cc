@@ -137,10 +137,11 @@ TEST(Planner, IsDeterministic) {
 }
 
 TEST(Planner, NamesPortsAsTheDevicesDo) {
-  PlanResult r = Plan(ParseOrDie(
-      "name: t\nnodes: {count: 64}\nplanes:\n"
-      "  - {name: compute, kind: roce, nic: MCX75310AAS-NEAT, ports_per_node: 8, speed: 400G, switch: SN5600, rail_optimized: true}\n"
-      "  - {name: storage, kind: roce, nic: MCX623106AN-CDAT, ports_per_node: 2, speed: 100G, switch: SN4600C}\n"));
+  PlanResult r = Plan(
+      ParseOrDie("name: t\nnodes: {count: 64}\nplanes:\n"
+                 "  - {name: compute, kind: roce, nic: MCX75310AAS-NEAT, ports_per_node: 8, speed: 400G, switch: SN5600, "
+                 "rail_optimized: true}\n"
+                 "  - {name: storage, kind: roce, nic: MCX623106AN-CDAT, ports_per_node: 2, speed: 100G, switch: SN4600C}\n"));
   const Fabric& f = r.fabric;
   const Link& first = f.links[0];
   EXPECT_EQ(PortName(f, first.a), "mlx5_0");

@@ -1,7 +1,7 @@
 // NVIDIA's published DGX SuperPOD compute-fabric tables, planned from specs written as engineers
 // write them (`nic: ConnectX-8`, `switch: Q3400`, `speed: XDR`), must come out exact.
-#include <gtest/gtest.h>
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include "catalog/catalog.h"
 #include "plan/planner.h"
@@ -69,8 +69,8 @@ TEST(PublishedDesigns, DgxB300XdrSuperPod) {
 // from 16 SU.
 // https://docs.nvidia.com/dgx-superpod/reference-architecture-scalable-infrastructure-b200/latest/dgx-superpod-architecture.html
 TEST(PublishedDesigns, DgxB200NdrSuperPod) {
-  for (const Row& row : {Row{2, 16, 8, 0}, Row{4, 32, 16, 0}, Row{8, 64, 32, 0}, Row{16, 128, 128, 64},
-                         Row{32, 256, 256, 128}, Row{64, 512, 512, 256}}) {
+  for (const Row& row : {Row{2, 16, 8, 0}, Row{4, 32, 16, 0}, Row{8, 64, 32, 0}, Row{16, 128, 128, 64}, Row{32, 256, 256, 128},
+                         Row{64, 512, 512, 256}}) {
     SCOPED_TRACE(fmt::format("{} SU", row.su));
     uint32_t nodes = row.su * 32;
     ExpectTableRow(PlanSuperPod(nodes, 32, "ConnectX-7", "NDR", "QM9700", "gen5"), row, nodes);

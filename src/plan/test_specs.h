@@ -12,7 +12,9 @@ namespace railyard::testing {
 inline std::string SuperPodYaml(int nodes, const std::string& extra_planes = "", const std::string& addressing = "",
                                 const std::string& layout = "") {
   return "name: test\n"
-         "nodes: {count: " + std::to_string(nodes) + ", gpus: 8, pcie: gen5, per_rack: 4, name_prefix: dgx}\n"
+         "nodes: {count: " +
+         std::to_string(nodes) +
+         ", gpus: 8, pcie: gen5, per_rack: 4, name_prefix: dgx}\n"
          "planes:\n"
          "  - name: compute\n"
          "    kind: infiniband\n"
@@ -23,8 +25,7 @@ inline std::string SuperPodYaml(int nodes, const std::string& extra_planes = "",
          "    rail_optimized: true\n"
          "    nodes_per_su: 32\n"
          "    extra_endpoints: [{name: ufm, ports: 4}]\n" +
-         extra_planes + (layout.empty() ? "" : "layout:\n" + layout) +
-         (addressing.empty() ? "" : "addressing:\n" + addressing);
+         extra_planes + (layout.empty() ? "" : "layout:\n" + layout) + (addressing.empty() ? "" : "addressing:\n" + addressing);
 }
 
 inline Spec ParseOrDie(const std::string& yaml) { return ParseSpec(yaml, "test.yaml"); }

@@ -17,7 +17,6 @@
 
 #include <fmt/format.h>
 
-
 namespace railyard {
 namespace {
 
@@ -41,16 +40,15 @@ NameResolver::NameResolver(const PlannedFabric& plan) : plan_(plan) {
   for (uint32_t i = 0; i < plan.devices.size(); ++i) lower_.emplace(Lower(plan.devices[i].name), i);
 }
 
-void NameResolver::LoadMap(const std::string& path) {
-  LoadMapText(ReadWholeFile(path), ShownPath(path));
-}
+void NameResolver::LoadMap(const std::string& path) { LoadMapText(ReadWholeFile(path), ShownPath(path)); }
 
 std::string NormalGuid(std::string_view guid) {
   // "0x2C5EAB0300B87B40", "2c5eab0300b87b40", "S-2c5e…" (ibnetdiscover's node ids) -> "0x2c5eab0300b87b40".
   std::string_view g = guid;
   if (g.size() > 2 && g[1] == '-' && (g[0] == 'S' || g[0] == 'H' || g[0] == 'R')) g.remove_prefix(2);
   if (g.size() > 2 && g[0] == '0' && (g[1] == 'x' || g[1] == 'X')) g.remove_prefix(2);
-  if (g.empty() || g.size() > 16 || !std::all_of(g.begin(), g.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); })) {
+  if (g.empty() || g.size() > 16 ||
+      !std::all_of(g.begin(), g.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); })) {
     return {};
   }
   return "0x" + Lower(g);
@@ -91,7 +89,8 @@ void NameResolver::LoadMapText(std::string_view text, const std::string& source)
     auto claim = [&](const std::string& key, const std::string& target, std::string_view what) {
       auto [it, fresh] = first_row.emplace(key, fmt::format("line {} ({})", line, target));
       if (!fresh && it->second.find("(" + target + ")") == std::string::npos) {
-        throw InputError(source, line, 0, "", fmt::format("{} '{}' is mapped twice: to {} here and at {}", what, f[0], target, it->second));
+        throw InputError(source, line, 0, "",
+                         fmt::format("{} '{}' is mapped twice: to {} here and at {}", what, f[0], target, it->second));
       }
     };
     if (f.size() == 2) {
@@ -104,7 +103,8 @@ void NameResolver::LoadMapText(std::string_view text, const std::string& source)
       claim(PortKey(f[0], f[1]), f[2] + ":" + f[3], "observed port");
       port_alias_[PortKey(f[0], f[1])] = ResolvedPort{plan_device(f[2]), f[3]};
     } else {
-      throw InputError(source, line, 0, "", "expected observed_device,plan_device or observed_device,observed_port,plan_device,plan_port");
+      throw InputError(source, line, 0, "",
+                       "expected observed_device,plan_device or observed_device,observed_port,plan_device,plan_port");
     }
   }
 }
@@ -116,7 +116,9 @@ void NameResolver::LoadIbdev2netdevDir(const std::string& dir) {
     std::string host = entry.path().filename().string();
     host = host.substr(0, host.find('.'));
     auto device = ResolveDevice(host);
-    if (!device) throw InputError(entry.path().string(), 0, 0, "", fmt::format("host '{}' (the file name) is not a device of the plan", host));
+    if (!device)
+      throw InputError(entry.path().string(), 0, 0, "",
+                       fmt::format("host '{}' (the file name) is not a device of the plan", host));
     std::vector<ParseWarning> warnings;
     std::vector<RdmaNetdev> map = ParseIbdev2netdev(ReadWholeFile(entry.path().string()), &warnings);
     if (map.empty()) {

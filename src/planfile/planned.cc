@@ -1,15 +1,15 @@
 #include "planfile/planned.h"
+#include "model/schemas.h"
 #include "util/file.h"
 #include "util/input_error.h"
-#include "model/schemas.h"
 
-#include <charconv>
-#include <optional>
-#include <cstdio>
 #include <algorithm>
+#include <charconv>
+#include <cstdio>
 #include <filesystem>
-#include <future>
 #include <fstream>
+#include <future>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <unordered_set>
@@ -96,11 +96,16 @@ PlannedFabric ParsePadded(const simdjson::padded_string& padded, const std::stri
         PlannedPlane pl;
         for (auto f : item.get_object()) {
           std::string_view k = f.unescaped_key().value_unsafe();
-          if (k == "name") pl.name = std::string(text(f.value()));
-          else if (k == "kind") pl.kind = std::string(text(f.value()));
-          else if (k == "mtu") pl.mtu = static_cast<uint32_t>(number(f.value()));
-          else if (k == "role") pl.role = std::string(text(f.value()));
-          else if (k == "bond") pl.bond = text(f.value()) == "802.3ad";
+          if (k == "name")
+            pl.name = std::string(text(f.value()));
+          else if (k == "kind")
+            pl.kind = std::string(text(f.value()));
+          else if (k == "mtu")
+            pl.mtu = static_cast<uint32_t>(number(f.value()));
+          else if (k == "role")
+            pl.role = std::string(text(f.value()));
+          else if (k == "bond")
+            pl.bond = text(f.value()) == "802.3ad";
         }
         plan.planes.push_back(std::move(pl));
       }
@@ -109,8 +114,10 @@ PlannedFabric ParsePadded(const simdjson::padded_string& padded, const std::stri
         std::string port, netdev;
         for (auto f : item.get_object()) {
           std::string_view k = f.unescaped_key().value_unsafe();
-          if (k == "port") port = std::string(text(f.value()));
-          else if (k == "netdev") netdev = std::string(text(f.value()));
+          if (k == "port")
+            port = std::string(text(f.value()));
+          else if (k == "netdev")
+            netdev = std::string(text(f.value()));
         }
         if (!port.empty() && !netdev.empty()) plan.host_netdevs[netdev] = port;
       }
@@ -120,9 +127,12 @@ PlannedFabric ParsePadded(const simdjson::padded_string& padded, const std::stri
         int row = 0, position = 0;
         for (auto f : item.get_object()) {
           std::string_view k = f.unescaped_key().value_unsafe();
-          if (k == "name") name = std::string(text(f.value()));
-          else if (k == "row") row = static_cast<int>(number(f.value()));
-          else if (k == "position") position = static_cast<int>(number(f.value()));
+          if (k == "name")
+            name = std::string(text(f.value()));
+          else if (k == "row")
+            row = static_cast<int>(number(f.value()));
+          else if (k == "position")
+            position = static_cast<int>(number(f.value()));
         }
         racks[name] = {row, position};
       }
@@ -131,14 +141,22 @@ PlannedFabric ParsePadded(const simdjson::padded_string& padded, const std::stri
         PlannedDevice d;
         for (auto f : item.get_object()) {
           std::string_view k = f.unescaped_key().value_unsafe();
-          if (k == "name") d.name = std::string(text(f.value()));
-          else if (k == "role") d.role = std::string(text(f.value()));
-          else if (k == "tier") d.tier = std::string(text(f.value()));
-          else if (k == "plane") d.plane = std::string(text(f.value()));
-          else if (k == "rack") d.rack = std::string(text(f.value()));
-          else if (k == "u") d.u = static_cast<int>(number(f.value()));
-          else if (k == "rail") d.rail = static_cast<int>(number(f.value()));
-          else if (k == "group") d.group = static_cast<int>(number(f.value()));
+          if (k == "name")
+            d.name = std::string(text(f.value()));
+          else if (k == "role")
+            d.role = std::string(text(f.value()));
+          else if (k == "tier")
+            d.tier = std::string(text(f.value()));
+          else if (k == "plane")
+            d.plane = std::string(text(f.value()));
+          else if (k == "rack")
+            d.rack = std::string(text(f.value()));
+          else if (k == "u")
+            d.u = static_cast<int>(number(f.value()));
+          else if (k == "rail")
+            d.rail = static_cast<int>(number(f.value()));
+          else if (k == "group")
+            d.group = static_cast<int>(number(f.value()));
         }
         auto rack = racks.find(d.rack);
         if (rack != racks.end()) {
@@ -158,26 +176,36 @@ PlannedFabric ParsePadded(const simdjson::padded_string& padded, const std::stri
         bool have[2] = {false, false};
         for (auto f : item.get_object()) {
           std::string_view k = f.unescaped_key().value_unsafe();
-          if (k == "label") l.label = arena.Keep(text(f.value()));
-          else if (k == "plane") l.plane = intern(text(f.value()));
-          else if (k == "level") l.level = intern(text(f.value()));
-          else if (k == "rail") l.rail = static_cast<int>(number(f.value()));
-          else if (k == "speed_gbps") l.speed_gbps = static_cast<uint32_t>(number(f.value()));
-          else if (k == "cable") l.cable = intern(text(f.value()));
-          else if (k == "xcvr_a") l.xcvr_a = intern(text(f.value()));
-          else if (k == "xcvr_z") l.xcvr_z = intern(text(f.value()));
+          if (k == "label")
+            l.label = arena.Keep(text(f.value()));
+          else if (k == "plane")
+            l.plane = intern(text(f.value()));
+          else if (k == "level")
+            l.level = intern(text(f.value()));
+          else if (k == "rail")
+            l.rail = static_cast<int>(number(f.value()));
+          else if (k == "speed_gbps")
+            l.speed_gbps = static_cast<uint32_t>(number(f.value()));
+          else if (k == "cable")
+            l.cable = intern(text(f.value()));
+          else if (k == "xcvr_a")
+            l.xcvr_a = intern(text(f.value()));
+          else if (k == "xcvr_z")
+            l.xcvr_z = intern(text(f.value()));
           else if (k == "length_m") {
             double m = 0;
             if (f.value().get_double().get(m) == simdjson::SUCCESS) l.length_m = m;
-          }
-          else if (k == "a" || k == "z") {
+          } else if (k == "a" || k == "z") {
             int end = k == "a" ? 0 : 1;
             have[end] = true;
             for (auto e : f.value().get_object()) {
               std::string_view ek = e.unescaped_key().value_unsafe();
-              if (ek == "device") ends[end][0] = intern(text(e.value()));
-              else if (ek == "port") ends[end][1] = intern(text(e.value()));
-              else if (ek == "ip" && with_addresses) ips[end] = arena.Keep(text(e.value()));
+              if (ek == "device")
+                ends[end][0] = intern(text(e.value()));
+              else if (ek == "port")
+                ends[end][1] = intern(text(e.value()));
+              else if (ek == "ip" && with_addresses)
+                ips[end] = arena.Keep(text(e.value()));
             }
           }
         }
@@ -296,8 +324,8 @@ bool ParsePlanIndex(std::string owned, const std::string& source, PlannedFabric&
       d.tier = fields[3];
       d.plane = fields[4];
       d.rack = fields[5];
-      if (!Number(fields[6], d.row) || !Number(fields[7], d.position) || !Number(fields[8], d.u) ||
-          !Number(fields[9], d.rail) || !Number(fields[10], d.group)) {
+      if (!Number(fields[6], d.row) || !Number(fields[7], d.position) || !Number(fields[8], d.u) || !Number(fields[9], d.rail) ||
+          !Number(fields[10], d.group)) {
         return fail("a device row with a bad number");
       }
       if (!out.device_index.emplace(d.name, static_cast<uint32_t>(out.devices.size())).second) {
@@ -320,7 +348,8 @@ bool ParsePlanIndex(std::string owned, const std::string& source, PlannedFabric&
     }
   }
   if (line_no == 0) return fail("empty");
-  if (!out.link_addresses.empty() && out.link_addresses.size() != out.links.size()) return fail("address rows for only some links");
+  if (!out.link_addresses.empty() && out.link_addresses.size() != out.links.size())
+    return fail("address rows for only some links");
   if (with_addresses) out.link_addresses.resize(out.links.size());  // a plan without addresses: every end ""
 
   plan = std::move(out);
@@ -361,8 +390,10 @@ std::optional<PlannedFabric> FromIndex(const std::string& path, std::string& not
   std::string why;
   bool parsed = in && ParsePlanIndex(std::move(text), index.string(), plan, why, with_addresses);
   if (!same_plan.get()) {
-    note = fmt::format("{} was not written with this {} (it changed after `railyard plan`): reading {} itself; "
-                       "re-run `railyard plan` to refresh the index", index.string(), path, path);
+    note = fmt::format(
+        "{} was not written with this {} (it changed after `railyard plan`): reading {} itself; "
+        "re-run `railyard plan` to refresh the index",
+        index.string(), path, path);
     return std::nullopt;
   }
   if (!parsed) {

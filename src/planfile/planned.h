@@ -31,11 +31,11 @@ struct PlannedDevice {
   std::string tier;   // leaf | spine | core (switches)
   std::string plane;  // switches only
   std::string rack;
-  int row = 0;        // 1-based, from the rack
+  int row = 0;  // 1-based, from the rack
   int position = 0;
   int u = 0;
-  int rail = 0;       // 1-based rail of a leaf; 0 = none
-  int group = 0;      // 1-based scalable unit of a leaf; 0 = none
+  int rail = 0;   // 1-based rail of a leaf; 0 = none
+  int group = 0;  // 1-based scalable unit of a leaf; 0 = none
 };
 
 // Views into the owning PlannedFabric's arena: valid while any copy of that plan lives.
@@ -58,10 +58,10 @@ struct PlannedLink {
 
 struct PlannedPlane {
   std::string name;
-  std::string kind;  // infiniband | roce | ethernet
-  uint32_t mtu = 0;  // host-side MTU (0: a plan from before plan.json carried it)
-  std::string role;  // compute | storage | inband | oob (the BMC's port: not the host OS's)
-  bool bond = false; // each node's ports on it are one 802.3ad bond
+  std::string kind;   // infiniband | roce | ethernet
+  uint32_t mtu = 0;   // host-side MTU (0: a plan from before plan.json carried it)
+  std::string role;   // compute | storage | inband | oob (the BMC's port: not the host OS's)
+  bool bond = false;  // each node's ports on it are one 802.3ad bond
 };
 
 struct PlannedFabric {

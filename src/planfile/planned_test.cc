@@ -68,10 +68,10 @@ TEST_F(PlanIndexTest, IndexReadsExactlyWhatPlanJsonSays) {
   for (size_t i = 0; i < parsed.links.size(); ++i) {
     const PlannedLink &x = indexed.links[i], &y = parsed.links[i];
     SCOPED_TRACE(std::string(y.label));
-    EXPECT_EQ(std::tie(x.label, x.plane, x.infiniband, x.level, x.rail, x.speed_gbps, x.cable, x.xcvr_a, x.xcvr_z,
-                       x.length_m, x.a_device, x.a_port, x.z_device, x.z_port),
-              std::tie(y.label, y.plane, y.infiniband, y.level, y.rail, y.speed_gbps, y.cable, y.xcvr_a, y.xcvr_z,
-                       y.length_m, y.a_device, y.a_port, y.z_device, y.z_port));
+    EXPECT_EQ(std::tie(x.label, x.plane, x.infiniband, x.level, x.rail, x.speed_gbps, x.cable, x.xcvr_a, x.xcvr_z, x.length_m,
+                       x.a_device, x.a_port, x.z_device, x.z_port),
+              std::tie(y.label, y.plane, y.infiniband, y.level, y.rail, y.speed_gbps, y.cable, y.xcvr_a, y.xcvr_z, y.length_m,
+                       y.a_device, y.a_port, y.z_device, y.z_port));
     EXPECT_EQ(indexed.port_names[x.a_port_id], x.a_port);
     EXPECT_EQ(parsed.port_names[y.z_port_id], y.z_port);
   }
@@ -126,7 +126,7 @@ TEST_F(PlanIndexTest, ACutOrDamagedIndexIsNeverTrusted) {
   size_t eol = damaged.find('\n', row + 1);
   std::string line = damaged.substr(row + 1, eol - row - 1);
   std::vector<std::string> f;
-  for (size_t s = 0, t; ; s = t + 1) {
+  for (size_t s = 0, t;; s = t + 1) {
     t = line.find('\t', s);
     f.push_back(line.substr(s, t == std::string::npos ? std::string::npos : t - s));
     if (t == std::string::npos) break;

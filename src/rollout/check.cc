@@ -1,6 +1,6 @@
 #include "rollout/check.h"
-#include "util/input_error.h"
 #include "model/schemas.h"
+#include "util/input_error.h"
 
 #include <map>
 #include <set>
@@ -78,16 +78,17 @@ WaveCheck CheckSwitchWave(const nlohmann::json& w, const std::string& name, cons
     auto it = now.find(sw);
     std::string serial = d.value("serial", "");
     if (it != now.end() && !it->second->serial.empty()) serial = it->second->serial;
-    check.results.push_back({sw, "asic", serial, to, it == now.end() ? "" : it->second->firmware,
-                             it != now.end() && it->second->firmware == to});
+    check.results.push_back(
+        {sw, "asic", serial, to, it == now.end() ? "" : it->second->firmware, it != now.end() && it->second->firmware == to});
     if (check.results.back().at_target) {
       ++check.at_target;
       continue;
     }
-    Finding f = Halt(it == now.end() ? "rollout-switch-not-reporting" : "rollout-device-not-at-target", sw,
-                     it == now.end() ? fmt::format("{} of {} is not in the switch inventory taken after the wave", sw, name)
-                                     : fmt::format("{} runs {}, not {}", sw, it->second->firmware, to),
-                     "look at the switch's console and `nv show platform firmware ASIC`; roll it back if it does not come up right");
+    Finding f =
+        Halt(it == now.end() ? "rollout-switch-not-reporting" : "rollout-device-not-at-target", sw,
+             it == now.end() ? fmt::format("{} of {} is not in the switch inventory taken after the wave", sw, name)
+                             : fmt::format("{} runs {}, not {}", sw, it->second->firmware, to),
+             "look at the switch's console and `nv show platform firmware ASIC`; roll it back if it does not come up right");
     f.object = "switch " + sw;
     check.findings.push_back(std::move(f));
     rollback += fmt::format(
@@ -112,7 +113,8 @@ WaveCheck CheckWave(const nlohmann::json& rollout, uint32_t wave, const std::vec
     throw InputError("rollout.json", 0, 0, "schema", "not railyard.rollout/1");
   }
   const nlohmann::json& waves = rollout.at("waves");
-  if (wave >= waves.size()) throw std::runtime_error(fmt::format("the rollout has waves 0 to {}; no wave {}", waves.size() - 1, wave));
+  if (wave >= waves.size())
+    throw std::runtime_error(fmt::format("the rollout has waves 0 to {}; no wave {}", waves.size() - 1, wave));
   const nlohmann::json& w = waves.at(wave);
   WaveCheck check;
   check.wave = fmt::format("wave-{:02}-{}", wave, w.at("name").get<std::string>());
@@ -158,9 +160,9 @@ WaveCheck CheckWave(const nlohmann::json& rollout, uint32_t wave, const std::vec
       continue;
     }
     std::string state = !seen ? "is not in its facts any more"
-                              : !seen->running.empty() && seen->running != seen->flashed
-                                    ? fmt::format("has {} in flash but runs {}", seen->flashed, seen->running)
-                                    : fmt::format("is at {}, not {}", seen->flashed, to);
+                        : !seen->running.empty() && seen->running != seen->flashed
+                            ? fmt::format("has {} in flash but runs {}", seen->flashed, seen->running)
+                            : fmt::format("is at {}, not {}", seen->flashed, to);
     check.findings.push_back(Halt("rollout-device-not-at-target", host, fmt::format("{} {} {}", host, device, state),
                                   "look at the host's wave log; reset the device (mlxfwreset) or reboot, or roll back"));
     rollback_by_host[host] += fmt::format(
@@ -186,7 +188,8 @@ std::vector<AssetObservation> CheckObservations(const WaveCheck& check) {
     AssetObservation o;
     o.serial = d.serial;
     o.kind = d.device == "asic" ? "switch" : "nic";
-    o.fields["rollout." + check.wave] = fmt::format("{} {}", d.at_target ? "at-target" : "not-at-target", d.now.empty() ? "not-seen" : d.now);
+    o.fields["rollout." + check.wave] =
+        fmt::format("{} {}", d.at_target ? "at-target" : "not-at-target", d.now.empty() ? "not-seen" : d.now);
     out.push_back(std::move(o));
   }
   return out;

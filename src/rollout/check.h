@@ -21,17 +21,17 @@ namespace railyard {
 // One device of the wave as the check found it: the record the ledger gets.
 struct DeviceCheck {
   std::string host, device, serial, to;
-  std::string now;     // the version it runs after the wave ("" = not seen)
+  std::string now;  // the version it runs after the wave ("" = not seen)
   bool at_target = false;
 };
 
 struct WaveCheck {
   bool pass = true;
-  std::string wave;              // "wave-01-canary"
-  uint32_t devices = 0;          // of the wave
+  std::string wave;      // "wave-01-canary"
+  uint32_t devices = 0;  // of the wave
   uint32_t at_target = 0;
-  std::vector<Finding> findings;  // the reasons to halt (errors), and notes
-  std::string rollback_script;    // set when it does not pass
+  std::vector<Finding> findings;     // the reasons to halt (errors), and notes
+  std::string rollback_script;       // set when it does not pass
   std::vector<DeviceCheck> results;  // per device of the wave
 };
 

@@ -25,8 +25,8 @@ struct RolloutSkip {
 
 struct RolloutWave {
   uint32_t index = 0;
-  std::string name;  // switch-test | switch-core-N | switch-spine-N | switch-leaf-N | test | canary | rolling-N
-  bool switches = false;           // a wave of switches: `hosts` are switches, `drain` the servers behind them
+  std::string name;       // switch-test | switch-core-N | switch-spine-N | switch-leaf-N | test | canary | rolling-N
+  bool switches = false;  // a wave of switches: `hosts` are switches, `drain` the servers behind them
   std::vector<std::string> hosts;
   std::vector<std::string> drain;  // the servers taken out of service for the wave (a host wave: its hosts)
   std::vector<RolloutDevice> devices;

@@ -7,11 +7,11 @@
 
 #include "export/write_all.h"
 #include "plan/test_specs.h"
+#include "planfile/names.h"
 #include "rollout/check.h"
 #include "rollout/state.h"
 #include "rollout/target.h"
 #include "rollout/waves.h"
-#include "planfile/names.h"
 
 namespace railyard {
 namespace {
@@ -22,8 +22,12 @@ const std::string kSha1(64, '1'), kSha2(64, '2');
 
 std::string TargetYaml() {
   return "firmware:\n"
-         "  - {psid: MT_0000000838, image: cx7.bin, version: 28.43.2026, sha256: " + kSha1 + ", min_direct: 28.39.1002}\n"
-         "  - {psid: MT_0000000575, image: cx6lx.bin, version: 26.43.2026, sha256: " + kSha2 + "}\n"
+         "  - {psid: MT_0000000838, image: cx7.bin, version: 28.43.2026, sha256: " +
+         kSha1 +
+         ", min_direct: 28.39.1002}\n"
+         "  - {psid: MT_0000000575, image: cx6lx.bin, version: 26.43.2026, sha256: " +
+         kSha2 +
+         "}\n"
          "driver: {min: 24.10-1.1.4}\n";
 }
 
@@ -42,20 +46,24 @@ std::string ErrorOf(const std::string& yaml, bool policy = false) {
 
 TEST(RolloutTarget, BadInputNamesFileLineAndKey) {
   EXPECT_EQ(ParseRolloutTarget(TargetYaml(), "target.yaml").firmware.size(), 2u);
-  EXPECT_NE(ErrorOf("firmware:\n  - {psid: MT_0000000838, image: a.bin, version: 1.2.3}\n").find("target.yaml:2:5: firmware[0].sha256: required"),
+  EXPECT_NE(ErrorOf("firmware:\n  - {psid: MT_0000000838, image: a.bin, version: 1.2.3}\n")
+                .find("target.yaml:2:5: firmware[0].sha256: required"),
             std::string::npos);
-  EXPECT_NE(ErrorOf("firmware:\n  - {psid: MT_0000000838, image: a.bin, version: 1.2.3, sha256: abc}\n").find("firmware[0].sha256: 64 hex"),
+  EXPECT_NE(ErrorOf("firmware:\n  - {psid: MT_0000000838, image: a.bin, version: 1.2.3, sha256: abc}\n")
+                .find("firmware[0].sha256: 64 hex"),
             std::string::npos);
   EXPECT_NE(ErrorOf("firmware:\n  - {psid: nope, image: a.bin, version: 1, sha256: " + kSha1 + "}\n").find("firmware[0].psid"),
             std::string::npos);
-  EXPECT_NE(ErrorOf("firmware:\n  - {psid: MT_0000000838, image: ../x.bin, version: 1, sha256: " + kSha1 + "}\n").find("firmware[0].image"),
+  EXPECT_NE(ErrorOf("firmware:\n  - {psid: MT_0000000838, image: ../x.bin, version: 1, sha256: " + kSha1 + "}\n")
+                .find("firmware[0].image"),
             std::string::npos);
   std::string twice = "firmware:\n  - {psid: MT_0000000838, image: a.bin, version: 1, sha256: " + kSha1 +
                       "}\n  - {psid: MT_0000000838, image: b.bin, version: 2, sha256: " + kSha2 + "}\n";
   EXPECT_NE(ErrorOf(twice).find("target.yaml:3:"), std::string::npos) << ErrorOf(twice);
   EXPECT_NE(ErrorOf("firmware: []\n").find("firmware"), std::string::npos);
   EXPECT_NE(ErrorOf("firmwares: []\n").find("unknown key"), std::string::npos);
-  EXPECT_NE(ErrorOf("max_per_leaf: 0\n", true).find("rollout.yaml:1:15: max_per_leaf"), std::string::npos) << ErrorOf("max_per_leaf: 0\n", true);
+  EXPECT_NE(ErrorOf("max_per_leaf: 0\n", true).find("rollout.yaml:1:15: max_per_leaf"), std::string::npos)
+      << ErrorOf("max_per_leaf: 0\n", true);
   EXPECT_NE(ErrorOf("max_unavailable_percent: .nan\n", true).find("max_unavailable_percent"), std::string::npos);
   EXPECT_NE(ErrorOf("canary_max: 2\ncanary_max: 3\n", true).find("appears twice"), std::string::npos);
   EXPECT_NE(ErrorOf("drain: pbs\n", true).find("slurm, kubernetes or none"), std::string::npos);
@@ -81,15 +89,16 @@ class RolloutPlanTest : public ::testing::Test {
       h.name = fmt::format("dgx{:03}", i);
       h.driver = "MLNX_OFED_LINUX-24.10-1.1.4.0";
       for (int d = 0; d < 8; ++d) {
-        h.devices.push_back({fmt::format("0000:{:02x}:00.0", 0x10 + d), "MT_0000000838", "28.42.1000", "", fmt::format("MT24{:03}{}", i, d)});
+        h.devices.push_back(
+            {fmt::format("0000:{:02x}:00.0", 0x10 + d), "MT_0000000838", "28.42.1000", "", fmt::format("MT24{:03}{}", i, d)});
       }
       if (i % 16 == 0) h.devices.push_back({"0000:3b:00.0", "MT_0000000575", "26.33.1048", "", ""});
-      if (i == 5) h.devices[0].running = "28.39.1002";              // pending activation
-      if (i == 9) h.devices[1].flashed = "28.35.2000";              // below the floor
-      if (i == 17) h.devices[2].flashed = "28.43.2026";             // at target
-      if (i == 21) h.devices[3].flashed = "28.44.1036";             // newer: a downgrade
-      if (i == 25) h.devices[4].psid = "MT_0000001234";             // no image: never cross-flash
-      if (i == 33) h.driver = "MLNX_OFED_LINUX-5.8-1.0.1.1";        // too old for every device
+      if (i == 5) h.devices[0].running = "28.39.1002";        // pending activation
+      if (i == 9) h.devices[1].flashed = "28.35.2000";        // below the floor
+      if (i == 17) h.devices[2].flashed = "28.43.2026";       // at target
+      if (i == 21) h.devices[3].flashed = "28.44.1036";       // newer: a downgrade
+      if (i == 25) h.devices[4].psid = "MT_0000001234";       // no image: never cross-flash
+      if (i == 33) h.driver = "MLNX_OFED_LINUX-5.8-1.0.1.1";  // too old for every device
       fleet.push_back(h);
     }
     return fleet;
@@ -136,7 +145,8 @@ TEST_F(RolloutPlanTest, EveryDeviceInOneWaveOrHeldBackByTheRightGate) {
 TEST_F(RolloutPlanTest, BelowTheFloorMovesThroughTheIntermediateImage) {
   std::string yaml = TargetYaml();
   yaml.replace(yaml.find(", min_direct: 28.39.1002}"), std::string(", min_direct: 28.39.1002}").size(),
-               ", min_direct: 28.39.1002, intermediate: {image: cx7-28.39.bin, version: 28.39.1002, sha256: " + std::string(64, '3') + "}}");
+               ", min_direct: 28.39.1002, intermediate: {image: cx7-28.39.bin, version: 28.39.1002, sha256: " +
+                   std::string(64, '3') + "}}");
   RolloutTarget target = ParseRolloutTarget(yaml, "target.yaml");
   RolloutPlan r = PlanRollout(plan_, Fleet(), target, RolloutPolicy{});
   const RolloutDevice* via = nullptr;
@@ -252,7 +262,8 @@ std::vector<SwitchFirmwareSeen> Inventory(const PlannedFabric& plan, const std::
 
 std::string SwitchRow(bool image) {
   return "switches:\n  - {family: Quantum-2, min: 31.2014.2084" +
-         (image ? ", image: fw-QM9700-31_2014_2084.mfa, version: 31.2014.2084, sha256: " + std::string(64, '4') : std::string()) + "}\n";
+         (image ? ", image: fw-QM9700-31_2014_2084.mfa, version: 31.2014.2084, sha256: " + std::string(64, '4') : std::string()) +
+         "}\n";
 }
 
 TEST_F(RolloutPlanTest, SwitchesMoveFirstSpinesBeforeLeavesAndNoHostIsCutOff) {
@@ -397,7 +408,8 @@ TEST(RolloutSwitches, InventoryAndTargetRowsRejectWhatCannotBeRight) {
   EXPECT_EQ(ParseSwitchInventory("\xEF\xBB\xBFswitch,firmware\r\nspine-01,31.2014.2084\r\n", "switches.csv").size(), 1u);
   EXPECT_EQ(ParseSwitchInventory("name,firmware,address\ns1,31.2014.2084,10.0.0.1\n", "x")[0].address, "10.0.0.1");
   EXPECT_NE(error("host,version\ns1,1.2\n").find("switches.csv:1: the header"), std::string::npos);
-  EXPECT_NE(error("switch,firmware\ns1,31.2014.2084\ns1,31.2014.2084\n").find("switches.csv:3: switch: s1 is listed on line 2"), std::string::npos);
+  EXPECT_NE(error("switch,firmware\ns1,31.2014.2084\ns1,31.2014.2084\n").find("switches.csv:3: switch: s1 is listed on line 2"),
+            std::string::npos);
   EXPECT_NE(error("switch,firmware\n$(reboot),31.2014.2084\n").find("switches.csv:2: switch:"), std::string::npos);
   EXPECT_NE(error("switch,firmware\ns1,latest\n").find("switches.csv:2: firmware"), std::string::npos);
   EXPECT_NE(error("switch,firmware,address\ns1,31.2014.2084,a;b\n").find("address"), std::string::npos);
@@ -405,12 +417,16 @@ TEST(RolloutSwitches, InventoryAndTargetRowsRejectWhatCannotBeRight) {
   EXPECT_NE(ErrorOf(base + "switches:\n  - {image: a.mfa}\n").find("switches[0].min: required"), std::string::npos);
   EXPECT_NE(ErrorOf(base + "switches:\n  - {min: 31.2014.2084, image: a.mfa}\n").find("switches[0].version"), std::string::npos);
   EXPECT_NE(ErrorOf(base + "switches:\n  - {min: 31.2014.2084, image: a.mfa, version: 27.2014.2084, sha256: " + kSha1 + "}\n")
-                .find("one row per family"), std::string::npos);
+                .find("one row per family"),
+            std::string::npos);
   EXPECT_NE(ErrorOf(base + "switches:\n  - {min: 31.2014.2084, image: a.mfa, version: 31.2012.1000, sha256: " + kSha1 + "}\n")
-                .find("below min"), std::string::npos);
-  EXPECT_NE(ErrorOf(base + "switches:\n  - {min: 31.2014.2084}\n  - {min: 31.2016.1000}\n").find("has a row already"), std::string::npos);
+                .find("below min"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(base + "switches:\n  - {min: 31.2014.2084}\n  - {min: 31.2016.1000}\n").find("has a row already"),
+            std::string::npos);
   EXPECT_NE(ErrorOf(base + "switches:\n  - {min: 31.2014.2084, image: dir/a.mfa, version: 31.2014.2084, sha256: " + kSha1 + "}\n")
-                .find("switches[0].image"), std::string::npos);
+                .find("switches[0].image"),
+            std::string::npos);
 }
 
 }  // namespace
@@ -513,7 +529,8 @@ namespace {
 
 TEST(RolloutHostile, NamesFromFactsNeverReachAScript) {
   RolloutTarget target = ParseRolloutTarget(
-      "firmware:\n  - {psid: MT_0000000838, image: cx7.bin, version: 28.43.2026, sha256: " + std::string(64, 'a') + "}\n", "t.yaml");
+      "firmware:\n  - {psid: MT_0000000838, image: cx7.bin, version: 28.43.2026, sha256: " + std::string(64, 'a') + "}\n",
+      "t.yaml");
   std::vector<FleetHost> fleet = {
       {"ok01", "", {{"0000:19:00.0", "MT_0000000838", "28.42.1000", "", ""}}},
       {"evil;rm -rf /", "", {{"0000:19:00.0", "MT_0000000838", "28.42.1000", "", ""}}},

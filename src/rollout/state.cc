@@ -1,7 +1,7 @@
 #include "rollout/state.h"
+#include "model/schemas.h"
 #include "util/input_error.h"
 #include "util/json_input.h"
-#include "model/schemas.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -12,11 +12,11 @@
 #include <fmt/format.h>
 
 #include "model/finding.h"
-#include "util/output_file.h"
-#include "util/version.h"
 #include "util/csv.h"
 #include "util/hostlist.h"
 #include "util/html.h"
+#include "util/output_file.h"
+#include "util/version.h"
 
 namespace railyard {
 namespace {
@@ -76,12 +76,14 @@ std::string HostScript(const RolloutWave& wave) {
         text += fmt::format("    burn {} {} {} {} {}; r=$?\n", d->device, d->psid, d->to, d->image, d->sha256);
       } else {
         // Two steps: the intermediate image must run before the target is burned over it.
-        text += fmt::format("    burn {} {} {} {} {} at-least; r=$?\n    if [ $r -eq 0 ]; then burn {} {} {} {} {}; r=$?; fi\n",
-                            d->device, d->psid, d->via, d->via_image, d->via_sha256, d->device, d->psid, d->to, d->image,
-                            d->sha256);
+        text +=
+            fmt::format("    burn {} {} {} {} {} at-least; r=$?\n    if [ $r -eq 0 ]; then burn {} {} {} {} {}; r=$?; fi\n",
+                        d->device, d->psid, d->via, d->via_image, d->via_sha256, d->device, d->psid, d->to, d->image, d->sha256);
       }
-      text += fmt::format("    if [ $r -eq 3 ]; then echo \"$host {}: reboot, then run this wave again to finish\"; "
-                          "elif [ $r -ne 0 ]; then status=1; fi\n", d->device);
+      text += fmt::format(
+          "    if [ $r -eq 3 ]; then echo \"$host {}: reboot, then run this wave again to finish\"; "
+          "elif [ $r -ne 0 ]; then status=1; fi\n",
+          d->device);
     }
     text += "    ;;\n";
   }
@@ -126,10 +128,11 @@ upgrade() {{
   done
   echo "$sw: now at $want"
 }}
-)SH", name);
+)SH",
+                                 name);
   for (const RolloutDevice& d : wave.devices) {
-    text += fmt::format("upgrade {} {} {} {} {} || {{ status=1; echo \"stopping {}: fix {} first\" >&2; exit 1; }}\n", d.host, d.address,
-                        d.to, d.image, d.sha256, name, d.host);
+    text += fmt::format("upgrade {} {} {} {} {} || {{ status=1; echo \"stopping {}: fix {} first\" >&2; exit 1; }}\n", d.host,
+                        d.address, d.to, d.image, d.sha256, name, d.host);
   }
   text += "exit $status\n";
   return text;
@@ -147,15 +150,17 @@ std::string RolloutJsonText(const RolloutPlan& plan, const RolloutTarget& target
     fmt::format_to(std::back_inserter(b), "{}\"{}\": ", first ? "" : ", ", key);
     str(value);
   };
-  fmt::format_to(std::back_inserter(b), "{{\n  \"schema\": \"railyard.rollout/1\",\n  \"generator\": \"railyard {}\",\n  \"target\": ", kVersion);
+  fmt::format_to(std::back_inserter(b),
+                 "{{\n  \"schema\": \"railyard.rollout/1\",\n  \"generator\": \"railyard {}\",\n  \"target\": ", kVersion);
   str(target.file);
   b.append(std::string_view(",\n  \"planned_by\": "));
   str(planned_by);
-  fmt::format_to(std::back_inserter(b),
-                 ",\n  \"policy\": {{\"canary_max\": {}, \"max_unavailable_percent\": {}, \"max_hosts_per_wave\": {}, "
-                 "\"max_per_leaf\": {}, \"max_switches_per_wave\": {}, \"drain\": \"{}\", \"two_person\": {}, \"protected_racks\": [",
-                 policy.canary_max, policy.max_unavailable_percent, policy.max_hosts_per_wave, policy.max_per_leaf,
-                 policy.max_switches_per_wave, policy.drain, policy.two_person);
+  fmt::format_to(
+      std::back_inserter(b),
+      ",\n  \"policy\": {{\"canary_max\": {}, \"max_unavailable_percent\": {}, \"max_hosts_per_wave\": {}, "
+      "\"max_per_leaf\": {}, \"max_switches_per_wave\": {}, \"drain\": \"{}\", \"two_person\": {}, \"protected_racks\": [",
+      policy.canary_max, policy.max_unavailable_percent, policy.max_hosts_per_wave, policy.max_per_leaf,
+      policy.max_switches_per_wave, policy.drain, policy.two_person);
   for (size_t i = 0; i < policy.protected_racks.size(); ++i) {
     if (i) b.push_back(',');
     str(policy.protected_racks[i]);
@@ -193,7 +198,8 @@ std::string RolloutJsonText(const RolloutPlan& plan, const RolloutTarget& target
         field("tier", d.tier);
         field("plane", d.plane);
         field("address", d.address);
-        b.append(std::string_view(", \"steps\": [\"drain-attached\", \"copy\", \"install\", \"reboot\", \"verify\", \"resume\"]}"));
+        b.append(
+            std::string_view(", \"steps\": [\"drain-attached\", \"copy\", \"install\", \"reboot\", \"verify\", \"resume\"]}"));
         continue;
       }
       if (!d.via.empty()) {
@@ -203,9 +209,10 @@ std::string RolloutJsonText(const RolloutPlan& plan, const RolloutTarget& target
         field("sha256", d.via_sha256);
         b.push_back('}');
       }
-      b.append(std::string_view(d.via.empty() ? ", \"steps\": [\"drain\", \"burn\", \"reset\", \"verify\", \"resume\"]}"
-                                              : ", \"steps\": [\"drain\", \"burn-intermediate\", \"reset\", \"verify\", \"burn\", "
-                                                "\"reset\", \"verify\", \"resume\"]}"));
+      b.append(std::string_view(d.via.empty()
+                                    ? ", \"steps\": [\"drain\", \"burn\", \"reset\", \"verify\", \"resume\"]}"
+                                    : ", \"steps\": [\"drain\", \"burn-intermediate\", \"reset\", \"verify\", \"burn\", "
+                                      "\"reset\", \"verify\", \"resume\"]}"));
     }
     b.append(std::string_view("]}"));
   }
@@ -254,24 +261,30 @@ std::vector<std::string> WriteRolloutState(const RolloutPlan& plan, const Rollou
       drain = "# no server loses a link in this wave: nothing to drain\n";
       resume = "# nothing was drained\n";
     } else if (policy.drain == "slurm") {
-      drain = fmt::format("scontrol update NodeName='{}' State=DRAIN Reason='{}'\n"
-                          "# wait until every node is drained (no job left) before running {}.sh\n"
-                          "until [ -z \"$(sinfo -h -n '{}' -t draining,mixed,allocated -o %N)\" ]; do sleep 30; done\n",
-                          drained, reason, name, drained);
-      resume = fmt::format("{}scontrol update NodeName='{}' State=RESUME\n",
-                           w.switches ? "" : "# hosts that flagged /run/railyard-reboot-needed: scontrol reboot ASAP nextstate=RESUME NODES\n",
-                           drained);
+      drain = fmt::format(
+          "scontrol update NodeName='{}' State=DRAIN Reason='{}'\n"
+          "# wait until every node is drained (no job left) before running {}.sh\n"
+          "until [ -z \"$(sinfo -h -n '{}' -t draining,mixed,allocated -o %N)\" ]; do sleep 30; done\n",
+          drained, reason, name, drained);
+      resume = fmt::format(
+          "{}scontrol update NodeName='{}' State=RESUME\n",
+          w.switches ? "" : "# hosts that flagged /run/railyard-reboot-needed: scontrol reboot ASAP nextstate=RESUME NODES\n",
+          drained);
     } else if (policy.drain == "kubernetes") {
       for (const std::string& h : w.drain) {
-        drain += fmt::format("kubectl cordon {} && kubectl drain {} --ignore-daemonsets --delete-emptydir-data --timeout=30m\n", h, h);
+        drain +=
+            fmt::format("kubectl cordon {} && kubectl drain {} --ignore-daemonsets --delete-emptydir-data --timeout=30m\n", h, h);
         resume += fmt::format("kubectl uncordon {}\n", h);
       }
     } else {
       drain = "# drain: none (policy drain: none): stop the hosts' work by hand first\n";
       resume = "# resume: none\n";
     }
-    file(name + "-drain.sh").Append("#!/usr/bin/env bash\n# run on the scheduler's controller before " + name + ".sh\nset -euo pipefail\n" + drain);
-    file(name + "-resume.sh").Append("#!/usr/bin/env bash\n# run after " + name + ".sh and `railyard rollout check` pass\nset -euo pipefail\n" + resume);
+    file(name + "-drain.sh")
+        .Append("#!/usr/bin/env bash\n# run on the scheduler's controller before " + name + ".sh\nset -euo pipefail\n" + drain);
+    file(name + "-resume.sh")
+        .Append("#!/usr/bin/env bash\n# run after " + name + ".sh and `railyard rollout check` pass\nset -euo pipefail\n" +
+                resume);
     std::string group = w.name;  // Ansible group names take no '-'
     std::replace(group.begin(), group.end(), '-', '_');
     inventory.Print("\n[wave{:02}_{}]\n", w.index, group);
@@ -281,8 +294,9 @@ std::vector<std::string> WriteRolloutState(const RolloutPlan& plan, const Rollou
   for (auto& f : files) set.push_back(f.get());
   CommitAll(set);
   for (const std::string& name : names) {
-    if (name.ends_with(".sh")) std::filesystem::permissions(std::filesystem::path(dir) / name, std::filesystem::perms::owner_exec,
-                                                            std::filesystem::perm_options::add, ec);
+    if (name.ends_with(".sh"))
+      std::filesystem::permissions(std::filesystem::path(dir) / name, std::filesystem::perms::owner_exec,
+                                   std::filesystem::perm_options::add, ec);
   }
   return names;
 }
@@ -307,11 +321,13 @@ void RecordCheck(const std::string& dir, const std::string& wave_name, const std
 void ApproveWave(const std::string& dir, uint32_t wave, const std::string& by) {
   nlohmann::json rollout = ReadJson(std::filesystem::path(dir) / "rollout.json");
   const nlohmann::json& waves = rollout.at("waves");
-  if (wave >= waves.size()) throw std::runtime_error(fmt::format("the rollout has waves 0 to {}; no wave {}", waves.size() - 1, wave));
+  if (wave >= waves.size())
+    throw std::runtime_error(fmt::format("the rollout has waves 0 to {}; no wave {}", waves.size() - 1, wave));
   if (by.empty()) throw std::runtime_error("--by: who approves");
   bool two = rollout.at("policy").value("two_person", false);
   if (two && by == rollout.value("planned_by", "")) {
-    throw std::runtime_error(fmt::format("{} planned this rollout; the policy wants a second person to approve wave {}", by, wave));
+    throw std::runtime_error(
+        fmt::format("{} planned this rollout; the policy wants a second person to approve wave {}", by, wave));
   }
   std::string name = fmt::format("wave-{:02}-{}", wave, waves.at(wave).at("name").get<std::string>());
   WriteOne(std::filesystem::path(dir) / "approvals" / (name + ".json"),
@@ -321,7 +337,8 @@ void ApproveWave(const std::string& dir, uint32_t wave, const std::string& by) {
 std::vector<WaveStatus> RolloutStatus(const std::string& dir) {
   namespace fs = std::filesystem;
   nlohmann::json rollout = ReadJson(fs::path(dir) / "rollout.json");
-  if (rollout.value("schema", "") != kRolloutSchema) throw InputError(dir + "/rollout.json", 0, 0, "schema", "not railyard.rollout/1");
+  if (rollout.value("schema", "") != kRolloutSchema)
+    throw InputError(dir + "/rollout.json", 0, 0, "schema", "not railyard.rollout/1");
   bool two = rollout.at("policy").value("two_person", false);
   std::vector<WaveStatus> out;
   bool previous_done = true;
@@ -336,13 +353,15 @@ std::vector<WaveStatus> RolloutStatus(const std::string& dir) {
       nlohmann::json c = ReadJson(check);
       bool pass = c.value("pass", false);
       s.state = pass ? "done" : "halted";
-      s.detail = fmt::format("{} of {} devices at target{}", c.value("at_target", 0), c.value("devices", 0),
-                             pass ? "" : fmt::format("; {} reason(s) to halt: see {}-rollback.sh", c.at("findings").size(), file));
+      s.detail =
+          fmt::format("{} of {} devices at target{}", c.value("at_target", 0), c.value("devices", 0),
+                      pass ? "" : fmt::format("; {} reason(s) to halt: see {}-rollback.sh", c.at("findings").size(), file));
     } else if (previous_done) {
       bool approved = fs::exists(approval);
       s.state = two && !approved ? "waiting-for-approval" : "ready";
       s.detail = approved ? "approved by " + ReadJson(approval).value("by", std::string("?"))
-                          : two ? "railyard rollout approve --wave " + std::to_string(s.index) + " --by NAME" : "run it, then rollout check";
+                 : two    ? "railyard rollout approve --wave " + std::to_string(s.index) + " --by NAME"
+                          : "run it, then rollout check";
     } else {
       s.state = "pending";
     }
@@ -378,7 +397,6 @@ std::vector<ReportRow> ReportRows(const std::string& dir, nlohmann::json& rollou
   return rows;
 }
 
-
 }  // namespace
 
 std::string RolloutReportCsv(const std::string& dir) {
@@ -399,23 +417,27 @@ std::string RolloutReportHtml(const std::string& dir) {
   std::string out =
       "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>railyard rollout</title><style>"
       "body{font:14px sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 8px}"
-      ".done{background:#e6f4ea}.halted{background:#fde7e9}.ready,.waiting-for-approval{background:#fff4ce}</style></head><body>\n";
+      ".done{background:#e6f4ea}.halted{background:#fde7e9}.ready,.waiting-for-approval{background:#fff4ce}</style></"
+      "head><body>\n";
   out += fmt::format("<h1>Firmware rollout</h1>\n<p>target {} &middot; planned by {} &middot; {}</p>\n",
                      HtmlEscape(rollout.value("target", std::string())), HtmlEscape(rollout.value("planned_by", std::string())),
                      HtmlEscape(rollout.value("generator", std::string())));
-  out += "<h2>Waves</h2>\n<table><tr><th>wave</th><th>name</th><th>hosts</th><th>devices</th><th>state</th><th>detail</th></tr>\n";
+  out +=
+      "<h2>Waves</h2>\n<table><tr><th>wave</th><th>name</th><th>hosts</th><th>devices</th><th>state</th><th>detail</th></tr>\n";
   for (const nlohmann::json& w : rollout.at("waves")) {
     uint32_t i = w.at("index");
     out += fmt::format("<tr class=\"{}\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
                        HtmlEscape(status[i].state), i, HtmlEscape(status[i].name), w.at("hosts").size(), w.at("devices").size(),
                        HtmlEscape(status[i].state), HtmlEscape(status[i].detail));
   }
-  out += "</table>\n<h2>Devices</h2>\n<table><tr><th>wave</th><th>host</th><th>device</th><th>PSID</th><th>from</th>"
-         "<th>to</th><th>state</th><th>approved by</th></tr>\n";
+  out +=
+      "</table>\n<h2>Devices</h2>\n<table><tr><th>wave</th><th>host</th><th>device</th><th>PSID</th><th>from</th>"
+      "<th>to</th><th>state</th><th>approved by</th></tr>\n";
   for (const ReportRow& r : rows) {
-    out += fmt::format("<tr class=\"{}\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
-                       HtmlEscape(r.state), HtmlEscape(r.wave), HtmlEscape(r.host), HtmlEscape(r.device), HtmlEscape(r.psid), HtmlEscape(r.from), HtmlEscape(r.to),
-                       HtmlEscape(r.state), HtmlEscape(r.approved_by));
+    out += fmt::format(
+        "<tr class=\"{}\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+        HtmlEscape(r.state), HtmlEscape(r.wave), HtmlEscape(r.host), HtmlEscape(r.device), HtmlEscape(r.psid), HtmlEscape(r.from),
+        HtmlEscape(r.to), HtmlEscape(r.state), HtmlEscape(r.approved_by));
   }
   out += "</table>\n</body></html>\n";
   return out;

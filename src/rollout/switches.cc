@@ -9,11 +9,11 @@
 
 #include <fmt/format.h>
 
+#include "planfile/names.h"
 #include "util/csv.h"
-#include "util/versions.h"
 #include "util/file.h"
 #include "util/terminal.h"
-#include "planfile/names.h"
+#include "util/versions.h"
 
 namespace railyard {
 
@@ -53,13 +53,16 @@ std::vector<SwitchFirmwareSeen> ParseSwitchInventory(std::string_view csv, const
     if (s.address.empty()) s.address = s.name;
     if (serial >= 0) s.serial = row.fields[static_cast<size_t>(serial)];
     if (!std::regex_match(s.name, SafeName())) {
-      throw InputError(source, row.line, 0, "switch", fmt::format("'{}' is not a switch name (letters, digits and . _ : -)", TerminalSafe(s.name)));
+      throw InputError(source, row.line, 0, "switch",
+                       fmt::format("'{}' is not a switch name (letters, digits and . _ : -)", TerminalSafe(s.name)));
     }
     if (!std::regex_match(s.address, SafeName())) {
-      throw InputError(source, row.line, 0, "address", fmt::format("'{}' is not a host name or address", TerminalSafe(s.address)));
+      throw InputError(source, row.line, 0, "address",
+                       fmt::format("'{}' is not a host name or address", TerminalSafe(s.address)));
     }
     if (!IsVersion(s.firmware)) {
-      throw InputError(source, row.line, 0, "firmware", fmt::format("'{}' is not a version (31.2014.2084)", TerminalSafe(s.firmware)));
+      throw InputError(source, row.line, 0, "firmware",
+                       fmt::format("'{}' is not a version (31.2014.2084)", TerminalSafe(s.firmware)));
     }
     if (auto [it, fresh] = seen.emplace(s.name, row.line); !fresh) {
       throw InputError(source, row.line, 0, "switch", fmt::format("{} is listed on line {} already", s.name, it->second));
@@ -83,8 +86,9 @@ SwitchRollout PlanSwitchWaves(const PlannedFabric* plan, const std::vector<Switc
       f.rule = "rollout-switch-firmware-unknown";
       f.severity = Severity::kWarning;
       f.object = "switches";
-      f.message = "target.yaml names switch firmware minima, but no switch inventory was given: whether the switches meet "
-                  "them was not checked";
+      f.message =
+          "target.yaml names switch firmware minima, but no switch inventory was given: whether the switches meet "
+          "them was not checked";
       f.fix = "give --switches switches.csv (switch,firmware[,address]: from UFM, NetBox or `nv show platform firmware ASIC`)";
       out.findings.push_back(std::move(f));
     }
@@ -104,7 +108,8 @@ SwitchRollout PlanSwitchWaves(const PlannedFabric* plan, const std::vector<Switc
     };
     std::optional<uint32_t> node = names.ResolveDevice(s.name);
     if (!node || plan->devices[*node].role != "switch") {
-      skip("switch-not-in-plan", "not a switch of the plan: its place in the fabric (tier, links) is unknown, so no safe step exists");
+      skip("switch-not-in-plan",
+           "not a switch of the plan: its place in the fabric (tier, links) is unknown, so no safe step exists");
       continue;
     }
     if (seen_of.count(*node)) {
@@ -115,7 +120,8 @@ SwitchRollout PlanSwitchWaves(const PlannedFabric* plan, const std::vector<Switc
     out.firmware_after[*node] = s.firmware;
     const SwitchFirmwareTarget* row = target.ForSwitchFirmware(s.firmware);
     if (!row) {
-      skip("no-image-for-family", fmt::format("target.yaml has no row for firmware family {} ({}): left as it is", FirmwareFamily(s.firmware), s.firmware));
+      skip("no-image-for-family", fmt::format("target.yaml has no row for firmware family {} ({}): left as it is",
+                                              FirmwareFamily(s.firmware), s.firmware));
       continue;
     }
     if (row->image.empty()) {
@@ -130,7 +136,8 @@ SwitchRollout PlanSwitchWaves(const PlannedFabric* plan, const std::vector<Switc
       continue;
     }
     if (cmp > 0) {
-      skip("downgrade-not-allowed", fmt::format("{} is newer than the target {}: switches are never downgraded by a rollout", s.firmware, row->version));
+      skip("downgrade-not-allowed",
+           fmt::format("{} is newer than the target {}: switches are never downgraded by a rollout", s.firmware, row->version));
       continue;
     }
     if (policy.protected_power_required && !racks.count(plan->devices[*node].rack)) {
@@ -203,9 +210,10 @@ SwitchRollout PlanSwitchWaves(const PlannedFabric* plan, const std::vector<Switc
         f.rule = "rollout-switch-step-cuts-plane";
         f.severity = Severity::kWarning;
         f.object = "switch " + plan->devices[lower].name;
-        f.message = fmt::format("wave {}: {} loses every uplink while {} is upgraded: the hosts behind it are cut off plane {} "
-                                "and are drained for the wave", name, plan->devices[lower].name, plan->devices[n].name,
-                                plan->devices[n].plane);
+        f.message = fmt::format(
+            "wave {}: {} loses every uplink while {} is upgraded: the hosts behind it are cut off plane {} "
+            "and are drained for the wave",
+            name, plan->devices[lower].name, plan->devices[n].name, plan->devices[n].plane);
         f.evidence = {{"uplinks", std::to_string(up.size())}, {"hosts_cut_off", std::to_string(cut)}};
         f.fix = "plan a second uplink switch for it, or run this wave in a maintenance window";
         out.findings.push_back(std::move(f));
@@ -280,8 +288,10 @@ SwitchRollout PlanSwitchWaves(const PlannedFabric* plan, const std::vector<Switc
       f.severity = Severity::kWarning;
       f.object = "switches";
       f.evidence = {{"switches", std::to_string(unknown)}, {"first", first}};
-      f.message = fmt::format("{} switch(es) of the plan are not in the switch inventory (first: {}): whether they meet "
-                              "target.yaml's minima was not checked", unknown, first);
+      f.message = fmt::format(
+          "{} switch(es) of the plan are not in the switch inventory (first: {}): whether they meet "
+          "target.yaml's minima was not checked",
+          unknown, first);
       f.fix = "add them to the --switches inventory";
       out.findings.push_back(std::move(f));
     }

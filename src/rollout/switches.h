@@ -15,9 +15,9 @@
 #include <vector>
 
 #include "model/finding.h"
+#include "planfile/planned.h"
 #include "rollout/rollout_plan.h"
 #include "rollout/target.h"
-#include "planfile/planned.h"
 
 namespace railyard {
 

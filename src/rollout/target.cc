@@ -8,8 +8,8 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
-#include "util/versions.h"
 #include "util/file.h"
+#include "util/versions.h"
 #include "util/yaml_strict.h"
 
 namespace railyard {
@@ -63,7 +63,8 @@ RolloutTarget ParseRolloutTarget(const std::string& yaml, const std::string& fil
     const YAML::Node& item = firmware[i];
     const std::string where = fmt::format("firmware[{}].", i);
     if (!item.IsMap()) Fail(file, item, where, "expected a mapping");
-    CheckKeys(file, item, where, {"psid", "image", "version", "sha256", "release_notes", "min_direct", "allow_downgrade", "intermediate"});
+    CheckKeys(file, item, where,
+              {"psid", "image", "version", "sha256", "release_notes", "min_direct", "allow_downgrade", "intermediate"});
     FirmwareTarget t;
     t.line = item.Mark().line + 1;
     auto text = [&](const char* key, bool required) {
@@ -85,14 +86,17 @@ RolloutTarget ParseRolloutTarget(const std::string& yaml, const std::string& fil
     static const std::regex kPsid("^[A-Z]{2,4}_[0-9A-Za-z_]{4,24}$");
     static const std::regex kSha("^[0-9a-fA-F]{64}$");
     static const std::regex kImage("^[A-Za-z0-9._+/-]{1,200}$");
-    if (!std::regex_match(t.psid, kPsid)) Fail(file, item["psid"], where + "psid", fmt::format("'{}' is not a PSID (MT_0000000838)", t.psid));
+    if (!std::regex_match(t.psid, kPsid))
+      Fail(file, item["psid"], where + "psid", fmt::format("'{}' is not a PSID (MT_0000000838)", t.psid));
     if (!std::regex_match(t.image, kImage) || t.image.find("..") != std::string::npos) {
       Fail(file, item["image"], where + "image", "an image file name: letters, digits and . _ + / - (no ..)");
     }
     if (!IsVersion(t.version)) Fail(file, item["version"], where + "version", fmt::format("'{}' is not a version", t.version));
-    if (!std::regex_match(t.sha256, kSha)) Fail(file, item["sha256"], where + "sha256", "64 hex digits: every image is checked before it is burned");
+    if (!std::regex_match(t.sha256, kSha))
+      Fail(file, item["sha256"], where + "sha256", "64 hex digits: every image is checked before it is burned");
     if (!t.min_direct.empty() && !IsVersion(t.min_direct)) Fail(file, item["min_direct"], where + "min_direct", "not a version");
-    if (downgrade != "" && downgrade != "true" && downgrade != "false") Fail(file, item["allow_downgrade"], where + "allow_downgrade", "true or false");
+    if (downgrade != "" && downgrade != "true" && downgrade != "false")
+      Fail(file, item["allow_downgrade"], where + "allow_downgrade", "true or false");
     t.allow_downgrade = downgrade == "true";
     if (YAML::Node via = item["intermediate"]; via.IsDefined()) {
       const std::string vw = where + "intermediate.";
@@ -109,13 +113,16 @@ RolloutTarget ParseRolloutTarget(const std::string& yaml, const std::string& fil
       }
       if (!IsVersion(t.via_version)) Fail(file, via["version"], vw + "version", "not a version");
       if (!std::regex_match(t.via_sha256, kSha)) Fail(file, via["sha256"], vw + "sha256", "64 hex digits");
-      if (t.min_direct.empty()) Fail(file, via, vw, "an intermediate image needs min_direct (the versions it serves are below it)");
+      if (t.min_direct.empty())
+        Fail(file, via, vw, "an intermediate image needs min_direct (the versions it serves are below it)");
       if (CompareVersions(t.via_version, t.min_direct) < 0) {
-        Fail(file, via["version"], vw + "version",
-             fmt::format("{} is below min_direct {}: the target could not be burned over it either", t.via_version, t.min_direct));
+        Fail(
+            file, via["version"], vw + "version",
+            fmt::format("{} is below min_direct {}: the target could not be burned over it either", t.via_version, t.min_direct));
       }
     }
-    if (target.ForPsid(t.psid)) Fail(file, item["psid"], where + "psid", fmt::format("{} has an image already: one image per PSID", t.psid));
+    if (target.ForPsid(t.psid))
+      Fail(file, item["psid"], where + "psid", fmt::format("{} has an image already: one image per PSID", t.psid));
     target.firmware.push_back(std::move(t));
   }
   if (root["driver"].IsDefined()) {
@@ -151,7 +158,10 @@ RolloutTarget ParseRolloutTarget(const std::string& yaml, const std::string& fil
       t.family = FirmwareFamily(t.min);
       bool any = !t.image.empty() || !t.version.empty() || !t.sha256.empty();
       if (any && (t.image.empty() || t.version.empty() || t.sha256.empty())) {
-        Fail(file, item, where + (t.image.empty() ? "image" : t.version.empty() ? "version" : "sha256"),
+        Fail(file, item,
+             where + (t.image.empty()     ? "image"
+                      : t.version.empty() ? "version"
+                                          : "sha256"),
              "an image needs image, version and sha256 together");
       }
       if (any) {
@@ -160,15 +170,19 @@ RolloutTarget ParseRolloutTarget(const std::string& yaml, const std::string& fil
         if (!std::regex_match(t.image, kImage) || t.image.find("..") != std::string::npos) {
           Fail(file, item["image"], where + "image", "a file name: letters, digits and . _ + - (no directory, no ..)");
         }
-        if (!IsVersion(t.version)) Fail(file, item["version"], where + "version", fmt::format("'{}' is not a version", t.version));
+        if (!IsVersion(t.version))
+          Fail(file, item["version"], where + "version", fmt::format("'{}' is not a version", t.version));
         if (FirmwareFamily(t.version) != t.family) {
           Fail(file, item["version"], where + "version",
-               fmt::format("{} is of family {}, min {} of family {}: one row per family", t.version, FirmwareFamily(t.version), t.min, t.family));
+               fmt::format("{} is of family {}, min {} of family {}: one row per family", t.version, FirmwareFamily(t.version),
+                           t.min, t.family));
         }
         if (CompareVersions(t.version, t.min) < 0) {
-          Fail(file, item["version"], where + "version", fmt::format("{} is below min {}: it would not serve the hosts", t.version, t.min));
+          Fail(file, item["version"], where + "version",
+               fmt::format("{} is below min {}: it would not serve the hosts", t.version, t.min));
         }
-        if (!std::regex_match(t.sha256, kSha)) Fail(file, item["sha256"], where + "sha256", "64 hex digits: every image is checked before it is installed");
+        if (!std::regex_match(t.sha256, kSha))
+          Fail(file, item["sha256"], where + "sha256", "64 hex digits: every image is checked before it is installed");
       }
       for (const SwitchFirmwareTarget& other : target.switches) {
         if (other.family == t.family) {
@@ -186,8 +200,9 @@ RolloutTarget LoadRolloutTarget(const std::string& path) { return ParseRolloutTa
 RolloutPolicy ParseRolloutPolicy(const std::string& yaml, const std::string& file) {
   RolloutPolicy policy;
   YAML::Node root = LoadStrict(yaml, file);
-  CheckKeys(file, root, "", {"canary_max", "max_unavailable_percent", "max_hosts_per_wave", "max_per_leaf", "drain", "two_person",
-                             "max_switches_per_wave", "protected_power"});
+  CheckKeys(file, root, "",
+            {"canary_max", "max_unavailable_percent", "max_hosts_per_wave", "max_per_leaf", "drain", "two_person",
+             "max_switches_per_wave", "protected_power"});
   if (root["two_person"].IsDefined()) {
     const std::string& v = root["two_person"].Scalar();
     if (v != "true" && v != "false") Fail(file, root["two_person"], "two_person", "true or false");
@@ -211,7 +226,8 @@ RolloutPolicy ParseRolloutPolicy(const std::string& yaml, const std::string& fil
     CheckKeys(file, power, "protected_power.", {"racks"});
     YAML::Node racks = power["racks"];
     if (!racks.IsSequence() || racks.size() == 0) {
-      Fail(file, racks.IsDefined() ? racks : power, "protected_power.racks", "expected a list of the racks on protected power (UPS)");
+      Fail(file, racks.IsDefined() ? racks : power, "protected_power.racks",
+           "expected a list of the racks on protected power (UPS)");
     }
     for (const YAML::Node& r : racks) {
       if (!r.IsScalar() || r.Scalar().empty()) Fail(file, r, "protected_power.racks", "expected a rack name");

@@ -33,20 +33,20 @@ struct FirmwareTarget {
   std::string version;
   std::string sha256;
   std::string release_notes;
-  std::string min_direct;     // "" = any version may be upgraded directly
+  std::string min_direct;  // "" = any version may be upgraded directly
   // Burned first on a card below min_direct; its version must be at least min_direct.
   std::string via_image, via_version, via_sha256;
   bool allow_downgrade = false;
-  int line = 0;               // in target.yaml
+  int line = 0;  // in target.yaml
 };
 
 // Switch firmware of one family. The family is the version's first number (31 = Quantum-2, 27 =
 // Quantum, 35 = Quantum-3 / NVLink switch, 29/30/34 = Spectrum-2/3/4): a switch is only ever moved
 // to an image of its own family, as a card only to its own PSID's.
 struct SwitchFirmwareTarget {
-  std::string label;          // "Quantum-2", for people
-  std::string family;         // "31", from min
-  std::string min;            // the lowest version the host images need
+  std::string label;                                  // "Quantum-2", for people
+  std::string family;                                 // "31", from min
+  std::string min;                                    // the lowest version the host images need
   std::string image, version, sha256, release_notes;  // "" = no image: switches below min hold their hosts back
   int line = 0;
 };
@@ -54,7 +54,7 @@ struct SwitchFirmwareTarget {
 struct RolloutTarget {
   std::string file;
   std::vector<FirmwareTarget> firmware;
-  std::string driver_min;     // "" = not checked
+  std::string driver_min;  // "" = not checked
   std::vector<SwitchFirmwareTarget> switches;
   const FirmwareTarget* ForPsid(const std::string& psid) const;
   // The row of a switch running `firmware` (its family), or null.

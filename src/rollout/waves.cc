@@ -2,16 +2,16 @@
 
 #include <algorithm>
 #include <functional>
-#include <optional>
 #include <map>
+#include <optional>
 #include <regex>
 #include <set>
 
 #include <fmt/format.h>
 
-#include "util/versions.h"
-#include "util/terminal.h"
 #include "planfile/names.h"
+#include "util/terminal.h"
+#include "util/versions.h"
 
 namespace railyard {
 namespace {
@@ -31,8 +31,8 @@ std::string DriverVersion(const std::string& ofed) {
 }
 
 struct Domain {
-  std::string su;                 // "su3", or "unplanned"
-  std::vector<uint32_t> leaves;   // plan device indexes
+  std::string su;                // "su3", or "unplanned"
+  std::vector<uint32_t> leaves;  // plan device indexes
 };
 
 }  // namespace
@@ -109,8 +109,8 @@ RolloutPlan PlanRollout(const PlannedFabric* plan, const std::vector<FleetHost>&
   std::set<std::string> protected_racks(policy.protected_racks.begin(), policy.protected_racks.end());
   // 1. Gates: each device moves, or is skipped with the rule that held it back.
   std::map<std::string, std::vector<RolloutDevice>> moving;  // by host
-  std::vector<std::string> order;                           // hosts in fleet order
-  std::map<std::string, uint32_t> node_of;                  // moving host -> its plan node, resolved once
+  std::vector<std::string> order;                            // hosts in fleet order
+  std::map<std::string, uint32_t> node_of;                   // moving host -> its plan node, resolved once
   // Host and device names go into shell scripts, nodesets and inventories: only what a hostname and a
   // PCI address (or /dev/mst path) can be. Facts are collected from the hosts themselves; a name with
   // anything else is never written into a script.
@@ -124,10 +124,12 @@ RolloutPlan PlanRollout(const PlannedFabric* plan, const std::vector<FleetHost>&
       f.severity = Severity::kError;
       f.host = host.name;
       f.object = "host";
-      f.message = fmt::format("a host named '{}' in the facts: not a hostname; none of its devices is planned", TerminalSafe(host.name));
+      f.message =
+          fmt::format("a host named '{}' in the facts: not a hostname; none of its devices is planned", TerminalSafe(host.name));
       f.fix = "check where these facts came from; collect them again on the host";
       out.findings.push_back(std::move(f));
-      for (const FleetDevice& d : host.devices) out.skipped.push_back({host.name, d.pci, d.psid, "unsafe-name", "the host name is not a hostname"});
+      for (const FleetDevice& d : host.devices)
+        out.skipped.push_back({host.name, d.pci, d.psid, "unsafe-name", "the host name is not a hostname"});
       continue;
     }
     if (host.devices.empty()) {
@@ -136,8 +138,8 @@ RolloutPlan PlanRollout(const PlannedFabric* plan, const std::vector<FleetHost>&
       f.severity = Severity::kWarning;
       f.host = host.name;
       f.object = "host " + host.name;
-      f.message = fmt::format("{}: no device with a PSID and a firmware version in its facts: nothing can be planned for it",
-                              host.name);
+      f.message =
+          fmt::format("{}: no device with a PSID and a firmware version in its facts: nothing can be planned for it", host.name);
       f.fix = "collect its facts again with flint (mstflint) or devlink available";
       out.findings.push_back(std::move(f));
       continue;
@@ -158,8 +160,10 @@ RolloutPlan PlanRollout(const PlannedFabric* plan, const std::vector<FleetHost>&
         if (int64_t sw = blocked_by(leaf); sw >= 0 && host_rule.empty()) {
           const std::string& fw = switch_plan.firmware_after[static_cast<size_t>(sw)];
           host_rule = "switch-firmware-too-old";
-          host_reason = fmt::format("{} on its path runs {}, below {} which the images need, and target.yaml has no image to "
-                                    "move it", plan->devices[static_cast<size_t>(sw)].name, fw, target.ForSwitchFirmware(fw)->min);
+          host_reason = fmt::format(
+              "{} on its path runs {}, below {} which the images need, and target.yaml has no image to "
+              "move it",
+              plan->devices[static_cast<size_t>(sw)].name, fw, target.ForSwitchFirmware(fw)->min);
         }
       }
     }
@@ -176,8 +180,8 @@ RolloutPlan PlanRollout(const PlannedFabric* plan, const std::vector<FleetHost>&
         continue;
       }
       if (auto doubt = suspect.find(d.serial); !d.serial.empty() && doubt != suspect.end()) {
-        skip("authenticity", fmt::format("the ledger doubts card {}: {}; never flash it before that is settled", d.serial,
-                                         doubt->second));
+        skip("authenticity",
+             fmt::format("the ledger doubts card {}: {}; never flash it before that is settled", d.serial, doubt->second));
         continue;
       }
       const FirmwareTarget* t = target.ForPsid(d.psid);
@@ -196,8 +200,8 @@ RolloutPlan PlanRollout(const PlannedFabric* plan, const std::vector<FleetHost>&
         continue;
       }
       if (cmp > 0 && !t->allow_downgrade) {
-        skip("downgrade-not-allowed", fmt::format("{} is newer than the target {} and target.yaml does not allow a downgrade",
-                                                  d.flashed, t->version));
+        skip("downgrade-not-allowed",
+             fmt::format("{} is newer than the target {} and target.yaml does not allow a downgrade", d.flashed, t->version));
         continue;
       }
       bool via = false;
@@ -205,21 +209,24 @@ RolloutPlan PlanRollout(const PlannedFabric* plan, const std::vector<FleetHost>&
         via = true;  // below the floor, and target.yaml names the step in between
       } else if (!t->min_direct.empty() && CompareVersions(d.flashed, t->min_direct) < 0) {
         skip("below-direct-upgrade-floor", fmt::format("{} is below {}, the lowest version {} may be burned over: plan the "
-                                                       "intermediate image first", d.flashed, t->min_direct, t->version));
+                                                       "intermediate image first",
+                                                       d.flashed, t->min_direct, t->version));
         continue;
       }
       std::string driver = DriverVersion(host.driver);
       if (!target.driver_min.empty() && (driver.empty() || CompareVersions(driver, target.driver_min) < 0)) {
-        skip("driver-too-old", host.driver.empty()
-                                   ? fmt::format("the driver stack is not in the facts; {} needs {} or later", t->version, target.driver_min)
-                                   : fmt::format("driver {} is older than {}, which {} needs", host.driver, target.driver_min, t->version));
+        skip("driver-too-old",
+             host.driver.empty()
+                 ? fmt::format("the driver stack is not in the facts; {} needs {} or later", t->version, target.driver_min)
+                 : fmt::format("driver {} is older than {}, which {} needs", host.driver, target.driver_min, t->version));
         continue;
       }
       if (!moving.count(host.name)) {
         order.push_back(host.name);
         if (node) node_of[host.name] = *node;
       }
-      RolloutDevice move{host.name, d.pci, d.psid, d.flashed, t->version, t->image, t->sha256, "", "", "", d.serial, false, "", "", ""};
+      RolloutDevice move{host.name, d.pci, d.psid,   d.flashed, t->version, t->image, t->sha256, "",
+                         "",        "",    d.serial, false,     "",         "",       ""};
       if (via) {
         move.via = t->via_version;
         move.via_image = t->via_image;
@@ -251,9 +258,10 @@ RolloutPlan PlanRollout(const PlannedFabric* plan, const std::vector<FleetHost>&
     f.severity = plan ? Severity::kWarning : Severity::kInfo;
     f.object = "fleet";
     f.evidence = {{"hosts", std::to_string(unplanned.size())}, {"first", unplanned.front()}};
-    f.message = plan ? fmt::format("{} host(s) with devices to move are not in the plan (first: {}): their waves cannot "
-                                   "respect scalable units and leaves, so they form a domain of their own",
-                                   unplanned.size(), unplanned.front())
+    f.message = plan ? fmt::format(
+                           "{} host(s) with devices to move are not in the plan (first: {}): their waves cannot "
+                           "respect scalable units and leaves, so they form a domain of their own",
+                           unplanned.size(), unplanned.front())
                      : "no plan given: scalable units and leaves are unknown, so every host is in one domain";
     f.fix = plan ? "map the names with the plan's (the same names as verify --names), or add the hosts to the plan"
                  : "give --plan plan.json";
@@ -318,8 +326,10 @@ RolloutPlan PlanRollout(const PlannedFabric* plan, const std::vector<FleetHost>&
     f.rule = "rollout-canary-capped";
     f.severity = Severity::kInfo;
     f.object = "wave canary";
-    f.message = fmt::format("the canary holds {} host(s) (canary_max) for {} scalable units: {} unit(s) first see the new "
-                            "firmware in a rolling wave", canary.size(), su_size.size(), su_size.size() - sus_covered.size());
+    f.message = fmt::format(
+        "the canary holds {} host(s) (canary_max) for {} scalable units: {} unit(s) first see the new "
+        "firmware in a rolling wave",
+        canary.size(), su_size.size(), su_size.size() - sus_covered.size());
     f.fix = "raise canary_max in the policy to cover every unit";
     out.findings.push_back(std::move(f));
   }

@@ -16,16 +16,16 @@
 
 #include "facts/host_facts.h"
 #include "model/finding.h"
+#include "planfile/planned.h"
 #include "rollout/rollout_plan.h"
 #include "rollout/switches.h"
 #include "rollout/target.h"
-#include "planfile/planned.h"
 
 namespace railyard {
 
 // A ConnectX (or BlueField) device of a host as its facts show it.
 struct FleetDevice {
-  std::string pci;      // PCI address of its first function (what mlxfwmanager -d and flint -d take)
+  std::string pci;  // PCI address of its first function (what mlxfwmanager -d and flint -d take)
   std::string psid;
   std::string flashed;  // firmware in flash
   std::string running;  // running firmware ("" = not reported, taken as the flashed one)

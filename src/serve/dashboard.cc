@@ -10,8 +10,8 @@
 
 #include <fmt/format.h>
 
-#include "model/schemas.h"
 #include <nlohmann/json.hpp>
+#include "model/schemas.h"
 
 #include "doctor/policy.h"
 #include "facts/switch_facts.h"
@@ -33,7 +33,8 @@ ApiAnswer Error(int status, const std::string& message) { return {status, Dump({
 // One finding as every /api/v1/findings answer has it, filtered or not: doctor's fields, plus the
 // rack, row and rail of its host or switch in the plan.
 json FindingJson(const Finding& f, const PlannedDevice* d) {
-  json x = {{"rule", f.rule}, {"severity", ToString(f.severity)}, {"host", f.host}, {"object", f.object}, {"message", f.message}, {"fix", f.fix}};
+  json x = {{"rule", f.rule}, {"severity", ToString(f.severity)}, {"host", f.host}, {"object", f.object}, {"message", f.message},
+            {"fix", f.fix}};
   if (d) {
     x["rack"] = d->rack;
     x["row"] = d->row;
@@ -63,7 +64,8 @@ std::string Dashboard::Stamp(const std::string& path) const {
   std::string stamp;
   auto one = [&stamp](const fs::path& p) {
     struct stat st {};
-    if (::stat(p.c_str(), &st) == 0) stamp += fmt::format("{}:{}.{}:{};", p.filename().string(), st.st_mtim.tv_sec, st.st_mtim.tv_nsec, st.st_size);
+    if (::stat(p.c_str(), &st) == 0)
+      stamp += fmt::format("{}:{}.{}:{};", p.filename().string(), st.st_mtim.tv_sec, st.st_mtim.tv_nsec, st.st_size);
   };
   if (fs::is_directory(path, ec)) {
     std::set<fs::path> files;
@@ -87,7 +89,8 @@ void Dashboard::LoadFacts() {
   Doctor doctor(policy, plan_);
   doctor.SetSwitchConfigPlan(sources_.plan);
   if (!sources_.facts.empty()) {
-    ForEachFacts(sources_.facts, [&](HostFacts&& f) { doctor.AddHost(f); }, [&](SwitchFacts&& s) { doctor.AddSwitch(s); });
+    ForEachFacts(
+        sources_.facts, [&](HostFacts&& f) { doctor.AddHost(f); }, [&](SwitchFacts&& s) { doctor.AddSwitch(s); });
   }
   report_ = doctor.Finish();
   // The unfiltered answer, once: each finding with the rack, row and rail of its host or switch.
@@ -102,7 +105,8 @@ void Dashboard::LoadVerify() {
   if (sources_.verify.empty()) return;
   json j = ReadJsonFile(sources_.verify);
   if (!j.is_object() || j.value("schema", "") != kVerifySchema) {
-    throw InputError(ShownPath(sources_.verify), 0, 0, "schema", fmt::format("not a verify --format json result ({})", kVerifySchema));
+    throw InputError(ShownPath(sources_.verify), 0, 0, "schema",
+                     fmt::format("not a verify --format json result ({})", kVerifySchema));
   }
   verify_json_ = Dump(j);
   // Each cabling finding counts once in every rack one of its ends is planned or seen in.
@@ -126,9 +130,12 @@ bool Dashboard::Refresh() {
     std::string now = Stamp(path);
     if (now == stamp) continue;
     stamp = now;
-    if (path == sources_.plan) plan_changed = true;
-    else if (path == sources_.verify) verify_changed = true;
-    else facts_changed = true;
+    if (path == sources_.plan)
+      plan_changed = true;
+    else if (path == sources_.verify)
+      verify_changed = true;
+    else
+      facts_changed = true;
   }
   errors_.clear();
   try {
@@ -144,9 +151,11 @@ bool Dashboard::Refresh() {
 ApiAnswer Dashboard::Get(const std::string& path, const std::multimap<std::string, std::string>& query) const {
   const PlannedFabric& fabric = plan_->fabric();
   if (path == "/api/v1" || path == "/api/v1/") {
-    return {200, Dump({{"api", "railyard/1"},
-                       {"endpoints", {"/api/v1/summary", "/api/v1/findings?severity=&rule=&host=&rack=", "/api/v1/racks", "/api/v1/verify",
-                                      "/api/v1/acceptance", "/api/v1/rollout"}}}),
+    return {200,
+            Dump({{"api", "railyard/1"},
+                  {"endpoints",
+                   {"/api/v1/summary", "/api/v1/findings?severity=&rule=&host=&rack=", "/api/v1/racks", "/api/v1/verify",
+                    "/api/v1/acceptance", "/api/v1/rollout"}}}),
             "application/json"};
   }
   if (path == "/api/v1/summary") {
@@ -187,7 +196,8 @@ ApiAnswer Dashboard::Get(const std::string& path, const std::multimap<std::strin
       return false;
     };
     for (const auto& [key, value] : query) {
-      if (key != "severity" && key != "rule" && key != "host" && key != "rack") return Error(400, "unknown filter '" + key + "': severity, rule, host, rack");
+      if (key != "severity" && key != "rule" && key != "host" && key != "rack")
+        return Error(400, "unknown filter '" + key + "': severity, rule, host, rack");
     }
     json findings = json::array();
     for (const Finding& f : report_.findings) {
@@ -203,7 +213,10 @@ ApiAnswer Dashboard::Get(const std::string& path, const std::multimap<std::strin
   }
   if (path == "/api/v1/racks") {
     // Per rack: its hosts and switches, and the findings about them by severity (the heat map).
-    struct Tally { int row = 0, position = 0; size_t devices = 0, error = 0, warning = 0, info = 0; };
+    struct Tally {
+      int row = 0, position = 0;
+      size_t devices = 0, error = 0, warning = 0, info = 0;
+    };
     std::map<std::string, Tally> racks;
     for (const PlannedDevice& d : fabric.devices) {
       Tally& t = racks[d.rack];
@@ -220,8 +233,13 @@ ApiAnswer Dashboard::Get(const std::string& path, const std::multimap<std::strin
     json out = json::array();
     for (const auto& [name, t] : racks) {
       auto cabling = verify_by_rack_.find(name);
-      out.push_back({{"rack", name}, {"row", t.row}, {"position", t.position}, {"devices", t.devices},
-                     {"error", t.error}, {"warning", t.warning}, {"info", t.info},
+      out.push_back({{"rack", name},
+                     {"row", t.row},
+                     {"position", t.position},
+                     {"devices", t.devices},
+                     {"error", t.error},
+                     {"warning", t.warning},
+                     {"info", t.info},
                      {"cabling", cabling == verify_by_rack_.end() ? 0 : cabling->second}});
     }
     return {200, Dump({{"racks", out}}), "application/json"};

@@ -22,12 +22,12 @@
 namespace railyard {
 
 struct DashboardSources {
-  std::string plan;                 // plan.json (required)
-  std::vector<std::string> facts;   // host and switch facts
-  std::string verify;               // a `verify --format json` result, or ""
-  std::string policy;               // a doctor policy YAML, or ""
-  std::string db;                   // the ledger (SQLite file or postgresql:// URL), or ""
-  std::string rollout;              // a rollout state directory (rollout plan -o), or ""
+  std::string plan;                // plan.json (required)
+  std::vector<std::string> facts;  // host and switch facts
+  std::string verify;              // a `verify --format json` result, or ""
+  std::string policy;              // a doctor policy YAML, or ""
+  std::string db;                  // the ledger (SQLite file or postgresql:// URL), or ""
+  std::string rollout;             // a rollout state directory (rollout plan -o), or ""
 };
 
 struct ApiAnswer {

@@ -31,7 +31,8 @@ class DashboardTest : public ::testing::Test {
   void SetUp() override {
     dir_ = fs::temp_directory_path() / fmt::format("railyard-dashboard-{}", ::getpid());
     fs::remove_all(dir_);
-    WritePlanOutputs(Plan(LoadSpec(std::string(RAILYARD_SOURCE_DIR) + "/examples/lab-8-node.yaml")), Catalog::Builtin(), (dir_ / "plan").string());
+    WritePlanOutputs(Plan(LoadSpec(std::string(RAILYARD_SOURCE_DIR) + "/examples/lab-8-node.yaml")), Catalog::Builtin(),
+                     (dir_ / "plan").string());
     CollectInputs in;
     in.lspci = ReadWholeFile(testing::FixturePath("lspci/cx7-ndr-osfp-gen5-x16-vpd.txt").string());
     in.ibstat = ReadWholeFile(testing::FixturePath("ibstat/h100-cx7-ib-400g-with-eth-ports-down.txt").string());
@@ -55,7 +56,8 @@ TEST_F(DashboardTest, AnswersAreWhatDoctorAndThePlanSay) {
   const std::string db = (dir_ / "ledger.db").string();
   {
     auto ledger = OpenLedger(db);
-    ledger->Record({{"MT1", "nic", {{"batch", "B1"}, {"state", "accepted"}}, 0}, {"MT2", "nic", {{"batch", "B1"}}, 0},
+    ledger->Record({{"MT1", "nic", {{"batch", "B1"}, {"state", "accepted"}}, 0},
+                    {"MT2", "nic", {{"batch", "B1"}}, 0},
                     {"MT3", "cable", {{"batch", "B2"}}, 0}},
                    "alice", "receiving");
   }

@@ -71,8 +71,10 @@ PartResolution ResolveNic(const Catalog& catalog, std::string_view written, Fabr
     }
     std::string guess = ClosestMatch(written, fitting);
     if (guess.empty()) guess = ClosestMatch(written, all);
-    r.error = guess.empty() ? fmt::format("unknown NIC '{}' (neither an OPN nor a family in the catalog; see `railyard catalog nics`)", written)
-                            : fmt::format("unknown NIC '{}'; did you mean '{}'?", written, guess);
+    r.error =
+        guess.empty()
+            ? fmt::format("unknown NIC '{}' (neither an OPN nor a family in the catalog; see `railyard catalog nics`)", written)
+            : fmt::format("unknown NIC '{}'; did you mean '{}'?", written, guess);
     return r;
   }
   // The family's parts for this plane: its link type, its speed (a faster part only if none is
@@ -107,8 +109,7 @@ PartResolution ResolveNic(const Catalog& catalog, std::string_view written, Fabr
     if (own_kind.size() == 1) preferred = own_kind;
   }
   if (fits.size() > 1 && preferred.size() != 1) {
-    r.error = fmt::format("'{}' is ambiguous for {} at {}G: write one of {}", written, KindName(kind), speed,
-                          List(names(fits)));
+    r.error = fmt::format("'{}' is ambiguous for {} at {}G: write one of {}", written, KindName(kind), speed, List(names(fits)));
     return r;
   }
   uint16_t chosen = fits.size() == 1 ? fits.front() : preferred.front();
@@ -119,8 +120,8 @@ PartResolution ResolveNic(const Catalog& catalog, std::string_view written, Fabr
   }
   r.info = fmt::format("nic '{}' is {}{}", written, Describe(nics[chosen]),
                        others.empty() ? std::string(": the only one that fits the plane")
-                                      : fmt::format(": the catalog's preferred {} for {}G {}; also fit: {}", family_name,
-                                                    speed, KindName(kind), List(others)));
+                                      : fmt::format(": the catalog's preferred {} for {}G {}; also fit: {}", family_name, speed,
+                                                    KindName(kind), List(others)));
   return r;
 }
 
@@ -146,7 +147,8 @@ PartResolution ResolveSwitch(const Catalog& catalog, std::string_view written, F
   if (pool.size() == 1) {
     const SwitchModel& s = switches[pool.front()];
     r.index = pool.front();
-    r.info = fmt::format("switch '{}' is the catalog's {} ({})", written, s.model, s.opns.empty() ? "no OPN listed" : s.opns.front());
+    r.info =
+        fmt::format("switch '{}' is the catalog's {} ({})", written, s.model, s.opns.empty() ? "no OPN listed" : s.opns.front());
     return r;
   }
   if (pool.size() > 1) {
@@ -176,11 +178,12 @@ PartResolution ResolveSwitch(const Catalog& catalog, std::string_view written, F
   for (const Candidate& c : candidates) offered.push_back(c.model);
   std::string guess = ClosestMatch(written, offered);
   std::string list = offered.empty() ? std::string("none") : List(offered, 5);
-  r.error = guess.empty()
-                ? fmt::format("unknown switch '{}' (not in the catalog); for {} at {}G it has: {} (see `railyard catalog switches`)",
-                              written, KindName(kind), speed, list)
-                : fmt::format("unknown switch '{}'; did you mean '{}'? (for {} at {}G: {})", written, guess, KindName(kind),
-                              speed, list);
+  r.error =
+      guess.empty()
+          ? fmt::format("unknown switch '{}' (not in the catalog); for {} at {}G it has: {} (see `railyard catalog switches`)",
+                        written, KindName(kind), speed, list)
+          : fmt::format("unknown switch '{}'; did you mean '{}'? (for {} at {}G: {})", written, guess, KindName(kind), speed,
+                        list);
   return r;
 }
 

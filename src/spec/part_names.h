@@ -16,13 +16,12 @@ namespace railyard {
 
 struct PartResolution {
   std::optional<uint16_t> index;  // the catalog row chosen
-  std::string info;   // why that row, when the name was not its OPN or model ("" when exact)
-  std::string error;  // why none could be chosen, with the candidates (set when index is empty)
+  std::string info;               // why that row, when the name was not its OPN or model ("" when exact)
+  std::string error;              // why none could be chosen, with the candidates (set when index is empty)
 };
 
 // `kind` and `speed` are the plane's; `ports_per_node` the NIC ports a node has on it.
-PartResolution ResolveNic(const Catalog& catalog, std::string_view written, FabricKind kind, Gbps speed,
-                          uint32_t ports_per_node);
+PartResolution ResolveNic(const Catalog& catalog, std::string_view written, FabricKind kind, Gbps speed, uint32_t ports_per_node);
 PartResolution ResolveSwitch(const Catalog& catalog, std::string_view written, FabricKind kind, Gbps speed);
 
 // "ConnectX-6 Dx", "cx6dx", "CX-6 DX" -> "connectx6dx": lower case, no separators, cx -> connectx,

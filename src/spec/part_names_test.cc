@@ -87,8 +87,14 @@ planes:
 }
 
 TEST(SpecNames, SpeedNames) {
-  for (auto [text, gbps] : std::vector<std::pair<const char*, Gbps>>{
-           {"HDR100", 100}, {"EDR", 100}, {"HDR", 200}, {"NDR200", 200}, {"NDR", 400}, {"XDR", 800}, {"400GbE", 400}, {"400G", 400}}) {
+  for (auto [text, gbps] : std::vector<std::pair<const char*, Gbps>>{{"HDR100", 100},
+                                                                     {"EDR", 100},
+                                                                     {"HDR", 200},
+                                                                     {"NDR200", 200},
+                                                                     {"NDR", 400},
+                                                                     {"XDR", 800},
+                                                                     {"400GbE", 400},
+                                                                     {"400G", 400}}) {
     EXPECT_EQ(ParseSpeed(text).value_or(0), gbps) << text;
   }
 }
@@ -122,7 +128,8 @@ planes:
 
 TEST(SpecErrors, CapAtTwenty) {
   std::string yaml = "name: t\nnodes: {count: 8}\nplanes:\n";
-  for (int i = 0; i < 25; ++i) yaml += fmt::format("  - {{name: p{}, kind: infiniband, nic: X{}, speed: 400G, switch: QM9700}}\n", i, i);
+  for (int i = 0; i < 25; ++i)
+    yaml += fmt::format("  - {{name: p{}, kind: infiniband, nic: X{}, speed: 400G, switch: QM9700}}\n", i, i);
   try {
     ParseSpec(yaml, "t.yaml");
     FAIL();
@@ -136,14 +143,18 @@ TEST(SpecErrors, CapAtTwenty) {
 
 TEST(SpecErrors, RackOverfillAndNameCollisions) {
   try {
-    ParseSpec("name: t\nnodes: {count: 8, per_rack: 8, height_u: 8}\nplanes:\n  - {name: compute, kind: infiniband, nic: ConnectX-7, speed: 400G, switch: QM9700}\n", "t.yaml");
+    ParseSpec(
+        "name: t\nnodes: {count: 8, per_rack: 8, height_u: 8}\nplanes:\n  - {name: compute, kind: infiniband, nic: ConnectX-7, "
+        "speed: 400G, switch: QM9700}\n",
+        "t.yaml");
     FAIL();
   } catch (const SpecError& e) {
     EXPECT_EQ(e.key(), "nodes.per_rack");
     EXPECT_NE(std::string(e.what()).find("need 64U; a rack has 42U"), std::string::npos) << e.what();
   }
   Spec collide = ParseSpec(
-      "name: t\nnodes: {count: 4, name_prefix: compute-leaf-}\nplanes:\n  - {name: compute, kind: infiniband, nic: ConnectX-7, speed: 400G, switch: QM9700}\n",
+      "name: t\nnodes: {count: 4, name_prefix: compute-leaf-}\nplanes:\n  - {name: compute, kind: infiniband, nic: ConnectX-7, "
+      "speed: 400G, switch: QM9700}\n",
       "t.yaml");
   try {
     Plan(collide);

@@ -11,18 +11,19 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
-#include "util/terminal.h"
 #include "util/file.h"
+#include "util/terminal.h"
 #include "util/yaml_strict.h"
 
-#include "util/csv.h"
 #include "spec/part_names.h"
+#include "util/csv.h"
 #include "util/suggest.h"
 
 namespace railyard {
 
 SpecError::SpecError(std::string file, SourceMark mark, std::string key, std::string message)
-    : InputError(fmt::format("{}:{}:{}: {}: {}", file, mark.line, mark.column, key, message), file, mark.line, mark.column, key, message) {}
+    : InputError(fmt::format("{}:{}:{}: {}: {}", file, mark.line, mark.column, key, message), file, mark.line, mark.column, key,
+                 message) {}
 
 namespace {
 
@@ -212,7 +213,8 @@ NodesSpec ParseNodes(const MapReader& r) {
   }
   n.pcie_gen = static_cast<int>(gen - kGens.begin()) + 3;
   n.pcie_width = static_cast<int>(r.Unsigned("pcie_width", false, 16, 1, 32));
-  if (n.pcie_width != 1 && n.pcie_width != 2 && n.pcie_width != 4 && n.pcie_width != 8 && n.pcie_width != 16 && n.pcie_width != 32) {
+  if (n.pcie_width != 1 && n.pcie_width != 2 && n.pcie_width != 4 && n.pcie_width != 8 && n.pcie_width != 16 &&
+      n.pcie_width != 32) {
     r.Fail(r.Get("pcie_width"), r.Key("pcie_width"), "expected a PCIe width of 1, 2, 4, 8, 16 or 32");
   }
   n.per_rack = static_cast<uint32_t>(r.Unsigned("per_rack", false, 4, 1, 64));
@@ -231,8 +233,10 @@ NodesSpec ParseNodes(const MapReader& r) {
   n.kernel = r.String("kernel", false);
   n.driver_stack = r.String("driver_stack", false);
   if (!n.driver_stack.empty() && !ParseDriverStack(n.driver_stack)) {
-    r.Fail(r.Get("driver_stack"), r.Key("driver_stack"),
-           fmt::format("expected inbox, mlnx_ofed [TRAIN] or doca_ofed [TRAIN] (TRAIN as ofed_info -s prints it: 24.10), got '{}'", n.driver_stack));
+    r.Fail(
+        r.Get("driver_stack"), r.Key("driver_stack"),
+        fmt::format("expected inbox, mlnx_ofed [TRAIN] or doca_ofed [TRAIN] (TRAIN as ofed_info -s prints it: 24.10), got '{}'",
+                    n.driver_stack));
   }
   for (const std::string* v : {&n.model, &n.bios, &n.kernel}) {
     if (v->size() > 128 || v->find_first_of("\n\r\t\"") != std::string::npos) {
@@ -255,7 +259,8 @@ std::vector<Ratio> ParseOversubscription(const MapReader& r) {
     out.push_back(*ratio);
   };
   if (v.IsSequence()) {
-    if (v.size() == 0 || v.size() > 3) r.Fail(v, r.Key("oversubscription"), "give one ratio, or one per tier from the leaf up (at most 3)");
+    if (v.size() == 0 || v.size() > 3)
+      r.Fail(v, r.Key("oversubscription"), "give one ratio, or one per tier from the leaf up (at most 3)");
     for (const YAML::Node& item : v) parse_one(item);
   } else {
     parse_one(v);
@@ -263,8 +268,8 @@ std::vector<Ratio> ParseOversubscription(const MapReader& r) {
   return out;
 }
 
-PlaneSpec ParsePlane(const std::string& file, const YAML::Node& node, size_t index, const Catalog& catalog,
-                     Problems& problems, std::vector<SpecNote>& notes) {
+PlaneSpec ParsePlane(const std::string& file, const YAML::Node& node, size_t index, const Catalog& catalog, Problems& problems,
+                     std::vector<SpecNote>& notes) {
   MapReader first(file, node, fmt::format("planes[{}]", index));
   first.RequireMap();
   // Until the plane has a name, errors say planes[i]; after, planes.<name>.
@@ -275,9 +280,29 @@ PlaneSpec ParsePlane(const std::string& file, const YAML::Node& node, size_t ind
   for (auto it = node.begin(); it != node.end(); ++it) p.key_marks[it->first.Scalar()] = MarkOf(it->first);
   p.name = name;
   problems.Check([&] {
-    r.CheckKeys({"name", "kind", "role", "carries", "nic", "ports_per_node", "speed", "switch", "spine_switch",
-                 "core_switch", "rail_optimized", "nodes_per_su", "oversubscription", "tiers", "extra_endpoints",
-                 "manage_switches", "redundancy", "peer_links", "netdevs", "slots", "mtu", "qos", "bond"});
+    r.CheckKeys({"name",
+                 "kind",
+                 "role",
+                 "carries",
+                 "nic",
+                 "ports_per_node",
+                 "speed",
+                 "switch",
+                 "spine_switch",
+                 "core_switch",
+                 "rail_optimized",
+                 "nodes_per_su",
+                 "oversubscription",
+                 "tiers",
+                 "extra_endpoints",
+                 "manage_switches",
+                 "redundancy",
+                 "peer_links",
+                 "netdevs",
+                 "slots",
+                 "mtu",
+                 "qos",
+                 "bond"});
   });
   problems.Check([&] {
     if (!ValidName(p.name)) {
@@ -320,7 +345,8 @@ PlaneSpec ParsePlane(const std::string& file, const YAML::Node& node, size_t ind
       if (!c.IsSequence()) r.Fail(c, r.Key("carries"), "expected a list such as [compute, storage]");
       for (const YAML::Node& item : c) {
         auto parsed = ParsePlaneRole(item.Scalar());
-        if (!parsed) r.Fail(item, r.Key("carries"), fmt::format("expected compute, storage, inband or oob, got '{}'", item.Scalar()));
+        if (!parsed)
+          r.Fail(item, r.Key("carries"), fmt::format("expected compute, storage, inband or oob, got '{}'", item.Scalar()));
         p.carries.push_back(*parsed);
       }
     } else {
@@ -356,7 +382,8 @@ PlaneSpec ParsePlane(const std::string& file, const YAML::Node& node, size_t ind
     problems.Check([&] { p.ports_per_node = static_cast<uint32_t>(r.Unsigned("ports_per_node", false, 1, 1, 1)); });
     problems.Check([&] { p.manage_switches = r.Bool("manage_switches", true); });
   } else {
-    bool ports_known = problems.Check([&] { p.ports_per_node = static_cast<uint32_t>(r.Unsigned("ports_per_node", false, 1, 1, 64)); });
+    bool ports_known =
+        problems.Check([&] { p.ports_per_node = static_cast<uint32_t>(r.Unsigned("ports_per_node", false, 1, 1, 64)); });
     problems.Check([&] {
       p.nic = r.String("nic");
       if (!kind_known || !speed_known || !ports_known) return;
@@ -404,9 +431,10 @@ PlaneSpec ParsePlane(const std::string& file, const YAML::Node& node, size_t ind
         const std::string& text = item.Scalar();
         bool ok = std::string_view(key) == "netdevs" ? std::regex_match(text, kNetdev) : std::regex_match(text, kSlot);
         if (!item.IsScalar() || !ok) {
-          r.Fail(item, r.Key(key), std::string_view(key) == "netdevs"
-                                       ? fmt::format("'{}' is not an interface name (1-15 of letters, digits, _ . -)", text)
-                                       : fmt::format("'{}': a slot is 1-24 letters, digits, spaces and _ . / : -", text));
+          r.Fail(item, r.Key(key),
+                 std::string_view(key) == "netdevs"
+                     ? fmt::format("'{}' is not an interface name (1-15 of letters, digits, _ . -)", text)
+                     : fmt::format("'{}': a slot is 1-24 letters, digits, spaces and _ . / : -", text));
         }
         out.push_back(text);
       }
@@ -426,11 +454,13 @@ PlaneSpec ParsePlane(const std::string& file, const YAML::Node& node, size_t ind
     std::string bond = r.String("bond", false, "");
     if (bond != "802.3ad") r.Fail(r.Get("bond"), r.Key("bond"), fmt::format("expected 802.3ad (LACP), got '{}'", bond));
     if (!p.leaf_pair) {
-      r.Fail(r.Get("bond"), r.Key("bond"), "an 802.3ad bond over two switches needs them to act as one (MLAG or EVPN "
-                                           "multihoming): add redundancy: leaf-pair");
+      r.Fail(r.Get("bond"), r.Key("bond"),
+             "an 802.3ad bond over two switches needs them to act as one (MLAG or EVPN "
+             "multihoming): add redundancy: leaf-pair");
     }
     if (p.kind == FabricKind::kInfiniband) {
-      r.Fail(r.Get("bond"), r.Key("bond"), "802.3ad is Ethernet's: IPoIB bonds only active-backup (use the ports as rails instead)");
+      r.Fail(r.Get("bond"), r.Key("bond"),
+             "802.3ad is Ethernet's: IPoIB bonds only active-backup (use the ports as rails instead)");
     }
     p.bond = true;
   });
@@ -452,7 +482,8 @@ PlaneSpec ParsePlane(const std::string& file, const YAML::Node& node, size_t ind
   }
   problems.Check([&] {
     p.peer_links = static_cast<uint32_t>(r.Unsigned("peer_links", false, 2, 1, 64));
-    if (r.Has("peer_links") && !p.leaf_pair) r.Fail(r.Get("peer_links"), r.Key("peer_links"), "peer_links is for redundancy: leaf-pair");
+    if (r.Has("peer_links") && !p.leaf_pair)
+      r.Fail(r.Get("peer_links"), r.Key("peer_links"), "peer_links is for redundancy: leaf-pair");
   });
 
   if (r.Has("extra_endpoints")) {
@@ -460,7 +491,8 @@ PlaneSpec ParsePlane(const std::string& file, const YAML::Node& node, size_t ind
     problems.Check([&] {
       if (!list.IsSequence()) r.Fail(list, r.Key("extra_endpoints"), "expected a list like [{name: ufm, ports: 4}]");
       if (list.size() > kMaxExtraEndpointKinds) {
-        r.Fail(list, r.Key("extra_endpoints"), fmt::format("{} kinds of extra endpoint; at most {} are accepted", list.size(), kMaxExtraEndpointKinds));
+        r.Fail(list, r.Key("extra_endpoints"),
+               fmt::format("{} kinds of extra endpoint; at most {} are accepted", list.size(), kMaxExtraEndpointKinds));
       }
     });
     for (size_t i = 0; list.IsSequence() && i < list.size() && i < kMaxExtraEndpointKinds; ++i) {
@@ -476,7 +508,8 @@ PlaneSpec ParsePlane(const std::string& file, const YAML::Node& node, size_t ind
         x.count = static_cast<uint32_t>(e.Unsigned("count", false, 1, 1, 1024));
         if (x.ports > p.ports_per_node) {
           e.Fail(e.Get("ports"), e.Key("ports"),
-                 fmt::format("an extra endpoint takes one node slot, so it has at most ports_per_node ({}) ports", p.ports_per_node));
+                 fmt::format("an extra endpoint takes one node slot, so it has at most ports_per_node ({}) ports",
+                             p.ports_per_node));
         }
         p.extra_endpoints.push_back(x);
       });
@@ -487,8 +520,8 @@ PlaneSpec ParsePlane(const std::string& file, const YAML::Node& node, size_t ind
 
 LayoutSpec ParseLayout(const MapReader& r) {
   r.RequireMap();
-  r.CheckKeys({"racks_per_row", "rack_width_m", "row_pitch_m", "network_racks", "rack_units", "slack_m",
-               "in_rack_slack_m", "tray_height_m", "airflow"});
+  r.CheckKeys({"racks_per_row", "rack_width_m", "row_pitch_m", "network_racks", "rack_units", "slack_m", "in_rack_slack_m",
+               "tray_height_m", "airflow"});
   LayoutSpec l;
   l.mark = MarkOf(r.node());
   l.racks_per_row = static_cast<uint32_t>(r.Unsigned("racks_per_row", false, 10, 1, 200));
@@ -504,11 +537,15 @@ LayoutSpec ParseLayout(const MapReader& r) {
            fmt::format("expected p2c (air in at the power supplies, out at the ports) or c2p, got '{}'", l.airflow));
   }
   std::string placement = r.String("network_racks", false, "end-of-row");
-  if (placement == "end-of-row") l.network_racks = NetworkRackPlacement::kEndOfRow;
-  else if (placement == "middle-of-row") l.network_racks = NetworkRackPlacement::kMiddleOfRow;
-  else if (placement == "top-of-rack") l.network_racks = NetworkRackPlacement::kTopOfRack;
-  else r.Fail(r.Get("network_racks"), r.Key("network_racks"),
-              fmt::format("expected end-of-row, middle-of-row or top-of-rack, got '{}'", placement));
+  if (placement == "end-of-row")
+    l.network_racks = NetworkRackPlacement::kEndOfRow;
+  else if (placement == "middle-of-row")
+    l.network_racks = NetworkRackPlacement::kMiddleOfRow;
+  else if (placement == "top-of-rack")
+    l.network_racks = NetworkRackPlacement::kTopOfRack;
+  else
+    r.Fail(r.Get("network_racks"), r.Key("network_racks"),
+           fmt::format("expected end-of-row, middle-of-row or top-of-rack, got '{}'", placement));
   return l;
 }
 
@@ -531,11 +568,16 @@ AddressingSpec ParseAddressing(const MapReader& r, const PlaneSpec& plane) {
   // Default mode: hosts get addresses from the prefix; InfiniBand planes get none unless asked.
   std::string mode = r.String("mode", false, plane.kind == FabricKind::kInfiniband ? "none" : "host");
   using Mode = PlaneAddressing::Mode;
-  if (mode == "none") a.plane.mode = Mode::kNone;
-  else if (mode == "host") a.plane.mode = Mode::kHost;
-  else if (mode == "p2p31") a.plane.mode = Mode::kP2p31;
-  else if (mode == "ipoib") a.plane.mode = Mode::kIpoib;
-  else r.Fail(r.Get("mode"), r.Key("mode"), fmt::format("expected none, host, p2p31 or ipoib, got '{}'", mode));
+  if (mode == "none")
+    a.plane.mode = Mode::kNone;
+  else if (mode == "host")
+    a.plane.mode = Mode::kHost;
+  else if (mode == "p2p31")
+    a.plane.mode = Mode::kP2p31;
+  else if (mode == "ipoib")
+    a.plane.mode = Mode::kIpoib;
+  else
+    r.Fail(r.Get("mode"), r.Key("mode"), fmt::format("expected none, host, p2p31 or ipoib, got '{}'", mode));
   if (a.plane.mode != Mode::kNone && !a.plane.prefix) r.Fail(r.node(), r.Key("prefix"), "mode needs a prefix");
   if (a.plane.mode == Mode::kP2p31 && plane.kind == FabricKind::kInfiniband) {
     r.Fail(r.Get("mode"), r.Key("mode"), "p2p31 routes on the NIC links; an InfiniBand plane uses none or ipoib");
@@ -550,7 +592,8 @@ AddressingSpec ParseAddressing(const MapReader& r, const PlaneSpec& plane) {
 
 Spec ParseSpec(const std::string& yaml_text, const std::string& file_name, const Catalog& catalog) {
   if (yaml_text.size() > kMaxSpecBytes) {
-    throw SpecError(file_name, {}, "(file)", fmt::format("the spec is {} bytes; at most {} are accepted", yaml_text.size(), kMaxSpecBytes));
+    throw SpecError(file_name, {}, "(file)",
+                    fmt::format("the spec is {} bytes; at most {} are accepted", yaml_text.size(), kMaxSpecBytes));
   }
   YAML::Node root;
   try {
@@ -560,8 +603,9 @@ Spec ParseSpec(const std::string& yaml_text, const std::string& file_name, const
   }
   if (!root.IsDefined() || root.IsNull()) throw SpecError(file_name, {1, 1}, "(top level)", "the spec is empty");
   if (auto d = FindDuplicateKey(root)) {
-    throw SpecError(file_name, {d->line, d->column}, d->key,
-                    fmt::format("appears twice in one mapping (first at line {}): YAML would keep only one of them", d->first_line));
+    throw SpecError(
+        file_name, {d->line, d->column}, d->key,
+        fmt::format("appears twice in one mapping (first at line {}): YAML would keep only one of them", d->first_line));
   }
   Spec spec;
   spec.file = file_name;
@@ -585,7 +629,8 @@ Spec ParseSpec(const std::string& yaml_text, const std::string& file_name, const
       // "FILE:LINE: column C (name): message" -> a SpecError at that file and line.
       std::string what = e.what(), rest = what.substr(std::min(what.size(), csv.string().size() + 1));
       int line = std::atoi(rest.c_str());
-      std::string message = rest.substr(std::min(rest.size(), rest.find(": ") == std::string::npos ? rest.size() : rest.find(": ") + 2));
+      std::string message =
+          rest.substr(std::min(rest.size(), rest.find(": ") == std::string::npos ? rest.size() : rest.find(": ") + 2));
       throw SpecError(csv.string(), {line, 1}, "compatibility", message);
     }
   });
@@ -595,7 +640,8 @@ Spec ParseSpec(const std::string& yaml_text, const std::string& file_name, const
     YAML::Node racks = top.Get("racks");
     auto add = [&](const std::string& id, const std::string& hall, SourceMark mark, const std::string& where) {
       if (!std::regex_match(hall, kRackName)) {
-        throw SpecError(where, mark, "racks." + id, fmt::format("'{}': a rack name is 1-32 of letters, digits and _ . / -", hall));
+        throw SpecError(where, mark, "racks." + id,
+                        fmt::format("'{}': a rack name is 1-32 of letters, digits and _ . / -", hall));
       }
       if (!spec.rack_names.emplace(id, hall).second) {
         throw SpecError(where, mark, "racks." + id, "named twice");
@@ -603,7 +649,8 @@ Spec ParseSpec(const std::string& yaml_text, const std::string& file_name, const
       spec.rack_name_marks[id] = mark;
     };
     if (racks.IsMap()) {
-      for (auto it = racks.begin(); it != racks.end(); ++it) add(it->first.Scalar(), it->second.Scalar(), MarkOf(it->first), spec.file);
+      for (auto it = racks.begin(); it != racks.end(); ++it)
+        add(it->first.Scalar(), it->second.Scalar(), MarkOf(it->first), spec.file);
     } else if (racks.IsScalar()) {
       // A CSV beside the spec: rack,name
       std::filesystem::path csv = std::filesystem::path(spec.file).parent_path() / racks.Scalar();
@@ -661,13 +708,13 @@ Spec ParseSpec(const std::string& yaml_text, const std::string& file_name, const
         for (const ExtraEndpointSpec& x : plane.extra_endpoints) endpoints += x.count;
         if (endpoints > kMaxEndpoints) {
           throw SpecError(spec.file, MarkOf(planes[i]), fmt::format("planes[{}].extra_endpoints", i),
-                          fmt::format("{} endpoints (nodes and extra endpoints) on one plane; at most {} are accepted", endpoints, kMaxEndpoints));
+                          fmt::format("{} endpoints (nodes and extra endpoints) on one plane; at most {} are accepted", endpoints,
+                                      kMaxEndpoints));
         }
         spec.planes.push_back(std::move(plane));
       });
     }
-    if (std::count_if(spec.planes.begin(), spec.planes.end(),
-                      [](const PlaneSpec& p) { return p.role == PlaneRole::kOob; }) > 1) {
+    if (std::count_if(spec.planes.begin(), spec.planes.end(), [](const PlaneSpec& p) { return p.role == PlaneRole::kOob; }) > 1) {
       top.Fail(planes, "planes", "at most one oob plane: a node has one BMC port");
     }
   });
@@ -694,12 +741,13 @@ Spec ParseSpec(const std::string& yaml_text, const std::string& file_name, const
     for (auto it = addressing.begin(); addressing.IsMap() && it != addressing.end(); ++it) {
       problems.Check([&] {
         std::string plane_name = it->first.Scalar();
-        auto plane = std::find_if(spec.planes.begin(), spec.planes.end(),
-                                  [&](const PlaneSpec& p) { return p.name == plane_name; });
+        auto plane =
+            std::find_if(spec.planes.begin(), spec.planes.end(), [&](const PlaneSpec& p) { return p.name == plane_name; });
         if (plane == spec.planes.end()) {
           std::string guess = ClosestMatch(plane_name, plane_names);
-          throw SpecError(spec.file, MarkOf(it->first), "addressing." + plane_name,
-                          guess.empty() ? "no plane of that name" : fmt::format("no plane of that name; did you mean '{}'?", guess));
+          throw SpecError(
+              spec.file, MarkOf(it->first), "addressing." + plane_name,
+              guess.empty() ? "no plane of that name" : fmt::format("no plane of that name; did you mean '{}'?", guess));
         }
         spec.addressing[plane_name] = ParseAddressing(MapReader(spec.file, it->second, "addressing." + plane_name), *plane);
       });
@@ -725,8 +773,9 @@ Spec LoadSpec(const std::string& path, const Catalog& catalog) {
   if (path == "-") {  // `… | railyard check -`: named "(stdin)" in errors
     std::string text = ReadWholeFile(path);
     if (text.size() > kMaxSpecBytes) {
-      throw SpecError("(stdin)", {}, "(file)", fmt::format("the input is {} bytes; a cluster spec is a few kilobytes (at most {} accepted)",
-                                                           text.size(), kMaxSpecBytes));
+      throw SpecError("(stdin)", {}, "(file)",
+                      fmt::format("the input is {} bytes; a cluster spec is a few kilobytes (at most {} accepted)", text.size(),
+                                  kMaxSpecBytes));
     }
     return ParseSpec(text, "(stdin)", catalog);
   }
@@ -734,8 +783,9 @@ Spec LoadSpec(const std::string& path, const Catalog& catalog) {
   if (!in) throw SpecError(path, {}, "(file)", "cannot read the file");
   in.seekg(0, std::ios::end);
   if (static_cast<size_t>(in.tellg()) > kMaxSpecBytes) {
-    throw SpecError(path, {}, "(file)", fmt::format("the file is {} bytes; a cluster spec is a few kilobytes (at most {} accepted)",
-                                                    static_cast<size_t>(in.tellg()), kMaxSpecBytes));
+    throw SpecError(path, {}, "(file)",
+                    fmt::format("the file is {} bytes; a cluster spec is a few kilobytes (at most {} accepted)",
+                                static_cast<size_t>(in.tellg()), kMaxSpecBytes));
   }
   in.seekg(0);
   std::ostringstream text;

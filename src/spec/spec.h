@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "util/input_error.h"
 #include "catalog/catalog.h"
 #include "catalog/compatibility.h"
 #include "model/fabric.h"
 #include "model/units.h"
+#include "util/input_error.h"
 
 namespace railyard {
 
@@ -54,7 +54,7 @@ struct NodesSpec {
   int pcie_gen = 5;
   int pcie_width = 16;
   uint32_t per_rack = 4;
-  uint32_t height_u = 0;       // 0 = derived from per_rack and the rack height
+  uint32_t height_u = 0;  // 0 = derived from per_rack and the rack height
   std::string name_prefix = "node";
   // What the servers are and will run, for the compatibility checks (all optional): the model as dmidecode
   // prints it, the BIOS version, "ubuntu 22.04", a `uname -r`, and "doca_ofed 24.10" / "mlnx_ofed 24.10" / "inbox".
@@ -82,18 +82,18 @@ struct PlaneSpec {
   uint16_t spine_switch = kNoItem;  // kNoItem = same as leaf (or a catalog default for split-port leaves)
   uint16_t core_switch = kNoItem;
   bool rail_optimized = false;
-  uint32_t nodes_per_su = 0;        // 0 = as many as one leaf's downlinks hold
+  uint32_t nodes_per_su = 0;            // 0 = as many as one leaf's downlinks hold
   std::vector<Ratio> oversubscription;  // from the leaf up; one entry = every tier
-  uint32_t tiers = 0;               // 0 = fewest that fit
+  uint32_t tiers = 0;                   // 0 = fewest that fit
   std::vector<ExtraEndpointSpec> extra_endpoints;
-  bool manage_switches = false;     // oob: also cable every switch's management port
+  bool manage_switches = false;      // oob: also cable every switch's management port
   std::vector<std::string> netdevs;  // per node port in NIC order: the OS interface names (ens1f0np0 ...)
   uint32_t mtu = 0;                  // host-side MTU; 0 = the kind's default
   bool bond = false;                 // `bond: 802.3ad`: each node's ports are one LACP bond (on a leaf pair)
   RoceQos qos;                       // roce planes: `qos: {priority, dscp, cnp_dscp, cnp_priority}`
   std::vector<std::string> slots;    // per node port: the chassis slot a technician finds it by ("PCIe 3")
-  bool leaf_pair = false;           // redundancy: leaf-pair: two leaves, no spines, ports alternate
-  uint32_t peer_links = 2;          // links between the two leaves of a pair
+  bool leaf_pair = false;            // redundancy: leaf-pair: two leaves, no spines, ports alternate
+  uint32_t peer_links = 2;           // links between the two leaves of a pair
   SourceMark mark;
   std::map<std::string, SourceMark> key_marks;  // where each key was written, for findings
 };
@@ -139,8 +139,7 @@ struct Spec {
 
 // Parses and validates a spec. Throws SpecError with every problem found (independent keys are
 // all checked; a key whose value could not be read is not used further).
-Spec ParseSpec(const std::string& yaml_text, const std::string& file_name,
-               const Catalog& catalog = Catalog::Builtin());
+Spec ParseSpec(const std::string& yaml_text, const std::string& file_name, const Catalog& catalog = Catalog::Builtin());
 // Reads the file and parses it. Throws SpecError (also for an unreadable file).
 Spec LoadSpec(const std::string& path, const Catalog& catalog = Catalog::Builtin());
 

@@ -68,7 +68,8 @@ TEST(Spec, ParsesTheContractShape) {
 }
 
 TEST(Spec, BundledExamplesParse) {
-  for (const char* file : {"superpod-h100-4su.yaml", "ib-10k-gpu.yaml", "roce-16k-gpu.yaml", "lab-8-node.yaml", "superpod-b300-xdr-4su.yaml", "arista-roce-pod.yaml"}) {
+  for (const char* file : {"superpod-h100-4su.yaml", "ib-10k-gpu.yaml", "roce-16k-gpu.yaml", "lab-8-node.yaml",
+                           "superpod-b300-xdr-4su.yaml", "arista-roce-pod.yaml"}) {
     SCOPED_TRACE(file);
     EXPECT_NO_THROW(LoadSpec(std::string(RAILYARD_SOURCE_DIR) + "/examples/" + file));
   }
@@ -125,12 +126,13 @@ TEST(Spec, BadValuesNameTheKey) {
 
 TEST(Spec, RoceQosAndMtuPerPlane) {
   const std::string roce = Replace(Replace(kValid, "kind: infiniband", "kind: roce"), "switch: QM9700", "switch: SN5600");
-  Spec spec = ParseSpec(Replace(roce, "    rail_optimized: true", "    rail_optimized: true\n    mtu: 4200\n    qos: {priority: 4, dscp: 34}"),
-                        "cluster.yaml");
+  Spec spec = ParseSpec(
+      Replace(roce, "    rail_optimized: true", "    rail_optimized: true\n    mtu: 4200\n    qos: {priority: 4, dscp: 34}"),
+      "cluster.yaml");
   EXPECT_EQ(spec.planes[0].mtu, 4200u);
   EXPECT_EQ(spec.planes[0].qos.priority, 4);
   EXPECT_EQ(spec.planes[0].qos.tos(), 34 * 4 + 2);  // DSCP << 2 | ECT(0)
-  EXPECT_EQ(spec.planes[0].qos.cnp_dscp, 48);      // the default
+  EXPECT_EQ(spec.planes[0].qos.cnp_dscp, 48);       // the default
   SpecError same = ErrorOf(Replace(roce, "    rail_optimized: true", "    qos: {priority: 6}"));
   EXPECT_EQ(same.key(), "planes.compute.qos.cnp_priority") << same.what();
   SpecError range = ErrorOf(Replace(roce, "    rail_optimized: true", "    qos: {dscp: 64}"));
@@ -142,7 +144,8 @@ TEST(Spec, RoceQosAndMtuPerPlane) {
 TEST(Spec, BondsNeedALeafPairAndEthernet) {
   const std::string pair = Replace(Replace(Replace(kValid, "kind: infiniband", "kind: roce"), "switch: QM9700", "switch: SN5600"),
                                    "    rail_optimized: true", "    redundancy: leaf-pair");
-  Spec spec = ParseSpec(Replace(pair, "    redundancy: leaf-pair", "    redundancy: leaf-pair\n    bond: 802.3ad"), "cluster.yaml");
+  Spec spec =
+      ParseSpec(Replace(pair, "    redundancy: leaf-pair", "    redundancy: leaf-pair\n    bond: 802.3ad"), "cluster.yaml");
   EXPECT_TRUE(spec.planes[0].bond);
   SpecError alone = ErrorOf(Replace(pair, "    redundancy: leaf-pair", "    bond: 802.3ad"));
   EXPECT_EQ(alone.key(), "planes.compute.bond") << alone.what();
@@ -166,11 +169,13 @@ TEST(Spec, StructuralErrors) {
   SpecError syntax = ErrorOf("name: x\nnodes: {count: 2\n");
   EXPECT_EQ(syntax.key(), "(syntax)");
   EXPECT_GT(syntax.mark().line, 0);
-  const std::string twice = "  - {name: compute, kind: infiniband, nic: MCX75310AAS-NEAT, speed: 400G, switch: QM9700}\n  - name: oob";
+  const std::string twice =
+      "  - {name: compute, kind: infiniband, nic: MCX75310AAS-NEAT, speed: 400G, switch: QM9700}\n  - name: oob";
   SpecError dup = ErrorOf(Replace(kValid, "  - name: oob", twice));
   EXPECT_EQ(dup.message(), "plane 'compute' is defined twice");
   EXPECT_EQ(dup.mark().line, 15);
-  SpecError overlap = ErrorOf(Replace(kValid, "addressing:\n", "addressing:\n  compute: {prefix: 192.168.0.0/16, mode: ipoib}\n"));
+  SpecError overlap =
+      ErrorOf(Replace(kValid, "addressing:\n", "addressing:\n  compute: {prefix: 192.168.0.0/16, mode: ipoib}\n"));
   EXPECT_NE(overlap.message().find("overlaps"), std::string::npos) << overlap.what();
   EXPECT_NE(ErrorOf(Replace(kValid, "    speed: 1G\n", "    speed: 1G\n    nic: MCX75310AAS-NEAT\n")).message().find("BMC"),
             std::string::npos);

@@ -58,15 +58,22 @@ CsvTable ParseCsv(std::string_view text, std::string_view source) {
         continue;
       }
       switch (c) {
-        case '"': in_quotes = true; break;
-        case ',': row.fields.push_back(std::move(field)); field.clear(); break;
-        case '\r': break;
+        case '"':
+          in_quotes = true;
+          break;
+        case ',':
+          row.fields.push_back(std::move(field));
+          field.clear();
+          break;
+        case '\r':
+          break;
         case '\n':
           ++line;
           row.fields.push_back(std::move(field));
           done = true;
           break;
-        default: field.push_back(c);
+        default:
+          field.push_back(c);
       }
     }
     if (!have_header) {

@@ -10,9 +10,7 @@ namespace {
 
 // One comma-separated part ("node[001-004,7]x"): each name it stands for, appended to `out`.
 void ExpandPart(std::string_view part, std::string_view expression, size_t limit, std::vector<std::string>& out) {
-  auto fail = [&](const std::string& why) {
-    throw std::runtime_error(fmt::format("host list '{}': {}", expression, why));
-  };
+  auto fail = [&](const std::string& why) { throw std::runtime_error(fmt::format("host list '{}': {}", expression, why)); };
   const size_t open = part.find('[');
   if (open == std::string_view::npos) {
     if (part.find(']') != std::string_view::npos) fail("a ']' without its '['");
@@ -109,8 +107,10 @@ std::string CompressHostlist(const std::vector<std::string>& names) {
       auto [p, d] = SplitNumber(names[j]);
       if (p != prefix || d.size() != digits.size()) break;
       uint64_t n = std::stoull(std::string(d));
-      if (!ranges.empty() && ranges.back().second + 1 == n) ranges.back().second = n;
-      else ranges.emplace_back(n, n);
+      if (!ranges.empty() && ranges.back().second + 1 == n)
+        ranges.back().second = n;
+      else
+        ranges.emplace_back(n, n);
       ++j;
     }
     std::string body;

@@ -49,7 +49,12 @@ class InputError : public std::runtime_error {
  protected:
   // For a type that lists several errors in what() (SpecError): the first one's fields, its own text.
   InputError(const std::string& text, std::string file, int line, int column, std::string key, std::string message)
-      : std::runtime_error(text), file_(std::move(file)), line_(line), column_(column), key_(std::move(key)), message_(std::move(message)) {}
+      : std::runtime_error(text),
+        file_(std::move(file)),
+        line_(line),
+        column_(column),
+        key_(std::move(key)),
+        message_(std::move(message)) {}
 
  private:
   std::string file_;

@@ -32,8 +32,8 @@
 #include <utility>
 #include <vector>
 
-#include <nlohmann/json.hpp>
 #include <simdjson.h>
+#include <nlohmann/json.hpp>
 
 namespace railyard {
 
@@ -42,7 +42,9 @@ namespace railyard {
 class JsonFieldError : public std::runtime_error {
  public:
   JsonFieldError(std::string path, std::string message)
-      : std::runtime_error(path.empty() ? message : path + ": " + message), path_(std::move(path)), message_(std::move(message)) {}
+      : std::runtime_error(path.empty() ? message : path + ": " + message),
+        path_(std::move(path)),
+        message_(std::move(message)) {}
   const std::string& path() const { return path_; }
   const std::string& message() const { return message_; }
   // The same error one level out: under `key` ("mtu" -> "netdevs[3].mtu" once "[3]" and "netdevs" are added).
@@ -91,7 +93,9 @@ template <typename T>
 struct JsonTable;  // specialised per described struct: static constexpr auto fields = std::make_tuple(...)
 
 template <typename T>
-concept JsonDescribed = requires { JsonTable<T>::fields; };
+concept JsonDescribed = requires {
+  JsonTable<T>::fields;
+};
 
 template <typename T, typename Enable = void>
 struct JsonCodec;  // static nlohmann::json Write(const T&); static void Read(simdjson::dom::element, T&)
@@ -140,7 +144,8 @@ struct JsonCodec<T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T,
     if constexpr (std::is_signed_v<T>) {
       int64_t v = 0;
       if (e.get(v)) json_fields_detail::Expected("an integer");
-      if (v < std::numeric_limits<T>::min() || v > std::numeric_limits<T>::max()) json_fields_detail::Expected("an integer in range");
+      if (v < std::numeric_limits<T>::min() || v > std::numeric_limits<T>::max())
+        json_fields_detail::Expected("an integer in range");
       out = static_cast<T>(v);
     } else {
       uint64_t v = 0;
@@ -201,9 +206,7 @@ struct JsonCodec<std::vector<T>> {
   }
   static void Read(simdjson::dom::element e, std::vector<T>& out) {
     out.clear();
-    json_fields_detail::ReadArray(e, [&](size_t, simdjson::dom::element item) {
-      JsonCodec<T>::Read(item, out.emplace_back());
-    });
+    json_fields_detail::ReadArray(e, [&](size_t, simdjson::dom::element item) { JsonCodec<T>::Read(item, out.emplace_back()); });
   }
 };
 

@@ -38,9 +38,7 @@ TEST(JsonInput, ATruncatedFilePointsAtItsEnd) {
   EXPECT_EQ(ParseJsonInput("[1]", "x")[0], 1);
 }
 
-TEST(JsonInput, AMissingFileIsAnInputError) {
-  EXPECT_THROW(ReadJsonFile("/nonexistent/railyard.json"), InputError);
-}
+TEST(JsonInput, AMissingFileIsAnInputError) { EXPECT_THROW(ReadJsonFile("/nonexistent/railyard.json"), InputError); }
 
 }  // namespace
 }  // namespace railyard

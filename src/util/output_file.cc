@@ -14,11 +14,21 @@ namespace railyard {
 void JsonEscape(std::string_view text, fmt::memory_buffer& out) {
   for (char c : text) {
     switch (c) {
-      case '"': out.append(std::string_view("\\\"")); break;
-      case '\\': out.append(std::string_view("\\\\")); break;
-      case '\n': out.append(std::string_view("\\n")); break;
-      case '\r': out.append(std::string_view("\\r")); break;
-      case '\t': out.append(std::string_view("\\t")); break;
+      case '"':
+        out.append(std::string_view("\\\""));
+        break;
+      case '\\':
+        out.append(std::string_view("\\\\"));
+        break;
+      case '\n':
+        out.append(std::string_view("\\n"));
+        break;
+      case '\r':
+        out.append(std::string_view("\\r"));
+        break;
+      case '\t':
+        out.append(std::string_view("\\t"));
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
           fmt::format_to(std::back_inserter(out), "\\u{:04x}", static_cast<unsigned>(c));
@@ -120,8 +130,8 @@ void CommitAll(const std::vector<OutputFile*>& files, const std::function<int(co
     if (rename(f->temp_path(), f->path()) != 0) {
       int err = errno;
       roll_back();
-      throw std::runtime_error(fmt::format("{}: cannot rename into place: {} (the previous outputs were restored)", f->path(),
-                                           std::strerror(err)));
+      throw std::runtime_error(
+          fmt::format("{}: cannot rename into place: {} (the previous outputs were restored)", f->path(), std::strerror(err)));
     }
     steps.back().placed = true;
   }

@@ -4,10 +4,10 @@
 
 #include <cstdio>
 #include <functional>
-#include <vector>
-#include <type_traits>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <vector>
 
 #include <fmt/compile.h>
 #include <fmt/format.h>
@@ -75,7 +75,6 @@ class OutputFile {
 // every new file renamed into place; if any step fails, the targets renamed so far are put back and the
 // error is thrown, so the set is never half old and half new. `rename` defaults to the system call (tests
 // inject failures).
-void CommitAll(const std::vector<OutputFile*>& files,
-               const std::function<int(const char*, const char*)>& rename = nullptr);
+void CommitAll(const std::vector<OutputFile*>& files, const std::function<int(const char*, const char*)>& rename = nullptr);
 
 }  // namespace railyard

@@ -9,7 +9,7 @@
 namespace railyard {
 
 struct RunResult {
-  bool started = false;   // false: not installed (not on PATH) or could not be spawned
+  bool started = false;  // false: not installed (not on PATH) or could not be spawned
   bool timed_out = false;
   int exit_code = -1;
   std::string output;

@@ -25,7 +25,10 @@ std::string Through(const std::string& text, bool color, bool flush_midway = fal
 
 TEST(Terminal, ControlBytesFromTheFieldAreShownNotObeyed) {
   EXPECT_EQ(TerminalSafe("leaf\x1b]0;pwned\x07-01\n"), "leaf\\x1b]0;pwned\\x07-01\n");
-  EXPECT_EQ(TerminalSafe("a\xc2\x9b" "31m"), "a\\xc2\\x9b31m") << "a C1 CSI in UTF-8";
+  EXPECT_EQ(TerminalSafe("a\xc2\x9b"
+                         "31m"),
+            "a\\xc2\\x9b31m")
+      << "a C1 CSI in UTF-8";
   EXPECT_EQ(TerminalSafe("caf\xc3\xa9\tx"), "caf\xc3\xa9\tx") << "text and tabs pass";
   EXPECT_EQ(Through("leaf\x1b[2J\n", false), "leaf\\x1b[2J\n");
   EXPECT_EQ(Through("leaf\x1b[2J\n", true), "leaf\\x1b[2J\n") << "colour on changes nothing of the escaping";

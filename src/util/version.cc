@@ -3,7 +3,8 @@
 namespace railyard {
 
 std::string VersionLine() {
-  return std::string("railyard ") + kVersion + " (commit " + std::string(GitCommit()) + ", catalog " + std::string(CatalogDate()) + ")";
+  return std::string("railyard ") + kVersion + " (commit " + std::string(GitCommit()) + ", catalog " +
+         std::string(CatalogDate()) + ")";
 }
 
 }  // namespace railyard

@@ -31,7 +31,8 @@ bool OsEntryMatches(std::string_view id, std::string_view version_id, std::strin
   if (words.empty() || Lower(words[0]) != Lower(id)) return false;
   if (words.size() == 1) return true;
   std::string_view want = words[1];
-  return version_id == want || (version_id.starts_with(want) && version_id.size() > want.size() && version_id[want.size()] == '.');
+  return version_id == want ||
+         (version_id.starts_with(want) && version_id.size() > want.size() && version_id[want.size()] == '.');
 }
 
 }  // namespace railyard

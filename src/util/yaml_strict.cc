@@ -58,7 +58,8 @@ YAML::Node LoadStrictYaml(const std::string& yaml, const std::string& file) {
     throw InputError(file, e.mark.line + 1, e.mark.column + 1, "(syntax)", e.msg);
   }
   if (auto d = FindDuplicateKey(root)) {
-    throw InputError(file, d->line, d->column, d->key, fmt::format("appears twice in one mapping (first at line {})", d->first_line));
+    throw InputError(file, d->line, d->column, d->key,
+                     fmt::format("appears twice in one mapping (first at line {})", d->first_line));
   }
   if (!root.IsMap()) YamlFail(file, root, "(top level)", "expected a mapping");
   return root;

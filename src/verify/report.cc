@@ -3,7 +3,6 @@
 
 #include <fmt/format.h>
 
-
 namespace railyard {
 
 Finding ToFinding(const VerifyFinding& v) {
@@ -15,9 +14,12 @@ Finding ToFinding(const VerifyFinding& v) {
     cables += (i == 0 ? "" : i + 1 == v.labels.size() ? " and " : ", ") + v.labels[i];
     labels += (i == 0 ? "" : ";") + v.labels[i];
   }
-  if (!cables.empty()) f.object = (v.labels.size() > 1 ? "cables " : "cable ") + cables;
-  else if (!v.observed_a.empty()) f.object = v.observed_b.empty() ? v.observed_a : v.observed_a + " - " + v.observed_b;
-  else f.object = v.plane.empty() ? "fabric" : "plane " + v.plane;
+  if (!cables.empty())
+    f.object = (v.labels.size() > 1 ? "cables " : "cable ") + cables;
+  else if (!v.observed_a.empty())
+    f.object = v.observed_b.empty() ? v.observed_a : v.observed_a + " - " + v.observed_b;
+  else
+    f.object = v.plane.empty() ? "fabric" : "plane " + v.plane;
   auto add = [&](const char* key, const std::string& value) {
     if (!value.empty()) f.evidence.emplace_back(key, value);
   };
@@ -41,9 +43,9 @@ std::vector<Finding> VerifyFindings(const VerifyResult& result) {
 
 FindingsScope VerifyScope() {
   FindingsScope scope{"verify", {}, {}, {"plane", "labels", "planned_a", "planned_b", "observed_a", "observed_b"}};
-  for (VerifyKind k : {VerifyKind::kMissing, VerifyKind::kMiswired, VerifyKind::kSwapped, VerifyKind::kUnexpected,
-                       VerifyKind::kDegraded, VerifyKind::kLabelMismatch, VerifyKind::kUnknownDevice,
-                       VerifyKind::kUnresolvedName, VerifyKind::kUnverified}) {
+  for (VerifyKind k :
+       {VerifyKind::kMissing, VerifyKind::kMiswired, VerifyKind::kSwapped, VerifyKind::kUnexpected, VerifyKind::kDegraded,
+        VerifyKind::kLabelMismatch, VerifyKind::kUnknownDevice, VerifyKind::kUnresolvedName, VerifyKind::kUnverified}) {
     scope.rules_run.emplace_back(ToString(k));
   }
   return scope;
@@ -64,8 +66,9 @@ nlohmann::json VerifyJson(const VerifyResult& result) {
   }
   nlohmann::json planes = nlohmann::json::object();
   for (const auto& [name, pc] : result.per_plane) {
-    planes[name] = {{"planned", pc.planned}, {"seen", pc.ok + pc.miswired}, {"ok", pc.ok},        {"missing", pc.missing},
-                    {"miswired", pc.miswired}, {"degraded", pc.degraded},       {"unverified", pc.unverified}};
+    planes[name] = {{"planned", pc.planned},      {"seen", pc.ok + pc.miswired}, {"ok", pc.ok},
+                    {"missing", pc.missing},      {"miswired", pc.miswired},     {"degraded", pc.degraded},
+                    {"unverified", pc.unverified}};
   }
   return {{"schema", kVerifySchema},
           {"planes", planes},
@@ -100,9 +103,12 @@ std::string VerifyTable(const VerifyResult& result) {
 
 std::string VerifyRender(const VerifyResult& result, FindingsFormat format) {
   switch (format) {
-    case FindingsFormat::kTable: return VerifyTable(result);
-    case FindingsFormat::kJson: return VerifyJson(result).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-    default: break;
+    case FindingsFormat::kTable:
+      return VerifyTable(result);
+    case FindingsFormat::kJson:
+      return VerifyJson(result).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    default:
+      break;
   }
   std::string out = RenderFindings(VerifyFindings(result), VerifyScope(), format);
   if (format != FindingsFormat::kPrometheus) return out;
@@ -110,8 +116,12 @@ std::string VerifyRender(const VerifyResult& result, FindingsFormat format) {
       "# HELP railyard_verify_links Planned links per plane by what verify saw of them.\n"
       "# TYPE railyard_verify_links gauge\n";
   for (const auto& [plane, c] : result.per_plane) {
-    for (const auto& [state, n] : {std::pair<const char*, uint64_t>{"planned", c.planned}, {"ok", c.ok}, {"missing", c.missing},
-                                   {"miswired", c.miswired}, {"degraded", c.degraded}, {"unverified", c.unverified}}) {
+    for (const auto& [state, n] : {std::pair<const char*, uint64_t>{"planned", c.planned},
+                                   {"ok", c.ok},
+                                   {"missing", c.missing},
+                                   {"miswired", c.miswired},
+                                   {"degraded", c.degraded},
+                                   {"unverified", c.unverified}}) {
       out += fmt::format("railyard_verify_links{{plane=\"{}\",state=\"{}\"}} {}\n", PrometheusLabelValue(plane), state, n);
     }
   }

@@ -1,13 +1,13 @@
 #include "verify/verify.h"
-#include "util/input_error.h"
 #include "util/file.h"
+#include "util/input_error.h"
 
 #include <algorithm>
 #include <cctype>
 #include <deque>
-#include <optional>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <unordered_map>
@@ -23,15 +23,24 @@ namespace railyard {
 
 std::string_view ToString(VerifyKind kind) {
   switch (kind) {
-    case VerifyKind::kMissing: return "missing";
-    case VerifyKind::kMiswired: return "miswired";
-    case VerifyKind::kSwapped: return "swapped";
-    case VerifyKind::kUnexpected: return "unexpected";
-    case VerifyKind::kDegraded: return "degraded";
-    case VerifyKind::kLabelMismatch: return "label-mismatch";
-    case VerifyKind::kUnknownDevice: return "unknown-device";
-    case VerifyKind::kUnresolvedName: return "unresolved-name";
-    case VerifyKind::kUnverified: return "unverified";
+    case VerifyKind::kMissing:
+      return "missing";
+    case VerifyKind::kMiswired:
+      return "miswired";
+    case VerifyKind::kSwapped:
+      return "swapped";
+    case VerifyKind::kUnexpected:
+      return "unexpected";
+    case VerifyKind::kDegraded:
+      return "degraded";
+    case VerifyKind::kLabelMismatch:
+      return "label-mismatch";
+    case VerifyKind::kUnknownDevice:
+      return "unknown-device";
+    case VerifyKind::kUnresolvedName:
+      return "unresolved-name";
+    case VerifyKind::kUnverified:
+      return "unverified";
   }
   return "unknown";
 }
@@ -149,7 +158,8 @@ class Verifier {
     auto& names = unresolved_names_[host.device];
     std::string pair = fmt::format("{} (plan: {})", ports_.Name(host.port), ports_.Name(far.port));
     if (std::find(names.begin(), names.end(), pair) == names.end()) names.push_back(pair);
-    if (unresolved_where_.count(host.device) == 0) unresolved_where_[host.device] = a.line ? fmt::format("{}:{}", a.file(), a.line) : a.file();
+    if (unresolved_where_.count(host.device) == 0)
+      unresolved_where_[host.device] = a.line ? fmt::format("{}:{}", a.file(), a.line) : a.file();
     return true;
   }
 
@@ -160,9 +170,7 @@ class Verifier {
     return end == 0 ? Port{l.a_device, plan_port_[l.a_port_id]} : Port{l.z_device, plan_port_[l.z_port_id]};
   }
   // Planned link and end at a port, or -1.
-  int64_t LinkAt(const Port& p) const {
-    return port_link_.Find(p.device, p.port);
-  }
+  int64_t LinkAt(const Port& p) const { return port_link_.Find(p.device, p.port); }
 
   // A finding about planned link `link`, located at its A end.
   VerifyFinding AboutLink(VerifyKind kind, Severity severity, uint32_t link) {
@@ -213,10 +221,9 @@ class Verifier {
     VerifyFinding f = AboutLink(VerifyKind::kDegraded, Severity::kWarning, link);
     f.observed_a = f.planned_a;
     f.observed_b = f.planned_b;
-    f.message = fmt::format("{} is up at {}x and {} Gb/s; the plan has 4x and {} Gb/s{} ({}:{})", l.label, a.width,
-                            a.speed_gbps, l.speed_gbps,
-                            could_be_faster ? fmt::format(", and both ends could run {} Gb/s", a.could_be_gbps) : "",
-                            a.file(), a.line);
+    f.message = fmt::format(
+        "{} is up at {}x and {} Gb/s; the plan has 4x and {} Gb/s{} ({}:{})", l.label, a.width, a.speed_gbps, l.speed_gbps,
+        could_be_faster ? fmt::format(", and both ends could run {} Gb/s", a.could_be_gbps) : "", a.file(), a.line);
     f.fix = "reseat both ends; if it stays degraded, swap the cable, then the module; check the port with mlxlink";
     findings_.push_back(std::move(f));
   }
@@ -252,9 +259,10 @@ class Verifier {
         ++pc.missing;
         VerifyFinding f = AboutLink(VerifyKind::kMissing, Severity::kError, i);
         f.message = fmt::format("{} ({} to {}) is not seen from either end", l.label, f.planned_a, f.planned_b);
-        f.fix = fmt::format("check that cable {} is plugged in at both ends and the ports are up (module seated, "
-                            "no admin-down)",
-                            l.label);
+        f.fix = fmt::format(
+            "check that cable {} is plugged in at both ends and the ports are up (module seated, "
+            "no admin-down)",
+            l.label);
         findings_.push_back(std::move(f));
       } else {
         ++counts.unverified;
@@ -262,7 +270,8 @@ class Verifier {
         if (options_.list_unverified && !unresolved_[i]) {
           VerifyFinding f = AboutLink(VerifyKind::kUnverified, Severity::kInfo, i);
           f.message = fmt::format("{} ({} to {}): no report given could see it ({} link)", l.label, f.planned_a, f.planned_b,
-                                  l.infiniband ? "an InfiniBand link: give ibnetdiscover or iblinkinfo" : "an Ethernet link: give LLDP from either end");
+                                  l.infiniband ? "an InfiniBand link: give ibnetdiscover or iblinkinfo"
+                                               : "an Ethernet link: give LLDP from either end");
           f.fix = "collect the report that covers it";
           findings_.push_back(std::move(f));
         }
@@ -275,11 +284,14 @@ class Verifier {
       f.kind = VerifyKind::kUnresolvedName;
       f.severity = Severity::kWarning;
       f.observed_a = plan_.devices[device].name;
-      f.message = fmt::format("{} names its ports {} where the plan has its RDMA devices: those cables are unverified, not "
-                              "judged ({})", plan_.devices[device].name, fmt::join(pairs, ", "), unresolved_where_[device]);
-      f.fix = fmt::format("give ibdev2netdev for {} (--ibdev2netdev DIR with {}.txt), or --names rows "
-                          "'{},<netdev>,{},<rdma device>'", plan_.devices[device].name, plan_.devices[device].name,
-                          plan_.devices[device].name, plan_.devices[device].name);
+      f.message = fmt::format(
+          "{} names its ports {} where the plan has its RDMA devices: those cables are unverified, not "
+          "judged ({})",
+          plan_.devices[device].name, fmt::join(pairs, ", "), unresolved_where_[device]);
+      f.fix = fmt::format(
+          "give ibdev2netdev for {} (--ibdev2netdev DIR with {}.txt), or --names rows "
+          "'{},<netdev>,{},<rdma device>'",
+          plan_.devices[device].name, plan_.devices[device].name, plan_.devices[device].name, plan_.devices[device].name);
       Locate(f, Port{device, 0});
       f.sort_port.clear();
       findings_.push_back(std::move(f));
@@ -319,9 +331,9 @@ class Verifier {
       f.observed_a = std::min(Name(u.a), Name(u.b));  // either end may have reported it: fix the order
       f.observed_b = std::max(Name(u.a), Name(u.b));
       f.plane = plan_.devices[u.a.device].plane;
-      f.message = fmt::format("a cable joins {} and {}, which the plan leaves unused ({})", f.observed_a, f.observed_b,
-                              u.line > 0 ? fmt::format("{}:{}", u.source, u.line)
-                                         : fmt::format("{}, the entry of {}", u.source, u.reported_port));
+      f.message = fmt::format(
+          "a cable joins {} and {}, which the plan leaves unused ({})", f.observed_a, f.observed_b,
+          u.line > 0 ? fmt::format("{}:{}", u.source, u.line) : fmt::format("{}, the entry of {}", u.source, u.reported_port));
       f.fix = "remove the cable, or add the link to the plan";
       Locate(f, u.a);
       findings_.push_back(std::move(f));
@@ -371,8 +383,8 @@ class Verifier {
     f.planned_b = pair(m);
     f.observed_a = Name(End(l, 0)) + " - " + Name(reach(End(l, 0)));
     f.observed_b = Name(End(m, 0)) + " - " + Name(reach(End(m, 0)));
-    f.message = fmt::format("cables {} and {} are swapped: {} reaches {} and {} reaches {}", a.label, b.label, Name(a1),
-                            Name(z2), Name(a2), Name(z1));
+    f.message = fmt::format("cables {} and {} are swapped: {} reaches {} and {} reaches {}", a.label, b.label, Name(a1), Name(z2),
+                            Name(a2), Name(z1));
     f.fix = fmt::format("exchange the plugs in {} and {}", Name(x), Name(y));
     Locate(f, x);
     findings_.push_back(std::move(f));
@@ -553,8 +565,7 @@ VerifyResult VerifySession::Finish(const std::set<std::string>& reporting_device
     f.kind = VerifyKind::kUnknownDevice;
     f.severity = Severity::kWarning;
     f.observed_a = name;
-    f.message = fmt::format("'{}' is not a device of the plan ({} observation(s), first at {})", name, where.first,
-                            where.second);
+    f.message = fmt::format("'{}' is not a device of the plan ({} observation(s), first at {})", name, where.first, where.second);
     f.fix = "map it with --names (observed,plan), or add it to the plan";
     findings.push_back(std::move(f));
   }
@@ -569,8 +580,8 @@ VerifyResult VerifySession::Finish(const std::set<std::string>& reporting_device
     f.observed_a = scan.device + ":" + scan.port;
     f.message = planned.empty() ? fmt::format("label {} scanned at {}, where the plan has no cable ({}:{})", scan.label,
                                               f.observed_a, scan.source, scan.line)
-                                : fmt::format("label {} scanned at {}, where the plan has {} ({}:{})", scan.label,
-                                              f.observed_a, planned, scan.source, scan.line);
+                                : fmt::format("label {} scanned at {}, where the plan has {} ({}:{})", scan.label, f.observed_a,
+                                              planned, scan.source, scan.line);
     f.fix = planned.empty() ? "find where this cable belongs" : fmt::format("re-label the end as {}, or re-patch it", planned);
     if (at) {
       const PlannedDevice& d = plan.devices[at->device];

@@ -41,7 +41,7 @@ struct VerifyFinding {
   VerifyKind kind = VerifyKind::kMissing;
   Severity severity = Severity::kError;
   std::string plane;
-  std::vector<std::string> labels;  // the planned cables concerned
+  std::vector<std::string> labels;   // the planned cables concerned
   std::string planned_a, planned_b;  // "device:port"
   std::string observed_a, observed_b;
   std::string message;
@@ -85,7 +85,7 @@ struct VerifyOptions {
   // at SDR whatever the topology says. Width is always compared.
   bool check_speed = true;
   std::set<std::string, std::less<>> planes;  // judge only these planes' links (empty: all)
-  bool list_unverified = false;   // one info finding per link no report could see
+  bool list_unverified = false;               // one info finding per link no report could see
 };
 
 // One report's adjacencies. A report that could not be read whole (a parser warning) does not

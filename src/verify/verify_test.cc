@@ -39,8 +39,8 @@ class VerifyTest : public ::testing::Test {
     std::vector<Adjacency> out;
     for (const PlannedLink& l : plan_->links) {
       if (except.count(l.label)) continue;
-      out.push_back(Seen(plan_->devices[l.a_device].name, std::string(l.a_port), plan_->devices[l.z_device].name,
-                         std::string(l.z_port)));
+      out.push_back(
+          Seen(plan_->devices[l.a_device].name, std::string(l.a_port), plan_->devices[l.z_device].name, std::string(l.z_port)));
     }
     return out;
   }
@@ -152,7 +152,8 @@ TEST_F(VerifyTest, SwapIsOneFinding) {
   std::string prom = VerifyRender(r, FindingsFormat::kPrometheus);
   EXPECT_NE(prom.find("railyard_verify_findings{rule=\"swapped\",severity=\"error\"} 1\n"), std::string::npos) << prom;
   EXPECT_NE(prom.find("railyard_verify_findings{rule=\"missing\",severity=\"none\"} 0\n"), std::string::npos);
-  EXPECT_NE(prom.find(fmt::format("railyard_verify_links{{plane=\"compute\",state=\"planned\"}} {}\n", r.per_plane.at("compute").planned)),
+  EXPECT_NE(prom.find(fmt::format("railyard_verify_links{{plane=\"compute\",state=\"planned\"}} {}\n",
+                                  r.per_plane.at("compute").planned)),
             std::string::npos);
 }
 
@@ -250,9 +251,9 @@ TEST(VerifyInputs, ALabelAuditWithoutItsColumnsIsAnInputErrorAtLineOne) {
 
 TEST_F(VerifyTest, LabelAudit) {
   std::vector<LabelScan> scans = {
-      {"dgx001", "mlx5_0", "COMP-000001", "audit.csv", 2},                // right
-      {"compute-leaf-su01-r1", "1", "COMP-000009", "audit.csv", 3},       // wrong label
-      {"compute-leaf-su01-r6", "32", "COMP-000777", "audit.csv", 4},      // no cable planned there
+      {"dgx001", "mlx5_0", "COMP-000001", "audit.csv", 2},            // right
+      {"compute-leaf-su01-r1", "1", "COMP-000009", "audit.csv", 3},   // wrong label
+      {"compute-leaf-su01-r6", "32", "COMP-000777", "audit.csv", 4},  // no cable planned there
   };
   VerifyResult r = Run(AsPlanned(), scans);
   auto mismatches = Of(r, VerifyKind::kLabelMismatch);
@@ -285,7 +286,7 @@ TEST(VerifyRealCapture, GpuHostRailNicsAgainstAMatchingPlan) {
   names.LoadMap((match / "gpu-host-rails.names.csv").string());
   AdjacencyReport seen = ParseLldpctlJson(testing::ReadText(fixture), "gpu-host", fixture.string());
   VerifyResult r = Verify(plan, names, seen.adjacencies, {"gpu-host"});
-  EXPECT_EQ(r.counts.ok, 5u);  // four rails and the storage NIC
+  EXPECT_EQ(r.counts.ok, 5u);                            // four rails and the storage NIC
   EXPECT_EQ(r.counts.unverified, r.counts.planned - 5);  // leaf-spine links: no switch reported
   EXPECT_TRUE(r.findings.empty());
   // Without the map the field's names are unknown, and said so.
@@ -321,8 +322,9 @@ TEST(PlannedFabric, RejectsWhatIsNotAPlan) {
   EXPECT_THROW(ParsePlannedFabric("{", "x.json"), std::runtime_error);
   EXPECT_THROW(ParsePlannedFabric("{\"schema\": \"other\"}", "x.json"), std::runtime_error);
   try {
-    ParsePlannedFabric(R"({"schema":"railyard.plan/1","devices":[{"name":"a"}],"links":[{"label":"L1","a":{"device":"a","port":"1"},"z":{"device":"b","port":"2"}}]})",
-                       "p.json");
+    ParsePlannedFabric(
+        R"({"schema":"railyard.plan/1","devices":[{"name":"a"}],"links":[{"label":"L1","a":{"device":"a","port":"1"},"z":{"device":"b","port":"2"}}]})",
+        "p.json");
     FAIL();
   } catch (const InputError& e) {
     EXPECT_STREQ(e.what(), "p.json: link L1 names unknown device 'b'");
