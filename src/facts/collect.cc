@@ -322,26 +322,8 @@ void ReadSystemIdentity(HostFacts& f, const CollectInputs& in) {
   }
 }
 
-}  // namespace
-
-HostFacts BuildHostFacts(const CollectInputs& in) {
-  HostFacts f;
-  std::set<std::string> from_ip;
-  for (const NetdevSnapshot& s : in.netdevs) from_ip.insert(s.name);
-  auto listed_by_ip = [&](const std::string& name) { return from_ip.count(name) > 0; };
-  f.hostname = in.hostname;
-  f.kernel = in.kernel;
-  f.ofed = in.ofed;
-  if (in.cmdline) {
-    f.kernel_cmdline = FirstLine(*in.cmdline);
-    f.kernel_params = ParseKernelCmdline(f.kernel_cmdline);
-  }
-  f.sources = in.sources;
-  if (in.esxcli_nic_list) {
-    BuildEsxiFacts(f, in);
-    return f;
-  }
-  // ESXi outputs without `esxcli network nic list` describe no vmnic: say so rather than read half a host.
+// ESXi outputs without `esxcli network nic list` describe no vmnic: say so rather than read half a host.
+void WarnEsxiWithoutNicList(HostFacts& f, const CollectInputs& in) {
   for (const auto& [name, present] :
        std::vector<std::pair<std::string, bool>>{{"esxcli software vib list", in.esxcli_vib_list.has_value()},
                                                  {"esxcli hardware pci list", in.esxcli_pci_list.has_value()},
@@ -352,6 +334,10 @@ HostFacts BuildHostFacts(const CollectInputs& in) {
           "line 1: an ESXi output without esxcli-network-nic-list.txt: not read (an ESXi capture starts with the vmnic list)");
     }
   }
+}
+
+// The NVIDIA/Mellanox PCI functions, and every other network function beside them.
+void ReadPciFunctions(HostFacts& f, const CollectInputs& in) {
   if (in.lspci) {
     LspciReport r = ParseLspci(*in.lspci);
     for (PciFunction& p : r.functions) {
@@ -375,6 +361,10 @@ HostFacts BuildHostFacts(const CollectInputs& in) {
       }
     }
   }
+}
+
+// flint/mstflint queries per function; bonds from /proc/net/bonding, else from ip link.
+void ReadFirmwareAndBonds(HostFacts& f, const CollectInputs& in) {
   for (const auto& [bdf, text] : in.flint) {
     FirmwareQuery q = ParseFlintQuery(text);
     Account(f, {"flint q " + bdf, "mstflint q " + bdf}, q.warnings, !q.fw_version.empty() || !q.psid.empty(),
@@ -387,6 +377,11 @@ HostFacts BuildHostFacts(const CollectInputs& in) {
     f.bonds[bond] = std::move(b);
   }
   for (const auto& [bond, b] : in.ip_bonds) f.bonds.emplace(bond, b);  // /proc/net/bonding says more, where present
+}
+
+// The RDMA devices and their ports, from the best tool that ran: ibstat, else ibstatus, else
+// ibv_devinfo (with rdma link), else rdma link, else ibdev2netdev alone; ibdev2netdev names netdevs.
+void ReadRdmaPorts(HostFacts& f, const CollectInputs& in) {
   std::vector<RdmaNetdev> map;
   if (in.ibdev2netdev) {
     std::vector<ParseWarning> w;
@@ -535,6 +530,11 @@ HostFacts BuildHostFacts(const CollectInputs& in) {
       }
     }
   }
+}
+
+// One tool's report each: mst, devlink, mlxfwmanager, lldpctl, dmesg, the system identity, VPD,
+// NetworkManager, ifcfg and netplan files, mlxlink.
+void ReadToolReports(HostFacts& f, const CollectInputs& in) {
   if (in.mst_status) {
     MstStatus m = ParseMstStatus(*in.mst_status);
     Account(f, {"mst status", "mst status -v"}, m.warnings, !m.devices.empty(), "MST device");
@@ -604,6 +604,13 @@ HostFacts BuildHostFacts(const CollectInputs& in) {
       f.links[device] = std::move(r.ports[0]);
     }
   }
+}
+
+// Every interface with what ethtool (-i, -m, -S), mlnx_qos and the ECN knobs say of it.
+void ReadNetdevs(HostFacts& f, const CollectInputs& in) {
+  std::set<std::string> from_ip;
+  for (const NetdevSnapshot& s : in.netdevs) from_ip.insert(s.name);
+  auto listed_by_ip = [&](const std::string& name) { return from_ip.count(name) > 0; };
   // A per-interface capture (ethtool, ethtool -i/-m/-S, mlnx_qos, ecn) for an interface that no
   // ip link output lists still describes a real interface: keep it, and say where it came from.
   std::vector<NetdevSnapshot> netdevs = in.netdevs;
@@ -705,9 +712,11 @@ HostFacts BuildHostFacts(const CollectInputs& in) {
     f.netdevs.push_back(std::move(n));
   }
   std::sort(f.netdevs.begin(), f.netdevs.end(), [](const NetdevFacts& a, const NetdevFacts& b) { return a.name < b.name; });
-  AttributeUsbAdapters(f, in);
-  // Bytes that are not UTF-8 (a corrupt hostname file, VPD garbage) are kept out of the JSON by the writer
-  // (replaced with U+FFFD); say where they were.
+}
+
+// Bytes that are not UTF-8 (a corrupt hostname file, VPD garbage) are kept out of the JSON by the writer
+// (replaced with U+FFFD); say where they were.
+void NoteBytesNotUtf8(HostFacts& f) {
   if (!ValidUtf8(f.hostname)) {
     SourceNamed(f, {"hostname"})
         .warnings.push_back("hostname.txt: not UTF-8; the bad bytes are replaced with U+FFFD in the facts");
@@ -718,7 +727,10 @@ HostFacts BuildHostFacts(const CollectInputs& in) {
         SourceNamed(f, {"lspci -vvv"}).warnings.push_back(fmt::format("{} VPD [{}]: not UTF-8 (replaced with U+FFFD)", p.bdf, k));
     }
   }
-  // Whether the host has an NVIDIA/Mellanox NIC at all: a host without one must not read as healthy.
+}
+
+// Whether the host has an NVIDIA/Mellanox NIC at all: a host without one must not read as healthy.
+void NoteNvidiaNicPresence(HostFacts& f, const CollectInputs& in) {
   bool seen = !f.pci.empty() || !f.firmware.empty() || !f.links.empty();
   for (const NetdevFacts& n : f.netdevs) seen |= n.driver.starts_with("mlx4") || n.driver.starts_with("mlx5");
   for (const RdmaFacts& r : f.rdma) seen |= r.ca.name.starts_with("mlx");
@@ -730,6 +742,33 @@ HostFacts BuildHostFacts(const CollectInputs& in) {
         .warnings.push_back(
             "no NVIDIA/Mellanox network function (vendor 15b3) on this host: no NIC fact below is about a ConnectX or BlueField");
   }
+}
+
+}  // namespace
+
+HostFacts BuildHostFacts(const CollectInputs& in) {
+  HostFacts f;
+  f.hostname = in.hostname;
+  f.kernel = in.kernel;
+  f.ofed = in.ofed;
+  if (in.cmdline) {
+    f.kernel_cmdline = FirstLine(*in.cmdline);
+    f.kernel_params = ParseKernelCmdline(f.kernel_cmdline);
+  }
+  f.sources = in.sources;
+  if (in.esxcli_nic_list) {
+    BuildEsxiFacts(f, in);
+    return f;
+  }
+  WarnEsxiWithoutNicList(f, in);
+  ReadPciFunctions(f, in);
+  ReadFirmwareAndBonds(f, in);
+  ReadRdmaPorts(f, in);
+  ReadToolReports(f, in);
+  ReadNetdevs(f, in);
+  AttributeUsbAdapters(f, in);
+  NoteBytesNotUtf8(f);
+  NoteNvidiaNicPresence(f, in);
   return f;
 }
 
