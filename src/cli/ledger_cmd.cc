@@ -4,12 +4,13 @@
 #include <iostream>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/messages.h"
 #include "ledger/authenticity.h"
 #include "ledger/labels.h"
 #include "ledger/ledger.h"
+#include "ledger/listing.h"
 #include "ledger/observe.h"
 #include "model/schemas.h"
 #include "util/csv.h"
@@ -17,23 +18,121 @@
 
 namespace railyard::cli {
 
+namespace {
+
+struct LedgerArgs {
+  std::string db = "railyard.db";
+  std::vector<std::string> files;
+  std::string format;
+  std::string batch;
+  std::string actor;
+  bool allow_unknown_opn = false;
+  std::string serial;
+  std::string output = "table";
+  std::string fail_on = "error";
+  std::string plan;
+  std::string state = "accepted";
+  std::string list_batch, list_kind, list_state;
+  bool list_csv = false;
+};
+
+// Each document is one transaction: an error stops at that document (named, with its line), the ones
+// before it are in.
+int RunImport(const LedgerArgs& a, LedgerStore& ledger) {
+  std::string actor = a.actor;
+  if (actor.empty()) actor = std::getenv("USER") ? std::getenv("USER") : "unknown";
+  ImportOptions options{a.format, a.batch, a.allow_unknown_opn};
+  for (const std::string& f : a.files) {
+    ImportStream d = OpenImport(f, options, ledger);
+    if (!d.already_imported.empty()) {
+      std::cout << fmt::format("{}: already imported ({}): nothing changed\n", d.source, d.already_imported);
+      continue;
+    }
+    if (CurrentVerbosity() != Verbosity::kQuiet && ::isatty(STDERR_FILENO)) {
+      // Progress on a terminal, quiet when piped or with -q: a count every 5,000 assets.
+      d.produce = [inner = std::move(d.produce), source = d.source](const ObservationSink& sink) {
+        uint64_t n = 0;
+        inner([&](const AssetObservation& o) {
+          sink(o);
+          if (++n % 5000 == 0) {
+            // Written to the fd: the carriage return is ours, the source name made terminal-safe.
+            std::string line = fmt::format("\r{}: {} assets…", TerminalSafe(source), n);
+            std::cerr << std::flush;
+            (void)!::write(STDERR_FILENO, line.data(), line.size());
+          }
+        });
+        if (n >= 5000) {
+          std::cerr << std::flush;
+          (void)!::write(STDERR_FILENO, "\r\033[K", 4);  // our own erase-line, past the terminal filter
+        }
+      };
+    }
+    ImportResult r = ledger.ImportFrom(d, actor);
+    if (r.already_imported) {  // another importer got there between the two looks
+      std::cout << fmt::format("{}: already imported ({}): nothing changed\n", d.source, r.previous);
+      continue;
+    }
+    if (r.assets_seen == 0) {
+      // Nothing was recorded: a wrong --as or a capture without serials is an input error, not an import.
+      std::cerr << fmt::format(
+          "railyard: error: {}: no card, cable or module with a serial number in it as {} (a wrong "
+          "--as? lspci VPD needs root: collect as root); nothing was recorded\n",
+          d.source, d.format);
+      return kExitInput;
+    }
+    std::cout << fmt::format("{}: {} assets ({} new), {} field changes", d.source, r.assets_seen, r.assets_new, r.events);
+    if (r.documents_unchanged > 0) {
+      std::cout << fmt::format("; {} of {} documents unchanged since the last import, not read again", r.documents_unchanged,
+                               r.documents_unchanged + r.documents_read);
+    }
+    std::cout << "\n";
+  }
+  return kExitOk;
+}
+
+int RunShow(const LedgerArgs& a, const LedgerStore& ledger) {
+  std::optional<Asset> asset = ledger.Get(a.serial);
+  if (!asset) {
+    std::cerr << fmt::format("railyard: error: {}: no such serial in {}\n", a.serial, a.db);
+    return kExitInput;
+  }
+  std::cout << AssetText(*asset);
+  return kExitOk;
+}
+
+int RunHistory(const LedgerArgs& a, const LedgerStore& ledger) {
+  std::vector<LedgerEvent> events = ledger.History(a.serial);
+  if (events.empty()) {
+    std::cerr << fmt::format("railyard: error: {}: no such serial in {}\n", a.serial, a.db);
+    return kExitInput;
+  }
+  std::cout << HistoryText(events);
+  return kExitOk;
+}
+
+int RunLabels(const LedgerArgs& a, const LedgerStore& ledger) {
+  std::unique_ptr<PlannedFabric> plan;
+  if (!a.plan.empty()) plan = std::make_unique<PlannedFabric>(LoadPlanNoting(a.plan));
+  std::vector<LabelledCable> found = LabelledCables(ledger, plan.get(), a.state);
+  std::cout << LabelledCablesCsv(found);
+  bool mismatch = false;
+  for (const LabelledCable& c : found) mismatch = mismatch || c.status == "part-mismatch" || c.status == "not-in-plan";
+  return mismatch ? kExitFindings : kExitOk;
+}
+
+int RunCheck(const LedgerArgs& a, const LedgerStore& ledger) {
+  std::vector<AuthenticityFinding> found = CheckLedger(ledger);
+  std::cout << AuthenticityRender(found, *ParseFindingsFormat(a.output));
+  Severity threshold = *ParseSeverity(a.fail_on);
+  bool fail =
+      std::any_of(found.begin(), found.end(), [&](const AuthenticityFinding& f) { return f.finding.severity >= threshold; });
+  return fail ? kExitFindings : kExitOk;
+}
+
+}  // namespace
+
 std::function<int()> AddLedgerCommand(CLI::App& app) {
-  struct Args {
-    std::string db = "railyard.db";
-    std::vector<std::string> files;
-    std::string format;
-    std::string batch;
-    std::string actor;
-    bool allow_unknown_opn = false;
-    std::string serial;
-    std::string output = "table";
-    std::string fail_on = "error";
-    std::string plan;
-    std::string state = "accepted";
-    std::string list_batch, list_kind, list_state;
-    bool list_csv = false;
-  };
-  auto a = std::make_shared<Args>();
+  auto a = std::make_shared<LedgerArgs>();
   CLI::App* cmd = app.add_subcommand("ledger", "Inventory ledger: every NIC, cable and transceiver by serial, and its history");
   cmd->add_option("--db", a->db, "the ledger: a SQLite file (created by import when missing) or postgresql://user@host:port/db")
       ->envname("RAILYARD_DB");
@@ -80,119 +179,15 @@ std::function<int()> AddLedgerCommand(CLI::App& app) {
                             : check->parsed() ? LedgerAccess::kReadFull
                                               : LedgerAccess::kRead;
       std::unique_ptr<LedgerStore> ledger = OpenLedger(a->db, access);
-      if (import->parsed()) {
-        std::string actor = a->actor;
-        if (actor.empty()) actor = std::getenv("USER") ? std::getenv("USER") : "unknown";
-        ImportOptions options{a->format, a->batch, a->allow_unknown_opn};
-        // Each document is one transaction: an error stops at that document (named, with its line),
-        // the ones before it are in.
-        for (const std::string& f : a->files) {
-          ImportStream d = OpenImport(f, options, *ledger);
-          if (!d.already_imported.empty()) {
-            std::cout << fmt::format("{}: already imported ({}): nothing changed\n", d.source, d.already_imported);
-            continue;
-          }
-          if (::isatty(STDERR_FILENO)) {
-            // Progress on a terminal, quiet when piped: a count every 5,000 assets.
-            d.produce = [inner = std::move(d.produce), source = d.source](const ObservationSink& sink) {
-              uint64_t n = 0;
-              inner([&](const AssetObservation& o) {
-                sink(o);
-                if (++n % 5000 == 0) {
-                  // Written to the fd: the carriage return is ours, the source name made terminal-safe.
-                  std::string line = fmt::format("\r{}: {} assets…", TerminalSafe(source), n);
-                  std::cerr << std::flush;
-                  (void)!::write(STDERR_FILENO, line.data(), line.size());
-                }
-              });
-              if (n >= 5000) {
-                std::cerr << std::flush;
-                (void)!::write(STDERR_FILENO, "\r\033[K", 4);  // our own erase-line, past the terminal filter
-              }
-            };
-          }
-          ImportResult r = ledger->ImportFrom(d, actor);
-          if (r.already_imported) {  // another importer got there between the two looks
-            std::cout << fmt::format("{}: already imported ({}): nothing changed\n", d.source, r.previous);
-            continue;
-          }
-          if (r.assets_seen == 0) {
-            // Nothing was recorded: a wrong --as or a capture without serials is an input error, not an import.
-            std::cerr << fmt::format(
-                "railyard: error: {}: no card, cable or module with a serial number in it as {} (a wrong "
-                "--as? lspci VPD needs root: collect as root); nothing was recorded\n",
-                d.source, d.format);
-            return kExitInput;
-          }
-          std::cout << fmt::format("{}: {} assets ({} new), {} field changes", d.source, r.assets_seen, r.assets_new, r.events);
-          if (r.documents_unchanged > 0) {
-            std::cout << fmt::format("; {} of {} documents unchanged since the last import, not read again",
-                                     r.documents_unchanged, r.documents_unchanged + r.documents_read);
-          }
-          std::cout << "\n";
-        }
-        return kExitOk;
-      }
-      if (show->parsed()) {
-        std::optional<Asset> asset = ledger->Get(a->serial);
-        if (!asset) {
-          std::cerr << fmt::format("railyard: error: {}: no such serial in {}\n", a->serial, a->db);
-          return kExitInput;
-        }
-        std::cout << fmt::format("{} ({})\n", asset->serial, asset->kind);
-        for (const auto& [k, v] : asset->fields) std::cout << fmt::format("  {:<24} {}\n", k, v);
-        return kExitOk;
-      }
-      if (history->parsed()) {
-        std::vector<LedgerEvent> events = ledger->History(a->serial);
-        if (events.empty()) {
-          std::cerr << fmt::format("railyard: error: {}: no such serial in {}\n", a->serial, a->db);
-          return kExitInput;
-        }
-        for (const LedgerEvent& e : events) {
-          std::cout << fmt::format("{} #{:<6} {:<10} {:<24} {:<28} {}\n", e.time, e.id, e.actor, e.field, e.value, e.source);
-        }
-        return kExitOk;
-      }
+      if (import->parsed()) return RunImport(*a, *ledger);
+      if (show->parsed()) return RunShow(*a, *ledger);
+      if (history->parsed()) return RunHistory(*a, *ledger);
       if (list->parsed()) {
-        if (a->list_csv) std::cout << "serial,kind,opn,batch,state,location\n";
-        ledger->ForEachAsset([&](const Asset& asset) {
-          auto get = [&](const char* f) {
-            auto it = asset.fields.find(f);
-            return it == asset.fields.end() ? std::string() : it->second;
-          };
-          std::string state = get("state").empty() ? "received" : get("state");
-          if ((!a->list_batch.empty() && get("batch") != a->list_batch) ||
-              (!a->list_kind.empty() && asset.kind != a->list_kind) || (!a->list_state.empty() && state != a->list_state)) {
-            return;
-          }
-          if (a->list_csv) {
-            std::cout << fmt::format("{},{},{},{},{},{}\n", CsvEscape(asset.serial), asset.kind, CsvEscape(get("opn")),
-                                     CsvEscape(get("batch")), state, CsvEscape(get("location")));
-          } else {
-            std::cout << fmt::format("{:<20} {:<12} {:<22} {:<12} {:<17} {}\n", asset.serial, asset.kind, get("opn"),
-                                     get("batch"), state, get("location"));
-          }
-        });
+        std::cout << AssetListing(*ledger, {a->list_batch, a->list_kind, a->list_state}, a->list_csv);
         return kExitOk;
       }
-      if (labels->parsed()) {
-        std::unique_ptr<PlannedFabric> plan;
-        if (!a->plan.empty()) plan = std::make_unique<PlannedFabric>(LoadPlanNoting(a->plan));
-        std::vector<LabelledCable> found = LabelledCables(*ledger, plan.get(), a->state);
-        std::cout << LabelledCablesCsv(found);
-        bool mismatch = false;
-        for (const LabelledCable& c : found) mismatch = mismatch || c.status == "part-mismatch" || c.status == "not-in-plan";
-        return mismatch ? kExitFindings : kExitOk;
-      }
-      if (check->parsed()) {
-        std::vector<AuthenticityFinding> found = CheckLedger(*ledger);
-        std::cout << AuthenticityRender(found, *ParseFindingsFormat(a->output));
-        Severity threshold = *ParseSeverity(a->fail_on);
-        bool fail = std::any_of(found.begin(), found.end(),
-                                [&](const AuthenticityFinding& f) { return f.finding.severity >= threshold; });
-        return fail ? kExitFindings : kExitOk;
-      }
+      if (labels->parsed()) return RunLabels(*a, *ledger);
+      if (check->parsed()) return RunCheck(*a, *ledger);
     } catch (const std::exception& e) {
       std::cerr << "railyard: error: " << e.what() << "\n";
       return kExitInput;

@@ -17,6 +17,7 @@
 #include "facts/host_facts.h"
 #include "ledger/authenticity.h"
 #include "ledger/labels.h"
+#include "ledger/listing.h"
 #include "ledger/observe.h"
 #include "parse/fixtures.h"
 #include "parse/lspci.h"
@@ -71,6 +72,28 @@ TEST_F(LedgerTest, EventsAreAppendOnlyAndTheSchemaIsVersioned) {
     EXPECT_NE(std::string(e.what()).find("newer than this railyard's"), std::string::npos);
   }
   EXPECT_THROW(OpenSqliteLedger((dir_ / "no-such-dir" / "x.db").string()), LedgerError);
+}
+
+TEST_F(LedgerTest, ListingFiltersByBatchKindAndStateAndShowsHistory) {
+  auto ledger = OpenSqliteLedger(db_);
+  ledger->Import(Doc("receiving.csv", "receiving-csv", "fp1",
+                     {Obs("S1", "nic", {{"opn", "MCX75310AAS-NEAT"}, {"batch", "PO-1"}}),
+                      Obs("S2", "cable", {{"opn", "MCP1650-V001E30"}, {"batch", "PO-1"}, {"state", "accepted"}}),
+                      Obs("=S3", "nic", {{"opn", "MCX75310AAS-NEAT"}, {"batch", "PO-2"}, {"location", "r1,u5"}})}),
+                 "alice");
+  std::string all = AssetListing(*ledger, {}, true);
+  EXPECT_EQ(all.substr(0, all.find('\n')), "serial,kind,opn,batch,state,location");
+  EXPECT_NE(all.find("'=S3,nic,MCX75310AAS-NEAT,PO-2,received,\"r1,u5\"\n"), std::string::npos) << all;
+  EXPECT_EQ(AssetListing(*ledger, {"PO-1", "nic", ""}, true),
+            "serial,kind,opn,batch,state,location\nS1,nic,MCX75310AAS-NEAT,PO-1,received,\n");
+  EXPECT_EQ(AssetListing(*ledger, {"", "", "accepted"}, false).find("S2"), 0u);
+  EXPECT_EQ(AssetListing(*ledger, {"PO-9", "", ""}, false), "");
+  std::optional<Asset> s1 = ledger->Get("S1");
+  ASSERT_TRUE(s1);
+  EXPECT_EQ(AssetText(*s1).substr(0, AssetText(*s1).find('\n')), "S1 (nic)");
+  std::string history = HistoryText(ledger->History("S1"));
+  EXPECT_NE(history.find("alice"), std::string::npos) << history;
+  EXPECT_NE(history.find("MCX75310AAS-NEAT"), std::string::npos);
 }
 
 TEST_F(LedgerTest, ReceivingListErrorsNameLineAndField) {
