@@ -1,4 +1,5 @@
 #include "facts/collect.h"
+#include "util/file.h"
 #include "util/input_error.h"
 
 #include "parse/esxcli.h"
@@ -35,13 +36,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::optional<std::string> ReadIfExists(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+std::optional<std::string> ReadIfExists(const fs::path& path) { return ReadFileIfReadable(path.string()); }
 
 std::string FirstLine(const std::string& text) {
   std::string line = text.substr(0, text.find('\n'));

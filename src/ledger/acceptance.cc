@@ -271,11 +271,9 @@ AcceptancePolicy ParseAcceptancePolicy(const std::string& yaml_text, const std::
       else if (key == "compatibility") {
         if (!v.IsScalar()) throw fail("expected a CSV file beside the policy");
         std::filesystem::path csv = std::filesystem::path(file).parent_path() / v.as<std::string>();
-        std::ifstream in(csv, std::ios::binary);
-        if (!in) throw fail(fmt::format("cannot read {}", csv.string()));
-        std::stringstream text;
-        text << in.rdbuf();
-        p.compat = ParseCompatMatrix(text.str(), csv.string());  // its errors name the CSV's line and column
+        std::optional<std::string> text = ReadFileIfReadable(csv.string());
+        if (!text) throw fail(fmt::format("cannot read {}", csv.string()));
+        p.compat = ParseCompatMatrix(*text, csv.string());  // its errors name the CSV's line and column
       } else {
         throw InputError(file, kv.first.Mark().line + 1, kv.first.Mark().column + 1, key, UnknownKeyMessage(key, kKeys));
       }

@@ -1,4 +1,5 @@
 #include "ledger/observe.h"
+#include "util/file.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -32,11 +33,9 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw LedgerError(fmt::format("{}: cannot read", path));
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+  std::optional<std::string> text = ReadFileIfReadable(path);
+  if (!text) throw LedgerError(fmt::format("{}: cannot read", path));
+  return std::move(*text);
 }
 
 // A value as the ledger keeps it: without surrounding blanks (util/text.h).

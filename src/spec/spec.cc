@@ -619,12 +619,10 @@ Spec ParseSpec(const std::string& yaml_text, const std::string& file_name, const
     if (!c.IsScalar()) top.Fail(c, "compatibility", "expected a CSV file beside the spec (docs/advise.md#compatibility-matrix)");
     spec.compat_mark = MarkOf(c);
     std::filesystem::path csv = std::filesystem::path(spec.file).parent_path() / c.Scalar();
-    std::ifstream in(csv, std::ios::binary);
-    if (!in) top.Fail(c, "compatibility", fmt::format("cannot read {}", csv.string()));
-    std::stringstream text;
-    text << in.rdbuf();
+    std::optional<std::string> text = ReadFileIfReadable(csv.string());
+    if (!text) top.Fail(c, "compatibility", fmt::format("cannot read {}", csv.string()));
     try {
-      spec.compat = ParseCompatMatrix(text.str(), csv.string());
+      spec.compat = ParseCompatMatrix(*text, csv.string());
     } catch (const std::runtime_error& e) {
       // "FILE:LINE: column C (name): message" -> a SpecError at that file and line.
       std::string what = e.what(), rest = what.substr(std::min(what.size(), csv.string().size() + 1));
@@ -654,11 +652,9 @@ Spec ParseSpec(const std::string& yaml_text, const std::string& file_name, const
     } else if (racks.IsScalar()) {
       // A CSV beside the spec: rack,name
       std::filesystem::path csv = std::filesystem::path(spec.file).parent_path() / racks.Scalar();
-      std::ifstream in(csv, std::ios::binary);
-      if (!in) top.Fail(racks, "racks", fmt::format("cannot read {}", csv.string()));
-      std::stringstream text;
-      text << in.rdbuf();
-      CsvTable t = ParseCsv(text.str(), csv.string());
+      std::optional<std::string> text = ReadFileIfReadable(csv.string());
+      if (!text) top.Fail(racks, "racks", fmt::format("cannot read {}", csv.string()));
+      CsvTable t = ParseCsv(*text, csv.string());
       int id = t.Column("rack"), name = t.Column("name");
       if (id < 0 || name < 0) throw SpecError(csv.string(), {1, 1}, "racks", "the header must name rack and name columns");
       for (const CsvRow& row : t.rows) {

@@ -19,6 +19,14 @@ std::string ReadStream(const std::string& path);
 
 }  // namespace
 
+std::optional<std::string> ReadFileIfReadable(const std::string& path) {
+  try {
+    return ReadStream(path == "-" ? "./-" : path);
+  } catch (const InputError&) {
+    return std::nullopt;
+  }
+}
+
 std::string ReadWholeFile(const std::string& path) {
   if (path != "-") return ReadStream(path);
   static std::mutex mutex;

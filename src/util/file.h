@@ -1,6 +1,7 @@
 // Whole-file reads for inputs railyard takes by path (captures, catalogs, target files).
 #pragma once
 
+#include <optional>
 #include <string>
 
 namespace railyard {
@@ -11,6 +12,9 @@ namespace railyard {
 // configurations) get the same bytes. Throws InputError ("<path>: cannot read the file"), which is a
 // std::runtime_error.
 std::string ReadWholeFile(const std::string& path);
+// The file's bytes, or nullopt when it cannot be opened or read (a capture slot left empty, a CSV a
+// spec names): for callers that say in their own words what is missing. "-" is not standard input here.
+std::optional<std::string> ReadFileIfReadable(const std::string& path);
 // How messages name `path`: "(stdin)" for "-", else the path.
 std::string ShownPath(const std::string& path);
 
