@@ -17,9 +17,10 @@
 #include <vector>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "util/content_hash.h"
+#include "util/file.h"
+#include "util/input_error.h"
 
 namespace railyard {
 namespace {
@@ -27,17 +28,15 @@ namespace {
 namespace fs = std::filesystem;
 
 // Where a whole document that is not JSON broke, as line:column, and the usual cause when the file
-// came from a gather tool. nlohmann's parser is used only here, for the byte it stops at.
+// came from a gather tool. nlohmann's parser (through ParseJsonInput) is used only here, for where it stops.
 std::string WhereNotJson(const std::string& shown, const std::string& text) {
-  size_t byte = 0;
+  TextPlace place;
   try {
-    nlohmann::json parsed = nlohmann::json::parse(text);
-    (void)parsed;
+    (void)ParseJsonInput(text, shown);
     return fmt::format("{}: not JSON", shown);  // simdjson refused what nlohmann takes (invalid UTF-8 and the like)
-  } catch (const nlohmann::json::parse_error& e) {
-    byte = e.byte;
+  } catch (const InputError& e) {
+    place = {e.line(), e.column()};
   }
-  const TextPlace place = PlaceOfOffset(text, byte > 0 ? byte - 1 : 0);
   const size_t lead = text.find_first_not_of(" \t\r\n");
   const std::string_view head = lead == std::string::npos ? std::string_view() : std::string_view(text).substr(lead);
   std::string hint = " (truncated?)";
@@ -144,42 +143,49 @@ std::optional<ReadDocument> ParseOne(std::string_view text, int line, const std:
   return document;
 }
 
+// The first document of a file: its first non-blank line when that is JSON (the file is NDJSON), else
+// the whole file read as one pretty-printed document (`railyard collect -o`), and then `whole` is set.
+// Throws FactsInputError where neither is facts.
+ReadDocument FirstDocument(LineReader& lines, std::string_view line, int number, const std::string& shown, bool switches_wanted,
+                           const std::function<bool(uint64_t)>* known, bool& whole) {
+  whole = false;
+  if (std::optional<ReadDocument> document = ParseOne(line, number, shown, switches_wanted, known, true))
+    return std::move(*document);
+  whole = true;
+  std::string text(line);
+  text += '\n';
+  text += lines.Rest();  // no seeking back: FACTS may be a pipe (/dev/stdin)
+  if (lines.failed()) throw FactsInputError(shown, 0, 0, "", "read error");
+  std::optional<ReadDocument> document = ParseOne(text, 0, shown, switches_wanted, known, true);
+  if (!document) throw FactsInputError(WhereNotJson(shown, text));
+  return std::move(*document);
+}
+
 // Parses the documents of `file` in order, handing each to `emit` (which returns false to stop).
 // Throws FactsInputError naming file and line for what is not facts.
 // With `known`, each document's digest is taken and, when known(digest), the document is handed on
 // unparsed with its text.
 void ParseDocuments(std::FILE* file, const std::string& shown, bool switches_wanted, const std::function<bool(uint64_t)>* known,
                     const std::function<bool(ReadDocument&&)>& emit) {
-  bool stopped = false;
-  // One document: false when the text is not JSON at all (the caller decides what that means).
-  auto parse = [&](std::string_view text, int line, bool first) -> bool {
-    std::optional<ReadDocument> document = ParseOne(text, line, shown, switches_wanted, known, first);
-    if (!document) return false;
-    stopped = stopped || !emit(std::move(*document));
-    return true;
-  };
   // NDJSON (what `clush -N … railyard collect` writes) streams: one document per line, so memory
-  // stays at a few hosts' facts however many hosts the file holds. A file whose first line is not
-  // a whole document is one pretty-printed document (`railyard collect -o`).
+  // stays at a few hosts' facts however many hosts the file holds.
   LineReader lines(file);
   std::string_view line;
-  int number = 0, documents = 0;
-  std::string whole;
+  int number = 0;
+  bool first = true, stopped = false;
   while (!stopped && lines.Next(line)) {
     ++number;
     if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
-    if (parse(line, number, documents == 0)) {
-      ++documents;
+    if (first) {
+      first = false;
+      bool whole = false;
+      stopped = !emit(FirstDocument(lines, line, number, shown, switches_wanted, known, whole));
+      if (whole) return;
       continue;
     }
-    whole.assign(line.data(), line.size());  // not NDJSON: the file is one document, read whole below
-    whole += '\n';
-    whole += lines.Rest();  // no seeking back: FACTS may be a pipe (/dev/stdin)
-    break;
+    stopped = !emit(*ParseOne(line, number, shown, switches_wanted, known, false));
   }
   if (lines.failed()) throw FactsInputError(shown, 0, 0, "", "read error");
-  if (stopped || documents > 0 || whole.empty()) return;
-  if (!parse(whole, 0, true)) throw FactsInputError(WhereNotJson(shown, whole));
 }
 
 // A bounded first-in first-out hand-over from the thread that parses to the one that uses the facts.
@@ -288,17 +294,10 @@ class ParallelParse {
         if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
         if (first) {  // NDJSON, or one pretty-printed document? The first line tells, read here.
           first = false;
-          if (std::optional<ReadDocument> document = ParseOne(line, number, shown_, switches_wanted_, nullptr, true)) {
-            if (!Submit(ToBatch(std::move(*document)), false)) return;
-            continue;
-          }
-          std::string whole(line);
-          whole += '\n';
-          whole += lines.Rest();
-          std::optional<ReadDocument> document = ParseOne(whole, 0, shown_, switches_wanted_, nullptr, true);
-          if (!document) throw FactsInputError(WhereNotJson(shown_, whole));
-          Submit(ToBatch(std::move(*document)), false);
-          break;
+          bool whole = false;
+          if (!Submit(ToBatch(FirstDocument(lines, line, number, shown_, switches_wanted_, nullptr, whole)), false)) return;
+          if (whole) break;
+          continue;
         }
         batch->lines.emplace_back(number, batch->bytes.size(), line.size());
         batch->bytes.append(line);
@@ -396,7 +395,7 @@ void ReadFactsFile(const fs::path& path, const std::function<void(ReadDocument&&
     if (!owned) throw FactsInputError(path.string(), 0, 0, "", "cannot read the file");
   }
   std::FILE* file = stdin_path ? stdin : owned.get();
-  const std::string shown = stdin_path ? "(stdin)" : path.string();
+  const std::string shown = ShownPath(path.string());
   auto use = [&](ReadDocument&& document) {
     if (document.error) std::rethrow_exception(document.error);
     try {

@@ -394,16 +394,11 @@ FindingsScope AuthenticityScope() {
 std::string AuthenticityJson(const std::vector<AuthenticityFinding>& found) {
   nlohmann::json out = {{"schema", kAuthenticitySchema}, {"findings", nlohmann::json::array()}};
   for (const AuthenticityFinding& f : found) {
-    nlohmann::json e = nlohmann::json::object();
-    for (const auto& [k, v] : f.finding.evidence) e[k] = v;
-    out["findings"].push_back({{"rule", f.finding.rule},
-                               {"severity", ToString(f.finding.severity)},
-                               {"serial", f.finding.host},
-                               {"object", f.finding.object},
-                               {"confidence", f.confidence},
-                               {"evidence", e},
-                               {"message", f.finding.message},
-                               {"fix", f.finding.fix}});
+    nlohmann::json item = FindingJson(f.finding);
+    item.erase("host");  // the asset is named as its serial here
+    item["serial"] = f.finding.host;
+    item["confidence"] = f.confidence;
+    out["findings"].push_back(std::move(item));
   }
   return out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }

@@ -30,16 +30,17 @@ struct Finding {
 // True when any finding is at or above `threshold`.
 bool AnyAtOrAbove(const std::vector<Finding>& findings, Severity threshold);
 
-// The findings as railyard.findings/1's "findings" array: rule, severity, object, evidence, message,
-// fix, and host when the finding is about one.
+// One finding as JSON: rule, severity, object, evidence, message, fix, and host when it is about one
+// (the authenticity report adds its serial and confidence to it).
+nlohmann::json FindingJson(const Finding& finding);
+// The findings as a JSON array of FindingJson, embedded in other documents (plan summary, rollout).
 nlohmann::json FindingsJson(const std::vector<Finding>& findings);
 // The railyard.findings/1 document, the one shape every command that prints findings as JSON writes
-// (doctor, check): "schema", "findings" (each with "host", "" when about no host) and "summary" (hosts
-// examined, hosts with findings, findings, by severity and by rule).
-nlohmann::json FindingsDocument(const std::vector<Finding>& findings, size_t hosts);
-// The same document as text, byte for byte FindingsDocument(...).dump(2) with invalid UTF-8 replaced,
-// written straight into a buffer: a fleet's report holds tens of thousands of findings, and building
-// them as a JSON tree first cost a fifth of the doctor's run.
+// (doctor, check): "findings" (each with "host", "" when about no host; evidence keys in order, a
+// key given twice keeping its last value), "schema" and "summary" (hosts examined, hosts with
+// findings, findings, by severity and by rule), indented by two, invalid UTF-8 replaced. Written
+// straight into a buffer: a fleet's report holds tens of thousands of findings, and building them as
+// a JSON tree first cost a fifth of the doctor's run (finding_test holds the tree it must equal).
 std::string FindingsDocumentText(const std::vector<Finding>& findings, size_t hosts);
 
 }  // namespace railyard

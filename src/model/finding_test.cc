@@ -1,4 +1,8 @@
 #include "model/finding.h"
+#include "model/schemas.h"
+
+#include <map>
+#include <set>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -6,8 +10,39 @@
 namespace railyard {
 namespace {
 
+// railyard.findings/1 as the JSON tree it was built as before FindingsDocumentText, dumped: the
+// reference the text must equal.
+nlohmann::json FindingsDocumentTree(const std::vector<Finding>& findings, size_t hosts) {
+  nlohmann::json list = nlohmann::json::array();
+  std::map<std::string, size_t> by_rule;
+  std::map<std::string, size_t> by_severity = {{"error", 0}, {"warning", 0}, {"info", 0}};
+  std::set<std::string> hosts_with;
+  for (const Finding& f : findings) {
+    nlohmann::json evidence = nlohmann::json::object();
+    for (const auto& [k, v] : f.evidence) evidence[k] = v;
+    list.push_back({{"rule", f.rule},
+                    {"severity", ToString(f.severity)},
+                    {"host", f.host},
+                    {"object", f.object},
+                    {"evidence", evidence},
+                    {"message", f.message},
+                    {"fix", f.fix}});
+    ++by_rule[f.rule];
+    ++by_severity[std::string(ToString(f.severity))];
+    if (!f.host.empty()) hosts_with.insert(f.host);
+  }
+  return {{"schema", kFindingsSchema},
+          {"findings", list},
+          {"summary",
+           {{"hosts", hosts},
+            {"hosts_with_findings", hosts_with.size()},
+            {"findings", findings.size()},
+            {"by_severity", by_severity},
+            {"by_rule", by_rule}}}};
+}
+
 std::string ByTree(const std::vector<Finding>& findings, size_t hosts) {
-  return FindingsDocument(findings, hosts).dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+  return FindingsDocumentTree(findings, hosts).dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 TEST(FindingsDocumentText, IsTheTreesDumpByteForByte) {

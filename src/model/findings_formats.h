@@ -1,6 +1,6 @@
 // One renderer for every command that reports findings (check, doctor, verify, ledger check,
 // rollout check): the same table, CSV, JUnit and Prometheus forms, so a script or a CI job that
-// reads one command's findings reads them all. JSON is FindingsDocument (model/finding.h), or the
+// reads one command's findings reads them all. JSON is FindingsDocumentText (model/finding.h), or the
 // command's own schema where it carries more than findings (railyard.verify/1's link counts).
 #pragma once
 
@@ -57,7 +57,7 @@ std::string FindingsPrometheus(const std::vector<Finding>& findings, const Findi
 // other control characters as a space.
 std::string PrometheusLabelValue(std::string_view text);
 
-// The findings in `format`; JSON is railyard.findings/1 (FindingsDocument, over scope.hosts). A
+// The findings in `format`; JSON is railyard.findings/1 (FindingsDocumentText, over scope.hosts). A
 // command whose JSON schema carries more (verify's link counts) writes its own JSON instead.
 std::string RenderFindings(const std::vector<Finding>& findings, const FindingsScope& scope, FindingsFormat format);
 
