@@ -15,7 +15,22 @@ std::string ShownPath(const std::string& path) { return path == "-" ? "(stdin)" 
 
 namespace {
 
-std::string ReadStream(const std::string& path);
+std::string ReadStream(const std::string& path) {
+  const bool standard_input = path == "-";
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> owned(standard_input ? nullptr : std::fopen(path.c_str(), "rb"), &std::fclose);
+  std::FILE* file = standard_input ? stdin : owned.get();
+  if (!file) throw InputError(path, 0, 0, "", "cannot read the file");
+  std::string text;
+  std::error_code ec;
+  auto size = standard_input ? 0 : std::filesystem::file_size(path, ec);
+  if (!ec) text.resize(static_cast<size_t>(size));
+  size_t got = std::fread(text.data(), 1, text.size(), file);
+  text.resize(got);
+  char chunk[65536];
+  while ((got = std::fread(chunk, 1, sizeof(chunk), file)) > 0) text.append(chunk, got);
+  if (std::ferror(file)) throw InputError(ShownPath(path), 0, 0, "", "cannot read the file");
+  return text;
+}
 
 }  // namespace
 
@@ -35,26 +50,5 @@ std::string ReadWholeFile(const std::string& path) {
   if (!standard_input) standard_input = ReadStream(path);
   return *standard_input;
 }
-
-namespace {
-
-std::string ReadStream(const std::string& path) {
-  const bool standard_input = path == "-";
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> owned(standard_input ? nullptr : std::fopen(path.c_str(), "rb"), &std::fclose);
-  std::FILE* file = standard_input ? stdin : owned.get();
-  if (!file) throw InputError(path, 0, 0, "", "cannot read the file");
-  std::string text;
-  std::error_code ec;
-  auto size = standard_input ? 0 : std::filesystem::file_size(path, ec);
-  if (!ec) text.resize(static_cast<size_t>(size));
-  size_t got = std::fread(text.data(), 1, text.size(), file);
-  text.resize(got);
-  char chunk[65536];
-  while ((got = std::fread(chunk, 1, sizeof(chunk), file)) > 0) text.append(chunk, got);
-  if (std::ferror(file)) throw InputError(ShownPath(path), 0, 0, "", "cannot read the file");
-  return text;
-}
-
-}  // namespace
 
 }  // namespace railyard
