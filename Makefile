@@ -38,7 +38,7 @@ package: build
 
 # Line tables are all a sanitizer report needs, and cheaper to emit than full debug info.
 SANITIZED_CMAKE = -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=$(SANITIZED_BUILD_TYPE) \
-  -DCMAKE_CXX_FLAGS_DEBUG=-gline-tables-only -DRAILYARD_SANITIZE=ON -DRAILYARD_FUZZ=ON -DRAILYARD_BENCH=OFF $(CMAKE_FLAGS)
+  -DCMAKE_CXX_FLAGS_DEBUG=-gline-tables-only -DRAILYARD_SANITIZE=ON -DRAILYARD_FUZZ=ON -DRAILYARD_BENCH=OFF -DRAILYARD_PCH=ON $(CMAKE_FLAGS)
 
 # AddressSanitizer + UndefinedBehaviorSanitizer build of the library, the tests and the fuzzers.
 asan-test: deps

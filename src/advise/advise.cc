@@ -345,7 +345,21 @@ const std::map<std::string, AdviceFact>& AdviceFacts() {
   return facts;
 }
 
+AdvicePlan PlanForAdvice(const Spec& spec, const Catalog& catalog) {
+  AdvicePlan out;
+  try {
+    out.plan = Plan(spec, catalog);
+  } catch (const std::exception& e) {
+    out.note = fmt::format("the spec could not be planned as written ({}): switch counts and cables are estimates", e.what());
+  }
+  return out;
+}
+
 Advice Advise(const Spec& spec, const AdviceAnswers& answers, const Catalog& catalog) {
+  return Advise(spec, answers, PlanForAdvice(spec, catalog), catalog);
+}
+
+Advice Advise(const Spec& spec, const AdviceAnswers& answers, const AdvicePlan& planned_spec, const Catalog& catalog) {
   Advice out;
   out.spec_file = spec.file;
   out.answers_file = answers.file;
@@ -354,13 +368,8 @@ Advice Advise(const Spec& spec, const AdviceAnswers& answers, const Catalog& cat
   out.gpus = spec.nodes.count * spec.nodes.gpus;
   out.pcie_gen = spec.nodes.pcie_gen;
   out.pcie_width = spec.nodes.pcie_width;
-  std::optional<PlanResult> plan;
-  try {
-    plan = Plan(spec, catalog);
-  } catch (const std::exception& e) {
-    out.notes.push_back(
-        fmt::format("the spec could not be planned as written ({}): switch counts and cables are estimates", e.what()));
-  }
+  const std::optional<PlanResult>& plan = planned_spec.plan;
+  if (!planned_spec.note.empty()) out.notes.push_back(planned_spec.note);
   for (size_t i = 0; i < spec.planes.size(); ++i) {
     const PlaneSpec& ps = spec.planes[i];
     PlaneAdvice pa;

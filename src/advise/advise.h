@@ -5,12 +5,14 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "catalog/catalog.h"
+#include "plan/planner.h"
 #include "spec/spec.h"
 
 namespace railyard {
@@ -81,7 +83,17 @@ struct Advice {
   std::vector<std::string> notes;  // what railyard could not weigh (e.g. price)
 };
 
+// The plan advice reads switch counts and cables from. A spec that cannot be planned as written still
+// gets advice, with a note saying the counts are estimates.
+struct AdvicePlan {
+  std::optional<PlanResult> plan;
+  std::string note;  // empty when planned
+};
+AdvicePlan PlanForAdvice(const Spec& spec, const Catalog& catalog = Catalog::Builtin());
+
 Advice Advise(const Spec& spec, const AdviceAnswers& answers, const Catalog& catalog = Catalog::Builtin());
+// The same, over a plan already made: advice for many sets of answers plans the spec once.
+Advice Advise(const Spec& spec, const AdviceAnswers& answers, const AdvicePlan& planned, const Catalog& catalog);
 
 std::string AdviceText(const Advice& advice, bool markdown);
 nlohmann::json AdviceJson(const Advice& advice);

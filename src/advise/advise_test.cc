@@ -119,6 +119,7 @@ TEST(Advise, EveryCitedFactExistsWithASource) {
   // source and a confidence.
   for (const char* spec_name : {"ib-10k-gpu.yaml", "inference-64-node.yaml", "roce-16k-gpu.yaml"}) {
     Spec spec = Example(spec_name);
+    const AdvicePlan planned = PlanForAdvice(spec);
     for (const char* workload : {"training", "inference", "mixed"}) {
       for (const char* exp : {"none", "some", "production"}) {
         for (bool ops : {false, true}) {
@@ -128,7 +129,7 @@ TEST(Advise, EveryCitedFactExistsWithASource) {
           a.ethernet_operations = ops;
           a.crypto = ops;
           a.dpu = !ops;
-          nlohmann::json j = AdviceJson(Advise(spec, a));
+          nlohmann::json j = AdviceJson(Advise(spec, a, planned, Catalog::Builtin()));
           for (const auto& p : j["planes"]) {
             std::vector<std::string> ids = p["nic_facts"].get<std::vector<std::string>>();
             for (const auto& r : p["reasons"]) {

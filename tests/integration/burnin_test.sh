@@ -49,7 +49,7 @@ cat > "$WORK/bin/mlxlink" << MLX
 cat "$SRC/tests/fixtures/mlxlink/bluefield3-qsfp28-fs-passive-dac-temperature-na-with-counters.txt"
 MLX
 chmod +x "$WORK/bin/ssh" "$WORK/bin/ib_write_bw" "$WORK/bin/mlxlink"
-export RY_BIN="$WORK/bin" RY_FIXTURE="$SRC/tests/fixtures/burnin/perftest/ib_write_bw-gbits-ib-ndr400-cx7-client-392g.txt"
+export LISTEN_WAIT=0.1 RY_BIN="$WORK/bin" RY_FIXTURE="$SRC/tests/fixtures/burnin/perftest/ib_write_bw-gbits-ib-ndr400-cx7-client-392g.txt"
 PATH="$WORK/bin:$PATH" sh "$WORK/b/run-all.sh" > /dev/null 2>&1
 check "run-all.sh: a result per pair (192)" test "$(find "$WORK/b/results" -name 'pair-*.txt' ! -name '*.server.txt' | wc -l)" -eq 192
 "$RAILYARD" burnin check --plan "$WORK/plan/plan.json" "$WORK/b/results" > "$WORK/clean.txt" 2>&1
