@@ -106,107 +106,194 @@ std::string Stem(int round, size_t pair, const BurninEndpoint& s, const BurninEn
   return stem;
 }
 
-}  // namespace
-
-BurninPlan PlanBurnin(const PlannedFabric& fabric, const BurninOptions& o) {
+void CheckOptions(const BurninOptions& o) {
   static const std::set<std::string> kPatterns = {"pairwise", "rail", "topo", "loopback"};
   if (!kPatterns.count(o.pattern))
     throw std::runtime_error(fmt::format("--pattern '{}': pairwise, rail, topo or loopback", o.pattern));
   if (o.test != "perftest" && o.test != "nccl") throw std::runtime_error(fmt::format("--test '{}': perftest or nccl", o.test));
   if (o.test == "nccl" && o.pattern == "loopback")
     throw std::runtime_error("--test nccl: a loopback is a perftest pattern (one NIC)");
-  BurninPlan plan;
-  plan.plan_name = fabric.name;
-  plan.pattern = o.pattern;
-  plan.test = o.test;
-  plan.duration_s = o.duration_s;
-  plan.gpus_per_node = o.gpus_per_node;
-  plan.counters = o.counters && o.test == "perftest";
-  // The plane: the one named, else compute, else the first with host links.
-  const PlannedPlane* plane = nullptr;
+  if (o.test == "nccl" && o.pattern == "rail")
+    throw std::runtime_error("--pattern rail with --test nccl: use pairwise (NCCL_TESTS_SPLIT runs every rail of a host pair)");
+}
+
+// The plane: the one named, else compute, else the first with host links.
+const PlannedPlane& ChoosePlane(const PlannedFabric& fabric, const std::string& named) {
   for (const PlannedPlane& p : fabric.planes) {
-    if (!o.plane.empty() ? p.name == o.plane : p.role == "compute") {
-      plane = &p;
-      break;
-    }
+    if (!named.empty() ? p.name == named : p.role == "compute") return p;
   }
-  if (!plane && o.plane.empty()) {
-    for (const PlannedPlane& p : fabric.planes) {
-      if (p.role != "oob") {
-        plane = &p;
-        break;
-      }
-    }
+  for (const PlannedPlane& p : fabric.planes) {
+    if (named.empty() && p.role != "oob") return p;
   }
-  if (!plane) {
-    std::string names;
-    for (const PlannedPlane& p : fabric.planes) names += (names.empty() ? "" : ", ") + p.name;
-    throw std::runtime_error(fmt::format("--plane '{}': the plan's planes are {}", o.plane, names));
-  }
-  plan.plane = plane->name;
-  plan.kind = plane->kind;
-  Topology t = ReadTopology(fabric, plane->name);
-  for (const PlannedLink& l : fabric.links) {
-    if (l.plane == plane->name && l.level == "endpoint-leaf") {
-      plan.speed_gbps = std::max(plan.speed_gbps, l.speed_gbps);
-    }
-  }
-  // Hosts: a Slurm host list, or a glob.
+  std::string names;
+  for (const PlannedPlane& p : fabric.planes) names += (names.empty() ? "" : ", ") + p.name;
+  throw std::runtime_error(fmt::format("--plane '{}': the plan's planes are {}", named, names));
+}
+
+// The hosts asked for, in plan order: all of the plane's, a glob, or a Slurm host list (every name of
+// which must be on the plane).
+std::vector<uint32_t> PickHosts(const PlannedFabric& fabric, const Topology& t, const std::string& asked,
+                                const std::string& plane) {
   std::vector<uint32_t> hosts;
-  if (o.hosts.empty()) {
-    hosts = t.hosts;
-  } else if (o.hosts.find_first_of("*?") != std::string::npos) {
+  if (asked.empty()) return t.hosts;
+  if (asked.find_first_of("*?") != std::string::npos) {
     for (uint32_t h : t.hosts) {
-      if (fnmatch(o.hosts.c_str(), fabric.devices[h].name.c_str(), 0) == 0) hosts.push_back(h);
+      if (fnmatch(asked.c_str(), fabric.devices[h].name.c_str(), 0) == 0) hosts.push_back(h);
     }
-  } else {
-    std::unordered_map<std::string_view, uint32_t> by_name;
-    for (uint32_t h : t.hosts) by_name[fabric.devices[h].name] = h;
-    std::vector<std::string> unknown;
-    std::set<uint32_t> picked;
-    for (const std::string& name : ExpandHostlist(o.hosts)) {
-      auto it = by_name.find(name);
-      if (it == by_name.end()) {
-        unknown.push_back(name);
-      } else if (picked.insert(it->second).second) {
-        hosts.push_back(it->second);
-      }
-    }
-    if (!unknown.empty()) {
-      throw std::runtime_error(fmt::format("--hosts: {} host(s) with no link on plane {}: {}{}", unknown.size(), plane->name,
-                                           unknown.front(),
-                                           unknown.size() > 1 ? fmt::format(" and {} more", unknown.size() - 1) : ""));
-    }
-    std::sort(hosts.begin(), hosts.end());
+    return hosts;
   }
-  plan.hosts = hosts.size();
-  // Names go into shell scripts: only what a hostname and an RDMA device name can be.
+  std::unordered_map<std::string_view, uint32_t> by_name;
+  for (uint32_t h : t.hosts) by_name[fabric.devices[h].name] = h;
+  std::vector<std::string> unknown;
+  std::set<uint32_t> picked;
+  for (const std::string& name : ExpandHostlist(asked)) {
+    auto it = by_name.find(name);
+    if (it == by_name.end()) {
+      unknown.push_back(name);
+    } else if (picked.insert(it->second).second) {
+      hosts.push_back(it->second);
+    }
+  }
+  if (!unknown.empty()) {
+    throw std::runtime_error(fmt::format("--hosts: {} host(s) with no link on plane {}: {}{}", unknown.size(), plane,
+                                         unknown.front(),
+                                         unknown.size() > 1 ? fmt::format(" and {} more", unknown.size() - 1) : ""));
+  }
+  std::sort(hosts.begin(), hosts.end());
+  return hosts;
+}
+
+// Names go into shell scripts: only what a hostname and an RDMA device name can be.
+void CheckScriptSafeNames(const PlannedFabric& fabric, const Topology& t, const std::vector<uint32_t>& hosts) {
   static const std::regex kSafe("^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$");
   for (uint32_t h : hosts) {
     if (!std::regex_match(fabric.devices[h].name, kSafe)) {
       throw std::runtime_error(fmt::format("host '{}': not a hostname railyard writes into a script", fabric.devices[h].name));
     }
-    for (const HostNic& n : t.nics[h]) {
+    for (const HostNic& n : t.nics.at(h)) {
       if (!std::regex_match(n.device, kSafe))
         throw std::runtime_error(fmt::format("{}: device '{}': not a device name", fabric.devices[h].name, n.device));
     }
   }
-  if (o.pattern != "loopback" && hosts.size() < 2) {
-    throw std::runtime_error(
-        fmt::format("--pattern {}: {} host(s) on plane {}; a pair needs two", o.pattern, hosts.size(), plane->name));
+}
+
+// The rounds of one campaign over the chosen hosts, by pattern; pairs are named in order and their total
+// is held under kMaxPairs.
+class RoundBuilder {
+ public:
+  RoundBuilder(const PlannedFabric& fabric, Topology& t, const BurninOptions& o, const std::vector<uint32_t>& hosts,
+               BurninPlan& plan)
+      : fabric_(fabric),
+        t_(t),
+        o_(o),
+        hosts_(hosts),
+        plan_(plan),
+        nccl_(o.test == "nccl"),
+        // The circle needs an even count: a "bye" player.
+        players_(hosts.size() + hosts.size() % 2) {}
+
+  // Every host meets every other once (n-1 rounds, or --rounds of them).
+  void Pairwise() {
+    size_t count = players_ - 1;
+    if (o_.rounds > 0 && static_cast<size_t>(o_.rounds) < count) {
+      plan_.notes.push_back(
+          fmt::format("{} of the {} pairwise rounds (--rounds): not every pair of hosts meets", o_.rounds, count));
+      count = static_cast<size_t>(o_.rounds);
+    }
+    for (size_t r = 0; r < count; ++r) {
+      BurninRound round = NewRound();
+      AddCircle(round, r, -1);
+      Keep(std::move(round));
+    }
   }
-  if (hosts.empty()) throw std::runtime_error(fmt::format("no host on plane {}", plane->name));
-  const bool nccl = o.test == "nccl";
-  size_t total = 0;
+
+  // Each round, each rail's NICs meet a different partner (3 rounds, or --rounds).
+  void Rail() {
+    size_t rails = 0;
+    for (uint32_t h : hosts_) rails = std::max(rails, t_.nics[h].size());
+    const size_t count = o_.rounds > 0 ? static_cast<size_t>(o_.rounds) : 3;
+    for (size_t r = 0; r < count; ++r) {
+      BurninRound round = NewRound();
+      for (size_t rail = 0; rail < rails; ++rail) AddCircle(round, (r * rails + rail) % (players_ - 1), static_cast<int>(rail));
+      Keep(std::move(round));
+    }
+  }
+
+  // One round per distance (2, 4 and, with cores, 6 hops): hosts ordered so that partners at that
+  // distance sit near each other, then paired greedily within a window.
+  void Topo() {
+    std::vector<int> distances = {2, 4};
+    if (t_.has_core) distances.push_back(6);
+    for (int d : distances) {
+      const std::vector<uint32_t> order = OrderedForDistance(d);
+      BurninRound round = NewRound();
+      std::vector<bool> used(order.size(), false);
+      constexpr size_t kWindow = 256;
+      for (size_t i = 0; i < order.size(); ++i) {
+        if (used[i]) continue;
+        for (size_t j = i + 1; j < order.size() && j <= i + kWindow; ++j) {
+          if (used[j] || Hops(t_, Leaf(order[i]), Leaf(order[j])) != d) continue;
+          used[i] = used[j] = true;
+          AddHostPair(round, order[i], order[j], -1);
+          break;
+        }
+      }
+      if (round.pairs.empty()) {
+        plan_.notes.push_back(fmt::format("no two hosts {} hops apart: no round for that distance", d));
+        continue;
+      }
+      Keep(std::move(round));
+      if (o_.rounds > 0 && plan_.rounds.size() >= static_cast<size_t>(o_.rounds)) break;
+    }
+  }
+
+  // Every NIC against itself, in one round.
+  void Loopback() {
+    BurninRound round = NewRound();
+    for (uint32_t h : hosts_) {
+      for (const HostNic& nic : t_.nics[h]) {
+        BurninPair p;
+        p.server = p.client = {fabric_.devices[h].name, nic.device};
+        p.rail = nic.rail;
+        p.result = Stem(round.index, round.pairs.size(), p.server, p.client);
+        round.pairs.push_back(std::move(p));
+      }
+    }
+    Keep(std::move(round));
+  }
+
+ private:
+  BurninRound NewRound() const {
+    BurninRound round;
+    round.index = static_cast<int>(plan_.rounds.size());
+    return round;
+  }
+
+  void Keep(BurninRound round) {
+    total_ += round.pairs.size();
+    if (total_ > kMaxPairs) {
+      throw std::runtime_error(fmt::format("--pattern {} over {} hosts is more than {} pairs: give --rounds to run fewer rounds",
+                                           o_.pattern, hosts_.size(), kMaxPairs));
+    }
+    plan_.rounds.push_back(std::move(round));
+  }
+
+  // Round r of the circle method over the hosts; the bye player sits out.
+  void AddCircle(BurninRound& round, size_t r, int only_rail_index) {
+    for (auto [a, b] : CircleRound(players_, r)) {
+      if (a < hosts_.size() && b < hosts_.size()) AddHostPair(round, hosts_[a], hosts_[b], only_rail_index);
+    }
+  }
+
   // One host pair in a round: NIC i with NIC i (perftest), or the two hosts (NCCL).
-  auto add_host_pair = [&](BurninRound& round, uint32_t server, uint32_t client, int only_rail_index) {
-    const auto& sn = t.nics[server];
-    const auto& cn = t.nics[client];
-    if (nccl) {
+  void AddHostPair(BurninRound& round, uint32_t server, uint32_t client, int only_rail_index) {
+    const auto& sn = t_.nics[server];
+    const auto& cn = t_.nics[client];
+    if (nccl_) {
       BurninPair p;
-      p.server = {fabric.devices[server].name, ""};
-      p.client = {fabric.devices[client].name, ""};
-      p.hops = Hops(t, sn.front().leaf, cn.front().leaf);
+      p.server = {fabric_.devices[server].name, ""};
+      p.client = {fabric_.devices[client].name, ""};
+      p.hops = Hops(t_, sn.front().leaf, cn.front().leaf);
       p.result = Stem(round.index, round.pairs.size(), p.server, p.client);
       round.pairs.push_back(std::move(p));
       return;
@@ -214,118 +301,79 @@ BurninPlan PlanBurnin(const PlannedFabric& fabric, const BurninOptions& o) {
     for (size_t i = 0; i < std::min(sn.size(), cn.size()); ++i) {
       if (only_rail_index >= 0 && static_cast<size_t>(only_rail_index) != i) continue;
       BurninPair p;
-      p.server = {fabric.devices[server].name, sn[i].device};
-      p.client = {fabric.devices[client].name, cn[i].device};
-      p.hops = Hops(t, sn[i].leaf, cn[i].leaf);
+      p.server = {fabric_.devices[server].name, sn[i].device};
+      p.client = {fabric_.devices[client].name, cn[i].device};
+      p.hops = Hops(t_, sn[i].leaf, cn[i].leaf);
       p.rail = sn[i].rail == cn[i].rail ? sn[i].rail : 0;
       p.result = Stem(round.index, round.pairs.size(), p.server, p.client);
       round.pairs.push_back(std::move(p));
     }
-  };
-  auto check_size = [&](size_t more) {
-    total += more;
-    if (total > kMaxPairs) {
-      throw std::runtime_error(fmt::format("--pattern {} over {} hosts is more than {} pairs: give --rounds to run fewer rounds",
-                                           o.pattern, hosts.size(), kMaxPairs));
-    }
-  };
-  const size_t n = hosts.size() + hosts.size() % 2;  // the circle needs an even count: a "bye" player
-  auto host_at = [&](size_t i) -> int64_t { return i < hosts.size() ? static_cast<int64_t>(hosts[i]) : -1; };
-  if (o.pattern == "pairwise") {
-    size_t count = n - 1;
-    if (o.rounds > 0 && static_cast<size_t>(o.rounds) < count) {
-      plan.notes.push_back(
-          fmt::format("{} of the {} pairwise rounds (--rounds): not every pair of hosts meets", o.rounds, count));
-      count = static_cast<size_t>(o.rounds);
-    }
-    for (size_t r = 0; r < count; ++r) {
-      BurninRound round;
-      round.index = static_cast<int>(r);
-      for (auto [a, b] : CircleRound(n, r)) {
-        if (host_at(a) < 0 || host_at(b) < 0) continue;
-        add_host_pair(round, static_cast<uint32_t>(host_at(a)), static_cast<uint32_t>(host_at(b)), -1);
-      }
-      check_size(round.pairs.size());
-      plan.rounds.push_back(std::move(round));
-    }
-  } else if (o.pattern == "rail") {
-    if (nccl)
-      throw std::runtime_error("--pattern rail with --test nccl: use pairwise (NCCL_TESTS_SPLIT runs every rail of a host pair)");
-    size_t rails = 0;
-    for (uint32_t h : hosts) rails = std::max(rails, t.nics[h].size());
-    const size_t count = o.rounds > 0 ? static_cast<size_t>(o.rounds) : 3;
-    for (size_t r = 0; r < count; ++r) {
-      BurninRound round;
-      round.index = static_cast<int>(r);
-      for (size_t rail = 0; rail < rails; ++rail) {
-        for (auto [a, b] : CircleRound(n, (r * rails + rail) % (n - 1))) {
-          if (host_at(a) < 0 || host_at(b) < 0) continue;
-          add_host_pair(round, static_cast<uint32_t>(host_at(a)), static_cast<uint32_t>(host_at(b)), static_cast<int>(rail));
-        }
-      }
-      check_size(round.pairs.size());
-      plan.rounds.push_back(std::move(round));
-    }
-  } else if (o.pattern == "topo") {
-    // Per distance, hosts ordered so that partners at that distance sit near each other, then paired
-    // greedily within a window.
-    std::vector<int> distances = {2, 4};
-    if (t.has_core) distances.push_back(6);
-    for (int d : distances) {
-      std::vector<uint32_t> order = hosts;
-      std::unordered_map<uint32_t, size_t> rank;  // a host's place among the hosts of its leaf (or pod)
-      std::map<uint32_t, size_t> seen;
-      for (uint32_t h : order) {
-        const uint32_t key = d == 6 ? t.pod[t.nics[h].front().leaf] : t.nics[h].front().leaf;
-        rank[h] = seen[key]++;
-      }
-      auto leaf = [&](uint32_t h) { return t.nics[h].front().leaf; };
-      auto pod = [&](uint32_t h) { return t.pod[leaf(h)]; };
-      if (d == 2) {
-        std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return leaf(a) < leaf(b); });
-      } else if (d == 4) {
-        std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-          return std::tuple(pod(a), rank[a], leaf(a)) < std::tuple(pod(b), rank[b], leaf(b));
-        });
-      } else {
-        std::stable_sort(order.begin(), order.end(),
-                         [&](uint32_t a, uint32_t b) { return std::tuple(rank[a], pod(a)) < std::tuple(rank[b], pod(b)); });
-      }
-      BurninRound round;
-      round.index = static_cast<int>(plan.rounds.size());
-      std::vector<bool> used(order.size(), false);
-      constexpr size_t kWindow = 256;
-      for (size_t i = 0; i < order.size(); ++i) {
-        if (used[i]) continue;
-        for (size_t j = i + 1; j < order.size() && j <= i + kWindow; ++j) {
-          if (used[j] || Hops(t, leaf(order[i]), leaf(order[j])) != d) continue;
-          used[i] = used[j] = true;
-          add_host_pair(round, order[i], order[j], -1);
-          break;
-        }
-      }
-      if (round.pairs.empty()) {
-        plan.notes.push_back(fmt::format("no two hosts {} hops apart: no round for that distance", d));
-        continue;
-      }
-      check_size(round.pairs.size());
-      plan.rounds.push_back(std::move(round));
-      if (o.rounds > 0 && plan.rounds.size() >= static_cast<size_t>(o.rounds)) break;
-    }
-  } else {  // loopback
-    BurninRound round;
-    for (uint32_t h : hosts) {
-      for (const HostNic& nic : t.nics[h]) {
-        BurninPair p;
-        p.server = p.client = {fabric.devices[h].name, nic.device};
-        p.rail = nic.rail;
-        p.result = Stem(0, round.pairs.size(), p.server, p.client);
-        round.pairs.push_back(std::move(p));
-      }
-    }
-    check_size(round.pairs.size());
-    plan.rounds.push_back(std::move(round));
   }
+
+  uint32_t Leaf(uint32_t host) { return t_.nics[host].front().leaf; }
+  uint32_t Pod(uint32_t host) { return t_.pod[Leaf(host)]; }
+
+  // The hosts in an order where partners D hops apart sit near each other: by leaf (2), by pod then a
+  // host's place on its leaf (4), by that place across pods (6).
+  std::vector<uint32_t> OrderedForDistance(int d) {
+    std::vector<uint32_t> order = hosts_;
+    std::unordered_map<uint32_t, size_t> rank;  // a host's place among the hosts of its leaf (or pod)
+    std::map<uint32_t, size_t> seen;
+    for (uint32_t h : order) rank[h] = seen[d == 6 ? Pod(h) : Leaf(h)]++;
+    if (d == 2) {
+      std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return Leaf(a) < Leaf(b); });
+    } else if (d == 4) {
+      std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+        return std::tuple(Pod(a), rank[a], Leaf(a)) < std::tuple(Pod(b), rank[b], Leaf(b));
+      });
+    } else {
+      std::stable_sort(order.begin(), order.end(),
+                       [&](uint32_t a, uint32_t b) { return std::tuple(rank[a], Pod(a)) < std::tuple(rank[b], Pod(b)); });
+    }
+    return order;
+  }
+
+  const PlannedFabric& fabric_;
+  Topology& t_;
+  const BurninOptions& o_;
+  const std::vector<uint32_t>& hosts_;
+  BurninPlan& plan_;
+  const bool nccl_;
+  const size_t players_;
+  size_t total_ = 0;
+};
+
+}  // namespace
+
+BurninPlan PlanBurnin(const PlannedFabric& fabric, const BurninOptions& o) {
+  CheckOptions(o);
+  BurninPlan plan;
+  plan.plan_name = fabric.name;
+  plan.pattern = o.pattern;
+  plan.test = o.test;
+  plan.duration_s = o.duration_s;
+  plan.gpus_per_node = o.gpus_per_node;
+  plan.counters = o.counters && o.test == "perftest";
+  const PlannedPlane& plane = ChoosePlane(fabric, o.plane);
+  plan.plane = plane.name;
+  plan.kind = plane.kind;
+  Topology t = ReadTopology(fabric, plane.name);
+  for (const PlannedLink& l : fabric.links) {
+    if (l.plane == plane.name && l.level == "endpoint-leaf") plan.speed_gbps = std::max(plan.speed_gbps, l.speed_gbps);
+  }
+  const std::vector<uint32_t> hosts = PickHosts(fabric, t, o.hosts, plane.name);
+  plan.hosts = hosts.size();
+  CheckScriptSafeNames(fabric, t, hosts);
+  if (o.pattern != "loopback" && hosts.size() < 2) {
+    throw std::runtime_error(
+        fmt::format("--pattern {}: {} host(s) on plane {}; a pair needs two", o.pattern, hosts.size(), plane.name));
+  }
+  if (hosts.empty()) throw std::runtime_error(fmt::format("no host on plane {}", plane.name));
+  RoundBuilder rounds(fabric, t, o, hosts, plan);
+  if (o.pattern == "pairwise") rounds.Pairwise();
+  if (o.pattern == "rail") rounds.Rail();
+  if (o.pattern == "topo") rounds.Topo();
+  if (o.pattern == "loopback") rounds.Loopback();
   return plan;
 }
 
@@ -434,7 +482,8 @@ std::vector<HostFile> BurninScripts(const BurninPlan& plan, const std::string& l
     std::string s = fmt::format(
         "#!/bin/sh\n# railyard burnin: round {} of {} (pattern {}, plane {}, {} pair(s)) from plan {}.\n"
         "# Starts every server of the round, then every client; each client's output is its pair's result.\n"
-        "set -u\nRESULTS=${{RESULTS:-results}}\nDURATION=${{DURATION:-{}}}\nmkdir -p \"$RESULTS/{}\"\n{}",
+        "set -u\nRESULTS=${{RESULTS:-results}}\nDURATION=${{DURATION:-{}}}\nLISTEN_WAIT=${{LISTEN_WAIT:-3}}\nmkdir -p "
+        "\"$RESULTS/{}\"\n{}",
         round.index + 1, plan.rounds.size(), pattern, plane, round.pairs.size(), plan_name, plan.duration_s,
         round.pairs.empty() ? fmt::format("round-{:03}", round.index)
                             : round.pairs.front().result.substr(0, round.pairs.front().result.find('/')),
@@ -484,7 +533,7 @@ std::vector<HostFile> BurninScripts(const BurninPlan& plan, const std::string& l
       }
       s += fmt::format("mkdir -p \"$RESULTS/{}/counters\"\n{}wait\n", dir, before);
     }
-    if (!servers.empty()) s += servers + "sleep 3  # the servers listen before any client connects\n";
+    if (!servers.empty()) s += servers + "sleep \"$LISTEN_WAIT\"  # the servers listen before any client connects\n";
     s += clients + "wait\n";
     if (!after.empty()) s += after + "wait\n";
     files.push_back({name, 0755, std::move(s)});

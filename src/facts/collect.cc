@@ -767,174 +767,176 @@ HostFacts BuildHostFacts(const CollectInputs& in) {
   return f;
 }
 
-CollectInputs ReadCaptureDir(const std::string& dir) {
-  if (!fs::is_directory(dir)) throw InputError(dir, 0, 0, "", "not a directory");
-  CollectInputs in;
-  auto note = [&](const std::string& name, bool present, const std::string& detail) {
-    in.sources.push_back({name, present, detail, {}});
+namespace {
+
+// How a capture file's source is recorded: named when read; when absent, named only for the tools every
+// host should have been asked (a missing dmesg.txt is a gap; a missing ibstatus.txt is not).
+enum class WhenAbsent { kSilent, kNoted, kNotedOnEsxi };
+
+// A capture file read by its fixed name, in the order the sources are listed. The first of `names`
+// present is read.
+struct FixedCaptureFile {
+  std::vector<const char*> names;
+  const char* source;  // the tool it stands for; nullptr: no source line at all
+  std::optional<std::string> CollectInputs::*into;
+  WhenAbsent absent;
+};
+
+const std::vector<FixedCaptureFile>& FixedCaptureFiles() {
+  using W = WhenAbsent;
+  using I = CollectInputs;
+  static const std::vector<FixedCaptureFile> files = {
+      {{"lspci-vvv.txt"}, "lspci -vvv", &I::lspci, W::kNoted},
+      {{"dmesg.txt"}, "dmesg", &I::dmesg, W::kNoted},
+      {{"nmcli.txt"}, "nmcli", &I::nmcli, W::kNoted},
+      {{"ibstat.txt"}, "ibstat", &I::ibstat, W::kNoted},
+      {{"ibdev2netdev.txt"}, "ibdev2netdev", &I::ibdev2netdev, W::kNoted},
+      {{"mst-status.txt"}, "mst status", &I::mst_status, W::kNoted},
+      {{"mlxfwmanager.txt", "mlxfwmanager.xml"}, "mlxfwmanager --query", &I::mlxfwmanager, W::kNoted},
+      // The host's lldpctl in any of its output forms: json/json0, xml, plain or keyvalue text.
+      {{"lldpctl.json", "lldpctl.xml", "lldpctl.txt"}, "lldpctl -f json", &I::lldpctl, W::kNoted},
+      {{"ibstatus.txt"}, "ibstatus", &I::ibstatus, W::kSilent},
+      {{"devlink-dev-info.txt"}, "devlink dev info", &I::devlink, W::kSilent},
+      {{"ibv_devinfo.txt"}, "ibv_devinfo", &I::ibv_devinfo, W::kSilent},
+      {{"rdma-link.txt"}, "rdma link", &I::rdma_link, W::kSilent},
+      {{"esxcli-network-nic-list.txt"}, "esxcli network nic list", &I::esxcli_nic_list, W::kSilent},
+      {{"esxcli-software-vib-list.txt"}, "esxcli software vib list", &I::esxcli_vib_list, W::kNotedOnEsxi},
+      {{"esxcli-hardware-pci-list.txt"}, "esxcli hardware pci list", &I::esxcli_pci_list, W::kNotedOnEsxi},
+      {{"vmware-vl.txt"}, nullptr, &I::vmware_version, W::kSilent},
+      {{"lsusb-t.txt"}, "lsusb -t", &I::lsusb, W::kSilent},
+      {{"dmidecode.txt"}, "dmidecode", &I::dmidecode, W::kNoted},
+      {{"os-release.txt"}, "os-release", &I::os_release, W::kNoted},
+      {{"proc-cmdline.txt"}, "/proc/cmdline", &I::cmdline, W::kNoted},
   };
-  const fs::path root(dir);
+  return files;
+}
+
+// A capture file per interface, card or CA: PREFIX<object>.txt (or .bin), one of a map's entries. Longer
+// prefixes first: "ethtool-i-" before "ethtool-".
+struct PerObjectCaptureFile {
+  const char* prefix;
+  const char* suffix;
+  const char* source;  // "<source><object>"
+  std::map<std::string, std::string> CollectInputs::*into;
+};
+
+const std::vector<PerObjectCaptureFile>& PerObjectCaptureFiles() {
+  using I = CollectInputs;
+  static const std::vector<PerObjectCaptureFile> files = {
+      {"esxcli-network-nic-get-", ".txt", "esxcli network nic get -n ", &I::esxcli_nic_get},
+      {"flint-q-", ".txt", "flint q ", &I::flint},
+      {"ethtool-i-", ".txt", "ethtool -i ", &I::ethtool_info},
+      {"ethtool-m-", ".txt", "ethtool -m ", &I::ethtool_module},
+      {"ethtool-S-", ".txt", "ethtool -S ", &I::ethtool_stats},
+      {"mstvpd-", ".txt", "mstvpd ", &I::mstvpd},
+      {"vpd-", ".bin", "vpd ", &I::vpd},
+      {"ethtool-", ".txt", "ethtool ", &I::ethtool},
+      {"mlnx_qos-", ".txt", "mlnx_qos -i ", &I::mlnx_qos},
+      {"ecn-", ".txt", "ecn ", &I::ecn},
+      {"mlxlink-", ".txt", "mlxlink ", &I::mlxlink},
+      {"bonding-", ".txt", "/proc/net/bonding/", &I::bonding},
+  };
+  return files;
+}
+
+// The interface files, read by name after the rest: they are parsed here, not kept as text.
+const std::set<std::string> kInterfaceFiles = {"ip-j-d-link.json", "ip-d-link.txt", "ip-d-addr.txt", "ip-j-addr.json"};
+
+// hostname, kernel and MLNX_OFED version: one line each.
+void ReadCaptureIdentity(const fs::path& root, CollectInputs& in) {
   if (auto t = ReadIfExists(root / "hostname.txt")) in.hostname = FirstLine(*t);
   if (auto t = ReadIfExists(root / "uname-r.txt")) in.kernel = FirstLine(*t);
   if (auto t = ReadIfExists(root / "ofed_info-s.txt")) {
     in.ofed = FirstLine(*t);
     if (!in.ofed.empty() && in.ofed.back() == ':') in.ofed.pop_back();  // "MLNX_OFED_LINUX-24.10-1.1.4.0:"
-    note("ofed_info -s", true, (root / "ofed_info-s.txt").string());
+    in.sources.push_back({"ofed_info -s", true, (root / "ofed_info-s.txt").string(), {}});
   } else {
-    note("ofed_info -s", false, "ofed_info-s.txt not in the capture");
+    in.sources.push_back({"ofed_info -s", false, "ofed_info-s.txt not in the capture", {}});
   }
-  in.lspci = ReadIfExists(root / "lspci-vvv.txt");
-  note("lspci -vvv", in.lspci.has_value(), in.lspci ? (root / "lspci-vvv.txt").string() : "lspci-vvv.txt not in the capture");
-  in.dmesg = ReadIfExists(root / "dmesg.txt");
-  note("dmesg", in.dmesg.has_value(), in.dmesg ? (root / "dmesg.txt").string() : "dmesg.txt not in the capture");
-  in.nmcli = ReadIfExists(root / "nmcli.txt");
-  note("nmcli", in.nmcli.has_value(), in.nmcli ? (root / "nmcli.txt").string() : "nmcli.txt not in the capture");
-  in.ibstat = ReadIfExists(root / "ibstat.txt");
-  note("ibstat", in.ibstat.has_value(), in.ibstat ? (root / "ibstat.txt").string() : "ibstat.txt not in the capture");
-  in.ibdev2netdev = ReadIfExists(root / "ibdev2netdev.txt");
-  note("ibdev2netdev", in.ibdev2netdev.has_value(),
-       in.ibdev2netdev ? (root / "ibdev2netdev.txt").string() : "ibdev2netdev.txt not in the capture");
-  in.mst_status = ReadIfExists(root / "mst-status.txt");
-  note("mst status", in.mst_status.has_value(),
-       in.mst_status ? (root / "mst-status.txt").string() : "mst-status.txt not in the capture");
-  in.mlxfwmanager = ReadIfExists(root / "mlxfwmanager.txt");
-  if (!in.mlxfwmanager) in.mlxfwmanager = ReadIfExists(root / "mlxfwmanager.xml");
-  note("mlxfwmanager --query", in.mlxfwmanager.has_value(),
-       in.mlxfwmanager ? "mlxfwmanager.txt/.xml" : "mlxfwmanager.txt not in the capture");
-  // The host's lldpctl in any of its output forms: lldpctl.json (json/json0), lldpctl.xml, lldpctl.txt (plain or keyvalue).
-  std::string lldp_name;
-  for (const char* name : {"lldpctl.json", "lldpctl.xml", "lldpctl.txt"}) {
-    if (!in.lldpctl && (in.lldpctl = ReadIfExists(root / name))) lldp_name = name;
+}
+
+void ReadFixedCaptureFiles(const fs::path& root, CollectInputs& in) {
+  for (const FixedCaptureFile& file : FixedCaptureFiles()) {
+    std::optional<std::string>& into = in.*file.into;
+    std::string read_from;
+    for (const char* name : file.names) {
+      if ((into = ReadIfExists(root / name))) {
+        read_from = (root / name).string();
+        break;
+      }
+    }
+    if (!file.source) continue;
+    if (into) {
+      in.sources.push_back({file.source, true, read_from, {}});
+    } else if (file.absent == WhenAbsent::kNoted || (file.absent == WhenAbsent::kNotedOnEsxi && in.esxcli_nic_list)) {
+      std::string also;
+      for (size_t i = 1; i < file.names.size(); ++i) also += fmt::format("{}{}", i == 1 ? " (or " : ", ", file.names[i]);
+      in.sources.push_back(
+          {file.source, false, fmt::format("{}{} not in the capture", file.names[0], also.empty() ? "" : also + ")"), {}});
+    }
   }
-  note("lldpctl -f json", in.lldpctl.has_value(),
-       in.lldpctl ? (root / lldp_name).string() : "lldpctl.json (or .xml, .txt) not in the capture");
-  in.ibstatus = ReadIfExists(root / "ibstatus.txt");
-  if (in.ibstatus) note("ibstatus", true, (root / "ibstatus.txt").string());
-  in.devlink = ReadIfExists(root / "devlink-dev-info.txt");
-  if (in.devlink) note("devlink dev info", true, (root / "devlink-dev-info.txt").string());
-  in.rdma_link = ReadIfExists(root / "rdma-link.txt");
-  in.ibv_devinfo = ReadIfExists(root / "ibv_devinfo.txt");
-  if (in.ibv_devinfo) note("ibv_devinfo", true, (root / "ibv_devinfo.txt").string());
-  if (in.rdma_link) note("rdma link", true, (root / "rdma-link.txt").string());
-  in.esxcli_nic_list = ReadIfExists(root / "esxcli-network-nic-list.txt");
-  in.esxcli_vib_list = ReadIfExists(root / "esxcli-software-vib-list.txt");
-  in.esxcli_pci_list = ReadIfExists(root / "esxcli-hardware-pci-list.txt");
-  in.vmware_version = ReadIfExists(root / "vmware-vl.txt");
-  if (in.esxcli_nic_list) {
-    note("esxcli network nic list", true, (root / "esxcli-network-nic-list.txt").string());
-    note("esxcli software vib list", in.esxcli_vib_list.has_value(),
-         in.esxcli_vib_list ? (root / "esxcli-software-vib-list.txt").string()
-                            : "esxcli-software-vib-list.txt not in the capture");
-    note("esxcli hardware pci list", in.esxcli_pci_list.has_value(),
-         in.esxcli_pci_list ? (root / "esxcli-hardware-pci-list.txt").string()
-                            : "esxcli-hardware-pci-list.txt not in the capture");
+}
+
+// One per-object file into its map; one that cannot be read (permissions) is a source marked absent.
+void KeepFile(const fs::path& path, std::map<std::string, std::string>& into, const std::string& key, const std::string& source,
+              CollectInputs& in) {
+  std::optional<std::string> text = ReadIfExists(path);
+  if (text) into[key] = std::move(*text);
+  in.sources.push_back({source, text.has_value(), text ? path.string() : path.string() + ": unreadable", {}});
+}
+
+// Whether NAME is one of a kind of per-object file; reads it if so.
+bool ReadPerObjectFile(const fs::path& path, const std::string& name, CollectInputs& in) {
+  for (const PerObjectCaptureFile& file : PerObjectCaptureFiles()) {
+    const std::string_view prefix = file.prefix, suffix = file.suffix;
+    if (name.size() <= prefix.size() + suffix.size() || !name.starts_with(prefix) || !name.ends_with(suffix)) continue;
+    const std::string object = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
+    KeepFile(path, in.*file.into, object, file.source + object, in);
+    return true;
   }
-  in.lsusb = ReadIfExists(root / "lsusb-t.txt");
-  if (in.lsusb) note("lsusb -t", true, (root / "lsusb-t.txt").string());
-  in.dmidecode = ReadIfExists(root / "dmidecode.txt");
-  note("dmidecode", in.dmidecode.has_value(),
-       in.dmidecode ? (root / "dmidecode.txt").string() : "dmidecode.txt not in the capture");
-  in.os_release = ReadIfExists(root / "os-release.txt");
-  note("os-release", in.os_release.has_value(),
-       in.os_release ? (root / "os-release.txt").string() : "os-release.txt not in the capture");
-  in.cmdline = ReadIfExists(root / "proc-cmdline.txt");
-  note("/proc/cmdline", in.cmdline.has_value(),
-       in.cmdline ? (root / "proc-cmdline.txt").string() : "proc-cmdline.txt not in the capture");
-  // The files read by name above; any other file is reported, never skipped in silence.
-  static const std::set<std::string> kFixedNames = {"hostname.txt",
-                                                    "uname-r.txt",
-                                                    "ofed_info-s.txt",
-                                                    "lspci-vvv.txt",
-                                                    "dmesg.txt",
-                                                    "nmcli.txt",
-                                                    "ibstat.txt",
-                                                    "ibdev2netdev.txt",
-                                                    "mst-status.txt",
-                                                    "mlxfwmanager.txt",
-                                                    "mlxfwmanager.xml",
-                                                    "lldpctl.json",
-                                                    "lldpctl.xml",
-                                                    "lldpctl.txt",
-                                                    "ibstatus.txt",
-                                                    "rdma-link.txt",
-                                                    "devlink-dev-info.txt",
-                                                    "lsusb-t.txt",
-                                                    "ibv_devinfo.txt",
-                                                    "esxcli-network-nic-list.txt",
-                                                    "esxcli-software-vib-list.txt",
-                                                    "esxcli-hardware-pci-list.txt",
-                                                    "vmware-vl.txt",
-                                                    "dmidecode.txt",
-                                                    "os-release.txt",
-                                                    "proc-cmdline.txt",
-                                                    "ip-j-d-link.json",
-                                                    "ip-d-link.txt",
-                                                    "ip-d-addr.txt",
-                                                    "ip-j-addr.json"};
-  std::vector<std::string> unknown;
+  // Configuration files keep their own names: netplan-<file>.yaml as /etc/netplan/<file>.yaml, ifcfg-<name>
+  // as in network-scripts.
+  if (name.starts_with("netplan-") && (name.ends_with(".yaml") || name.ends_with(".yml"))) {
+    KeepFile(path, in.netplan, name.substr(8), "/etc/netplan/" + name.substr(8), in);
+    return true;
+  }
+  if (name.starts_with("ifcfg-") && !name.ends_with(".txt")) {
+    KeepFile(path, in.ifcfg, name, name, in);
+    return true;
+  }
+  return false;
+}
+
+// Every file of the capture not read by a fixed name; any file railyard does not read is reported, never
+// skipped in silence.
+void ReadPerObjectFiles(const fs::path& root, CollectInputs& in) {
+  std::set<std::string> fixed = kInterfaceFiles;
+  fixed.insert({"hostname.txt", "uname-r.txt", "ofed_info-s.txt"});
+  for (const FixedCaptureFile& file : FixedCaptureFiles()) fixed.insert(file.names.begin(), file.names.end());
   std::vector<fs::path> files;
   for (const auto& entry : fs::directory_iterator(root)) {
     if (entry.is_regular_file()) files.push_back(entry.path());
   }
   std::sort(files.begin(), files.end());
+  std::vector<std::string> unknown;
   for (const fs::path& p : files) {
-    std::string name = p.filename().string();
-    auto body = [&](const std::string& prefix) { return name.substr(prefix.size(), name.size() - prefix.size() - 4); };
-    bool txt = name.size() > 4 && name.ends_with(".txt");
-    if (txt && name.starts_with("esxcli-network-nic-get-")) {
-      in.esxcli_nic_get[body("esxcli-network-nic-get-")] = *ReadIfExists(p);
-      note("esxcli network nic get -n " + body("esxcli-network-nic-get-"), true, p.string());
-    } else if (txt && name.starts_with("flint-q-")) {
-      in.flint[body("flint-q-")] = *ReadIfExists(p);
-      note("flint q " + body("flint-q-"), true, p.string());
-    } else if (txt && name.starts_with("ethtool-i-")) {
-      in.ethtool_info[body("ethtool-i-")] = *ReadIfExists(p);
-      note("ethtool -i " + body("ethtool-i-"), true, p.string());
-    } else if (txt && name.starts_with("ethtool-m-")) {
-      in.ethtool_module[body("ethtool-m-")] = *ReadIfExists(p);
-      note("ethtool -m " + body("ethtool-m-"), true, p.string());
-    } else if (txt && name.starts_with("ethtool-S-")) {
-      in.ethtool_stats[body("ethtool-S-")] = *ReadIfExists(p);
-      note("ethtool -S " + body("ethtool-S-"), true, p.string());
-    } else if (txt && name.starts_with("mstvpd-")) {
-      in.mstvpd[body("mstvpd-")] = *ReadIfExists(p);
-      note("mstvpd " + body("mstvpd-"), true, p.string());
-    } else if (name.starts_with("vpd-") && name.ends_with(".bin")) {
-      in.vpd[name.substr(4, name.size() - 8)] = *ReadIfExists(p);
-      note("vpd " + name.substr(4, name.size() - 8), true, p.string());
-    } else if (txt && name.starts_with("ethtool-")) {
-      in.ethtool[body("ethtool-")] = *ReadIfExists(p);
-      note("ethtool " + body("ethtool-"), true, p.string());
-    } else if (txt && name.starts_with("mlnx_qos-")) {
-      in.mlnx_qos[body("mlnx_qos-")] = *ReadIfExists(p);
-      note("mlnx_qos -i " + body("mlnx_qos-"), true, p.string());
-    } else if (txt && name.starts_with("ecn-")) {
-      in.ecn[body("ecn-")] = *ReadIfExists(p);
-      note("ecn " + body("ecn-"), true, p.string());
-    } else if (txt && name.starts_with("mlxlink-")) {
-      in.mlxlink[body("mlxlink-")] = *ReadIfExists(p);
-      note("mlxlink " + body("mlxlink-"), true, p.string());
-    } else if (name.starts_with("netplan-") && (name.ends_with(".yaml") || name.ends_with(".yml"))) {
-      in.netplan[name.substr(8)] = *ReadIfExists(p);
-      note("/etc/netplan/" + name.substr(8), true, p.string());
-    } else if (name.starts_with("ifcfg-") && !name.ends_with(".txt")) {
-      in.ifcfg[name] = *ReadIfExists(p);
-      note(name, true, p.string());
-    } else if (txt && name.starts_with("bonding-")) {
-      in.bonding[body("bonding-")] = *ReadIfExists(p);
-      note("/proc/net/bonding/" + body("bonding-"), true, p.string());
-    } else if (!kFixedNames.count(name)) {
-      unknown.push_back(name);
-    }
+    const std::string name = p.filename().string();
+    if (!ReadPerObjectFile(p, name, in) && !fixed.count(name)) unknown.push_back(name);
   }
-  if (!unknown.empty()) {
-    SourceStatus s{"capture directory", true, dir, {}};
-    for (const std::string& name : unknown) {
-      s.warnings.push_back(fmt::format("{}: not a capture file name railyard reads (docs/facts.md lists them); ignored", name));
-    }
-    in.sources.push_back(std::move(s));
+  if (unknown.empty()) return;
+  SourceStatus s{"capture directory", true, root.string(), {}};
+  for (const std::string& name : unknown) {
+    s.warnings.push_back(fmt::format("{}: not a capture file name railyard reads (docs/facts.md lists them); ignored", name));
   }
-  // Interfaces: ip -j -d link (preferred) or the text of ip -d link; addresses from ip -j addr.
+  in.sources.push_back(std::move(s));
+}
+
+// Interfaces: ip -j -d link (preferred) or the text of ip -d link (or ip -d addr: the same interface
+// blocks, with inet lines); addresses from ip -j addr.
+void ReadCaptureInterfaces(const fs::path& root, CollectInputs& in) {
+  auto note = [&](const std::string& name, bool present, const std::string& detail) {
+    in.sources.push_back({name, present, detail, {}});
+  };
   std::optional<IpLinkReport> links;
   if (auto t = ReadIfExists(root / "ip-j-d-link.json")) {
     links = ParseIpLinkJson(*t);
@@ -943,49 +945,61 @@ CollectInputs ReadCaptureDir(const std::string& dir) {
                        "not `ip -j -d link` output: " + links->warnings[0].message);
     }
     note("ip -j -d link", true, (root / "ip-j-d-link.json").string());
-  } else if (auto text = ReadIfExists(root / "ip-d-link.txt")) {
-    links = ParseIpLinkText(*text);
-    note("ip -d link", true, (root / "ip-d-link.txt").string());
-    for (const ParseWarning& w : links->warnings)
-      in.sources.back().warnings.push_back(fmt::format("line {}: {}", w.line, w.message));
-  } else if (auto addr_text = ReadIfExists(root / "ip-d-addr.txt")) {
-    links = ParseIpLinkText(*addr_text);  // `ip -d addr`: the same interface blocks, with inet lines
-    note("ip -d addr", true, (root / "ip-d-addr.txt").string());
-    for (const ParseWarning& w : links->warnings)
-      in.sources.back().warnings.push_back(fmt::format("line {}: {}", w.line, w.message));
   } else {
-    note("ip -j -d link", false, "ip-j-d-link.json (or ip-d-link.txt) not in the capture");
+    for (auto [file, source] : {std::pair{"ip-d-link.txt", "ip -d link"}, std::pair{"ip-d-addr.txt", "ip -d addr"}}) {
+      auto text = ReadIfExists(root / file);
+      if (!text) continue;
+      links = ParseIpLinkText(*text);
+      note(source, true, (root / file).string());
+      for (const ParseWarning& w : links->warnings)
+        in.sources.back().warnings.push_back(fmt::format("line {}: {}", w.line, w.message));
+      break;
+    }
+    if (!links) note("ip -j -d link", false, "ip-j-d-link.json (or ip-d-link.txt) not in the capture");
   }
   if (links) {
     for (const IpLink& l : links->links) in.netdevs.push_back(NetdevFromIpLink(l));
     in.ip_bonds = BondsFromIpLinks(links->links);
   }
-  if (auto t = ReadIfExists(root / "ip-j-addr.json")) {
-    IpAddrReport addrs = ParseIpAddrJson(*t);
-    if (addrs.interfaces.empty() && !addrs.warnings.empty()) {
-      throw InputError((root / "ip-j-addr.json").string(), addrs.warnings[0].line, 0, "", addrs.warnings[0].message);
-    }
-    note("ip -j addr", true, (root / "ip-j-addr.json").string());
-    for (const IpAddrInterface& i : addrs.interfaces) {
-      auto n = std::find_if(in.netdevs.begin(), in.netdevs.end(), [&](const NetdevSnapshot& x) { return x.name == i.name; });
-      if (n == in.netdevs.end()) {
-        // Not in the interface list (or no list was captured): the interface still exists, with its addresses.
-        NetdevSnapshot s;
-        s.name = i.name;
-        s.kind = i.name == "lo" ? "loopback" : "other";
-        in.netdevs.push_back(s);
-        n = in.netdevs.end() - 1;
-        in.sources.back().warnings.push_back(
-            fmt::format("{}: in ip -j addr but not in the interface list; kept with its addresses", i.name));
-      }
-      for (const IpAddress& a : i.addresses) {
-        if (a.scope != "link") n->addresses.push_back(fmt::format("{}/{}", a.address, a.prefix_length));
-      }
-    }
-    if (addrs.interfaces.empty()) in.sources.back().warnings.push_back("line 1: nothing read: no interface found in this output");
-  } else {
+  auto t = ReadIfExists(root / "ip-j-addr.json");
+  if (!t) {
     note("ip -j addr", false, "ip-j-addr.json not in the capture");
+    return;
   }
+  IpAddrReport addrs = ParseIpAddrJson(*t);
+  if (addrs.interfaces.empty() && !addrs.warnings.empty()) {
+    throw InputError((root / "ip-j-addr.json").string(), addrs.warnings[0].line, 0, "", addrs.warnings[0].message);
+  }
+  note("ip -j addr", true, (root / "ip-j-addr.json").string());
+  for (const IpAddrInterface& i : addrs.interfaces) {
+    auto n = std::find_if(in.netdevs.begin(), in.netdevs.end(), [&](const NetdevSnapshot& x) { return x.name == i.name; });
+    if (n == in.netdevs.end()) {
+      // Not in the interface list (or no list was captured): the interface still exists, with its addresses.
+      NetdevSnapshot s;
+      s.name = i.name;
+      s.kind = i.name == "lo" ? "loopback" : "other";
+      in.netdevs.push_back(s);
+      n = in.netdevs.end() - 1;
+      in.sources.back().warnings.push_back(
+          fmt::format("{}: in ip -j addr but not in the interface list; kept with its addresses", i.name));
+    }
+    for (const IpAddress& a : i.addresses) {
+      if (a.scope != "link") n->addresses.push_back(fmt::format("{}/{}", a.address, a.prefix_length));
+    }
+  }
+  if (addrs.interfaces.empty()) in.sources.back().warnings.push_back("line 1: nothing read: no interface found in this output");
+}
+
+}  // namespace
+
+CollectInputs ReadCaptureDir(const std::string& dir) {
+  if (!fs::is_directory(dir)) throw InputError(dir, 0, 0, "", "not a directory");
+  CollectInputs in;
+  const fs::path root(dir);
+  ReadCaptureIdentity(root, in);
+  ReadFixedCaptureFiles(root, in);
+  ReadPerObjectFiles(root, in);
+  ReadCaptureInterfaces(root, in);
   return in;
 }
 

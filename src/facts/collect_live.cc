@@ -10,14 +10,16 @@
 #include <charconv>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
+#include <optional>
 #include <set>
-#include <sstream>
 
 #include <fmt/format.h>
 
 #include "facts/collect.h"
 #include "parse/ibstat.h"
+#include "util/file.h"
 #include "util/run.h"
 
 namespace railyard {
@@ -58,129 +60,129 @@ bool LooksLikePciAddress(const std::string& s) {
   return s.size() >= 7 && s.find(':') != std::string::npos && s.find('.') != std::string::npos;
 }
 
-}  // namespace
-
-CollectInputs CollectLive(const LiveOptions& o) {
-  CollectInputs in;
-  auto note = [&](const std::string& name, bool present, const std::string& detail) {
-    in.sources.push_back({name, present, detail, {}});
-  };
-  utsname u{};
-  if (uname(&u) == 0) {
-    in.hostname = u.nodename;
-    in.kernel = u.release;
+// The collection's record of what it read and what it could not: every source, present or not.
+class SourceLog {
+ public:
+  explicit SourceLog(CollectInputs& in) : in_(in) {}
+  void operator()(const std::string& name, bool present, const std::string& detail) {
+    in_.sources.push_back({name, present, detail, {}});
   }
-  // Network interfaces: /sys/class/net/<if>/...
+
+ private:
+  CollectInputs& in_;
+};
+
+// A USB adapter: `device` is its USB interface ("2-1:1.0"); the USB device above it says the speed its
+// link enumerated at (Mbit/s: 480 is USB 2.0) and its ids.
+void ReadUsbParent(const fs::path& dir, NetdevSnapshot& s) {
+  std::error_code ec;
+  fs::path usb = fs::canonical(dir / "device", ec).parent_path();
+  if (ec || !fs::exists(usb / "speed") || !fs::exists(usb / "idVendor")) return;
+  s.usb_device = usb.filename().string();
+  s.usb_speed_mbps = std::strtod(ReadTrimmed(usb / "speed").c_str(), nullptr);
+  s.usb_id = ReadTrimmed(usb / "idVendor") + ":" + ReadTrimmed(usb / "idProduct");
+}
+
+// What kind of device a netdev is, from its sysfs entries: the same words a capture's `ip -d link` gives.
+std::string NetdevKind(const fs::path& dir, const NetdevSnapshot& s) {
+  if (s.name == "lo") return "loopback";
+  if (fs::exists(dir / "bonding")) return "bond";
+  if (fs::exists(dir / "bridge")) return "bridge";
+  if (ReadFileIfReadable((dir / "uevent").string()).value_or("").find("DEVTYPE=vlan") != std::string::npos) return "vlan";
+  if (!s.pci_bdf.empty() || !s.usb_device.empty()) return "physical";
+  return "other";  // refined to veth from `ethtool -i` when available
+}
+
+// One network interface: /sys/class/net/<if>/...
+NetdevSnapshot ReadNetdev(const fs::path& dir, const LiveOptions& o) {
+  NetdevSnapshot s;
+  s.name = dir.filename().string();
+  s.mtu = ReadNumber(dir / "mtu");
+  s.operstate = ReadTrimmed(dir / "operstate");
+  std::string carrier = ReadTrimmed(dir / "carrier");  // unreadable while the device is down
+  if (carrier == "1") s.carrier = true;
+  if (carrier == "0") s.carrier = false;
+  s.mac = ReadTrimmed(dir / "address");
+  s.speed_mbps = ReadNumber(dir / "speed");
+  s.duplex = ReadTrimmed(dir / "duplex");
+  std::string flags = ReadTrimmed(dir / "flags");
+  unsigned long bits = flags.empty() ? 0 : std::strtoul(flags.c_str(), nullptr, 16);
+  s.promiscuous = (bits & 0x100) != 0;  // IFF_PROMISC
+  s.master = LinkTarget(dir / "master");
+  std::string device = LinkTarget(dir / "device");
+  if (LooksLikePciAddress(device)) s.pci_bdf = device;
+  if (device.find(':') != std::string::npos && s.pci_bdf.empty()) ReadUsbParent(dir, s);
+  s.kind = NetdevKind(dir, s);
+  std::error_code ec;
+  for (const auto& q : fs::directory_iterator(dir / "queues", ec)) {
+    std::string qn = q.path().filename().string();
+    if (qn.starts_with("tx-")) ++s.tx_queues;
+    if (qn.starts_with("rx-")) ++s.rx_queues;
+  }
+  if (s.kind == "vlan") {
+    // /proc/net/vlan/<if>: "bond1.4003  VID: 4003\t REORDER_HDR: 1 ..."
+    std::string first = ReadTrimmed(fs::path(o.procfs) / "net" / "vlan" / s.name);
+    if (size_t at = first.find("VID:"); at != std::string::npos) s.vlan_id = LeadingNumber(first.substr(at + 4));
+  }
+  return s;
+}
+
+// Every interface, in name order, with its lower device: iflink names the ifindex of the device this one
+// sits on (VLAN, macvlan, veth peer); equal to its own ifindex for a device that sits on nothing.
+std::vector<fs::path> ReadNetdevs(const LiveOptions& o, CollectInputs& in, SourceLog& note) {
   const fs::path net = fs::path(o.sysfs) / "class" / "net";
   std::error_code ec;
   std::vector<fs::path> ifaces;
   for (const auto& entry : fs::directory_iterator(net, ec)) ifaces.push_back(entry.path());
   std::sort(ifaces.begin(), ifaces.end());
   note("/sys/class/net", !ec, ec ? ec.message() : net.string());
-  for (const fs::path& dir : ifaces) {
-    NetdevSnapshot s;
-    s.name = dir.filename().string();
-    s.mtu = ReadNumber(dir / "mtu");
-    s.operstate = ReadTrimmed(dir / "operstate");
-    std::string carrier = ReadTrimmed(dir / "carrier");  // unreadable while the device is down
-    if (carrier == "1") s.carrier = true;
-    if (carrier == "0") s.carrier = false;
-    s.mac = ReadTrimmed(dir / "address");
-    s.speed_mbps = ReadNumber(dir / "speed");
-    s.duplex = ReadTrimmed(dir / "duplex");
-    std::string flags = ReadTrimmed(dir / "flags");
-    unsigned long bits = flags.empty() ? 0 : std::strtoul(flags.c_str(), nullptr, 16);
-    s.promiscuous = (bits & 0x100) != 0;  // IFF_PROMISC
-    s.master = LinkTarget(dir / "master");
-    std::string device = LinkTarget(dir / "device");
-    if (LooksLikePciAddress(device)) s.pci_bdf = device;
-    // A USB adapter: `device` is its USB interface ("2-1:1.0"); the USB device above it says the speed its
-    // link enumerated at (Mbit/s: 480 is USB 2.0) and its ids.
-    if (std::error_code uec; device.find(':') != std::string::npos && !s.pci_bdf.size()) {
-      fs::path usb = fs::canonical(dir / "device", uec).parent_path();
-      if (!uec && fs::exists(usb / "speed") && fs::exists(usb / "idVendor")) {
-        s.usb_device = usb.filename().string();
-        s.usb_speed_mbps = std::strtod(ReadTrimmed(usb / "speed").c_str(), nullptr);
-        s.usb_id = ReadTrimmed(usb / "idVendor") + ":" + ReadTrimmed(usb / "idProduct");
-        s.kind = "physical";
-      }
-    }
-    std::string uevent;
-    if (auto text = std::ifstream(dir / "uevent"); text) {
-      std::stringstream ss;
-      ss << text.rdbuf();
-      uevent = ss.str();
-    }
-    if (s.name == "lo")
-      s.kind = "loopback";
-    else if (fs::exists(dir / "bonding"))
-      s.kind = "bond";
-    else if (fs::exists(dir / "bridge"))
-      s.kind = "bridge";
-    else if (uevent.find("DEVTYPE=vlan") != std::string::npos)
-      s.kind = "vlan";
-    else if (!s.pci_bdf.empty() || !s.usb_device.empty())
-      s.kind = "physical";
-    else
-      s.kind = "other";  // refined to veth from `ethtool -i` when available
-    for (const auto& q : fs::directory_iterator(dir / "queues", ec)) {
-      std::string qn = q.path().filename().string();
-      if (qn.starts_with("tx-")) ++s.tx_queues;
-      if (qn.starts_with("rx-")) ++s.rx_queues;
-    }
-    if (s.kind == "vlan") {
-      // /proc/net/vlan/<if>: "bond1.4003  VID: 4003\t REORDER_HDR: 1 ..."
-      std::string first = ReadTrimmed(fs::path(o.procfs) / "net" / "vlan" / s.name);
-      if (size_t at = first.find("VID:"); at != std::string::npos) s.vlan_id = LeadingNumber(first.substr(at + 4));
-    }
-    in.netdevs.push_back(std::move(s));
+  for (const fs::path& dir : ifaces) in.netdevs.push_back(ReadNetdev(dir, o));
+  std::vector<std::string> own(ifaces.size());
+  std::map<std::string, std::string> by_index;
+  for (size_t i = 0; i < ifaces.size(); ++i) {
+    own[i] = ReadTrimmed(ifaces[i] / "ifindex");
+    by_index[own[i]] = ifaces[i].filename().string();
   }
-  // The lower device: iflink names the ifindex of the device this one sits on (VLAN, macvlan,
-  // veth peer); equal to its own ifindex for a device that sits on nothing.
-  {
-    std::vector<std::string> own(ifaces.size());
-    std::map<std::string, std::string> by_index;
-    for (size_t i = 0; i < ifaces.size(); ++i) {
-      own[i] = ReadTrimmed(ifaces[i] / "ifindex");
-      by_index[own[i]] = ifaces[i].filename().string();
+  for (size_t i = 0; i < ifaces.size(); ++i) {
+    std::string link = ReadTrimmed(ifaces[i] / "iflink");
+    if (!link.empty() && link != own[i] && by_index.count(link)) in.netdevs[i].lower = by_index[link];
+  }
+  return ifaces;
+}
+
+// Addresses: getifaddrs (no tool needed); link-local ones are omitted as in captures.
+void ReadAddresses(CollectInputs& in, SourceLog& note) {
+  ifaddrs* list = nullptr;
+  if (getifaddrs(&list) != 0) {
+    note("getifaddrs", false, "failed");
+    return;
+  }
+  for (ifaddrs* a = list; a; a = a->ifa_next) {
+    if (!a->ifa_addr || (a->ifa_addr->sa_family != AF_INET && a->ifa_addr->sa_family != AF_INET6)) continue;
+    bool v6 = a->ifa_addr->sa_family == AF_INET6;
+    if (v6 && IN6_IS_ADDR_LINKLOCAL(&reinterpret_cast<sockaddr_in6*>(a->ifa_addr)->sin6_addr)) continue;
+    char host[NI_MAXHOST];
+    socklen_t len = v6 ? sizeof(sockaddr_in6) : sizeof(sockaddr_in);
+    if (getnameinfo(a->ifa_addr, len, host, sizeof host, nullptr, 0, NI_NUMERICHOST) != 0) continue;
+    int prefix = 0;
+    if (a->ifa_netmask) {
+      const auto* bytes = v6 ? reinterpret_cast<const unsigned char*>(&reinterpret_cast<sockaddr_in6*>(a->ifa_netmask)->sin6_addr)
+                             : reinterpret_cast<const unsigned char*>(&reinterpret_cast<sockaddr_in*>(a->ifa_netmask)->sin_addr);
+      for (int b = 0; b < (v6 ? 16 : 4); ++b) prefix += __builtin_popcount(bytes[b]);
     }
-    for (size_t i = 0; i < ifaces.size(); ++i) {
-      std::string link = ReadTrimmed(ifaces[i] / "iflink");
-      if (!link.empty() && link != own[i] && by_index.count(link)) in.netdevs[i].lower = by_index[link];
+    std::string text = host;
+    if (size_t pct = text.find('%'); pct != std::string::npos) text.resize(pct);
+    for (NetdevSnapshot& n : in.netdevs) {
+      if (n.name == a->ifa_name) n.addresses.push_back(fmt::format("{}/{}", text, prefix));
     }
   }
-  // Addresses: getifaddrs (no tool needed); link-local ones are omitted as in captures.
-  if (o.sysfs == "/sys") {
-    ifaddrs* list = nullptr;
-    if (getifaddrs(&list) == 0) {
-      for (ifaddrs* a = list; a; a = a->ifa_next) {
-        if (!a->ifa_addr || (a->ifa_addr->sa_family != AF_INET && a->ifa_addr->sa_family != AF_INET6)) continue;
-        bool v6 = a->ifa_addr->sa_family == AF_INET6;
-        if (v6 && IN6_IS_ADDR_LINKLOCAL(&reinterpret_cast<sockaddr_in6*>(a->ifa_addr)->sin6_addr)) continue;
-        char host[NI_MAXHOST];
-        socklen_t len = v6 ? sizeof(sockaddr_in6) : sizeof(sockaddr_in);
-        if (getnameinfo(a->ifa_addr, len, host, sizeof host, nullptr, 0, NI_NUMERICHOST) != 0) continue;
-        int prefix = 0;
-        if (a->ifa_netmask) {
-          const auto* bytes =
-              v6 ? reinterpret_cast<const unsigned char*>(&reinterpret_cast<sockaddr_in6*>(a->ifa_netmask)->sin6_addr)
-                 : reinterpret_cast<const unsigned char*>(&reinterpret_cast<sockaddr_in*>(a->ifa_netmask)->sin_addr);
-          for (int b = 0; b < (v6 ? 16 : 4); ++b) prefix += __builtin_popcount(bytes[b]);
-        }
-        std::string text = host;
-        if (size_t pct = text.find('%'); pct != std::string::npos) text.resize(pct);
-        for (NetdevSnapshot& n : in.netdevs) {
-          if (n.name == a->ifa_name) n.addresses.push_back(fmt::format("{}/{}", text, prefix));
-        }
-      }
-      freeifaddrs(list);
-      note("getifaddrs", true, "addresses");
-    } else {
-      note("getifaddrs", false, "failed");
-    }
-  }
-  // RoCE ECN switches (mlx5): ecn/roce_np|roce_rp/enable/<priority>, as "PATH:VALUE" lines so a
-  // live read and a captured `grep -H` share one parser.
+  freeifaddrs(list);
+  note("getifaddrs", true, "addresses");
+}
+
+// RoCE ECN switches (mlx5): ecn/roce_np|roce_rp/enable/<priority>, as "PATH:VALUE" lines so a live read and
+// a captured `grep -H` share one parser.
+void ReadEcnKnobs(const std::vector<fs::path>& ifaces, CollectInputs& in) {
   for (const fs::path& dir : ifaces) {
     std::string lines;
     for (const char* point : {"roce_np", "roce_rp"}) {
@@ -192,145 +194,166 @@ CollectInputs CollectLive(const LiveOptions& o) {
     }
     if (!lines.empty()) in.ecn[dir.filename().string()] = lines;
   }
-  // The server's identity: /sys/class/dmi/id is world-readable for these attributes (dmidecode needs root).
-  {
-    std::string dmi;
-    for (const char* key : {"sys_vendor", "product_name", "board_name", "bios_vendor", "bios_version", "bios_date"}) {
-      fs::path p = fs::path(o.sysfs) / "class" / "dmi" / "id" / key;
-      std::string value = ReadTrimmed(p);
-      if (!value.empty()) dmi += p.string() + ":" + value + "\n";
-    }
-    if (!dmi.empty()) in.dmidecode = dmi;
-    note("dmidecode", !dmi.empty(),
-         !dmi.empty() ? (fs::path(o.sysfs) / "class/dmi/id").string() : "no /sys/class/dmi/id (not x86/ARM SMBIOS)");
+}
+
+// The server's identity, its OS and kernel command line: /sys/class/dmi/id is world-readable for these
+// attributes (dmidecode needs root).
+void ReadHostIdentity(const LiveOptions& o, CollectInputs& in, SourceLog& note) {
+  std::string dmi;
+  for (const char* key : {"sys_vendor", "product_name", "board_name", "bios_vendor", "bios_version", "bios_date"}) {
+    fs::path p = fs::path(o.sysfs) / "class" / "dmi" / "id" / key;
+    std::string value = ReadTrimmed(p);
+    if (!value.empty()) dmi += p.string() + ":" + value + "\n";
   }
-  if (std::ifstream f(o.os_release); f) {
-    std::stringstream text;
-    text << f.rdbuf();
-    in.os_release = text.str();
+  if (!dmi.empty()) in.dmidecode = dmi;
+  note("dmidecode", !dmi.empty(),
+       !dmi.empty() ? (fs::path(o.sysfs) / "class/dmi/id").string() : "no /sys/class/dmi/id (not x86/ARM SMBIOS)");
+  if (auto text = ReadFileIfReadable(o.os_release)) {
+    in.os_release = std::move(*text);
     note("os-release", true, o.os_release);
   } else {
     note("os-release", false, o.os_release + " unreadable");
   }
-  if (std::ifstream f(fs::path(o.procfs) / "cmdline"); f) {
-    std::string line;
-    std::getline(f, line);
-    in.cmdline = line;
-    note("/proc/cmdline", true, (fs::path(o.procfs) / "cmdline").string());
+  const std::string cmdline = (fs::path(o.procfs) / "cmdline").string();
+  if (auto text = ReadFileIfReadable(cmdline)) {
+    in.cmdline = text->substr(0, text->find('\n'));
+    note("/proc/cmdline", true, cmdline);
   } else {
     note("/proc/cmdline", false, "unreadable");
   }
-  // Bonds: /proc/net/bonding/<bond>
-  const fs::path bonding = fs::path(o.procfs) / "net" / "bonding";
-  for (const auto& entry : fs::directory_iterator(bonding, ec)) {
-    std::ifstream f(entry.path());
-    std::stringstream text;
-    text << f.rdbuf();
-    in.bonding[entry.path().filename().string()] = text.str();
-    note(entry.path().string(), true, entry.path().string());
+}
+
+// Each file of DIR whose name `wanted` accepts, into `into` by name; an unreadable one is recorded as such.
+void ReadFilesOf(const fs::path& dir, const std::function<bool(const std::string&)>& wanted,
+                 std::map<std::string, std::string>& into, SourceLog& note, const std::string& unreadable) {
+  std::error_code ec;
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  for (const fs::path& path : files) {
+    std::string name = path.filename().string();
+    if (!wanted(name)) continue;
+    if (auto text = ReadFileIfReadable(path.string())) {
+      into[name] = std::move(*text);
+      note(path.string(), true, path.string());
+    } else {
+      note(path.string(), false, unreadable);
+    }
   }
-  // VPD of the Mellanox/NVIDIA functions, straight from sysfs (root can read it).
+}
+
+// Bonds: /proc/net/bonding/<bond>.
+void ReadBonding(const LiveOptions& o, CollectInputs& in, SourceLog& note) {
+  ReadFilesOf(
+      fs::path(o.procfs) / "net" / "bonding", [](const std::string&) { return true; }, in.bonding, note, "unreadable");
+}
+
+// RHEL ifcfg files and Ubuntu netplan files (root-only readable on recent releases: recorded when unreadable).
+void ReadNetworkConfiguration(const LiveOptions& o, CollectInputs& in, SourceLog& note) {
+  ReadFilesOf(
+      o.network_scripts, [](const std::string& name) { return name.starts_with("ifcfg-") && name != "ifcfg-lo"; }, in.ifcfg, note,
+      "unreadable");
+  ReadFilesOf(
+      o.netplan_dir, [](const std::string& name) { return name.ends_with(".yaml") || name.ends_with(".yml"); }, in.netplan, note,
+      "unreadable (netplan files are root-only)");
+}
+
+// VPD of the Mellanox/NVIDIA functions, straight from sysfs (root can read it).
+void ReadVpd(const LiveOptions& o, CollectInputs& in, SourceLog& note) {
   const fs::path pci = fs::path(o.sysfs) / "bus" / "pci" / "devices";
+  std::error_code ec;
   for (const auto& entry : fs::directory_iterator(pci, ec)) {
     if (ReadTrimmed(entry.path() / "vendor") != "0x15b3") continue;
-    std::ifstream f(entry.path() / "vpd", std::ios::binary);
-    std::stringstream bytes;
-    if (f) bytes << f.rdbuf();
+    std::optional<std::string> bytes = ReadFileIfReadable((entry.path() / "vpd").string());
     std::string name = entry.path().filename().string();
-    if (!bytes.str().empty()) in.vpd[name] = bytes.str();
-    note("vpd " + name, !bytes.str().empty(), f ? "read" : "unreadable (needs root)");
+    if (bytes && !bytes->empty()) in.vpd[name] = *bytes;
+    note("vpd " + name, bytes && !bytes->empty(), bytes ? "read" : "unreadable (needs root)");
   }
-  // RHEL ifcfg files, where the host has them.
-  for (const auto& entry : fs::directory_iterator(o.network_scripts, ec)) {
-    std::string name = entry.path().filename().string();
-    if (!name.starts_with("ifcfg-") || name == "ifcfg-lo") continue;
-    std::ifstream f(entry.path());
-    std::stringstream text;
-    text << f.rdbuf();
-    in.ifcfg[name] = text.str();
-    note(entry.path().string(), true, entry.path().string());
-  }
-  // Ubuntu netplan files (root-only readable on recent releases: recorded when unreadable).
-  for (const auto& entry : fs::directory_iterator(o.netplan_dir, ec)) {
-    std::string name = entry.path().filename().string();
-    if (!name.ends_with(".yaml") && !name.ends_with(".yml")) continue;
-    std::ifstream f(entry.path());
-    if (!f) {
-      note(entry.path().string(), false, "unreadable (netplan files are root-only)");
-      continue;
-    }
-    std::stringstream text;
-    text << f.rdbuf();
-    in.netplan[name] = text.str();
-    note(entry.path().string(), true, entry.path().string());
-  }
-  if (!o.run_tools) return in;
+}
+
+// Runs one tool (argv only, never a shell; with the timeout) and records what became of it.
+class ToolRunner {
+ public:
+  ToolRunner(int timeout_ms, SourceLog& note) : timeout_ms_(timeout_ms), note_(note) {}
   // empty_ok: a tool whose silence is an answer (lspci -d 15b3: prints nothing when no such device exists).
-  auto run = [&](const std::vector<std::string>& argv, const std::string& name,
-                 bool empty_ok = false) -> std::optional<std::string> {
-    RunResult r = RunTool(argv, o.tool_timeout_ms);
+  std::optional<std::string> operator()(const std::vector<std::string>& argv, const std::string& name,
+                                        bool empty_ok = false) const {
+    RunResult r = RunTool(argv, timeout_ms_);
     if (!r.started) {
-      note(name, false, argv[0] + " not installed");
+      note_(name, false, argv[0] + " not installed");
       return std::nullopt;
     }
     if (r.timed_out) {
-      note(name, false, fmt::format("timed out after {} ms", o.tool_timeout_ms));
+      note_(name, false, fmt::format("timed out after {} ms", timeout_ms_));
       return std::nullopt;
     }
     if (r.output.empty() && empty_ok && r.exit_code == 0) {
-      note(name, true, "ran (exit 0) and listed nothing");
+      note_(name, true, "ran (exit 0) and listed nothing");
       return r.output;
     }
     if (r.output.empty()) {
-      note(name, false, fmt::format("no output (exit {})", r.exit_code));
+      note_(name, false, fmt::format("no output (exit {})", r.exit_code));
       return std::nullopt;
     }
-    note(name, true, fmt::format("exit {}", r.exit_code));
+    note_(name, true, fmt::format("exit {}", r.exit_code));
     return r.output;
-  };
-  // Mellanox/NVIDIA functions only: LnkCap and VPD need root; what lspci cannot read it omits.
+  }
+  int timeout_ms() const { return timeout_ms_; }
+
+ private:
+  int timeout_ms_;
+  SourceLog& note_;
+};
+
+// lspci: the Mellanox/NVIDIA functions (LnkCap and VPD need root; what lspci cannot read it omits), then
+// every other network function (Ethernet 0200, Network 0280, InfiniBand 0207, Fabric 0208) with ids (-nn)
+// so that no other vendor's card is taken for a ConnectX.
+void RunLspci(const ToolRunner& run, CollectInputs& in) {
   in.lspci = run({"lspci", "-vvv", "-d", "15b3:"}, "lspci -vvv", true);
-  // Every other network function (Ethernet 0200, Network 0280, InfiniBand 0207, Fabric 0208), with ids (-nn) so
-  // that no other vendor's card is taken for a ConnectX.
   for (const char* cls : {"::0200", "::0280", "::0207", "::0208"}) {
-    RunResult r = RunTool({"lspci", "-vvvnn", "-d", cls}, o.tool_timeout_ms);
+    RunResult r = RunTool({"lspci", "-vvvnn", "-d", cls}, run.timeout_ms());
     if (r.started && !r.timed_out && r.exit_code == 0 && !r.output.empty()) {
       if (!in.lspci) in.lspci = std::string();
       *in.lspci += (in.lspci->empty() || in.lspci->ends_with("\n") ? "" : "\n") + r.output;
     }
   }
-  if (OnPath("lsusb")) in.lsusb = run({"lsusb", "-t"}, "lsusb -t", true);
-  in.dmesg = run({"dmesg"}, "dmesg");  // needs root where kernel.dmesg_restrict is set
-  in.nmcli = run({"nmcli", "-t", "device", "status"}, "nmcli -t device status");
+}
+
+// ethtool for every interface but the loopback; module, statistics and mlnx_qos (MLNX_OFED / mlnx-tools,
+// asked only about Mellanox ports) for the physical ones.
+void RunPerNetdevTools(const ToolRunner& run, CollectInputs& in) {
   const bool have_mlnx_qos = OnPath("mlnx_qos");
   for (const NetdevSnapshot& s : in.netdevs) {
     if (s.kind == "loopback") continue;
     if (auto out = run({"ethtool", "-i", s.name}, "ethtool -i " + s.name)) in.ethtool_info[s.name] = *out;
     if (auto out = run({"ethtool", s.name}, "ethtool " + s.name)) in.ethtool[s.name] = *out;
-    if (s.kind == "physical") {
-      if (auto out = run({"ethtool", "-m", s.name}, "ethtool -m " + s.name)) in.ethtool_module[s.name] = *out;
-      if (auto out = run({"ethtool", "-S", s.name}, "ethtool -S " + s.name)) in.ethtool_stats[s.name] = *out;
-      // mlnx_qos ships with MLNX_OFED / mlnx-tools; it is only asked about Mellanox ports.
-      if (have_mlnx_qos && in.ecn.count(s.name)) {
-        if (auto out = run({"mlnx_qos", "-i", s.name}, "mlnx_qos -i " + s.name)) in.mlnx_qos[s.name] = *out;
-      }
+    if (s.kind != "physical") continue;
+    if (auto out = run({"ethtool", "-m", s.name}, "ethtool -m " + s.name)) in.ethtool_module[s.name] = *out;
+    if (auto out = run({"ethtool", "-S", s.name}, "ethtool -S " + s.name)) in.ethtool_stats[s.name] = *out;
+    if (have_mlnx_qos && in.ecn.count(s.name)) {
+      if (auto out = run({"mlnx_qos", "-i", s.name}, "mlnx_qos -i " + s.name)) in.mlnx_qos[s.name] = *out;
     }
   }
+}
+
+// The Mellanox tools: firmware per card, the RDMA ports, images carried offline (no network, seconds per
+// card), ibdev2netdev and each CA's link.
+void RunMellanoxTools(const ToolRunner& run, CollectInputs& in, SourceLog& note) {
   std::set<std::string> cards;
   for (const NetdevSnapshot& s : in.netdevs) {
     if (!s.pci_bdf.empty()) cards.insert(s.pci_bdf);
   }
-  bool have_mstflint = OnPath("mstflint");
-  for (const std::string& bdf : cards) {
-    if (!have_mstflint) break;
-    if (auto out = run({"mstflint", "-d", bdf, "q"}, "mstflint q " + bdf)) in.flint[bdf] = *out;
+  if (OnPath("mstflint")) {
+    for (const std::string& bdf : cards) {
+      if (auto out = run({"mstflint", "-d", bdf, "q"}, "mstflint q " + bdf)) in.flint[bdf] = *out;
+    }
+  } else if (!cards.empty()) {
+    note("mstflint q", false, "mstflint not installed");
   }
-  if (!have_mstflint && !cards.empty()) note("mstflint q", false, "mstflint not installed");
   in.ibstat = run({"ibstat"}, "ibstat");
   if (!in.ibstat && OnPath("ibstatus")) in.ibstatus = run({"ibstatus"}, "ibstatus");
   if (!in.ibstat && !in.ibstatus && OnPath("rdma")) in.rdma_link = run({"rdma", "link", "show"}, "rdma link");
   if (OnPath("mst")) in.mst_status = run({"mst", "status", "-v"}, "mst status -v");
-  // Offline query of the images the installed tool carries: no network, seconds per card.
   if (OnPath("devlink")) in.devlink = run({"devlink", "dev", "info"}, "devlink dev info");
   if (OnPath("mlxfwmanager")) in.mlxfwmanager = run({"mlxfwmanager", "--query"}, "mlxfwmanager --query");
   in.ibdev2netdev = run({"ibdev2netdev", "-v"}, "ibdev2netdev -v");
@@ -339,6 +362,16 @@ CollectInputs CollectLive(const LiveOptions& o) {
       if (auto out = run({"mlxlink", "-d", ca.name, "-c", "-m"}, "mlxlink " + ca.name)) in.mlxlink[ca.name] = *out;
     }
   }
+}
+
+void RunTools(const LiveOptions& o, CollectInputs& in, SourceLog& note) {
+  const ToolRunner run(o.tool_timeout_ms, note);
+  RunLspci(run, in);
+  if (OnPath("lsusb")) in.lsusb = run({"lsusb", "-t"}, "lsusb -t", true);
+  in.dmesg = run({"dmesg"}, "dmesg");  // needs root where kernel.dmesg_restrict is set
+  in.nmcli = run({"nmcli", "-t", "device", "status"}, "nmcli -t device status");
+  RunPerNetdevTools(run, in);
+  RunMellanoxTools(run, in, note);
   // The host's own LLDP neighbours (lldpd running on the host): which switch port each NIC reaches.
   if (OnPath("lldpctl")) in.lldpctl = run({"lldpctl", "-f", "json"}, "lldpctl -f json");
   if (auto out = run({"ofed_info", "-s"}, "ofed_info -s")) {
@@ -346,6 +379,26 @@ CollectInputs CollectLive(const LiveOptions& o) {
     if (!line.empty() && line.back() == ':') line.pop_back();
     in.ofed = line;
   }
+}
+
+}  // namespace
+
+CollectInputs CollectLive(const LiveOptions& o) {
+  CollectInputs in;
+  SourceLog note(in);
+  utsname u{};
+  if (uname(&u) == 0) {
+    in.hostname = u.nodename;
+    in.kernel = u.release;
+  }
+  const std::vector<fs::path> ifaces = ReadNetdevs(o, in, note);
+  if (o.sysfs == "/sys") ReadAddresses(in, note);  // the live host's own, not a prepared tree's
+  ReadEcnKnobs(ifaces, in);
+  ReadHostIdentity(o, in, note);
+  ReadBonding(o, in, note);
+  ReadVpd(o, in, note);
+  ReadNetworkConfiguration(o, in, note);
+  if (o.run_tools) RunTools(o, in, note);
   return in;
 }
 

@@ -56,49 +56,25 @@ uint32_t SmallestDivisorAtLeast(uint32_t n, uint32_t at_least) {
   return 0;
 }
 
-ClosShape SizeClos(const ClosInput& in) {
-  ClosShape s;
-  s.slots = in.nodes + static_cast<uint32_t>(in.extra_ports.size());
-  s.endpoints = in.nodes * in.ports_per_node + std::accumulate(in.extra_ports.begin(), in.extra_ports.end(), 0u);
-  if (in.leaf_ports == 0) {
-    s.error = "the leaf switch has no ports at this speed";
-    return s;
-  }
-  if (s.slots == 0) {
-    s.error = "the plane has no endpoints";
-    return s;
-  }
+namespace {
 
-  // How a node's ports spread over leaves: one leaf per rail when rail-optimized, a leaf pair
-  // (dual-homing) for an even port count otherwise, else all ports on one leaf.
-  if (in.rail_optimized) {
-    s.rails = in.ports_per_node;
-  } else {
-    s.rails = in.ports_per_node % 2 == 0 ? 2 : 1;
-  }
-  s.ports_per_rail = in.ports_per_node / s.rails;
+// One tier: everything on one switch, no uplinks. The design checks say when that leaves a node's
+// ports on a single switch.
+void SizeOneTier(const ClosInput& in, ClosShape& s) {
+  s.tiers = 1;
+  s.rails = 1;
+  s.ports_per_rail = in.ports_per_node;
+  s.leaf_down = in.leaf_ports;
+  s.slots_per_leaf = s.slots;
+  s.nodes_per_group = s.slots;
+  s.groups = 1;
+  s.leaves = 1;
+  s.leaves_in_group = {1};
+}
 
-  // One tier: everything fits on one switch, no uplinks (the fewest tiers that hold the
-  // plane). The design checks say when that leaves a node's ports on a single switch.
-  bool one_tier_fits = s.endpoints <= in.leaf_ports;
-  if (in.tiers == 1 || (in.tiers == 0 && one_tier_fits)) {
-    if (!one_tier_fits) {
-      s.error = fmt::format("one tier holds {} ports, the plane needs {}", in.leaf_ports, s.endpoints);
-      return s;
-    }
-    s.tiers = 1;
-    s.rails = 1;
-    s.ports_per_rail = in.ports_per_node;
-    s.leaf_down = in.leaf_ports;
-    s.slots_per_leaf = s.slots;
-    s.nodes_per_group = s.slots;
-    s.groups = 1;
-    s.leaves = 1;
-    s.leaves_in_group = {1};
-    return s;
-  }
-
-  // Leaf ports: a fixed uplink group, or the ratio split of a uniform switch.
+// The leaves: their port split (a fixed uplink group, or the ratio split of a uniform switch), the
+// scalable units (groups) and the leaves of each. False, with the error set, when no node fits a leaf.
+bool SizeLeaves(const ClosInput& in, ClosShape& s) {
   if (in.leaf_uplink_ports > 0) {
     s.leaf_down = in.leaf_ports;
     s.leaf_up = in.leaf_uplink_ports;
@@ -108,7 +84,7 @@ ClosShape SizeClos(const ClosInput& in) {
   if (s.leaf_up == 0 || s.leaf_down < s.ports_per_rail) {
     s.error = fmt::format("a {}-port leaf cannot be split {} with room for a node", in.leaf_ports,
                           FormatRatio(RatioAt(in.oversubscription, 0).value()));
-    return s;
+    return false;
   }
   s.slots_per_leaf = s.leaf_down / s.ports_per_rail;
   s.nodes_per_group = in.nodes_per_su ? in.nodes_per_su : s.slots_per_leaf;
@@ -126,43 +102,37 @@ ClosShape SizeClos(const ClosInput& in) {
     s.leaves_in_group.push_back(leaves);
     s.leaves += leaves * s.rails;
   }
-  // Two tiers: every leaf reaches every spine over the same number of links (ECMP balance),
-  // so the spine count divides the leaf's uplinks. At least two spines where there are two
-  // uplinks, so no single spine carries the plane.
-  auto two_tier_spines = [&](uint32_t leaves) {
-    uint32_t need = std::max(CeilDiv(uint64_t{leaves} * s.leaf_up, in.spine_ports), std::min<uint32_t>(2, s.leaf_up));
-    return SmallestDivisorAtLeast(s.leaf_up, need);
-  };
-  if (in.spine_ports == 0) {
-    s.error = "the spine switch has no ports at the leaf uplink speed";
-    return s;
-  }
-  uint32_t spines2 = two_tier_spines(s.leaves);
-  bool two_fit = spines2 != 0 && s.leaves * (s.leaf_up / spines2) <= in.spine_ports;
-  if (in.tiers == 2 || (in.tiers == 0 && two_fit)) {
-    if (!two_fit) {
-      s.error = fmt::format("two tiers hold at most {} leaves of {} uplinks on {}-port spines; the plane needs {} leaves",
-                            in.spine_ports, s.leaf_up, in.spine_ports, s.leaves);
-      return s;
-    }
-    s.tiers = 2;
-    s.leaves_per_pod = s.leaves;
-    s.spines_per_pod = spines2;
-    s.spines = spines2;
-    s.spine_down = in.spine_ports;
-    s.links_leaf_spine = s.leaves * s.leaf_up;
-    return s;
-  }
+  return true;
+}
 
-  // Three tiers: pods of whole groups (an SU never straddles pods), each pod a two-tier
-  // block whose spines stripe up to the cores; spine j of every pod reaches core group j.
+// Two tiers: every leaf reaches every spine over the same number of links (ECMP balance), so the spine
+// count divides the leaf's uplinks; at least two spines where there are two uplinks, so no single spine
+// carries the plane. 0 when no spine count both divides them and fits.
+uint32_t TwoTierSpines(const ClosInput& in, const ClosShape& s) {
+  uint32_t need = std::max(CeilDiv(uint64_t{s.leaves} * s.leaf_up, in.spine_ports), std::min<uint32_t>(2, s.leaf_up));
+  uint32_t spines = SmallestDivisorAtLeast(s.leaf_up, need);
+  return spines != 0 && s.leaves * (s.leaf_up / spines) <= in.spine_ports ? spines : 0;
+}
+
+void SizeTwoTiers(const ClosInput& in, uint32_t spines, ClosShape& s) {
+  s.tiers = 2;
+  s.leaves_per_pod = s.leaves;
+  s.spines_per_pod = spines;
+  s.spines = spines;
+  s.spine_down = in.spine_ports;
+  s.links_leaf_spine = s.leaves * s.leaf_up;
+}
+
+// Three tiers: pods of whole groups (an SU never straddles pods), each pod a two-tier block whose
+// spines stripe up to the cores; spine j of every pod reaches core group j.
+void SizeThreeTiers(const ClosInput& in, ClosShape& s) {
   s.tiers = 3;
   SplitPorts(in.spine_ports, RatioAt(in.oversubscription, 1), &s.spine_down, &s.spine_up);
   uint32_t leaves_per_full_group = s.rails * s.leaves_per_rail;
   uint32_t groups_per_pod = s.spine_down / leaves_per_full_group;
   if (groups_per_pod == 0 || s.spine_up == 0) {
     s.error = fmt::format("a scalable unit has {} leaves but a spine has only {} downlinks", leaves_per_full_group, s.spine_down);
-    return s;
+    return;
   }
   s.leaves_per_pod = groups_per_pod * leaves_per_full_group;
   s.pods = CeilDiv(s.groups, groups_per_pod);
@@ -170,21 +140,68 @@ ClosShape SizeClos(const ClosInput& in) {
   s.spines_per_pod = SmallestDivisorAtLeast(s.leaf_up, need);
   if (s.spines_per_pod == 0) {
     s.error = "no spine count divides the leaf uplinks evenly";
-    return s;
+    return;
   }
   s.spines = s.pods * s.spines_per_pod;
   if (in.core_ports == 0) {
     s.error = "the core switch has no ports at the spine uplink speed";
-    return s;
+    return;
   }
   s.cores_per_group = SmallestDivisorAtLeast(s.spine_up, CeilDiv(uint64_t{s.pods} * s.spine_up, in.core_ports));
   if (s.cores_per_group == 0 || s.pods * (s.spine_up / s.cores_per_group) > in.core_ports) {
     s.error = fmt::format("{} pods exceed what three tiers of {}-port cores can join", s.pods, in.core_ports);
-    return s;
+    return;
   }
   s.cores = s.spines_per_pod * s.cores_per_group;
   s.links_leaf_spine = s.leaves * s.leaf_up;
   s.links_spine_core = s.spines * s.spine_up;
+}
+
+}  // namespace
+
+// The fewest tiers that hold the plane, unless the spec asks for a number of tiers.
+ClosShape SizeClos(const ClosInput& in) {
+  ClosShape s;
+  s.slots = in.nodes + static_cast<uint32_t>(in.extra_ports.size());
+  s.endpoints = in.nodes * in.ports_per_node + std::accumulate(in.extra_ports.begin(), in.extra_ports.end(), 0u);
+  if (in.leaf_ports == 0) {
+    s.error = "the leaf switch has no ports at this speed";
+    return s;
+  }
+  if (s.slots == 0) {
+    s.error = "the plane has no endpoints";
+    return s;
+  }
+  // How a node's ports spread over leaves: one leaf per rail when rail-optimized, a leaf pair
+  // (dual-homing) for an even port count otherwise, else all ports on one leaf.
+  s.rails = in.rail_optimized ? in.ports_per_node : (in.ports_per_node % 2 == 0 ? 2 : 1);
+  s.ports_per_rail = in.ports_per_node / s.rails;
+
+  const bool one_tier_fits = s.endpoints <= in.leaf_ports;
+  if (in.tiers == 1 || (in.tiers == 0 && one_tier_fits)) {
+    if (one_tier_fits) {
+      SizeOneTier(in, s);
+    } else {
+      s.error = fmt::format("one tier holds {} ports, the plane needs {}", in.leaf_ports, s.endpoints);
+    }
+    return s;
+  }
+  if (!SizeLeaves(in, s)) return s;
+  if (in.spine_ports == 0) {
+    s.error = "the spine switch has no ports at the leaf uplink speed";
+    return s;
+  }
+  const uint32_t spines = TwoTierSpines(in, s);
+  if (in.tiers == 2 || (in.tiers == 0 && spines != 0)) {
+    if (spines != 0) {
+      SizeTwoTiers(in, spines, s);
+    } else {
+      s.error = fmt::format("two tiers hold at most {} leaves of {} uplinks on {}-port spines; the plane needs {} leaves",
+                            in.spine_ports, s.leaf_up, in.spine_ports, s.leaves);
+    }
+    return s;
+  }
+  SizeThreeTiers(in, s);
   return s;
 }
 

@@ -424,15 +424,10 @@ double BisectionGbps(const Plane& plane) {
   return cut / 2;
 }
 
-PlanResult Plan(const Spec& spec, const Catalog& catalog) {
-  PlanResult result;
-  Fabric& fabric = result.fabric;
-  fabric.name = spec.name;
-  fabric.rack_units = spec.layout.rack_units;
-  fabric.node_count = spec.nodes.count;
-  fabric.gpus_per_node = spec.nodes.gpus;
+namespace {
 
-  // Planes keep the spec's order; ports on a node are numbered plane by plane.
+// Planes keep the spec's order; ports on a node are numbered plane by plane.
+void AddPlanes(const Spec& spec, Fabric& fabric) {
   std::set<std::string> prefixes;
   uint32_t port_offset = 0;
   for (const PlaneSpec& ps : spec.planes) {
@@ -462,8 +457,11 @@ PlanResult Plan(const Spec& spec, const Catalog& catalog) {
     fabric.planes.push_back(std::move(plane));
   }
   fabric.ports_per_node = port_offset;
+}
 
-  // Nodes, then appliances (each takes the node slot after the last node).
+// Nodes, then appliances (each takes the node slot after the last node); returns each in-band plane's
+// endpoint slots.
+std::vector<std::vector<Slot>> AddNodesAndAppliances(const Spec& spec, Fabric& fabric) {
   const uint32_t name_width = std::max<uint32_t>(3, Digits(spec.nodes.count));
   fabric.devices.reserve(spec.nodes.count + 4096);
   for (uint32_t i = 0; i < spec.nodes.count; ++i) {
@@ -496,7 +494,11 @@ PlanResult Plan(const Spec& spec, const Catalog& catalog) {
       throw SpecError(spec.file, {}, "extra_endpoints", fmt::format("device name '{}' is used twice", d.name));
     }
   }
-  // Names chosen by meaning (nic: ConnectX-7) are said, with the part chosen.
+  return plane_slots;
+}
+
+// Names chosen by meaning (nic: ConnectX-7) are said, with the part chosen.
+void NoteResolvedNames(const Spec& spec, std::vector<Finding>& findings) {
   for (const SpecNote& note : spec.notes) {
     Finding f;
     f.rule = "spec-name-resolved";
@@ -505,18 +507,13 @@ PlanResult Plan(const Spec& spec, const Catalog& catalog) {
     f.evidence = {{"spec", fmt::format("{}:{}", spec.file, note.mark.line)}};
     f.message = note.message;
     f.fix = "write the OPN in the spec to pin this choice";
-    result.findings.push_back(std::move(f));
+    findings.push_back(std::move(f));
   }
-  PlaceNodes(spec, fabric, static_cast<uint32_t>(fabric.devices.size()));
+}
 
-  PlaneBuilder builder(spec, catalog, fabric, result.findings);
-  for (size_t p = 0; p < spec.planes.size(); ++p) {
-    if (spec.planes[p].role == PlaneRole::kOob) continue;
-    builder.Build(spec.planes[p], fabric.planes[p], plane_slots[p], static_cast<uint16_t>(p));
-  }
-  PlaceSwitches(spec, catalog, fabric);
-  // The out-of-band plane comes last: it cables every node's BMC and every switch's
-  // management port, so it needs the other planes' switches placed.
+// The out-of-band plane comes last: it cables every node's BMC and every switch's management port, so
+// it needs the other planes' switches placed.
+void BuildOobPlanes(const Spec& spec, const Catalog& catalog, Fabric& fabric, PlaneBuilder& builder) {
   for (size_t p = 0; p < spec.planes.size(); ++p) {
     const PlaneSpec& ps = spec.planes[p];
     if (ps.role != PlaneRole::kOob) continue;
@@ -539,43 +536,45 @@ PlanResult Plan(const Spec& spec, const Catalog& catalog) {
     builder.Build(ps, fabric.planes[p], slots, static_cast<uint16_t>(p));
     PlaceSwitches(spec, catalog, fabric);
   }
-  // A switch name is made from its plane, tier and number; a node prefix can yield the same
-  // ("compute-leaf-" + 001): two devices of one name would make every output ambiguous.
+}
+
+// A switch name is made from its plane, tier and number; a node prefix can yield the same
+// ("compute-leaf-" + 001): two devices of one name would make every output ambiguous.
+void CheckNoNameClash(const Spec& spec, const Fabric& fabric) {
   std::map<std::string_view, uint32_t> seen;
   for (uint32_t d = 0; d < fabric.devices.size(); ++d) {
     auto [it, added] = seen.emplace(fabric.devices[d].name, d);
-    if (!added) {
+    if (added) continue;
+    throw SpecError(
+        spec.file, spec.nodes.mark, "nodes.name_prefix",
+        fmt::format("device name '{}' is both a {} and a {}: choose a name_prefix no switch name starts with",
+                    fabric.devices[d].name, fabric.devices[it->second].role == DeviceRole::kSwitch ? "switch" : "node",
+                    fabric.devices[d].role == DeviceRole::kSwitch ? "switch" : "node"));
+  }
+}
+
+// The hall's names for railyard's rack IDs (spec racks:): every output then speaks the hall's.
+void NameRacks(const Spec& spec, Fabric& fabric) {
+  if (spec.rack_names.empty()) return;
+  std::map<std::string, uint32_t> by_id;
+  for (uint32_t r = 0; r < fabric.racks.size(); ++r) by_id[fabric.racks[r].name] = r;
+  for (const auto& [id, hall] : spec.rack_names) {
+    if (by_id.count(id) == 0) {
       throw SpecError(
-          spec.file, spec.nodes.mark, "nodes.name_prefix",
-          fmt::format("device name '{}' is both a {} and a {}: choose a name_prefix no switch name starts with",
-                      fabric.devices[d].name, fabric.devices[it->second].role == DeviceRole::kSwitch ? "switch" : "node",
-                      fabric.devices[d].role == DeviceRole::kSwitch ? "switch" : "node"));
+          spec.file, spec.rack_name_marks.at(id), "racks." + id,
+          fmt::format("the plan has no rack {} (its racks are {} to {})", id, by_id.begin()->first, by_id.rbegin()->first));
     }
   }
-  FinalizeRacks(spec, fabric);
-  // The hall's names for railyard's rack IDs (spec racks:): every output then speaks the hall's.
-  if (!spec.rack_names.empty()) {
-    std::map<std::string, uint32_t> by_id;
-    for (uint32_t r = 0; r < fabric.racks.size(); ++r) by_id[fabric.racks[r].name] = r;
-    std::set<std::string> taken;
-    for (const auto& [id, hall] : spec.rack_names) {
-      if (by_id.count(id) == 0) {
-        throw SpecError(
-            spec.file, spec.rack_name_marks.at(id), "racks." + id,
-            fmt::format("the plan has no rack {} (its racks are {} to {})", id, by_id.begin()->first, by_id.rbegin()->first));
-      }
-    }
-    for (const auto& [id, hall] : spec.rack_names) fabric.racks[by_id.at(id)].name = hall;
-    for (const Rack& r : fabric.racks) {
-      if (!taken.insert(r.name).second) {
-        throw SpecError(spec.file, {}, "racks", fmt::format("two racks would be named {}", r.name));
-      }
-    }
+  for (const auto& [id, hall] : spec.rack_names) fabric.racks[by_id.at(id)].name = hall;
+  std::set<std::string> taken;
+  for (const Rack& r : fabric.racks) {
+    if (!taken.insert(r.name).second) throw SpecError(spec.file, {}, "racks", fmt::format("two racks would be named {}", r.name));
   }
-  ChooseCables(spec, catalog, fabric);
-  auto addressing = AssignAddresses(fabric);
-  result.findings.insert(result.findings.end(), addressing.begin(), addressing.end());
-  // The OPN of each switch model: the spec's airflow where the catalog has an OPN for it.
+}
+
+// The OPN of each switch model: the spec's airflow where the catalog has an OPN for it, else the first OPN
+// with a finding that says so.
+void ChooseSwitchOpns(const Spec& spec, const Catalog& catalog, const Fabric& fabric, PlanResult& result) {
   for (const Device& d : fabric.devices) {
     if (d.role != DeviceRole::kSwitch || result.switch_opns.count(d.model)) continue;
     const SwitchModel& m = catalog.switches()[d.model];
@@ -608,6 +607,35 @@ PlanResult Plan(const Spec& spec, const Catalog& catalog) {
     }
     result.switch_opns[d.model] = {opn, airflow_of(opn)};
   }
+}
+
+}  // namespace
+
+PlanResult Plan(const Spec& spec, const Catalog& catalog) {
+  PlanResult result;
+  Fabric& fabric = result.fabric;
+  fabric.name = spec.name;
+  fabric.rack_units = spec.layout.rack_units;
+  fabric.node_count = spec.nodes.count;
+  fabric.gpus_per_node = spec.nodes.gpus;
+  AddPlanes(spec, fabric);
+  const std::vector<std::vector<Slot>> plane_slots = AddNodesAndAppliances(spec, fabric);
+  NoteResolvedNames(spec, result.findings);
+  PlaceNodes(spec, fabric, static_cast<uint32_t>(fabric.devices.size()));
+  PlaneBuilder builder(spec, catalog, fabric, result.findings);
+  for (size_t p = 0; p < spec.planes.size(); ++p) {
+    if (spec.planes[p].role == PlaneRole::kOob) continue;
+    builder.Build(spec.planes[p], fabric.planes[p], plane_slots[p], static_cast<uint16_t>(p));
+  }
+  PlaceSwitches(spec, catalog, fabric);
+  BuildOobPlanes(spec, catalog, fabric, builder);
+  CheckNoNameClash(spec, fabric);
+  FinalizeRacks(spec, fabric);
+  NameRacks(spec, fabric);
+  ChooseCables(spec, catalog, fabric);
+  auto addressing = AssignAddresses(fabric);
+  result.findings.insert(result.findings.end(), addressing.begin(), addressing.end());
+  ChooseSwitchOpns(spec, catalog, fabric, result);
   result.bom = BuildBom(catalog, fabric, spec.spares_percent, result.switch_opns);
   auto checks = RunDesignChecks(spec, catalog, fabric);
   result.findings.insert(result.findings.end(), checks.begin(), checks.end());
