@@ -1,4 +1,5 @@
 // railyard doctor FACTS... [--plan plan.json] [--policy FILE] [--format table|json|csv|junit|prometheus] [--fail-on SEVERITY]
+#include <any>
 #include <iostream>
 
 #include <fmt/format.h>
@@ -115,8 +116,11 @@ std::function<int()> AddDoctorCommand(CLI::App& app) {
       }
       Doctor doctor(policy, plan);
       if (plan) doctor.SetSwitchConfigPlan(a->plan);  // switch-config-drift, read when a running configuration is given
-      ForEachFacts(
-          a->facts, [&](HostFacts&& f) { doctor.AddHost(f); }, [&](SwitchFacts&& f) { doctor.AddSwitch(f); });
+      // Each host's rules run on the thread that parsed it; the report is assembled here, in input order.
+      ForEachExaminedFacts(
+          a->facts, [&](HostFacts&& f) -> std::any { return doctor.Examine(f); },
+          [&](std::any&& examined) { doctor.Add(std::move(*std::any_cast<Doctor::HostExamination>(&examined))); },
+          [&](SwitchFacts&& f) { doctor.AddSwitch(f); });
       DoctorReport report = doctor.Finish();
       Detail(fmt::format("{} host(s) and {} switch(es) from {} input(s); {} rule(s) ran{}; {} finding(s)", report.hosts.size(),
                          report.switches.size(), a->facts.size(), report.rules_run.size(), plan ? " with the plan" : "",

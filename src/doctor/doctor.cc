@@ -22,19 +22,31 @@ namespace fs = std::filesystem;
 
 }  // namespace
 
-void Doctor::AddHost(const HostFacts& facts) {
-  std::vector<Finding> found = RunHostRules(facts, policy_);
+void Doctor::AddHost(const HostFacts& facts) { Add(Examine(facts)); }
+
+Doctor::HostExamination Doctor::Examine(const HostFacts& facts) const {
+  HostExamination out;
+  out.hostname = facts.hostname;
+  out.findings = RunHostRules(facts, policy_);
   if (plan_) {
     std::vector<Finding> planned = RunPlanRules(facts, *plan_, policy_);
-    found.insert(found.end(), std::make_move_iterator(planned.begin()), std::make_move_iterator(planned.end()));
+    out.findings.insert(out.findings.end(), std::make_move_iterator(planned.begin()), std::make_move_iterator(planned.end()));
+    out.ends = HostLinkEnds(facts, *plan_);
   }
-  report_.findings.insert(report_.findings.end(), std::make_move_iterator(found.begin()), std::make_move_iterator(found.end()));
-  report_.hosts.push_back(facts.hostname);
-  fleet_.Add(facts);
-  if (plan_) {
-    for (HostLinkEnd& e : HostLinkEnds(facts, *plan_)) host_ends_.push_back(std::move(e));
-  }
-  for (HostVlanUse& u : HostVlanUses(facts)) vlan_uses_.push_back(std::move(u));
+  out.fleet.Add(facts);
+  out.vlans = HostVlanUses(facts);
+  return out;
+}
+
+void Doctor::Add(HostExamination&& examined) {
+  report_.findings.insert(report_.findings.end(), std::make_move_iterator(examined.findings.begin()),
+                          std::make_move_iterator(examined.findings.end()));
+  report_.hosts.push_back(std::move(examined.hostname));
+  fleet_.Merge(std::move(examined.fleet));
+  host_ends_.insert(host_ends_.end(), std::make_move_iterator(examined.ends.begin()),
+                    std::make_move_iterator(examined.ends.end()));
+  vlan_uses_.insert(vlan_uses_.end(), std::make_move_iterator(examined.vlans.begin()),
+                    std::make_move_iterator(examined.vlans.end()));
 }
 
 void Doctor::AddSwitch(const SwitchFacts& facts) {

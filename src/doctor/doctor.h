@@ -36,6 +36,17 @@ class Doctor {
   // With a plan, the plan rules (rail-mismatch, speed-below-plan) run on every host too.
   Doctor(DoctorPolicy policy, std::shared_ptr<const HostPlan> plan) : policy_(std::move(policy)), plan_(std::move(plan)) {}
   void AddHost(const HostFacts& facts);
+  // AddHost in two halves: what one host's facts say, on any thread (it only reads the policy and the
+  // plan), then that added to the report in input order.
+  struct HostExamination {
+    std::string hostname;
+    std::vector<Finding> findings;
+    FleetAccumulator fleet;
+    std::vector<HostLinkEnd> ends;
+    std::vector<HostVlanUse> vlans;
+  };
+  HostExamination Examine(const HostFacts& facts) const;
+  void Add(HostExamination&& examined);
   void AddSwitch(const SwitchFacts& facts);
   // The configuration `railyard config switches` writes from the plan: switch-config-drift holds each
   // switch's saved running configuration against it.

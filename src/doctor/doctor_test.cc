@@ -595,6 +595,34 @@ TEST(Doctor, FleetPsidMixAndDriverDrift) {
   }
 }
 
+// The doctor's two halves as `railyard doctor` runs them: each host examined on any thread, in any
+// order, then added in input order, give the report AddHost gives, fleet findings included.
+TEST(Doctor, HostsExaminedApartThenAddedInOrderGiveTheSameReport) {
+  REQUIRE_SHARED("flint/cx7-fs4-secure-fw-query-rom-info-two-lines.txt");
+  std::vector<std::pair<std::string, std::string>> files = {
+      {"lspci-vvv.txt", "lspci/cx7-ndr-osfp-gen5-x16-vpd.txt"},
+      {"flint-q-19:00.0.txt", "flint/cx7-fs4-secure-fw-query-rom-info-two-lines.txt"}};
+  std::vector<HostFacts> hosts;
+  for (int i = 0; i < 5; ++i) {
+    HostFacts f = Capture(fmt::format("gpu{}", i), files);
+    f.firmware.begin()->second.base_guid = i == 4 ? "b8cef60300000001" : fmt::format("b8cef60300{:06x}", i);  // one clone
+    if (i == 2) f.firmware.begin()->second.fw_version = "28.39.1002";  // one host behind (in memory)
+    if (i == 3) f.ofed = "MLNX_OFED_LINUX-5.8-3.0.7.0";
+    hosts.push_back(std::move(f));
+  }
+  Doctor whole({});
+  for (const HostFacts& f : hosts) whole.AddHost(f);
+  Doctor halves({});
+  std::vector<Doctor::HostExamination> examined(hosts.size());
+  for (size_t i = hosts.size(); i-- > 0;) examined[i] = halves.Examine(hosts[i]);  // last first
+  for (Doctor::HostExamination& e : examined) halves.Add(std::move(e));
+  DoctorReport a = whole.Finish(), b = halves.Finish();
+  EXPECT_GE(Count(a.findings, "fleet-firmware-drift") + Count(a.findings, "fleet-duplicate-identity") +
+                Count(a.findings, "fleet-driver-drift"),
+            3u);
+  EXPECT_EQ(DoctorJson(a), DoctorJson(b));
+}
+
 TEST(Doctor, RssSingleQueueAndFleetMtuDrift) {
   // The netns capture (tests/fixtures/iproute2) has real queue counts only live; set them here.
   HostFacts f = Capture("gpu0", {{"ip-j-d-link.json", "project:tests/fixtures/iproute2/ip-j-d-link-veth-bridge.json"}});

@@ -82,6 +82,39 @@ void FleetAccumulator::Add(const HostFacts& f) {
   }
 }
 
+namespace {
+
+template <class Where>
+void Append(std::vector<Where>& into, std::vector<Where>& from) {
+  if (into.empty()) {
+    into = std::move(from);
+  } else {
+    into.insert(into.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end()));
+  }
+}
+
+template <class Where>
+void MergeGroups(std::map<std::string, std::vector<Where>>& into, std::map<std::string, std::vector<Where>>& from) {
+  for (auto& [key, where] : from) Append(into[key], where);
+}
+
+template <class Where>
+void MergeGroups(std::map<std::string, std::map<std::string, std::vector<Where>>>& into,
+                 std::map<std::string, std::map<std::string, std::vector<Where>>>& from) {
+  for (auto& [key, groups] : from) MergeGroups(into[key], groups);
+}
+
+}  // namespace
+
+void FleetAccumulator::Merge(FleetAccumulator&& other) {
+  MergeGroups(firmware_, other.firmware_);
+  MergeGroups(psids_, other.psids_);
+  MergeGroups(drivers_, other.drivers_);
+  MergeGroups(mtus_, other.mtus_);
+  MergeGroups(qos_, other.qos_);
+  MergeGroups(identities_, other.identities_);
+}
+
 std::vector<Finding> FleetAccumulator::Finish(const DoctorPolicy& policy) const {
   std::vector<Finding> out;
   auto severity = [&](const char* rule, Severity fallback) {

@@ -22,6 +22,9 @@ const std::vector<FleetRule>& FleetRules();
 class FleetAccumulator {
  public:
   void Add(const HostFacts& facts);
+  // Another accumulator's hosts after this one's (the doctor accumulates each host on the thread that
+  // parsed it and merges them in file order).
+  void Merge(FleetAccumulator&& other);
   std::vector<Finding> Finish(const DoctorPolicy& policy) const;
 
  private:

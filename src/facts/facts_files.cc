@@ -2,6 +2,7 @@
 #include "util/json_input.h"
 
 #include <algorithm>
+#include <any>
 #include <condition_variable>
 #include <cstdio>
 #include <cstring>
@@ -104,14 +105,31 @@ struct ReadDocument {
   std::string text;     // the bytes, when `known` said the reader has read them before (then no facts)
   std::optional<HostFacts> host;
   std::optional<SwitchFacts> switch_facts;
+  std::any examined;  // what the reader's `examine` made of `host` (then freed), where it asked for that
   std::exception_ptr error;
 };
+
+using Examine = std::function<std::any(HostFacts&&)>;
+
+// Runs the reader's `examine` on a host document and frees its facts, on the thread that parsed them.
+// What `examine` throws becomes an error at the document's line.
+void ExamineHost(ReadDocument& document, const Examine* examine, const std::string& shown) {
+  if (!examine || !document.host) return;
+  try {
+    document.examined = (*examine)(std::move(*document.host));
+  } catch (const FactsInputError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw FactsInputError(shown, document.line, 0, "", e.what());
+  }
+  document.host.reset();
+}
 
 // One document's bytes parsed into a ReadDocument. `first` is true while no document of the file has
 // been read: then text that is not JSON at all returns nullopt (the file may be one pretty-printed
 // document, read whole); after the first, it is an error at its line.
 std::optional<ReadDocument> ParseOne(std::string_view text, int line, const std::string& shown, bool switches_wanted,
-                                     const std::function<bool(uint64_t)>* known, bool first) {
+                                     const std::function<bool(uint64_t)>* known, bool first, bool padded = false) {
   ReadDocument document;
   document.line = line;
   if (known) {
@@ -124,7 +142,7 @@ std::optional<ReadDocument> ParseOne(std::string_view text, int line, const std:
     }
   }
   try {
-    document.host = FactsFromJsonText(text);
+    document.host = padded ? FactsFromPaddedJsonText(text) : FactsFromJsonText(text);
   } catch (const FactsDocumentError& e) {
     if (e.kind() == FactsDocumentError::Kind::kNotJson) {
       if (first) return std::nullopt;
@@ -234,8 +252,8 @@ class DocumentQueue {
 // stays at a few hundred hosts' facts whatever the file's size.
 class ParallelParse {
  public:
-  ParallelParse(std::FILE* file, std::string shown, bool switches_wanted)
-      : file_(file), shown_(std::move(shown)), switches_wanted_(switches_wanted) {}
+  ParallelParse(std::FILE* file, std::string shown, bool switches_wanted, const Examine* examine)
+      : file_(file), shown_(std::move(shown)), switches_wanted_(switches_wanted), examine_(examine) {}
 
   // Hands every document to `use` in order; rethrows the first error (a bad line stops the file
   // after the documents before it) and whatever `use` throws, after the threads have stopped.
@@ -269,6 +287,7 @@ class ParallelParse {
 
   // Waits for room ahead of the caller; false when the caller has stopped.
   bool Submit(std::shared_ptr<Batch> batch, bool to_parse) {
+    if (to_parse) batch->bytes.append(kFactsJsonPadding, ' ');  // each line is parsed where it lies
     std::unique_lock lock(mutex_);
     room_.wait(lock, [&] { return order_.size() < kBatchesAhead || stopped_; });
     if (stopped_) return false;
@@ -302,7 +321,9 @@ class ParallelParse {
         batch->lines.emplace_back(number, batch->bytes.size(), line.size());
         batch->bytes.append(line);
         if (batch->lines.size() == kLinesPerBatch) {
-          if (!Submit(std::exchange(batch, std::make_shared<Batch>()), true)) return;
+          auto next = std::make_shared<Batch>();
+          next->bytes.reserve(batch->bytes.size() + batch->bytes.size() / 4 + kFactsJsonPadding);  // hosts are alike
+          if (!Submit(std::exchange(batch, std::move(next)), true)) return;
         }
       }
       if (!batch->lines.empty() && !Submit(std::move(batch), true)) return;
@@ -339,9 +360,11 @@ class ParallelParse {
       batch->documents.reserve(batch->lines.size());
       for (const auto& [number, offset, length] : batch->lines) {
         try {
-          batch->documents.push_back(
-              *ParseOne(std::string_view(batch->bytes).substr(offset, length), number, shown_, switches_wanted_, nullptr, false));
+          batch->documents.push_back(*ParseOne(std::string_view(batch->bytes).substr(offset, length), number, shown_,
+                                               switches_wanted_, nullptr, false, true));
+          ExamineHost(batch->documents.back(), examine_, shown_);
         } catch (...) {
+          if (!batch->documents.empty() && batch->documents.back().line == number) batch->documents.pop_back();
           ReadDocument failed;
           failed.line = number;
           failed.error = std::current_exception();
@@ -378,6 +401,7 @@ class ParallelParse {
   std::FILE* file_;
   const std::string shown_;
   const bool switches_wanted_;
+  const Examine* examine_;
   std::mutex mutex_;
   std::condition_variable room_, work_ready_, done_;
   std::deque<std::shared_ptr<Batch>> order_;  // read, in file order, until the caller takes them
@@ -386,7 +410,7 @@ class ParallelParse {
 };
 
 void ReadFactsFile(const fs::path& path, const std::function<void(ReadDocument&&)>& each, bool switches_wanted,
-                   const std::function<bool(uint64_t)>* known) {
+                   const std::function<bool(uint64_t)>* known, const Examine* examine = nullptr) {
   // "-" is standard input (`clush -N … railyard collect | railyard doctor -`), named "(stdin)" in messages.
   const bool stdin_path = path == "-";
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> owned(nullptr, &std::fclose);
@@ -398,6 +422,7 @@ void ReadFactsFile(const fs::path& path, const std::function<void(ReadDocument&&
   const std::string shown = ShownPath(path.string());
   auto use = [&](ReadDocument&& document) {
     if (document.error) std::rethrow_exception(document.error);
+    ExamineHost(document, examine, shown);  // the documents this thread parsed itself
     try {
       each(std::move(document));
     } catch (const FactsInputError&) {
@@ -418,7 +443,7 @@ void ReadFactsFile(const fs::path& path, const std::function<void(ReadDocument&&
     return;
   }
   if (!known) {
-    ParallelParse(file, shown, switches_wanted).Run(use);
+    ParallelParse(file, shown, switches_wanted, examine).Run(use);
     return;
   }
   // The ledger's reader asks `known` of every line, and its answer comes from the ledger: one parser.
@@ -450,29 +475,54 @@ void ForEachFacts(const std::vector<std::string>& paths, const std::function<voi
   ForEachFacts(paths, each, nullptr);
 }
 
-void ForEachFacts(const std::vector<std::string>& paths, const std::function<void(HostFacts&&)>& each,
-                  const std::function<void(SwitchFacts&&)>& each_switch) {
-  auto use = [&](ReadDocument&& document) {
-    if (document.host)
-      each(std::move(*document.host));
-    else
-      each_switch(std::move(*document.switch_facts));
-  };
+namespace {
+
+// Every document of every path (a file, "-", or a directory of *.json and *.ndjson read in name order).
+void ReadFactsPaths(const std::vector<std::string>& paths, const std::function<void(ReadDocument&&)>& use, bool switches_wanted,
+                    const Examine* examine) {
   for (const std::string& p : paths) {
     std::error_code ec;
-    if (fs::is_directory(p, ec)) {
-      std::vector<fs::path> files;
-      for (const auto& entry : fs::directory_iterator(p, ec)) {
-        std::string ext = entry.path().extension().string();
-        if (entry.is_regular_file() && (ext == ".json" || ext == ".ndjson")) files.push_back(entry.path());
-      }
-      std::sort(files.begin(), files.end());
-      if (files.empty()) throw FactsInputError(p, 0, 0, "", "no *.json or *.ndjson facts in the directory");
-      for (const fs::path& f : files) ReadFactsFile(f, use, each_switch != nullptr, nullptr);
-    } else {
-      ReadFactsFile(p, use, each_switch != nullptr, nullptr);
+    if (!fs::is_directory(p, ec)) {
+      ReadFactsFile(p, use, switches_wanted, nullptr, examine);
+      continue;
     }
+    std::vector<fs::path> files;
+    for (const auto& entry : fs::directory_iterator(p, ec)) {
+      std::string ext = entry.path().extension().string();
+      if (entry.is_regular_file() && (ext == ".json" || ext == ".ndjson")) files.push_back(entry.path());
+    }
+    std::sort(files.begin(), files.end());
+    if (files.empty()) throw FactsInputError(p, 0, 0, "", "no *.json or *.ndjson facts in the directory");
+    for (const fs::path& f : files) ReadFactsFile(f, use, switches_wanted, nullptr, examine);
   }
+}
+
+}  // namespace
+
+void ForEachFacts(const std::vector<std::string>& paths, const std::function<void(HostFacts&&)>& each,
+                  const std::function<void(SwitchFacts&&)>& each_switch) {
+  ReadFactsPaths(
+      paths,
+      [&](ReadDocument&& document) {
+        if (document.host)
+          each(std::move(*document.host));
+        else
+          each_switch(std::move(*document.switch_facts));
+      },
+      each_switch != nullptr, nullptr);
+}
+
+void ForEachExaminedFacts(const std::vector<std::string>& paths, const std::function<std::any(HostFacts&&)>& examine,
+                          const std::function<void(std::any&&)>& each, const std::function<void(SwitchFacts&&)>& each_switch) {
+  ReadFactsPaths(
+      paths,
+      [&](ReadDocument&& document) {
+        if (document.switch_facts)
+          each_switch(std::move(*document.switch_facts));
+        else
+          each(std::move(document.examined));
+      },
+      each_switch != nullptr, &examine);
 }
 
 void ForEachFactsDocument(const std::string& path, const std::function<bool(uint64_t)>& known,

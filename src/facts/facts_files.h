@@ -3,6 +3,7 @@
 // read facts this way.
 #pragma once
 
+#include <any>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -29,6 +30,13 @@ void ForEachFacts(const std::vector<std::string>& paths, const std::function<voi
 // form above refuses them with an error naming the file.
 void ForEachFacts(const std::vector<std::string>& paths, const std::function<void(HostFacts&&)>& each,
                   const std::function<void(SwitchFacts&&)>& each_switch);
+
+// ForEachFacts with each host's work moved onto the threads that parse: `examine` runs on a host's facts
+// there (on a large file several at once, so it may only read what it shares) and the facts are freed
+// there; `each` receives what it returned, in file order, on the caller's thread. What `examine` throws
+// stops the file at that document, as a parse error does.
+void ForEachExaminedFacts(const std::vector<std::string>& paths, const std::function<std::any(HostFacts&&)>& examine,
+                          const std::function<void(std::any&&)>& each, const std::function<void(SwitchFacts&&)>& each_switch);
 
 // One document of a facts file as read for a reader that remembers documents by their bytes (the
 // ledger's re-import): the 64-bit digest of its bytes (util/content_hash.h) and, unless the reader

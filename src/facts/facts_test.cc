@@ -1,6 +1,7 @@
 #include "facts/collect.h"
 #include "facts/facts_files.h"
 
+#include <any>
 #include <filesystem>
 #include <fstream>
 
@@ -340,6 +341,30 @@ TEST(FactsFiles, LargeFilesAreParsedAheadInOrder) {
     EXPECT_NE(std::string(e.what()).find(":10: consumer gave up"), std::string::npos) << e.what();
   }
   EXPECT_EQ(seen, 10);
+
+  // Examined on the parsing threads: results in file order, the facts never reach the caller, and what
+  // `examine` throws stops the file at that line, after every host before it.
+  write(600, 0);
+  std::vector<std::string> examined;
+  ForEachExaminedFacts(
+      {file.string()}, [](HostFacts&& h) -> std::any { return h.hostname + "!"; },
+      [&](std::any&& result) { examined.push_back(std::any_cast<std::string>(result)); }, nullptr);
+  ASSERT_EQ(examined.size(), 600u);
+  for (size_t i = 0; i < examined.size(); ++i) EXPECT_EQ(examined[i], "h" + std::to_string(i + 1) + "!");
+  examined.clear();
+  try {
+    ForEachExaminedFacts(
+        {file.string()},
+        [](HostFacts&& h) -> std::any {
+          if (h.hostname == "h321") throw std::runtime_error("rule failed");
+          return h.hostname;
+        },
+        [&](std::any&& result) { examined.push_back(std::any_cast<std::string>(result)); }, nullptr);
+    FAIL();
+  } catch (const FactsInputError& e) {
+    EXPECT_NE(std::string(e.what()).find(":321: rule failed"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(examined.size(), 320u);
   fs::remove(file);
 }
 

@@ -424,6 +424,17 @@ HostFacts FactsFromJsonText(std::string_view text) {
   return FactsFromElement(document);
 }
 
+static_assert(kFactsJsonPadding >= simdjson::SIMDJSON_PADDING);
+
+HostFacts FactsFromPaddedJsonText(std::string_view text) {
+  thread_local simdjson::dom::parser parser;
+  simdjson::dom::element document;
+  if (auto error = parser.parse(text.data(), text.size(), false).get(document)) {
+    throw FactsDocumentError(FactsDocumentError::Kind::kNotJson, fmt::format("not JSON: {}", simdjson::error_message(error)));
+  }
+  return FactsFromElement(document);
+}
+
 HostFacts FactsFromJson(const nlohmann::json& j) {
   return FactsFromJsonText(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }

@@ -162,6 +162,10 @@ nlohmann::json ToJson(const HostFacts& facts);
 // section and path ("HostFacts: bad "netdevs" section: netdevs[3].mtu: expected an unsigned
 // integer") when it is not railyard.facts/1, "not JSON: ..." when it is not JSON at all.
 HostFacts FactsFromJsonText(std::string_view text);
+// The same over text followed by at least kFactsJsonPadding readable bytes (the next lines of a larger
+// buffer, or padding): parsed where it lies, without the copy FactsFromJsonText makes.
+inline constexpr size_t kFactsJsonPadding = 64;
+HostFacts FactsFromPaddedJsonText(std::string_view text);
 // The same, from a parsed document (tests, fuzzers): the text path is the one that matters for speed.
 HostFacts FactsFromJson(const nlohmann::json& json);
 
