@@ -73,4 +73,7 @@ if [ -n "$(ls -d /usr/lib/postgresql/*/bin 2> /dev/null)" ]; then
   echo "railyard ledger import into PostgreSQL: ${pwall} s wall, peak RSS $((prss / 1024)) MiB ($(awk "BEGIN{printf \"%.1f\", $pwall / $wall}")x SQLite; target <= 3x: $verdict)"
   /usr/bin/time -f "%e" -o "$WORK/time5" "./$BUILD/railyard" ledger --db "$PG_URL" import "$WORK/fleet.ndjson" > "$WORK/out5"
   echo "  re-import: $(cat "$WORK/time5") s, $(cat "$WORK/out5")"
+  /usr/bin/time -f "%e %M" -o "$WORK/time7" "./$BUILD/railyard" ledger --db "$PG_URL" import "$WORK/fleet-one-change.ndjson" > "$WORK/out7"
+  read -r pwall7 prss7 < "$WORK/time7"
+  echo "  re-import with one field of one card changed: ${pwall7} s, peak RSS $((prss7 / 1024)) MiB, $(cat "$WORK/out7")"
 fi

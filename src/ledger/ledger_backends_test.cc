@@ -138,6 +138,62 @@ TEST_P(LedgerBackends, ConcurrentImportersLoseNothing) {
   EXPECT_EQ(ledger->CountEvents(), 200u);
 }
 
+// A stream of remembered documents, as a facts file's lines are: each line a digest and the cards it
+// names. A line the ledger says it knows is handed on unread, with a way to read it after all.
+ImportStream RememberedStream(const std::string& fingerprint, const std::vector<std::pair<uint64_t, AssetObservation>>& lines) {
+  ImportStream s;
+  s.source = "fleet.ndjson";
+  s.format = "facts";
+  s.fingerprint = fingerprint;
+  s.repeats_are_conflicts = false;
+  s.reader = "test-reader/1";
+  s.produce_documents = [lines](const KnownDigest& known, const DocumentSink& sink) {
+    int line = 0;
+    for (const auto& [digest, card] : lines) {
+      StreamDocument d;
+      d.line = ++line;
+      d.digest = digest;
+      d.known = known(digest);
+      if (d.known) {
+        d.read_again = [card = card] { return std::vector<AssetObservation>{card}; };
+      } else {
+        d.observations = {card};
+      }
+      sink(std::move(d));
+    }
+  };
+  return s;
+}
+
+TEST_P(LedgerBackends, ARememberedDocumentIsReadAgainOnlyWhenItOrTheLedgerChanged) {
+  auto ledger = Open();
+  auto card = [](const std::string& serial, const std::string& fw) { return Obs(serial, "nic", {{"firmware", fw}}); };
+  // Digests above 2^63 too: stored signed, they must come back as the same 64 bits.
+  const uint64_t d1 = 0xfedcba9876543210, d2 = 42, d3 = 0x8000000000000001;
+  ImportResult r = ledger->ImportFrom(RememberedStream("fp-1", {{d1, card("MT01", "28.39")}, {d2, card("MT02", "28.39")}}), "t");
+  EXPECT_EQ(r.documents_read, 2u);
+  EXPECT_EQ(r.documents_unchanged, 0u);
+  // The same lines and one new: only the new one is read.
+  r = ledger->ImportFrom(
+      RememberedStream("fp-2", {{d1, card("MT01", "28.39")}, {d2, card("MT02", "28.39")}, {d3, card("MT03", "28.43")}}), "t");
+  EXPECT_EQ(r.documents_read, 1u);
+  EXPECT_EQ(r.documents_unchanged, 2u);
+  EXPECT_EQ(r.assets_seen, 3u);
+  // Another document changes MT02 in between: nothing remembered is trusted.
+  ledger->Import(Doc("po.csv", "receiving-csv", "fp-po", {Obs("MT02", "nic", {{"batch", "B9"}})}), "t");
+  r = ledger->ImportFrom(
+      RememberedStream("fp-3", {{d1, card("MT01", "28.39")}, {d2, card("MT02", "28.39")}, {d3, card("MT03", "28.43")}}), "t");
+  EXPECT_EQ(r.documents_read, 3u);
+  EXPECT_EQ(r.documents_unchanged, 0u);
+  EXPECT_EQ(r.events, 0u);  // read again, and nothing differs
+  EXPECT_EQ(ledger->Get("MT02")->fields.at("batch"), "B9");
+  // And after that, the next is skipped again, in a new connection too.
+  r = Open()->ImportFrom(
+      RememberedStream("fp-4", {{d1, card("MT01", "28.39")}, {d2, card("MT02", "28.39")}, {d3, card("MT03", "28.43")}}), "t");
+  EXPECT_EQ(r.documents_unchanged, 3u);
+  EXPECT_EQ(r.documents_read, 0u);
+}
+
 TEST_P(LedgerBackends, ReadingNeverCreatesALedger) {
   EXPECT_THROW(Open(LedgerAccess::kRead), LedgerError);
   auto ledger = Open();  // created by a write

@@ -54,6 +54,18 @@ CREATE TRIGGER events_no_truncate BEFORE TRUNCATE ON events
   FOR EACH STATEMENT EXECUTE FUNCTION railyard_events_append_only();
 )sql";
 
+// What the last facts import read, by the digest of each document's bytes, so that the next reads only
+// what changed (ledger/import_apply.h). Not the ledger's truth (that is the events): a cache the
+// import replaces whole, created on any schema version, as in the SQLite ledger.
+constexpr const char* kRememberedDocuments = R"sql(
+CREATE TABLE IF NOT EXISTS remembered_documents (
+  reader TEXT NOT NULL,
+  through_event BIGINT NOT NULL,
+  digest BIGINT NOT NULL,
+  assets TEXT NOT NULL
+);
+)sql";
+
 // The URL without its password, for messages.
 std::string Shown(const std::string& url) {
   const size_t at = url.find('@'), scheme = url.find("://");
@@ -193,6 +205,7 @@ class PostgresLedger final : public LedgerStore {
       if (!exists) w.exec("CREATE TABLE railyard_schema (version INTEGER NOT NULL); INSERT INTO railyard_schema VALUES (0)");
     }
     // Later versions: `if (version < 2) w.exec(kSchemaV2);` — each forward, in this transaction.
+    w.exec(kRememberedDocuments);
     w.exec_params("UPDATE railyard_schema SET version = $1", kLedgerSchemaVersion);
     w.commit();
   }
@@ -236,12 +249,27 @@ class PostgresLedger final : public LedgerStore {
       w_.exec_params("UPDATE imports SET assets = $1, changes = $2 WHERE id = $3", static_cast<int64_t>(assets),
                      static_cast<int64_t>(changes), import_id);
     }
-    // The PostgreSQL ledger does not remember documents (yet): every facts import reads them all.
-    std::pair<int64_t, std::unordered_map<uint64_t, std::string>> RememberedDocuments(const std::string&) override {
-      return {-1, {}};
+    std::pair<int64_t, std::unordered_map<uint64_t, std::string>> RememberedDocuments(const std::string& reader) override {
+      std::pair<int64_t, std::unordered_map<uint64_t, std::string>> out{-1, {}};
+      pqxx::result r = w_.exec_params("SELECT through_event, digest, assets FROM remembered_documents WHERE reader = $1", reader);
+      out.second.reserve(r.size());
+      for (const auto& row : r) {
+        out.first = row[0].as<int64_t>();
+        out.second.emplace(static_cast<uint64_t>(row[1].as<int64_t>()), row[2].as<std::string>());
+      }
+      return out;
     }
-    int64_t LastEventId() override { return 0; }
-    void RememberDocuments(const std::string&, const std::vector<std::pair<uint64_t, std::string>>&) override {}
+    // Imports hold the import lock, so no other import's event can land between this and its use.
+    int64_t LastEventId() override { return w_.exec1("SELECT COALESCE(MAX(id), 0) FROM events")[0].as<int64_t>(); }
+    // Streamed with COPY: 100,000 cards' hosts are some 12,500 rows, one round trip.
+    void RememberDocuments(const std::string& reader, const std::vector<std::pair<uint64_t, std::string>>& documents) override {
+      const int64_t through = LastEventId();
+      w_.exec("DELETE FROM remembered_documents");
+      pqxx::stream_to rows(w_, "remembered_documents", std::vector<std::string>{"reader", "through_event", "digest", "assets"});
+      for (const auto& [digest, assets] : documents)
+        rows << std::make_tuple(reader, through, static_cast<int64_t>(digest), assets);
+      rows.complete();
+    }
     void Commit() override { w_.commit(); }
     void Rollback() override {
       try {
