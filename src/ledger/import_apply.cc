@@ -84,6 +84,10 @@ void ApplyDocuments(LedgerTransaction& tx, const ImportStream& stream, const std
     }
     std::string names;
     bool alone = true;
+    std::vector<std::string> serials;
+    serials.reserve(document.observations.size());
+    for (const AssetObservation& o : document.observations) serials.push_back(o.serial);
+    tx.Prefetch(serials);
     for (const AssetObservation& o : document.observations) {
       // Named already, and not by a document read now: by one taken as read, which no longer names
       // its assets alone.

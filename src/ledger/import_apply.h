@@ -29,6 +29,9 @@ class LedgerTransaction {
                             const std::string& format, const std::string& fingerprint) = 0;
   // The asset's kind and current state, or nullopt when the ledger does not know it.
   virtual std::optional<std::pair<std::string, LedgerFields>> GetAsset(const std::string& serial) = 0;
+  // The serials GetAsset will be asked next (one document's cards): a backend a round trip away reads
+  // them at once. A hint only: GetAsset must answer the same without it.
+  virtual void Prefetch(const std::vector<std::string>& serials) { (void)serials; }
   // Appends the event (its changes as a JSON object) and sets the asset's state to `state`.
   virtual void AddEvent(int64_t import_id, int line, const std::string& serial, const std::string& kind,
                         const std::string& changes_json, size_t n_changes, const LedgerFields& state) = 0;

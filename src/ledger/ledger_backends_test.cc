@@ -194,6 +194,26 @@ TEST_P(LedgerBackends, ARememberedDocumentIsReadAgainOnlyWhenItOrTheLedgerChange
   EXPECT_EQ(r.documents_read, 0u);
 }
 
+// A document's cards are read at once on a server backend: serials with quotes, backslashes and braces
+// (what an array literal or SQL string escapes) come back as written, a card repeated within the
+// document sees its own first report, and a card set earlier in the same import reads what was set.
+TEST_P(LedgerBackends, CardsReadAtOnceKeepHostileSerialsAndTheImportsOwnWrites) {
+  auto ledger = Open();
+  const std::string odd = "MT\"0{4},\\x'; DROP TABLE events; --";
+  ledger->Import(Doc("po.csv", "receiving-csv", "fp-po", {Obs(odd, "nic", {{"batch", "B1"}})}), "t");
+  ImportStream s = RememberedStream("fp-1", {{1, Obs(odd, "nic", {{"firmware", "28.39"}}, 1)},
+                                             {2, Obs("MT05", "nic", {{"firmware", "28.39"}}, 2)},
+                                             {3, Obs(odd, "nic", {{"firmware", "28.39"}, {"location", "gpu3"}}, 3)}});
+  ImportResult r = ledger->ImportFrom(s, "t");
+  EXPECT_EQ(r.documents_read, 3u);
+  std::optional<Asset> a = Open(LedgerAccess::kRead)->Get(odd);
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->fields.at("batch"), "B1");
+  EXPECT_EQ(a->fields.at("firmware"), "28.39");
+  EXPECT_EQ(a->fields.at("identity.also_seen"), "gpu3");          // the repeat read the import's own first report
+  EXPECT_EQ(Open(LedgerAccess::kRead)->History(odd).size(), 3u);  // batch, firmware, also_seen
+}
+
 TEST_P(LedgerBackends, ReadingNeverCreatesALedger) {
   EXPECT_THROW(Open(LedgerAccess::kRead), LedgerError);
   auto ledger = Open();  // created by a write
