@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 #include <simdjson.h>
 
+#include "planfile/plan_sections.h"
 #include "util/content_hash.h"
 #include "util/file.h"
 #include "util/output_file.h"
@@ -26,8 +27,6 @@
 
 namespace railyard {
 namespace {
-
-namespace od = simdjson::ondemand;
 
 struct PlaneInfo {
   std::string kind, role, mode, prefix;
@@ -58,191 +57,97 @@ HostConfigs ParseHostConfigs(std::string_view json, const std::string& source) {
 }
 
 namespace {
+
+PlaneInfo PlaneInfoOf(const PlanPlaneRecord& r, int& bonds) {
+  PlaneInfo p;
+  p.kind = r.kind;
+  p.role = r.role;
+  p.mtu = static_cast<uint32_t>(std::clamp<int64_t>(r.mtu, 0, UINT32_MAX));
+  p.bond = r.bond == "802.3ad" ? "bond" + std::to_string(bonds++) : "";
+  p.mode = r.mode;
+  p.vlan = static_cast<int>(r.vlan);
+  p.prefix = r.prefix;
+  auto byte = [](const std::optional<int64_t>& v, uint8_t fallback, int64_t max) {
+    return v ? static_cast<uint8_t>(std::clamp<int64_t>(*v, 0, max)) : fallback;
+  };
+  p.qos.priority = byte(r.qos_priority, p.qos.priority, 7);
+  p.qos.dscp = byte(r.qos_dscp, p.qos.dscp, 63);
+  p.qos.cnp_dscp = byte(r.qos_cnp_dscp, p.qos.cnp_dscp, 63);
+  p.qos.cnp_priority = byte(r.qos_cnp_priority, p.qos.cnp_priority, 7);
+  return p;
+}
+
+// A node's end of a link on an addressed (or bonded) in-band plane, as the host configures it.
+HostPortConfig PortConfigOf(const PlanLinkRecord& link, const std::string& plane, const PlaneInfo& info) {
+  HostPortConfig p;
+  p.plane = plane;
+  p.kind = info.kind;
+  p.role = info.role;
+  p.mode = info.mode;
+  p.prefix = info.prefix;
+  p.vlan = info.vlan;
+  p.mtu = info.mtu >= 576 && info.mtu <= 65520 ? info.mtu : DefaultMtu(info.kind, info.role);
+  p.qos = info.qos;
+  p.bond = info.bond;
+  p.port = link.a.port;
+  p.address = link.a.ip;
+  p.label = link.label;
+  p.rail = static_cast<int>(link.rail);
+  p.peer_device = link.z.device;
+  p.peer_port = link.z.port;
+  if (info.mode == "p2p31") p.peer_address = link.z.ip.substr(0, link.z.ip.find('/'));
+  return p;
+}
+
+// What a host's operating system is configured with, from the plan's planes, nodes, host ports and the
+// links of nodes (planfile/plan_sections.h reads them).
 HostConfigs ParsePadded(const simdjson::padded_string& padded, const std::string& source) {
-  od::parser parser;
-  od::document doc;
   auto fail = [&](const std::string& why) { throw InputError(source, 0, 0, "", why); };
-  if (parser.iterate(padded).get(doc)) fail("not JSON");
-  auto text = [](od::value v) -> std::string {
-    std::string_view s;
-    return v.get_string().get(s) == simdjson::SUCCESS ? std::string(s) : std::string();
-  };
-  auto number = [](od::value v) -> int64_t {
-    int64_t n = 0;
-    return v.get_int64().get(n) == simdjson::SUCCESS ? n : 0;
-  };
   HostConfigs out;
   std::map<std::string, PlaneInfo> planes;
   std::map<std::pair<std::string, std::string>, std::string> netdev;  // (plane, port) -> netdev
-  std::set<std::string> nodes;
+  std::set<std::string, std::less<>> nodes;
   std::set<std::string> planes_without_netdevs;
   int bonds = 0;
-  bool schema_ok = false;
-  try {
-    od::object root = doc.get_object();
-    for (auto field : root) {
-      std::string_view key = field.unescaped_key().value();
-      od::value value = field.value();
-      if (key == "schema") {
-        schema_ok = text(value) == kPlanSchema;
-        if (!schema_ok) break;
-      } else if (key == "name") {
-        out.plan_name = text(value);
-      } else if (key == "planes") {
-        for (auto item : value.get_array()) {
-          std::string name;
-          PlaneInfo p;
-          for (auto f : item.get_object()) {
-            std::string_view k = f.unescaped_key().value();
-            if (k == "name")
-              name = text(f.value());
-            else if (k == "kind")
-              p.kind = text(f.value());
-            else if (k == "role")
-              p.role = text(f.value());
-            else if (k == "mtu")
-              p.mtu = static_cast<uint32_t>(number(f.value()));
-            else if (k == "bond")
-              p.bond = text(f.value()) == "802.3ad" ? "bond" : "";
-            else if (k == "qos") {
-              for (auto q : f.value().get_object()) {
-                std::string_view qk = q.unescaped_key().value();
-                auto byte = [&](int64_t max) { return static_cast<uint8_t>(std::clamp<int64_t>(number(q.value()), 0, max)); };
-                if (qk == "priority")
-                  p.qos.priority = byte(7);
-                else if (qk == "dscp")
-                  p.qos.dscp = byte(63);
-                else if (qk == "cnp_dscp")
-                  p.qos.cnp_dscp = byte(63);
-                else if (qk == "cnp_priority")
-                  p.qos.cnp_priority = byte(7);
-              }
-            } else if (k == "addressing") {
-              for (auto a : f.value().get_object()) {
-                std::string_view ak = a.unescaped_key().value();
-                if (ak == "mode")
-                  p.mode = text(a.value());
-                else if (ak == "vlan")
-                  p.vlan = static_cast<int>(number(a.value()));
-                else if (ak == "prefix")
-                  p.prefix = text(a.value());
-              }
-            }
-          }
-          if (!p.bond.empty()) p.bond += std::to_string(bonds++);
-          planes[name] = p;
-        }
-      } else if (key == "host_ports") {
-        for (auto item : value.get_array()) {
-          std::string plane, port, dev;
-          for (auto f : item.get_object()) {
-            std::string_view k = f.unescaped_key().value();
-            if (k == "plane")
-              plane = text(f.value());
-            else if (k == "port")
-              port = text(f.value());
-            else if (k == "netdev")
-              dev = text(f.value());
-          }
-          // A Linux interface name: at most 15 bytes (IFNAMSIZ - 1), no '/', ':' or whitespace. It goes
-          // into YAML keys and sysctl paths, so anything else is refused, not escaped.
-          static const std::regex kIfname("^[A-Za-z0-9_.-]{1,15}$");
-          if (!dev.empty() && !std::regex_match(dev, kIfname)) {
-            fail(fmt::format(
-                "host_ports: plane {} port {}: '{}' is not a Linux interface name (at most 15 letters, digits, . _ -)", plane,
-                port, TerminalSafe(dev)));
-          }
-          if (!dev.empty()) netdev[{plane, port}] = dev;
-        }
-      } else if (key == "devices") {
-        for (auto item : value.get_array()) {
-          std::string name, role;
-          for (auto f : item.get_object()) {
-            std::string_view k = f.unescaped_key().value();
-            if (k == "name")
-              name = text(f.value());
-            else if (k == "role")
-              role = text(f.value());
-          }
-          if (role == "node") {
-            nodes.insert(name);
-            out.hosts.push_back(name);
-          }
-        }
-      } else if (key == "links") {
-        // 100,000 GPUs make a million links, most between switches: views into simdjson's string
-        // buffer (alive as long as the document) until a link turns out to be a node's.
-        auto view = [](od::value v) -> std::string_view {
-          std::string_view sv;
-          return v.get_string().get(sv) == simdjson::SUCCESS ? sv : std::string_view();
-        };
-        for (auto item : value.get_array()) {
-          std::string_view plane, level, label, a_device, a_port, a_ip, z_device, z_port, z_ip;
-          int64_t rail = 0;
-          bool skip = false;
-          for (auto f : item.get_object()) {
-            std::string_view k = f.unescaped_key().value();
-            if (k == "plane")
-              plane = view(f.value());
-            else if (k == "level")
-              skip = (level = view(f.value())) != "endpoint-leaf";
-            else if (skip)
-              continue;
-            else if (k == "label")
-              label = view(f.value());
-            else if (k == "rail")
-              rail = number(f.value());
-            else if (k == "a" || k == "z") {
-              const bool a = k == "a";
-              for (auto e : f.value().get_object()) {
-                std::string_view ek = e.unescaped_key().value();
-                if (ek == "device")
-                  (a ? a_device : z_device) = view(e.value());
-                else if (ek == "port")
-                  (a ? a_port : z_port) = view(e.value());
-                else if (ek == "ip")
-                  (a ? a_ip : z_ip) = view(e.value());
-              }
-            }
-          }
-          // Devices come before links in plan.json: a node is known by now.
-          if (skip || !nodes.count(std::string(a_device))) continue;
-          auto plane_it = planes.find(std::string(plane));
-          if (plane_it == planes.end()) fail(fmt::format("link {} names plane '{}', which the plan does not have", label, plane));
-          const PlaneInfo& info = plane_it->second;
-          if (a_ip.empty() && info.bond.empty()) continue;  // a bond's other members carry no address
-          if (info.role == "oob") continue;                 // the BMC's port: set on the BMC, not in the host's OS
-          HostPortConfig p;
-          p.plane = plane_it->first;
-          p.kind = info.kind;
-          p.role = info.role;
-          p.mode = info.mode;
-          p.prefix = info.prefix;
-          p.vlan = info.vlan;
-          p.mtu = info.mtu >= 576 && info.mtu <= 65520 ? info.mtu : DefaultMtu(info.kind, info.role);
-          p.qos = info.qos;
-          p.bond = info.bond;
-          p.port = a_port;
-          p.address = a_ip;
-          p.label = label;
-          p.rail = static_cast<int>(rail);
-          p.peer_device = z_device;
-          p.peer_port = z_port;
-          if (info.mode == "p2p31") p.peer_address = z_ip.substr(0, z_ip.find('/'));
-          auto dev = netdev.find({p.plane, p.port});
-          if (dev == netdev.end()) {
-            planes_without_netdevs.insert(p.plane);
-            continue;
-          }
-          p.netdev = dev->second;
-          out.ports[std::string(a_device)].push_back(std::move(p));
-        }
-      }
+  PlanSections sections;
+  sections.name = [&](std::string_view name) { out.plan_name = name; };
+  sections.plane = [&](const PlanPlaneRecord& r) { planes[std::string(r.name)] = PlaneInfoOf(r, bonds); };
+  sections.host_port = [&](const PlanHostPortRecord& h) {
+    // A Linux interface name: at most 15 bytes (IFNAMSIZ - 1), no '/', ':' or whitespace. It goes
+    // into YAML keys and sysctl paths, so anything else is refused, not escaped.
+    static const std::regex kIfname("^[A-Za-z0-9_.-]{1,15}$");
+    if (h.netdev.empty()) return;
+    const std::string dev(h.netdev);
+    if (!std::regex_match(dev, kIfname)) {
+      fail(fmt::format("host_ports: plane {} port {}: '{}' is not a Linux interface name (at most 15 letters, digits, . _ -)",
+                       h.plane, h.port, TerminalSafe(dev)));
     }
-  } catch (const simdjson::simdjson_error& e) {
-    fail(fmt::format("not a railyard plan: {}", e.what()));
-  }
-  if (!schema_ok) fail("not railyard.plan/1 (give the plan.json that `railyard plan -o` wrote)");
+    netdev[{std::string(h.plane), std::string(h.port)}] = dev;
+  };
+  sections.device = [&](const PlanDeviceRecord& d) {
+    if (d.role != "node") return;
+    nodes.insert(std::string(d.name));
+    out.hosts.emplace_back(d.name);
+  };
+  // 100,000 GPUs make a million links, most between switches: only a node's are kept. Devices come
+  // before links in plan.json: a node is known by now.
+  sections.link = [&](const PlanLinkRecord& l) {
+    if (l.level != "endpoint-leaf" || !nodes.count(l.a.device)) return;
+    auto plane = planes.find(std::string(l.plane));
+    if (plane == planes.end()) fail(fmt::format("link {} names plane '{}', which the plan does not have", l.label, l.plane));
+    const PlaneInfo& info = plane->second;
+    if (l.a.ip.empty() && info.bond.empty()) return;  // a bond's other members carry no address
+    if (info.role == "oob") return;                   // the BMC's port: set on the BMC, not in the host's OS
+    HostPortConfig p = PortConfigOf(l, plane->first, info);
+    auto dev = netdev.find({p.plane, p.port});
+    if (dev == netdev.end()) {
+      planes_without_netdevs.insert(p.plane);
+      return;
+    }
+    p.netdev = dev->second;
+    out.ports[std::string(l.a.device)].push_back(std::move(p));
+  };
+  ReadPlanSections(padded, source, sections);
   if (!planes_without_netdevs.empty()) {
     std::string list;
     for (const std::string& p : planes_without_netdevs) list += (list.empty() ? "" : ", ") + p;
@@ -261,6 +166,7 @@ HostConfigs ParsePadded(const simdjson::padded_string& padded, const std::string
   }
   return out;
 }
+
 }  // namespace
 
 HostConfigs ReadHostConfigs(const std::string& plan_json) {

@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "catalog/catalog.h"
+#include "planfile/plan_sections.h"
 #include "util/csv.h"
 #include "util/file.h"
 #include "util/natural_order.h"
@@ -25,8 +26,6 @@
 
 namespace railyard {
 namespace {
-
-namespace od = simdjson::ondemand;
 
 struct PlaneInfo {
   std::string kind, role, mode;
@@ -60,164 +59,86 @@ SwitchConfigs ParseSwitchConfigs(std::string_view json, const std::string& sourc
 }
 
 namespace {
+
+PlaneInfo PlaneInfoOf(const PlanPlaneRecord& r) {
+  PlaneInfo p;
+  p.kind = r.kind;
+  p.role = r.role;
+  p.mode = r.mode;
+  p.vlan = static_cast<int>(r.vlan);
+  auto value = [](const std::optional<int64_t>& v, uint8_t fallback, int64_t max) {
+    return v ? static_cast<uint8_t>(std::clamp<int64_t>(*v, 0, max)) : fallback;
+  };
+  p.qos.priority = value(r.qos_priority, p.qos.priority, 7);
+  p.qos.dscp = value(r.qos_dscp, p.qos.dscp, 63);
+  p.qos.cnp_dscp = value(r.qos_cnp_dscp, p.qos.cnp_dscp, 63);
+  p.qos.cnp_priority = value(r.qos_cnp_priority, p.qos.cnp_priority, 7);
+  const RoceQos d;
+  p.qos_default = p.qos.priority == d.priority && p.qos.dscp == d.dscp && p.qos.cnp_dscp == d.cnp_dscp &&
+                  p.qos.cnp_priority == d.cnp_priority;
+  return p;
+}
+
+// What each Ethernet switch is configured with, from the plan's planes, switches and their links
+// (planfile/plan_sections.h reads them).
 SwitchConfigs ParsePadded(const simdjson::padded_string& padded, const std::string& source) {
-  od::parser parser;
-  od::document doc;
   auto fail = [&](const std::string& why) { throw InputError(source, 0, 0, "", why); };
-  if (parser.iterate(padded).get(doc)) fail("not JSON");
-  auto text = [](od::value v) -> std::string_view {
-    std::string_view s;
-    return v.get_string().get(s) == simdjson::SUCCESS ? s : std::string_view();
-  };
-  auto number = [](od::value v) -> uint64_t {
-    uint64_t n = 0;
-    return v.get_uint64().get(n) == simdjson::SUCCESS ? n : 0;
-  };
   SwitchConfigs out;
   std::unordered_map<std::string, PlaneInfo> planes;
   std::unordered_map<std::string, size_t> index;     // switch name -> out.switches
   std::unordered_map<std::string, uint64_t> asn_of;  // every switch with an ASN (routed planes)
-  bool schema_ok = false;
-  try {
-    for (auto field : doc.get_object()) {
-      std::string_view key = field.unescaped_key().value();
-      od::value value = field.value();
-      if (key == "schema") {
-        schema_ok = text(value) == kPlanSchema;
-        if (!schema_ok) break;
-      } else if (key == "name") {
-        out.plan_name = std::string(text(value));
-      } else if (key == "planes") {
-        for (auto item : value.get_array()) {
-          std::string name;
-          PlaneInfo p;
-          for (auto f : item.get_object()) {
-            std::string_view k = f.unescaped_key().value();
-            if (k == "name")
-              name = text(f.value());
-            else if (k == "kind")
-              p.kind = text(f.value());
-            else if (k == "role")
-              p.role = text(f.value());
-            else if (k == "addressing") {
-              for (auto a : f.value().get_object()) {
-                std::string_view ak = a.unescaped_key().value();
-                if (ak == "mode")
-                  p.mode = text(a.value());
-                else if (ak == "vlan")
-                  p.vlan = static_cast<int>(number(a.value()));
-              }
-            } else if (k == "qos") {
-              for (auto q : f.value().get_object()) {
-                std::string_view qk = q.unescaped_key().value();
-                uint8_t v = static_cast<uint8_t>(std::min<uint64_t>(number(q.value()), 63));
-                if (qk == "priority")
-                  p.qos.priority = v;
-                else if (qk == "dscp")
-                  p.qos.dscp = v;
-                else if (qk == "cnp_dscp")
-                  p.qos.cnp_dscp = v;
-                else if (qk == "cnp_priority")
-                  p.qos.cnp_priority = v;
-              }
-              RoceQos d;
-              p.qos_default = p.qos.priority == d.priority && p.qos.dscp == d.dscp && p.qos.cnp_dscp == d.cnp_dscp &&
-                              p.qos.cnp_priority == d.cnp_priority;
-            }
-          }
-          planes[name] = p;
-        }
-      } else if (key == "devices") {
-        for (auto item : value.get_array()) {
-          SwitchConfig s;
-          std::string_view role;
-          for (auto f : item.get_object()) {
-            std::string_view k = f.unescaped_key().value();
-            if (k == "name")
-              s.name = text(f.value());
-            else if (k == "role")
-              role = text(f.value());
-            else if (k == "plane")
-              s.plane = text(f.value());
-            else if (k == "tier")
-              s.tier = text(f.value());
-            else if (k == "model")
-              s.model = text(f.value());
-            else if (k == "asn")
-              s.asn = number(f.value());
-            else if (k == "loopback")
-              s.loopback = text(f.value());
-          }
-          if (role != "switch") continue;
-          if (s.asn) asn_of[s.name] = s.asn;
-          auto plane = planes.find(s.plane);
-          if (plane == planes.end() || plane->second.kind == "infiniband") continue;  // NVUE is for Ethernet switches
-          if (!std::regex_match(s.name, SafeKey())) fail(fmt::format("switch '{}': not a name NVUE takes", s.name));
-          s.kind = plane->second.kind;
-          s.mode = plane->second.mode;
-          s.vlan = plane->second.vlan;
-          s.qos = plane->second.qos;
-          s.qos_default = plane->second.qos_default;
-          index[s.name] = out.switches.size();
-          out.switches.push_back(std::move(s));
-        }
-      } else if (key == "links") {
-        for (auto item : value.get_array()) {
-          std::string_view label, level, plane, ends[2][3];
-          uint64_t speed = 0;
-          for (auto f : item.get_object()) {
-            std::string_view k = f.unescaped_key().value();
-            if (k == "label")
-              label = text(f.value());
-            else if (k == "plane")
-              plane = text(f.value());
-            else if (k == "level")
-              level = text(f.value());
-            else if (k == "speed_gbps")
-              speed = number(f.value());
-            else if (k == "a" || k == "z") {
-              const int end = k == "a" ? 0 : 1;
-              for (auto e : f.value().get_object()) {
-                std::string_view ek = e.unescaped_key().value();
-                if (ek == "device")
-                  ends[end][0] = text(e.value());
-                else if (ek == "port")
-                  ends[end][1] = text(e.value());
-                else if (ek == "ip")
-                  ends[end][2] = text(e.value());
-              }
-            }
-          }
-          for (int end = 0; end < 2; ++end) {
-            auto it = index.find(std::string(ends[end][0]));
-            // A switch's own plane's links: its management port (eth0, cabled on the out-of-band plane)
-            // keeps the switch's management configuration.
-            if (it == index.end() || out.switches[it->second].plane != plane) continue;
-            SwitchPortConfig p;
-            p.port = ends[end][1];
-            p.address = ends[end][2];
-            p.peer_device = ends[1 - end][0];
-            p.peer_port = ends[1 - end][1];
-            p.peer_address = ends[1 - end][2].substr(0, ends[1 - end][2].find('/'));
-            if (auto asn = asn_of.find(p.peer_device); asn != asn_of.end()) p.peer_asn = asn->second;
-            p.label = label;
-            p.speed_gbps = static_cast<uint32_t>(speed);
-            p.to_host = level == "endpoint-leaf";
-            if (!std::regex_match(p.port, SafeKey()))
-              fail(fmt::format("link {}: port '{}' is not a name NVUE takes", label, p.port));
-            out.switches[it->second].ports.push_back(std::move(p));
-          }
-        }
-      }
+  PlanSections sections;
+  sections.name = [&](std::string_view name) { out.plan_name = std::string(name); };
+  sections.plane = [&](const PlanPlaneRecord& r) { planes[std::string(r.name)] = PlaneInfoOf(r); };
+  sections.device = [&](const PlanDeviceRecord& d) {
+    if (d.role != "switch") return;
+    SwitchConfig s;
+    s.name = d.name;
+    s.plane = d.plane;
+    s.tier = d.tier;
+    s.model = d.model;
+    s.asn = d.asn;
+    s.loopback = d.loopback;
+    if (s.asn) asn_of[s.name] = s.asn;
+    auto plane = planes.find(s.plane);
+    if (plane == planes.end() || plane->second.kind == "infiniband") return;  // NVUE is for Ethernet switches
+    if (!std::regex_match(s.name, SafeKey())) fail(fmt::format("switch '{}': not a name NVUE takes", s.name));
+    s.kind = plane->second.kind;
+    s.mode = plane->second.mode;
+    s.vlan = plane->second.vlan;
+    s.qos = plane->second.qos;
+    s.qos_default = plane->second.qos_default;
+    index[s.name] = out.switches.size();
+    out.switches.push_back(std::move(s));
+  };
+  sections.link = [&](const PlanLinkRecord& l) {
+    for (int end = 0; end < 2; ++end) {
+      const PlanLinkEnd& own = end == 0 ? l.a : l.z;
+      const PlanLinkEnd& peer = end == 0 ? l.z : l.a;
+      auto it = index.find(std::string(own.device));
+      // A switch's own plane's links: its management port (eth0, cabled on the out-of-band plane)
+      // keeps the switch's management configuration.
+      if (it == index.end() || out.switches[it->second].plane != l.plane) continue;
+      SwitchPortConfig p;
+      p.port = own.port;
+      p.address = own.ip;
+      p.peer_device = peer.device;
+      p.peer_port = peer.port;
+      p.peer_address = peer.ip.substr(0, peer.ip.find('/'));
+      if (auto asn = asn_of.find(p.peer_device); asn != asn_of.end()) p.peer_asn = asn->second;
+      p.label = l.label;
+      p.speed_gbps = static_cast<uint32_t>(std::max<int64_t>(l.speed_gbps, 0));
+      p.to_host = l.level == "endpoint-leaf";
+      if (!std::regex_match(p.port, SafeKey())) fail(fmt::format("link {}: port '{}' is not a name NVUE takes", l.label, p.port));
+      out.switches[it->second].ports.push_back(std::move(p));
     }
-  } catch (const simdjson::simdjson_error& e) {
-    fail(fmt::format("not a railyard plan: {}", e.what()));
-  }
-  if (!schema_ok) fail("not railyard.plan/1 (give the plan.json that `railyard plan -o` wrote)");
+  };
+  ReadPlanSections(padded, source, sections);
   if (out.switches.empty())
     fail("no Ethernet or RoCE switch in the plan (InfiniBand switches are configured by the subnet manager)");
   return out;
 }
+
 }  // namespace
 
 SwitchConfigs ReadSwitchConfigs(const std::string& plan_json) {

@@ -1,5 +1,6 @@
 #include "planfile/planned.h"
 #include "model/schemas.h"
+#include "planfile/plan_sections.h"
 #include "util/file.h"
 #include "util/input_error.h"
 
@@ -41,20 +42,8 @@ std::string_view StringArena::Adopt(std::string text) {
 
 namespace {
 
-// On Demand: plan.json is read once, front to back, without building a DOM (at 100,000 GPUs
-// the file is ~130 MB and a DOM would double the memory).
+// plan.json into the planned fabric: the sections the planfile's readers use (planfile/plan_sections.h).
 PlannedFabric ParsePadded(const simdjson::padded_string& padded, const std::string& source, bool with_addresses) {
-  namespace od = simdjson::ondemand;
-  od::parser parser;
-  od::document doc;
-  auto fail = [&](simdjson::error_code error, std::string_view where) {
-    throw InputError(source, 0, 0, "", fmt::format("{}: {}", where, simdjson::error_message(error)));
-  };
-  if (auto error = parser.iterate(padded).get(doc)) fail(error, "not valid JSON");
-  od::object root;
-  if (doc.get_object().get(root) != simdjson::SUCCESS) {
-    throw InputError(source, 0, 0, "", "not a railyard plan (expected a JSON object)");
-  }
   PlannedFabric plan;
   plan.read_from = "plan.json";
   StringArena& arena = *plan.strings;
@@ -73,163 +62,71 @@ PlannedFabric ParsePadded(const simdjson::padded_string& padded, const std::stri
     return port_ids.emplace(plan.port_names.back(), static_cast<uint32_t>(plan.port_names.size() - 1)).first->second;
   };
   std::unordered_map<std::string, std::pair<int, int>> racks;
-  bool schema_ok = false;
-  auto text = [](od::value v) -> std::string_view {
-    std::string_view s;
-    return v.get_string().get(s) == simdjson::SUCCESS ? s : std::string_view();
+  auto fail = [&](const std::string& why) { throw InputError(source, 0, 0, "", why); };
+  PlanSections sections;
+  sections.name = [&](std::string_view name) { plan.name = std::string(name); };
+  sections.plane = [&](const PlanPlaneRecord& p) {
+    PlannedPlane pl;
+    pl.name = std::string(p.name);
+    pl.kind = std::string(p.kind);
+    pl.mtu = static_cast<uint32_t>(p.mtu);
+    pl.role = std::string(p.role);
+    pl.bond = p.bond == "802.3ad";
+    plan.planes.push_back(std::move(pl));
   };
-  auto number = [](od::value v) -> int64_t {
-    int64_t n = 0;
-    return v.get_int64().get(n) == simdjson::SUCCESS ? n : 0;
+  sections.host_port = [&](const PlanHostPortRecord& h) {
+    if (!h.port.empty() && !h.netdev.empty()) plan.host_netdevs[std::string(h.netdev)] = std::string(h.port);
   };
-  for (auto field : root) {
-    std::string_view key;
-    if (auto error = field.unescaped_key().get(key)) fail(error, "bad key");
-    od::value value = field.value();
-    if (key == "schema") {
-      schema_ok = text(value) == kPlanSchema;
-      if (!schema_ok) break;
-    } else if (key == "name") {
-      plan.name = std::string(text(value));
-    } else if (key == "planes") {
-      for (auto item : value.get_array()) {
-        PlannedPlane pl;
-        for (auto f : item.get_object()) {
-          std::string_view k = f.unescaped_key().value_unsafe();
-          if (k == "name")
-            pl.name = std::string(text(f.value()));
-          else if (k == "kind")
-            pl.kind = std::string(text(f.value()));
-          else if (k == "mtu")
-            pl.mtu = static_cast<uint32_t>(number(f.value()));
-          else if (k == "role")
-            pl.role = std::string(text(f.value()));
-          else if (k == "bond")
-            pl.bond = text(f.value()) == "802.3ad";
-        }
-        plan.planes.push_back(std::move(pl));
-      }
-    } else if (key == "host_ports") {
-      for (auto item : value.get_array()) {
-        std::string port, netdev;
-        for (auto f : item.get_object()) {
-          std::string_view k = f.unescaped_key().value_unsafe();
-          if (k == "port")
-            port = std::string(text(f.value()));
-          else if (k == "netdev")
-            netdev = std::string(text(f.value()));
-        }
-        if (!port.empty() && !netdev.empty()) plan.host_netdevs[netdev] = port;
-      }
-    } else if (key == "racks") {
-      for (auto item : value.get_array()) {
-        std::string name;
-        int row = 0, position = 0;
-        for (auto f : item.get_object()) {
-          std::string_view k = f.unescaped_key().value_unsafe();
-          if (k == "name")
-            name = std::string(text(f.value()));
-          else if (k == "row")
-            row = static_cast<int>(number(f.value()));
-          else if (k == "position")
-            position = static_cast<int>(number(f.value()));
-        }
-        racks[name] = {row, position};
-      }
-    } else if (key == "devices") {
-      for (auto item : value.get_array()) {
-        PlannedDevice d;
-        for (auto f : item.get_object()) {
-          std::string_view k = f.unescaped_key().value_unsafe();
-          if (k == "name")
-            d.name = std::string(text(f.value()));
-          else if (k == "role")
-            d.role = std::string(text(f.value()));
-          else if (k == "tier")
-            d.tier = std::string(text(f.value()));
-          else if (k == "plane")
-            d.plane = std::string(text(f.value()));
-          else if (k == "rack")
-            d.rack = std::string(text(f.value()));
-          else if (k == "u")
-            d.u = static_cast<int>(number(f.value()));
-          else if (k == "rail")
-            d.rail = static_cast<int>(number(f.value()));
-          else if (k == "group")
-            d.group = static_cast<int>(number(f.value()));
-        }
-        auto rack = racks.find(d.rack);
-        if (rack != racks.end()) {
-          d.row = rack->second.first;
-          d.position = rack->second.second;
-        }
-        if (!plan.device_index.emplace(d.name, static_cast<uint32_t>(plan.devices.size())).second) {
-          throw InputError(source, 0, 0, "", fmt::format("device '{}' listed twice", d.name));
-        }
-        plan.devices.push_back(std::move(d));
-      }
-    } else if (key == "links") {
-      for (auto item : value.get_array()) {
-        PlannedLink l;
-        std::string_view ends[2][2];
-        std::array<std::string_view, 2> ips;
-        bool have[2] = {false, false};
-        for (auto f : item.get_object()) {
-          std::string_view k = f.unescaped_key().value_unsafe();
-          if (k == "label")
-            l.label = arena.Keep(text(f.value()));
-          else if (k == "plane")
-            l.plane = intern(text(f.value()));
-          else if (k == "level")
-            l.level = intern(text(f.value()));
-          else if (k == "rail")
-            l.rail = static_cast<int>(number(f.value()));
-          else if (k == "speed_gbps")
-            l.speed_gbps = static_cast<uint32_t>(number(f.value()));
-          else if (k == "cable")
-            l.cable = intern(text(f.value()));
-          else if (k == "xcvr_a")
-            l.xcvr_a = intern(text(f.value()));
-          else if (k == "xcvr_z")
-            l.xcvr_z = intern(text(f.value()));
-          else if (k == "length_m") {
-            double m = 0;
-            if (f.value().get_double().get(m) == simdjson::SUCCESS) l.length_m = m;
-          } else if (k == "a" || k == "z") {
-            int end = k == "a" ? 0 : 1;
-            have[end] = true;
-            for (auto e : f.value().get_object()) {
-              std::string_view ek = e.unescaped_key().value_unsafe();
-              if (ek == "device")
-                ends[end][0] = intern(text(e.value()));
-              else if (ek == "port")
-                ends[end][1] = intern(text(e.value()));
-              else if (ek == "ip" && with_addresses)
-                ips[end] = arena.Keep(text(e.value()));
-            }
-          }
-        }
-        for (int end = 0; end < 2; ++end) {
-          if (!have[end]) {
-            throw InputError(source, 0, 0, "", fmt::format("link {} has no {} end", l.label, end == 0 ? "a" : "z"));
-          }
-          auto it = plan.device_index.find(std::string(ends[end][0]));
-          if (it == plan.device_index.end()) {
-            throw InputError(source, 0, 0, "", fmt::format("link {} names unknown device '{}'", l.label, ends[end][0]));
-          }
-          (end == 0 ? l.a_device : l.z_device) = it->second;
-          uint32_t id = port_id(ends[end][1]);
-          (end == 0 ? l.a_port_id : l.z_port_id) = id;
-          (end == 0 ? l.a_port : l.z_port) = plan.port_names[id];
-        }
-        plan.links.push_back(std::move(l));
-        if (with_addresses) plan.link_addresses.push_back(ips);
-      }
+  sections.rack = [&](const PlanRackRecord& r) {
+    racks[std::string(r.name)] = {static_cast<int>(r.row), static_cast<int>(r.position)};
+  };
+  sections.device = [&](const PlanDeviceRecord& r) {
+    PlannedDevice d;
+    d.name = std::string(r.name);
+    d.role = std::string(r.role);
+    d.tier = std::string(r.tier);
+    d.plane = std::string(r.plane);
+    d.rack = std::string(r.rack);
+    d.u = static_cast<int>(r.u);
+    d.rail = static_cast<int>(r.rail);
+    d.group = static_cast<int>(r.group);
+    if (auto rack = racks.find(d.rack); rack != racks.end()) {
+      d.row = rack->second.first;
+      d.position = rack->second.second;
     }
-  }
-  if (!schema_ok) {
-    throw InputError(source, 0, 0, "", "not a railyard plan (expected \"schema\": \"railyard.plan/1\")");
-  }
+    if (!plan.device_index.emplace(d.name, static_cast<uint32_t>(plan.devices.size())).second) {
+      fail(fmt::format("device '{}' listed twice", d.name));
+    }
+    plan.devices.push_back(std::move(d));
+  };
+  sections.link_details = true;
+  sections.link = [&](const PlanLinkRecord& r) {
+    PlannedLink l;
+    l.label = arena.Keep(r.label);
+    l.plane = intern(r.plane);
+    l.level = intern(r.level);
+    l.rail = static_cast<int>(r.rail);
+    l.speed_gbps = static_cast<uint32_t>(r.speed_gbps);
+    l.cable = intern(r.cable);
+    l.xcvr_a = intern(r.xcvr_a);
+    l.xcvr_z = intern(r.xcvr_z);
+    if (r.length_m) l.length_m = *r.length_m;
+    std::array<std::string_view, 2> ips;
+    for (int end = 0; end < 2; ++end) {
+      const PlanLinkEnd& e = end == 0 ? r.a : r.z;
+      if (!e.present) fail(fmt::format("link {} has no {} end", l.label, end == 0 ? "a" : "z"));
+      auto it = plan.device_index.find(std::string(e.device));
+      if (it == plan.device_index.end()) fail(fmt::format("link {} names unknown device '{}'", l.label, e.device));
+      (end == 0 ? l.a_device : l.z_device) = it->second;
+      const uint32_t id = port_id(e.port);
+      (end == 0 ? l.a_port_id : l.z_port_id) = id;
+      (end == 0 ? l.a_port : l.z_port) = plan.port_names[id];
+      if (with_addresses) ips[end] = arena.Keep(e.ip);
+    }
+    plan.links.push_back(std::move(l));
+    if (with_addresses) plan.link_addresses.push_back(ips);
+  };
+  ReadPlanSections(padded, source, sections);
   for (PlannedLink& l : plan.links) {
     for (const PlannedPlane& pl : plan.planes) {
       if (pl.name == l.plane) l.infiniband = pl.kind == "infiniband";

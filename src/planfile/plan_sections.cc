@@ -1,0 +1,229 @@
+#include "planfile/plan_sections.h"
+
+#include <fmt/format.h>
+#include <simdjson.h>
+
+#include "model/schemas.h"
+#include "util/input_error.h"
+
+namespace railyard {
+namespace {
+
+namespace od = simdjson::ondemand;
+
+// A value of the wrong type reads as empty or 0, as a missing one does: the records say what a
+// plan written by railyard holds, and the readers check what they rely on.
+std::string_view Text(od::value v) {
+  std::string_view s;
+  return v.get_string().get(s) == simdjson::SUCCESS ? s : std::string_view();
+}
+
+int64_t Number(od::value v) {
+  int64_t n = 0;
+  return v.get_int64().get(n) == simdjson::SUCCESS ? n : 0;
+}
+
+template <class Field>
+std::string_view Key(Field& f) {
+  return f.unescaped_key().value();
+}
+
+PlanPlaneRecord ReadPlane(od::value item) {
+  PlanPlaneRecord p;
+  for (auto f : item.get_object()) {
+    const std::string_view k = Key(f);
+    if (k == "name") {
+      p.name = Text(f.value());
+    } else if (k == "kind") {
+      p.kind = Text(f.value());
+    } else if (k == "role") {
+      p.role = Text(f.value());
+    } else if (k == "mtu") {
+      p.mtu = Number(f.value());
+    } else if (k == "bond") {
+      p.bond = Text(f.value());
+    } else if (k == "addressing") {
+      for (auto a : f.value().get_object()) {
+        const std::string_view ak = Key(a);
+        if (ak == "mode")
+          p.mode = Text(a.value());
+        else if (ak == "vlan")
+          p.vlan = Number(a.value());
+        else if (ak == "prefix")
+          p.prefix = Text(a.value());
+      }
+    } else if (k == "qos") {
+      p.has_qos = true;
+      for (auto q : f.value().get_object()) {
+        const std::string_view qk = Key(q);
+        if (qk == "priority")
+          p.qos_priority = Number(q.value());
+        else if (qk == "dscp")
+          p.qos_dscp = Number(q.value());
+        else if (qk == "cnp_dscp")
+          p.qos_cnp_dscp = Number(q.value());
+        else if (qk == "cnp_priority")
+          p.qos_cnp_priority = Number(q.value());
+      }
+    }
+  }
+  return p;
+}
+
+PlanHostPortRecord ReadHostPort(od::value item) {
+  PlanHostPortRecord h;
+  for (auto f : item.get_object()) {
+    const std::string_view k = Key(f);
+    if (k == "plane")
+      h.plane = Text(f.value());
+    else if (k == "port")
+      h.port = Text(f.value());
+    else if (k == "netdev")
+      h.netdev = Text(f.value());
+  }
+  return h;
+}
+
+PlanRackRecord ReadRack(od::value item) {
+  PlanRackRecord r;
+  for (auto f : item.get_object()) {
+    const std::string_view k = Key(f);
+    if (k == "name")
+      r.name = Text(f.value());
+    else if (k == "row")
+      r.row = Number(f.value());
+    else if (k == "position")
+      r.position = Number(f.value());
+  }
+  return r;
+}
+
+PlanDeviceRecord ReadDevice(od::value item) {
+  PlanDeviceRecord d;
+  for (auto f : item.get_object()) {
+    const std::string_view k = Key(f);
+    if (k == "name") {
+      d.name = Text(f.value());
+    } else if (k == "role") {
+      d.role = Text(f.value());
+    } else if (k == "tier") {
+      d.tier = Text(f.value());
+    } else if (k == "plane") {
+      d.plane = Text(f.value());
+    } else if (k == "rack") {
+      d.rack = Text(f.value());
+    } else if (k == "model") {
+      d.model = Text(f.value());
+    } else if (k == "loopback") {
+      d.loopback = Text(f.value());
+    } else if (k == "u") {
+      d.u = Number(f.value());
+    } else if (k == "rail") {
+      d.rail = Number(f.value());
+    } else if (k == "group") {
+      d.group = Number(f.value());
+    } else if (k == "asn") {
+      uint64_t asn = 0;  // 4-byte ASNs reach 4,294,967,295
+      if (f.value().get_uint64().get(asn) == simdjson::SUCCESS) d.asn = asn;
+    }
+  }
+  return d;
+}
+
+PlanLinkEnd ReadLinkEnd(od::value end) {
+  PlanLinkEnd e;
+  e.present = true;
+  for (auto f : end.get_object()) {
+    const std::string_view k = Key(f);
+    if (k == "device")
+      e.device = Text(f.value());
+    else if (k == "port")
+      e.port = Text(f.value());
+    else if (k == "ip")
+      e.ip = Text(f.value());
+  }
+  return e;
+}
+
+template <bool kDetails>
+PlanLinkRecord ReadLink(od::value item) {
+  PlanLinkRecord l;
+  for (auto f : item.get_object()) {
+    const std::string_view k = Key(f);
+    if (k == "a") {
+      l.a = ReadLinkEnd(f.value());
+    } else if (k == "z") {
+      l.z = ReadLinkEnd(f.value());
+    } else if (k == "label") {
+      l.label = Text(f.value());
+    } else if (k == "plane") {
+      l.plane = Text(f.value());
+    } else if (k == "level") {
+      l.level = Text(f.value());
+    } else if (k == "rail") {
+      l.rail = Number(f.value());
+    } else if (k == "speed_gbps") {
+      l.speed_gbps = Number(f.value());
+    } else if (!kDetails) {
+      continue;
+    } else if (k == "cable") {
+      l.cable = Text(f.value());
+    } else if (k == "xcvr_a") {
+      l.xcvr_a = Text(f.value());
+    } else if (k == "xcvr_z") {
+      l.xcvr_z = Text(f.value());
+    } else if (k == "length_m") {
+      double m = 0;
+      if (f.value().get_double().get(m) == simdjson::SUCCESS) l.length_m = m;
+    }
+  }
+  return l;
+}
+
+// Each element of a section's array to its callback.
+template <class Record>
+void EachRecord(od::value section, Record (*read)(od::value), const std::function<void(const Record&)>& use) {
+  for (auto item : section.get_array()) use(read(item.value()));
+}
+
+}  // namespace
+
+void ReadPlanSections(const simdjson::padded_string& padded, const std::string& source, const PlanSections& sections) {
+  auto fail = [&](const std::string& why) { throw InputError(source, 0, 0, "", why); };
+  od::parser parser;
+  od::document doc;
+  if (auto error = parser.iterate(padded).get(doc)) fail(fmt::format("not valid JSON: {}", simdjson::error_message(error)));
+  bool schema_ok = false;
+  try {
+    od::object root;
+    if (doc.get_object().get(root) != simdjson::SUCCESS) fail("not a railyard plan (expected a JSON object)");
+    for (auto field : root) {
+      const std::string_view key = Key(field);
+      od::value value = field.value();
+      if (key == "schema") {
+        schema_ok = Text(value) == kPlanSchema;
+        if (!schema_ok) break;
+      } else if (key == "name" && sections.name) {
+        sections.name(Text(value));
+      } else if (key == "planes" && sections.plane) {
+        EachRecord(value, &ReadPlane, sections.plane);
+      } else if (key == "host_ports" && sections.host_port) {
+        EachRecord(value, &ReadHostPort, sections.host_port);
+      } else if (key == "racks" && sections.rack) {
+        EachRecord(value, &ReadRack, sections.rack);
+      } else if (key == "devices" && sections.device) {
+        EachRecord(value, &ReadDevice, sections.device);
+      } else if (key == "links" && sections.link) {
+        EachRecord(value, sections.link_details ? &ReadLink<true> : &ReadLink<false>, sections.link);
+      }
+    }
+  } catch (const simdjson::simdjson_error& e) {
+    fail(fmt::format("not a railyard plan: {}", e.what()));
+  }
+  if (!schema_ok) {
+    fail(fmt::format("not {} (expected \"schema\": \"{}\": give the plan.json that `railyard plan -o` wrote)", kPlanSchema,
+                     kPlanSchema));
+  }
+}
+
+}  // namespace railyard
