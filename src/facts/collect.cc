@@ -548,6 +548,12 @@ void ReadToolReports(HostFacts& f, const CollectInputs& in) {
   if (in.lldpctl) {
     AdjacencyReport r = ParseLldpctl(*in.lldpctl, in.hostname, "lldpctl");  // json, json0, keyvalue, plain or xml
     Account(f, {"lldpctl -f json"}, r.warnings, true, "");
+    if (r.adjacencies.empty() && r.warnings.empty()) {
+      SourceNamed(f, {"lldpctl -f json"})
+          .warnings.push_back(
+              "no LLDP neighbour on any port: lldpd hears none (the switch ports send no LLDP, or lldpd does not listen on "
+              "the NICs)");
+    }
     for (const Adjacency& a : r.adjacencies)
       f.lldp.push_back({a.local_port, a.remote_device, a.remote_port, a.remote_guid, a.pvid});
   }
@@ -855,6 +861,13 @@ void ReadCaptureIdentity(const fs::path& root, CollectInputs& in) {
   }
 }
 
+// A capture file with nothing in it: the command printed nothing or failed. Said on its source, since
+// most readers take no output as "none" (no kernel message, no neighbour, no interface).
+std::vector<std::string> EmptyFileWarning(const std::string& text) {
+  if (text.find_first_not_of(" \t\r\n") != std::string::npos) return {};
+  return {"the file is empty: the command printed nothing, or its capture failed"};
+}
+
 void ReadFixedCaptureFiles(const fs::path& root, CollectInputs& in) {
   for (const FixedCaptureFile& file : FixedCaptureFiles()) {
     std::optional<std::string>& into = in.*file.into;
@@ -867,7 +880,7 @@ void ReadFixedCaptureFiles(const fs::path& root, CollectInputs& in) {
     }
     if (!file.source) continue;
     if (into) {
-      in.sources.push_back({file.source, true, read_from, {}});
+      in.sources.push_back({file.source, true, read_from, EmptyFileWarning(*into)});
     } else if (file.absent == WhenAbsent::kNoted || (file.absent == WhenAbsent::kNotedOnEsxi && in.esxcli_nic_list)) {
       std::string also;
       for (size_t i = 1; i < file.names.size(); ++i) also += fmt::format("{}{}", i == 1 ? " (or " : ", ", file.names[i]);
@@ -881,8 +894,9 @@ void ReadFixedCaptureFiles(const fs::path& root, CollectInputs& in) {
 void KeepFile(const fs::path& path, std::map<std::string, std::string>& into, const std::string& key, const std::string& source,
               CollectInputs& in) {
   std::optional<std::string> text = ReadIfExists(path);
+  std::vector<std::string> warnings = text ? EmptyFileWarning(*text) : std::vector<std::string>{};
   if (text) into[key] = std::move(*text);
-  in.sources.push_back({source, text.has_value(), text ? path.string() : path.string() + ": unreadable", {}});
+  in.sources.push_back({source, text.has_value(), text ? path.string() : path.string() + ": unreadable", std::move(warnings)});
 }
 
 // Whether NAME is one of a kind of per-object file; reads it if so.
@@ -951,6 +965,7 @@ void ReadCaptureInterfaces(const fs::path& root, CollectInputs& in) {
       if (!text) continue;
       links = ParseIpLinkText(*text);
       note(source, true, (root / file).string());
+      in.sources.back().warnings = EmptyFileWarning(*text);
       for (const ParseWarning& w : links->warnings)
         in.sources.back().warnings.push_back(fmt::format("line {}: {}", w.line, w.message));
       break;

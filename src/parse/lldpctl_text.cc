@@ -246,7 +246,16 @@ AdjacencyReport ParseLldpctlXml(std::string_view text, std::string_view local_de
 
 AdjacencyReport ParseLldpctl(std::string_view text, std::string_view local_device, std::string_view source) {
   size_t first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string_view::npos) return ParseLldpctlPlain(text, local_device, source);
+  if (first == std::string_view::npos) {
+    // Nothing at all: `lldpctl -f keyvalue` on a device with no neighbour, or a capture that failed
+    // (ssh timed out, the file truncated). Taken as "no neighbour", a failed capture would report every
+    // cable of the device missing; said instead, so the caller can tell.
+    AdjacencyReport report;
+    report.warnings.push_back({1,
+                               "empty: no lldpctl output (a failed capture?); `lldpctl -f json` says \"no neighbour\" as "
+                               "{\"lldp\": {}}, which is read as such"});
+    return report;
+  }
   if (text[first] == '{' || text[first] == '[') return ParseLldpctlJson(text, local_device, source);
   if (text[first] == '<') return ParseLldpctlXml(text, local_device, source);
   if (text.substr(first).starts_with("lldp.")) return ParseLldpctlKeyValue(text, local_device, source);

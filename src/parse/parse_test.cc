@@ -139,6 +139,23 @@ TEST(Lldpctl, EveryOutputFormOfOneRealNeighbour) {
   }
 }
 
+TEST(Lldpctl, NoNeighbourInEveryFormAndTheEmptyOneThatCannotSaySo) {
+  // Real lldpd with no neighbour: json, json0, plain and xml say so and read as no adjacency, no
+  // warning; keyvalue prints nothing at all, which a failed capture also is: a warning, so that verify
+  // does not call every cable of the device missing.
+  for (const char* f : {"json", "json0", "plain", "xml"}) {
+    const std::string name = fmt::format("lldpd/lldpctl-{}-no-neighbour.txt", f);
+    AdjacencyReport r = ParseLldpctl(ReadText(FixturePath(name)), "leaf01", name);
+    EXPECT_TRUE(r.warnings.empty()) << f << ": " << (r.warnings.empty() ? "" : r.warnings[0].message);
+    EXPECT_TRUE(r.adjacencies.empty()) << f;
+  }
+  AdjacencyReport empty = ParseLldpctl(ReadText(FixturePath("lldpd/lldpctl-keyvalue-no-neighbour.txt")), "leaf01", "kv");
+  EXPECT_TRUE(empty.adjacencies.empty());
+  ASSERT_EQ(empty.warnings.size(), 1u);
+  EXPECT_NE(empty.warnings[0].message.find("empty"), std::string::npos);
+  EXPECT_EQ(ParseLldpctl(" \n\n", "leaf01", "blank").warnings.size(), 1u);
+}
+
 TEST(Lldpctl, TextFormsWithVlansAndSeveralNeighbours) {
   // keyvalue: a Cisco switch whose SysDescr spans four lines, VLAN 140 as pvid.
   AdjacencyReport cisco =
