@@ -2,6 +2,7 @@
 #include "model/schemas.h"
 #include "util/input_error.h"
 
+#include <filesystem>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -9,7 +10,11 @@
 #include <fmt/format.h>
 
 #include "doctor/doctor.h"
+#include "facts/facts_files.h"
+#include "rollout/state.h"
 #include "rollout/waves.h"
+#include "util/json_input.h"
+#include "util/output_file.h"
 
 namespace railyard {
 namespace {
@@ -193,6 +198,42 @@ std::vector<AssetObservation> CheckObservations(const WaveCheck& check) {
     out.push_back(std::move(o));
   }
   return out;
+}
+
+WaveCheckRun CheckWaveInState(const std::string& state, uint32_t wave, const std::vector<std::string>& facts_after,
+                              std::shared_ptr<const HostPlan> plan, const std::vector<SwitchFirmwareSeen>* switches_after,
+                              LedgerStore* ledger, const std::string& by) {
+  namespace fs = std::filesystem;
+  nlohmann::json rollout = ReadJsonFile((fs::path(state) / "rollout.json").string());
+  const nlohmann::json* planned = rollout.contains("waves") && wave < rollout["waves"].size() ? &rollout["waves"][wave] : nullptr;
+  if (facts_after.empty() && (!planned || planned->value("kind", "host") != "switch")) {
+    throw std::runtime_error(fmt::format("--facts: wave {} is a wave of hosts: give the facts collected after it", wave));
+  }
+  std::vector<HostFacts> before, after;
+  if (fs::is_directory(fs::path(state) / "facts-before")) {
+    ForEachFacts({(fs::path(state) / "facts-before").string()}, [&](HostFacts&& f) { before.push_back(std::move(f)); });
+  }
+  if (!facts_after.empty()) ForEachFacts(facts_after, [&](HostFacts&& f) { after.push_back(std::move(f)); });
+  WaveCheckRun run;
+  run.check = CheckWave(rollout, wave, before, after, std::move(plan), switches_after);
+  const WaveCheck& check = run.check;
+  if (!check.pass) {
+    OutputFile script((fs::path(state) / (check.wave + "-rollback.sh")).string());
+    script.Append(check.rollback_script);
+    CommitAll({&script});
+  }
+  run.json =
+      nlohmann::json{{"schema", kRolloutCheckSchema}, {"wave", check.wave},           {"pass", check.pass},
+                     {"devices", check.devices},      {"at_target", check.at_target}, {"findings", FindingsJson(check.findings)}}
+          .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+      "\n";
+  RecordCheck(state, check.wave, run.json);
+  if (ledger) {
+    std::vector<AssetObservation> events = CheckObservations(check);
+    if (!events.empty()) ledger->Record(events, by.empty() ? "railyard" : by, "railyard rollout check " + check.wave);
+    run.recorded = events.size();
+  }
+  return run;
 }
 
 }  // namespace railyard

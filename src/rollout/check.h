@@ -49,4 +49,18 @@ WaveCheck CheckWave(const nlohmann::json& rollout, uint32_t wave, const std::vec
                     const std::vector<HostFacts>& after, std::shared_ptr<const HostPlan> plan,
                     const std::vector<SwitchFirmwareSeen>* switches_after = nullptr);
 
+// `rollout check` on a state directory (`rollout plan -o`): wave N checked against the facts kept
+// there before the rollout and `facts_after` (files or directories); on a halt its rollback script
+// written beside (STATE/<wave>-rollback.sh); the result recorded in checks/ (`rollout status` reads it)
+// and, with a ledger, on each device's serial as `by`. Throws on input errors, before anything is
+// written: a wave of hosts checked without facts, a wave that does not exist.
+struct WaveCheckRun {
+  WaveCheck check;
+  std::string json;     // railyard.rollout-check/1
+  size_t recorded = 0;  // device results recorded in the ledger
+};
+WaveCheckRun CheckWaveInState(const std::string& state, uint32_t wave, const std::vector<std::string>& facts_after,
+                              std::shared_ptr<const HostPlan> plan, const std::vector<SwitchFirmwareSeen>* switches_after,
+                              LedgerStore* ledger, const std::string& by);
+
 }  // namespace railyard

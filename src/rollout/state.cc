@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "model/finding.h"
+#include "model/findings_formats.h"
 #include "util/csv.h"
 #include "util/hostlist.h"
 #include "util/html.h"
@@ -441,6 +442,65 @@ std::string RolloutReportHtml(const std::string& dir) {
   }
   out += "</table>\n</body></html>\n";
   return out;
+}
+
+std::string RolloutPlanTable(const RolloutPlan& plan, size_t hosts) {
+  size_t devices = 0;
+  for (const RolloutWave& w : plan.waves) devices += w.devices.size();
+  std::string out = fmt::format("{} hosts, {} devices to move in {} waves; {} devices held back\n\n", hosts, devices,
+                                plan.waves.size(), plan.skipped.size());
+  out += fmt::format("{:<5} {:<15} {:>6} {:>8} {:>7}  {}\n", "WAVE", "NAME", "HOSTS", "DEVICES", "DRAINED", "FIRST HOSTS");
+  for (const RolloutWave& w : plan.waves) {
+    std::string first;
+    for (size_t i = 0; i < w.hosts.size() && i < 4; ++i) first += (i ? " " : "") + w.hosts[i];
+    if (w.hosts.size() > 4) first += " ...";
+    out += fmt::format("{:<5} {:<15} {:>6} {:>8} {:>7}  {}\n", w.index, w.name, w.hosts.size(), w.devices.size(), w.drain.size(),
+                       first);
+  }
+  std::map<std::string, size_t> rules;
+  for (const RolloutSkip& s : plan.skipped) ++rules[s.rule];
+  if (!rules.empty()) {
+    out += "\nheld back:";
+    for (const auto& [rule, n] : rules) out += fmt::format(" {} {}", n, rule);
+    out += "\n";
+  }
+  if (!plan.findings.empty()) out += "\n" + FindingsTable(plan.findings);
+  return out;
+}
+
+std::string RolloutStatusTable(const std::vector<WaveStatus>& waves) {
+  std::string out = fmt::format("{:<5} {:<16} {:<21} {}\n", "WAVE", "NAME", "STATE", "DETAIL");
+  for (const WaveStatus& s : waves) out += fmt::format("{:<5} {:<16} {:<21} {}\n", s.index, s.name, s.state, s.detail);
+  return out;
+}
+
+void KeepFactsBefore(const std::vector<std::string>& inputs, const std::string& dir) {
+  namespace fs = std::filesystem;
+  const fs::path kept = fs::path(dir) / "facts-before";
+  std::error_code ec;
+  fs::remove_all(kept, ec);
+  fs::create_directories(kept);
+  size_t n = 0;
+  auto keep = [&](const fs::path& file) {
+    fs::path target = kept / fmt::format("{:04}-{}", n++, file.filename().string());
+    if (target.extension() != ".json" && target.extension() != ".ndjson") target += ".ndjson";
+    fs::path temp = target;
+    temp += ".tmp";
+    fs::copy_file(file, temp, fs::copy_options::overwrite_existing);
+    fs::rename(temp, target);
+  };
+  for (const std::string& input : inputs) {
+    if (fs::is_directory(input)) {
+      std::vector<fs::path> files;
+      for (const auto& e : fs::directory_iterator(input)) {
+        if (e.path().extension() == ".json" || e.path().extension() == ".ndjson") files.push_back(e.path());
+      }
+      std::sort(files.begin(), files.end());
+      for (const fs::path& f : files) keep(f);
+    } else {
+      keep(input);
+    }
+  }
 }
 
 }  // namespace railyard

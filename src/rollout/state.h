@@ -34,6 +34,17 @@ void ApproveWave(const std::string& dir, uint32_t wave, const std::string& by);
 std::string RolloutReportCsv(const std::string& dir);
 std::string RolloutReportHtml(const std::string& dir);
 
+// The rollout as `rollout plan` prints it: hosts and devices, one row per wave, what was held back and
+// the findings.
+std::string RolloutPlanTable(const RolloutPlan& plan, size_t hosts);
+// `rollout status`: one row per wave.
+std::string RolloutStatusTable(const std::vector<WaveStatus>& waves);
+
+// The facts the rollout was planned from, kept in STATE_DIR/facts-before/ for `rollout check`: each
+// input file (or each *.json and *.ndjson of an input directory) copied under a temporary name and
+// renamed into place.
+void KeepFactsBefore(const std::vector<std::string>& inputs, const std::string& dir);
+
 // Records a check result (the `rollout check` JSON) in checks/.
 void RecordCheck(const std::string& dir, const std::string& wave_name, const std::string& json);
 

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "ledger/authenticity.h"
 #include "planfile/names.h"
 #include "util/terminal.h"
 #include "util/versions.h"
@@ -365,6 +366,15 @@ RolloutPlan PlanRollout(const PlannedFabric* plan, const std::vector<FleetHost>&
     rest = std::move(next);
   }
   return out;
+}
+
+std::map<std::string, std::string> SuspectCards(const LedgerStore& ledger) {
+  std::map<std::string, std::string> suspect;
+  for (const AuthenticityFinding& f : CheckLedger(ledger)) {
+    // An authenticity finding's host is the card's serial.
+    if (f.finding.severity >= Severity::kWarning) suspect.emplace(f.finding.host, f.finding.rule + ": " + f.finding.message);
+  }
+  return suspect;
 }
 
 }  // namespace railyard

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "facts/host_facts.h"
+#include "ledger/ledger.h"
 #include "model/finding.h"
 #include "planfile/planned.h"
 #include "rollout/rollout_plan.h"
@@ -41,6 +42,10 @@ struct FleetHost {
 // The devices of one host's facts: flint queries first, devlink where flint has none; one per card
 // (the lowest PCI function of a bus:device).
 FleetHost FleetHostFromFacts(const HostFacts& facts);
+
+// The cards the ledger doubts (an authenticity finding at warning or above): serial -> why, for
+// PlanRollout's `suspect`.
+std::map<std::string, std::string> SuspectCards(const LedgerStore& ledger);
 
 // `plan` (may be null) gives each host its scalable unit and leaves; hosts it does not know form a
 // domain of their own ("unplanned"), said in a finding.
