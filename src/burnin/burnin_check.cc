@@ -577,4 +577,13 @@ BurninPlan BisectPlan(const BurninCheck& c) {
   return p;
 }
 
+std::string FindBurninPlan(const std::string& results_dir) {
+  namespace fs = std::filesystem;
+  for (const fs::path& p : {fs::path(results_dir) / "burnin-plan.json", fs::path(results_dir).parent_path() / "burnin-plan.json",
+                            fs::absolute(results_dir).parent_path() / "burnin-plan.json"}) {
+    if (fs::exists(p)) return p.string();
+  }
+  throw std::runtime_error(fmt::format("{}: no burnin-plan.json in it or above it (give --burnin)", results_dir));
+}
+
 }  // namespace railyard

@@ -73,4 +73,8 @@ std::string BurninCheckHtml(const BurninCheck& check);
 // The next round as a burn-in plan of its own (pattern "bisect"), for `burnin bisect -o DIR`.
 BurninPlan BisectPlan(const BurninCheck& check);
 
+// The burnin-plan.json a results directory was written for: in it, or in the directory above it
+// (`burnin plan -o DIR` puts results/ beside it). Throws std::runtime_error naming the directory.
+std::string FindBurninPlan(const std::string& results_dir);
+
 }  // namespace railyard

@@ -1,4 +1,5 @@
 #include "burnin/burnin_ledger.h"
+#include "facts/facts_files.h"
 
 #include <algorithm>
 #include <limits>
@@ -106,6 +107,15 @@ BurninLedgerUpdate BurninObservations(const BurninCheck& check, const std::vecto
     out.observations.push_back(std::move(o));
   }
   return out;
+}
+
+BurninLedgerUpdate RecordBurninVerdicts(const BurninCheck& check, const std::vector<std::string>& facts, LedgerStore& ledger,
+                                        const std::string& by, const std::string& source) {
+  std::vector<HostFacts> hosts;
+  ForEachFacts(facts, [&](HostFacts&& f) { hosts.push_back(std::move(f)); });
+  BurninLedgerUpdate update = BurninObservations(check, hosts, ledger);
+  if (!update.observations.empty()) ledger.Record(update.observations, by.empty() ? "railyard" : by, source);
+  return update;
 }
 
 }  // namespace railyard

@@ -22,4 +22,9 @@ struct BurninLedgerUpdate {
 
 BurninLedgerUpdate BurninObservations(const BurninCheck& check, const std::vector<HostFacts>& facts, const LedgerStore& ledger);
 
+// BurninObservations over the host facts in `facts` (files or directories), recorded in the ledger as
+// one import by `by` (default "railyard") from `source`. Returns what was recorded and what was not.
+BurninLedgerUpdate RecordBurninVerdicts(const BurninCheck& check, const std::vector<std::string>& facts, LedgerStore& ledger,
+                                        const std::string& by, const std::string& source);
+
 }  // namespace railyard

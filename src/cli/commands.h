@@ -3,7 +3,9 @@
 
 #include <functional>
 #include <iostream>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -44,6 +46,28 @@ inline PlannedFabric LoadPlanNoting(const std::string& path, bool with_addresses
   PlannedFabric plan = LoadPlannedFabric(path, with_addresses);
   if (!plan.index_note.empty()) std::cerr << "railyard: note: " << plan.index_note << "\n";
   return plan;
+}
+
+// A sub-verb (`rollout check`, `burnin bisect`) registers its options and returns its runner, which
+// gives an exit code when that sub-verb was the one given, nothing otherwise.
+using SubVerb = std::function<std::optional<int>()>;
+// The exit code of the sub-verb that ran (kExitInput when none did).
+inline std::function<int()> RunWhicheverRan(std::vector<SubVerb> verbs) {
+  return [verbs = std::move(verbs)]() -> int {
+    for (const SubVerb& v : verbs) {
+      if (std::optional<int> exit = v()) return *exit;
+    }
+    return kExitInput;
+  };
+}
+// Runs `body`; what it throws is printed as `railyard: error: …` and exits kExitInput.
+inline int ReportingErrors(const std::function<int()>& body) {
+  try {
+    return body();
+  } catch (const std::exception& e) {
+    std::cerr << "railyard: error: " << e.what() << "\n";
+    return kExitInput;
+  }
 }
 
 // Registers the verb on `app`; the returned function runs it when the verb was chosen.

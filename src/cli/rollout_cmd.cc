@@ -17,20 +17,7 @@ namespace railyard::cli {
 
 namespace {
 
-// Each verb of `railyard rollout` registers its options and returns what runs it when it was given.
-using Verb = std::function<std::optional<int>()>;
-
-// Runs `body`, printing an error as the other commands do: exit 2 for what was given wrong.
-int Reporting(const std::function<int()>& body) {
-  try {
-    return body();
-  } catch (const std::exception& e) {
-    std::cerr << "railyard: error: " << e.what() << "\n";
-    return kExitInput;
-  }
-}
-
-Verb AddPlan(CLI::App& verb) {
+SubVerb AddPlan(CLI::App& verb) {
   struct Args {
     std::vector<std::string> facts;
     std::string target, plan, policy, out, format = "table", by, ledger, switches;
@@ -58,7 +45,7 @@ Verb AddPlan(CLI::App& verb) {
   cmd->add_option("--by", a->by, "who plans it (default $USER): with two_person, someone else approves")->envname("USER");
   return [a, cmd]() -> std::optional<int> {
     if (!cmd->parsed()) return std::nullopt;
-    return Reporting([&] {
+    return ReportingErrors([&] {
       RolloutTarget target = LoadRolloutTarget(a->target);
       RolloutPolicy policy = a->policy.empty() ? RolloutPolicy{} : LoadRolloutPolicy(a->policy);
       std::unique_ptr<PlannedFabric> plan;
@@ -82,20 +69,20 @@ Verb AddPlan(CLI::App& verb) {
   };
 }
 
-Verb AddStatus(CLI::App& verb) {
+SubVerb AddStatus(CLI::App& verb) {
   auto state = std::make_shared<std::string>();
   CLI::App* cmd = verb.add_subcommand("status", "Where the rollout stands: done, halted, waiting for approval, ready");
   cmd->add_option("--state", *state, "the state directory")->required()->check(CLI::ExistingDirectory);
   return [state, cmd]() -> std::optional<int> {
     if (!cmd->parsed()) return std::nullopt;
-    return Reporting([&] {
+    return ReportingErrors([&] {
       std::cout << RolloutStatusTable(RolloutStatus(*state));
       return kExitOk;
     });
   };
 }
 
-Verb AddReport(CLI::App& verb) {
+SubVerb AddReport(CLI::App& verb) {
   struct Args {
     std::string state, format = "html";
   };
@@ -105,14 +92,14 @@ Verb AddReport(CLI::App& verb) {
   cmd->add_option("--format", a->format, "html (default) or csv")->check(CLI::IsMember({"html", "csv"}));
   return [a, cmd]() -> std::optional<int> {
     if (!cmd->parsed()) return std::nullopt;
-    return Reporting([&] {
+    return ReportingErrors([&] {
       std::cout << (a->format == "csv" ? RolloutReportCsv(a->state) : RolloutReportHtml(a->state));
       return kExitOk;
     });
   };
 }
 
-Verb AddApprove(CLI::App& verb) {
+SubVerb AddApprove(CLI::App& verb) {
   struct Args {
     std::string state, by;
     uint32_t wave = 0;
@@ -124,7 +111,7 @@ Verb AddApprove(CLI::App& verb) {
   cmd->add_option("--by", a->by, "who approves")->required();
   return [a, cmd]() -> std::optional<int> {
     if (!cmd->parsed()) return std::nullopt;
-    return Reporting([&] {
+    return ReportingErrors([&] {
       ApproveWave(a->state, a->wave, a->by);
       std::cout << fmt::format("wave {} approved by {}\n", a->wave, a->by);
       return kExitOk;
@@ -132,7 +119,7 @@ Verb AddApprove(CLI::App& verb) {
   };
 }
 
-Verb AddCheck(CLI::App& verb) {
+SubVerb AddCheck(CLI::App& verb) {
   struct Args {
     std::string state;
     uint32_t wave = 0;
@@ -155,7 +142,7 @@ Verb AddCheck(CLI::App& verb) {
   cmd->add_option("--format", c->format, "table (default) or json")->check(CLI::IsMember({"table", "json"}));
   return [c, cmd]() -> std::optional<int> {
     if (!cmd->parsed()) return std::nullopt;
-    return Reporting([&] {
+    return ReportingErrors([&] {
       std::shared_ptr<const HostPlan> plan;
       if (!c->plan.empty()) plan = std::make_shared<HostPlan>(LoadPlanNoting(c->plan, true));
       std::vector<SwitchFirmwareSeen> switches;
@@ -188,13 +175,7 @@ Verb AddCheck(CLI::App& verb) {
 std::function<int()> AddRolloutCommand(CLI::App& app) {
   CLI::App* verb = app.add_subcommand("rollout", "Plan firmware rollouts in waves across failure domains");
   verb->require_subcommand(1);
-  std::vector<Verb> verbs = {AddPlan(*verb), AddStatus(*verb), AddReport(*verb), AddApprove(*verb), AddCheck(*verb)};
-  return [verbs]() -> int {
-    for (const Verb& v : verbs) {
-      if (std::optional<int> exit = v()) return *exit;
-    }
-    return kExitInput;
-  };
+  return RunWhicheverRan({AddPlan(*verb), AddStatus(*verb), AddReport(*verb), AddApprove(*verb), AddCheck(*verb)});
 }
 
 }  // namespace railyard::cli
