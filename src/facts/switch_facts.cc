@@ -196,152 +196,185 @@ SwitchFacts ParseSwitchFactsJson(const std::string& text, const std::string& sou
   return f;
 }
 
-SwitchFacts CollectSwitchFrom(const std::string& dir) {
-  SwitchFacts f;
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec)) throw InputError(dir, 0, 0, "", "not a directory of saved switch outputs");
-  std::vector<fs::path> files;
-  for (const auto& e : fs::directory_iterator(dir, ec)) {
-    if (e.is_symlink()) {
-      f.warnings.push_back(
-          {e.path().string(), 0, "a symlink: not followed (the directory holds what was saved from the switch)"});
-    } else if (e.is_regular_file()) {
-      files.push_back(e.path());
-    }
-  }
-  std::sort(files.begin(), files.end());
-  auto read = [](const fs::path& p) { return ReadWholeFile(p.string()); };  // names the file when it cannot be read
-  auto add = [&](const SwitchPortsReport& r, const std::string& os, const std::string& source) {
-    if (f.os.empty()) f.os = os;
-    for (SwitchPortFacts p : r.ports) {
-      p.source = source;
-      f.ports.push_back(std::move(p));
-    }
-    for (const ParseWarning& w : r.warnings) f.warnings.push_back({source, w.line, w.message});
-  };
-  std::map<std::string, std::pair<std::string, std::string>> reasons;  // errdisabled port -> cause, where
-  std::vector<SwitchPortFacts> vlans;      // from the switchport output: VLAN mode, access, allowed, native
-  std::vector<SwitchPortFacts> counters;   // from the error counters output
-  std::vector<SwitchPortFacts> modules;    // from the transceiver outputs
-  std::vector<SwitchPortFacts> qos_ports;  // from show qos interfaces
-  // An output that adds to the status table's ports (merged by name below): its ports, its warnings.
-  auto supplement = [&](SwitchPortsReport r, const std::string& os, const std::string& source,
-                        std::vector<SwitchPortFacts>& into) {
-    if (f.os.empty()) f.os = os;
-    for (SwitchPortFacts& port : r.ports) into.push_back(std::move(port));
-    for (const ParseWarning& w : r.warnings) f.warnings.push_back({source, w.line, w.message});
-  };
-  // A supplement whose ports remember the file they came from (the status table's ports keep theirs).
-  auto tag = [&](SwitchPortsReport r, const std::string& os, const std::string& source, std::vector<SwitchPortFacts>& into) {
-    for (SwitchPortFacts& port : r.ports) port.source = source;
-    supplement(std::move(r), os, source, into);
-  };
-  for (const fs::path& p : files) {
+namespace {
+
+// The saved outputs of one switch, read file by file: the status table's ports first-class, the other
+// outputs (VLANs, counters, transceivers, QoS, errdisabled reasons) kept aside and merged into them by
+// port name at the end, whatever order the files came in.
+class SwitchCaptureReader {
+ public:
+  // Reads one file by its name; false when railyard reads no file of that name.
+  bool Read(const fs::path& p) {
     const std::string name = p.filename().string(), source = p.string();
-    f.sources.push_back(source);
     if (name == "hostname.txt") {
-      std::string h = read(p);
+      std::string h = Text(p);
       h.erase(h.find_last_not_of(" \t\r\n") + 1);
-      f.hostname = h.substr(0, h.find('\n'));
+      f_.hostname = h.substr(0, h.find('\n'));
     } else if (name == "eos-show-interfaces-status.txt" || name == "eos-show-interfaces-status.json") {
-      add(ParseEosInterfacesStatus(read(p)), "eos", source);
+      AddStatus(ParseEosInterfacesStatus(Text(p)), "eos", source);
     } else if (name == "eos-show-interfaces-status-errdisabled.txt" || name == "eos-show-interfaces-status-errdisabled.json") {
-      std::vector<SwitchPortFacts> table;  // the Reason table: merged below
-      supplement(ParseEosInterfacesStatus(read(p)), "eos", source, table);
-      for (const SwitchPortFacts& port : table) reasons[port.name] = {port.reason, source + ":" + std::to_string(port.line)};
+      std::vector<SwitchPortFacts> table;  // the Reason table: merged at the end
+      Supplement(ParseEosInterfacesStatus(Text(p)), "eos", source, table);
+      for (const SwitchPortFacts& port : table) reasons_[port.name] = {port.reason, source + ":" + std::to_string(port.line)};
     } else if (name == "eos-show-interfaces-switchport.txt" || name == "eos-show-interfaces-switchport.json") {
-      supplement(ParseEosSwitchport(read(p)), "eos", source, vlans);
+      Supplement(ParseEosSwitchport(Text(p)), "eos", source, vlans_);
     } else if (name == "eos-show-interfaces-counters-errors.txt" || name == "eos-show-interfaces-counters-errors.json") {
-      tag(ParseEosCountersErrors(read(p)), "eos", source, counters);
+      Tagged(ParseEosCountersErrors(Text(p)), "eos", source, counters_);
     } else if (name == "eos-show-interfaces-transceiver.txt" || name == "eos-show-interfaces-transceiver.json") {
-      tag(ParseEosTransceiver(read(p)), "eos", source, modules);
+      Tagged(ParseEosTransceiver(Text(p)), "eos", source, modules_);
     } else if (name == "sonic-show-interfaces-transceiver-presence.txt") {
-      tag(ParseSonicTransceiverPresence(read(p)), "sonic", source, modules);
+      Tagged(ParseSonicTransceiverPresence(Text(p)), "sonic", source, modules_);
     } else if (name == "sonic-show-interfaces-transceiver-eeprom.txt") {
-      tag(ParseSonicTransceiverEeprom(read(p)), "sonic", source, modules);
+      Tagged(ParseSonicTransceiverEeprom(Text(p)), "sonic", source, modules_);
     } else if (name == "nvue-show-qos-roce.txt") {
-      SwitchQosReport r = ParseNvueQosRoce(read(p));
-      if (f.os.empty()) f.os = "nvue";
-      for (const ParseWarning& w : r.warnings) f.warnings.push_back({source, w.line, w.message});
-      if (auto it = r.ports.find(""); it != r.ports.end()) {
-        f.qos = it->second;
-        f.qos->source = source;
-      }
+      ReadNvueQos(Text(p), source);
     } else if (name == "eos-show-qos-interfaces.txt") {
-      SwitchQosReport r = ParseEosQosInterfaces(read(p));
-      if (f.os.empty()) f.os = "eos";
-      for (const ParseWarning& w : r.warnings) f.warnings.push_back({source, w.line, w.message});
-      for (auto& [port_name, q] : r.ports) {
-        SwitchPortFacts port;
-        port.name = port_name;
-        port.qos = q;
-        port.qos->source = source;
-        qos_ports.push_back(std::move(port));
-      }
+      ReadEosQos(Text(p), source);
     } else if (name == "eos-show-running-config.txt" || name == "sonic-config-db.json" || name == "nvue-config.yaml") {
-      const std::string os = name.starts_with("eos") ? "eos" : name.starts_with("sonic") ? "sonic" : "nvue";
-      std::string error;
-      ConfigEntries entries = ConfigEntriesOf(os, read(p), error);
-      if (!error.empty() || entries.empty()) {
-        f.warnings.push_back({source, 0, error.empty() ? "no configuration line read" : error + ": not read"});
-      } else {
-        if (f.os.empty()) f.os = os;
-        f.running_os = os;
-        f.running = std::move(entries);
-        f.running_source = source;
-      }
+      ReadRunningConfig(name.starts_with("eos") ? "eos" : name.starts_with("sonic") ? "sonic" : "nvue", Text(p), source);
     } else if (name == "sonic-show-interfaces-counters.txt" || name == "sonic-show-interfaces-counters-errors.txt" ||
                name == "sonic-show-interfaces-counters-fec-stats.txt") {
-      tag(ParseSonicCounters(read(p)), "sonic", source, counters);
+      Tagged(ParseSonicCounters(Text(p)), "sonic", source, counters_);
     } else if (name == "sonic-show-vlan-brief.txt") {
-      supplement(ParseSonicVlanBrief(read(p)), "sonic", source, vlans);
+      Supplement(ParseSonicVlanBrief(Text(p)), "sonic", source, vlans_);
     } else if (name == "sonic-show-interfaces-status.txt") {
-      add(ParseSonicInterfacesStatus(read(p)), "sonic", source);
+      AddStatus(ParseSonicInterfacesStatus(Text(p)), "sonic", source);
     } else if (name == "nvue-show-interface.json") {
-      add(ParseNvueInterfaceJson(read(p)), "nvue", source);
-    } else if (IsIbFabricFile(name)) {
-      f.sources.pop_back();  // the fabric's switches: CollectSwitchesFrom
+      AddStatus(ParseNvueInterfaceJson(Text(p)), "nvue", source);
     } else {
-      f.warnings.push_back({source, 0, "not a file railyard reads (docs/switch.md lists the names): not read"});
-      f.sources.pop_back();
+      return false;
     }
+    return true;
   }
-  for (const auto& [errdisabled_port, why] : reasons) {
-    const std::string& port = errdisabled_port;  // a plain reference: lambdas cannot capture structured bindings (clang)
-    auto it = std::find_if(f.ports.begin(), f.ports.end(), [&port](const SwitchPortFacts& x) {
-      return x.name == port || EosLongPortName(x.name) == EosLongPortName(port);
+
+  SwitchFacts& facts() { return f_; }
+
+  // The outputs kept aside, merged into the status table's ports.
+  SwitchFacts Finish() {
+    ApplyErrdisabledReasons();
+    Merge(vlans_, [](SwitchPortFacts& port, const SwitchPortFacts& v) {
+      if (!v.vlan_mode.empty()) port.vlan_mode = v.vlan_mode;
+      if (v.access_vlan) port.access_vlan = v.access_vlan;
+      port.allowed_vlans = v.allowed_vlans;
+      port.native_vlan = v.native_vlan;
     });
-    if (it != f.ports.end()) {
-      it->reason = why.first;
-    } else {
-      f.warnings.push_back(
-          {why.second, 0, fmt::format("{} is errdisabled ({}) but not in the status table: not read", port, why.first)});
+    Merge(modules_, MergeModule);
+    Merge(qos_ports_, [](SwitchPortFacts& port, const SwitchPortFacts& q) { port.qos = q.qos; });
+    Merge(counters_, [](SwitchPortFacts& port, const SwitchPortFacts& c) {
+      for (const auto& [key, value] : c.errors) port.errors[key] = value;  // several counter outputs add up to one view
+      port.errors_source = c.line ? fmt::format("{}:{}", c.source, c.line) : c.source;
+    });
+    return std::move(f_);
+  }
+
+ private:
+  static std::string Text(const fs::path& p) { return ReadWholeFile(p.string()); }  // names the file when unreadable
+
+  void SetOs(const std::string& os) {
+    if (f_.os.empty()) f_.os = os;
+  }
+
+  void Warn(const std::string& source, const std::vector<ParseWarning>& warnings) {
+    for (const ParseWarning& w : warnings) f_.warnings.push_back({source, w.line, w.message});
+  }
+
+  // The status table: the switch's ports.
+  void AddStatus(const SwitchPortsReport& r, const std::string& os, const std::string& source) {
+    SetOs(os);
+    for (SwitchPortFacts p : r.ports) {
+      p.source = source;
+      f_.ports.push_back(std::move(p));
+    }
+    Warn(source, r.warnings);
+  }
+
+  // An output that adds to the status table's ports: its ports kept aside, its warnings.
+  void Supplement(SwitchPortsReport r, const std::string& os, const std::string& source, std::vector<SwitchPortFacts>& into) {
+    SetOs(os);
+    for (SwitchPortFacts& port : r.ports) into.push_back(std::move(port));
+    Warn(source, r.warnings);
+  }
+
+  // A supplement whose ports remember the file they came from (the status table's ports keep theirs).
+  void Tagged(SwitchPortsReport r, const std::string& os, const std::string& source, std::vector<SwitchPortFacts>& into) {
+    for (SwitchPortFacts& port : r.ports) port.source = source;
+    Supplement(std::move(r), os, source, into);
+  }
+
+  // NVUE's `qos roce`: the switch-wide profile.
+  void ReadNvueQos(const std::string& text, const std::string& source) {
+    SwitchQosReport r = ParseNvueQosRoce(text);
+    SetOs("nvue");
+    Warn(source, r.warnings);
+    if (auto it = r.ports.find(""); it != r.ports.end()) {
+      f_.qos = it->second;
+      f_.qos->source = source;
     }
   }
+
+  // EOS's `show qos interfaces`: per port.
+  void ReadEosQos(const std::string& text, const std::string& source) {
+    SwitchQosReport r = ParseEosQosInterfaces(text);
+    SetOs("eos");
+    Warn(source, r.warnings);
+    for (auto& [port_name, q] : r.ports) {
+      SwitchPortFacts port;
+      port.name = port_name;
+      port.qos = q;
+      port.qos->source = source;
+      qos_ports_.push_back(std::move(port));
+    }
+  }
+
+  // The saved running configuration, for switch-config-drift.
+  void ReadRunningConfig(const std::string& os, const std::string& text, const std::string& source) {
+    std::string error;
+    ConfigEntries entries = ConfigEntriesOf(os, text, error);
+    if (!error.empty() || entries.empty()) {
+      f_.warnings.push_back({source, 0, error.empty() ? "no configuration line read" : error + ": not read"});
+      return;
+    }
+    SetOs(os);
+    f_.running_os = os;
+    f_.running = std::move(entries);
+    f_.running_source = source;
+  }
+
+  // Each errdisabled port's cause on its status-table port; a port the table lacks is said.
+  void ApplyErrdisabledReasons() {
+    for (const auto& [errdisabled_port, why] : reasons_) {
+      const std::string& port = errdisabled_port;  // a plain reference: lambdas cannot capture structured bindings (clang)
+      auto it = std::find_if(f_.ports.begin(), f_.ports.end(), [&port](const SwitchPortFacts& x) {
+        return x.name == port || EosLongPortName(x.name) == EosLongPortName(port);
+      });
+      if (it != f_.ports.end()) {
+        it->reason = why.first;
+      } else {
+        f_.warnings.push_back(
+            {why.second, 0, fmt::format("{} is errdisabled ({}) but not in the status table: not read", port, why.first)});
+      }
+    }
+  }
+
   // A supplementary port merged into the status table's port of the same name (the switchport and
   // counters outputs name ports in full, Ethernet1, where the status table is short, Et1), or kept on
   // its own when the table does not list it.
-  auto merge = [&f](const std::vector<SwitchPortFacts>& extra,
-                    const std::function<void(SwitchPortFacts&, const SwitchPortFacts&)>& apply) {
+  void Merge(const std::vector<SwitchPortFacts>& extra,
+             const std::function<void(SwitchPortFacts&, const SwitchPortFacts&)>& apply) {
     for (const SwitchPortFacts& e : extra) {
       const std::string& name = e.name;
-      auto it = std::find_if(f.ports.begin(), f.ports.end(), [&name](const SwitchPortFacts& x) {
+      auto it = std::find_if(f_.ports.begin(), f_.ports.end(), [&name](const SwitchPortFacts& x) {
         return x.name == name || EosLongPortName(x.name) == EosLongPortName(name);
       });
-      if (it == f.ports.end()) {
-        f.ports.push_back(e);
+      if (it == f_.ports.end()) {
+        f_.ports.push_back(e);
       } else {
         apply(*it, e);
       }
     }
-  };
-  merge(vlans, [](SwitchPortFacts& port, const SwitchPortFacts& v) {
-    if (!v.vlan_mode.empty()) port.vlan_mode = v.vlan_mode;
-    if (v.access_vlan) port.access_vlan = v.access_vlan;
-    port.allowed_vlans = v.allowed_vlans;
-    port.native_vlan = v.native_vlan;
-  });
-  merge(modules, [](SwitchPortFacts& port, const SwitchPortFacts& m) {
+  }
+
+  static void MergeModule(SwitchPortFacts& port, const SwitchPortFacts& m) {
     if (!m.module_present) {
       port.module_present = false;
       port.module_type = "Not Present";
@@ -360,18 +393,44 @@ SwitchFacts CollectSwitchFrom(const std::string& dir) {
     reading(port.has_rx_power, port.rx_power_dbm, m.has_rx_power, m.rx_power_dbm);
     reading(port.has_tx_power, port.tx_power_dbm, m.has_tx_power, m.tx_power_dbm);
     reading(port.has_tx_bias, port.tx_bias_ma, m.has_tx_bias, m.tx_bias_ma);
-    if (m.line)
-      port.module_source = fmt::format("{}:{}", m.source, m.line);
-    else
-      port.module_source = m.source;
-  });
-  merge(qos_ports, [](SwitchPortFacts& port, const SwitchPortFacts& q) { port.qos = q.qos; });
-  merge(counters, [](SwitchPortFacts& port, const SwitchPortFacts& c) {
-    for (const auto& [key, value] : c.errors) port.errors[key] = value;  // several counter outputs add up to one view
-    port.errors_source = c.line ? fmt::format("{}:{}", c.source, c.line) : c.source;
-  });
-  if (f.hostname.empty()) f.hostname = fs::path(dir).lexically_normal().filename().string();
-  return f;
+    port.module_source = m.line ? fmt::format("{}:{}", m.source, m.line) : m.source;
+  }
+
+  SwitchFacts f_;
+  std::map<std::string, std::pair<std::string, std::string>> reasons_;  // errdisabled port -> cause, where
+  std::vector<SwitchPortFacts> vlans_;      // from the switchport output: VLAN mode, access, allowed, native
+  std::vector<SwitchPortFacts> counters_;   // from the error counters output
+  std::vector<SwitchPortFacts> modules_;    // from the transceiver outputs
+  std::vector<SwitchPortFacts> qos_ports_;  // from show qos interfaces
+};
+
+}  // namespace
+
+SwitchFacts CollectSwitchFrom(const std::string& dir) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) throw InputError(dir, 0, 0, "", "not a directory of saved switch outputs");
+  SwitchCaptureReader reader;
+  SwitchFacts& f = reader.facts();
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    if (e.is_symlink()) {
+      f.warnings.push_back(
+          {e.path().string(), 0, "a symlink: not followed (the directory holds what was saved from the switch)"});
+    } else if (e.is_regular_file()) {
+      files.push_back(e.path());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  for (const fs::path& p : files) {
+    if (reader.Read(p)) {
+      f.sources.push_back(p.string());
+    } else if (!IsIbFabricFile(p.filename().string())) {  // the fabric's switches: CollectSwitchesFrom
+      f.warnings.push_back({p.string(), 0, "not a file railyard reads (docs/switch.md lists the names): not read"});
+    }
+  }
+  SwitchFacts out = reader.Finish();
+  if (out.hostname.empty()) out.hostname = fs::path(dir).lexically_normal().filename().string();
+  return out;
 }
 
 SwitchFactsSet CollectSwitchesFrom(const std::string& dir) {
