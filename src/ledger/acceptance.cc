@@ -47,6 +47,184 @@ std::string FamilyOf(const Asset& a) {
 
 // `findings`: the asset's authenticity findings (CheckAsset's, or CheckLedger's for it, which add
 // those only the whole ledger shows: shared identities, PSID history).
+// The gates a card or module passes in order. Each returns true when it settles the verdict (where it
+// stops, and why); false to go on to the next.
+bool Stop(AcceptanceVerdict& v, const char* state, std::string reason) {
+  v.to = state;
+  v.reasons.push_back(std::move(reason));
+  return true;
+}
+
+// 1. Identity: genuine, and known well enough to judge.
+bool IdentityGate(const Asset& a, const std::vector<AuthenticityFinding>& findings, AcceptanceVerdict& v) {
+  std::vector<std::string> bad;
+  for (const AuthenticityFinding& f : findings) {
+    if (f.finding.severity > Severity::kInfo) {
+      bad.push_back(fmt::format("{}: {}", f.finding.rule, f.finding.message));
+      for (const auto& e : f.finding.evidence) v.evidence.push_back(e);
+    }
+  }
+  if (!bad.empty()) {
+    v.to = "rejected";
+    v.reasons = bad;
+    return true;
+  }
+  if (a.kind == "nic" && (Field(a, "fw.psid").empty() || (Field(a, "vpd.PN").empty() && Field(a, "opn").empty()))) {
+    return Stop(v, "received",
+                "identity not yet read: import the card's lspci -vvv (VPD) and flint/mstflint q, or its host's facts");
+  }
+  if (a.kind != "nic" && (Field(a, "module.vendor").empty() || Field(a, "opn").empty())) {
+    return Stop(v, "received", "identity not yet read: import the module's ethtool -m (or mlxlink -m) in the host's facts");
+  }
+  return false;
+}
+
+// 2. Firmware at the baseline (cards).
+bool FirmwareGate(const Asset& a, const AcceptancePolicy& p, AcceptanceVerdict& v) {
+  const std::string psid = Field(a, "fw.psid"), fw = Field(a, "fw.version"), family = FamilyOf(a);
+  auto it = p.firmware_baseline.find(psid);
+  if (it == p.firmware_baseline.end()) it = p.firmware_baseline.find(family);
+  if (it == p.firmware_baseline.end()) {
+    return Stop(v, "identity-checked",
+                fmt::format("the policy has no firmware baseline for {} or {}", psid, family.empty() ? "its family" : family));
+  }
+  v.evidence.emplace_back("fw.version", fw);
+  v.evidence.emplace_back("baseline", it->second);
+  if (fw.empty() || CompareVersions(fw, it->second) < 0) {
+    return Stop(v, "identity-checked",
+                fmt::format("firmware {} is below the baseline {} for {}: update it, then re-import its flint q",
+                            fw.empty() ? "(unknown)" : fw, it->second, it->first));
+  }
+  return false;
+}
+
+// The card's server, OS, kernel, driver stack and firmware, as the compatibility matrix asks them.
+CompatQuery CompatQueryOf(const Asset& a, const SystemIdentity& server) {
+  CompatQuery q;
+  q.is_server = [server](std::string_view m) { return server.IsModel(m); };
+  q.opn = Field(a, "opn").empty() ? Field(a, "vpd.PN") : Field(a, "opn");
+  q.family = FamilyOf(a);
+  q.bios = Field(a, "server.bios");
+  std::string os = Field(a, "host.os");
+  if (!os.empty()) {
+    std::string id = os.substr(0, os.find(' ')), version = os.find(' ') == std::string::npos ? "" : os.substr(os.find(' ') + 1);
+    q.os_matches = [id, version](std::string_view entry) { return OsEntryMatches(id, version, entry); };
+    q.os_name = os;
+  }
+  q.kernel = Field(a, "host.kernel");
+  if (!q.kernel.empty()) q.stack = DriverStackOf(Field(a, "host.ofed"));
+  q.firmware = Field(a, "fw.version");
+  return q;
+}
+
+// 3. In a server the compatibility matrix supports it in (where the policy has one and the card was
+// seen in a host).
+bool CompatibilityGate(const Asset& a, const AcceptancePolicy& p, AcceptanceVerdict& v) {
+  if (p.compat.empty()) return false;
+  SystemIdentity server;
+  server.vendor = Field(a, "server.vendor");
+  server.product = Field(a, "server.product");
+  if (server.vendor.empty() && !server.product.empty())
+    std::swap(server.product, server.vendor_product);  // the kernel's joined form
+  if (server.product.empty() && server.vendor_product.empty()) {
+    v.evidence.emplace_back("compatibility", "not checked: the card has not been seen in a server (import its host's facts)");
+    return false;
+  }
+  const CompatQuery q = CompatQueryOf(a, server);
+  CompatVerdict c = CheckCompat(p.compat, q);
+  std::string where = fmt::format("{} ({})", server.Model(), Field(a, "location"));
+  using K = CompatVerdict::Kind;
+  switch (c.kind) {
+    case K::kServerNotListed:
+      v.evidence.emplace_back("compatibility",
+                              fmt::format("not checked: {} says nothing about the {}", p.compat.file, server.Model()));
+      return false;
+    case K::kNicNotListed:
+      return Stop(v, "firmware-aligned",
+                  fmt::format("{} does not list the {} for the {} (it lists {}): move the card to a server that supports it",
+                              p.compat.file, q.opn, where, fmt::join(c.listed_nics, ", ")));
+    case K::kUnsupported:
+      return Stop(v, "firmware-aligned",
+                  fmt::format("{} line {} lists the {} in the {} as unsupported{}", p.compat.file, c.row->line, q.opn, where,
+                              c.row->note.empty() ? "" : ": " + c.row->note));
+    case K::kOutOfRange:
+      return Stop(v, "firmware-aligned",
+                  fmt::format("the {} in the {} is supported only as {} line {} says: {}", q.opn, where, p.compat.file,
+                              c.row->line, fmt::join(c.mismatches, "; ")));
+    default:
+      v.evidence.emplace_back(
+          "compatibility",
+          fmt::format("{} line {}{}", p.compat.file, c.row->line,
+                      c.unchecked.empty() ? "" : fmt::format(" (not checked: {})", fmt::join(c.unchecked, ", "))));
+      return false;
+  }
+}
+
+// 4a. A card's links: PCIe at its capability, each port mlxlink measured at the fastest speed both the
+// port and its cable allow, and burn-in under sustained load (railyard burnin check --ledger): "pass:
+// ...", "fail: ..." (a confirmed suspect), or "suspect ..." / "not judged ..." (retest after the next
+// round).
+bool CardLinkGate(const Asset& a, const AcceptancePolicy& p, AcceptanceVerdict& v) {
+  if (p.require_pcie_at_capability) {
+    const std::string cap = Field(a, "pci.link_capability"), sta = Field(a, "measured.pci_link_status");
+    if (cap.empty() || sta.empty())
+      return Stop(v, "firmware-aligned", "PCIe link not measured: import lspci -vvv (as root) from its host");
+    v.evidence.emplace_back("pci.link_status", sta);
+    if (cap != sta) {
+      return Stop(
+          v, "rejected",
+          fmt::format("PCIe trained at {} but the card is capable of {}: reseat or check the slot, then re-test", sta, cap));
+    }
+  }
+  for (const auto& [field, speed] : a.fields) {
+    if (!field.starts_with("measured.link.")) continue;
+    const std::string port = field.substr(std::string_view("measured.link.").size());
+    const std::string capable = Field(a, ("capable.link." + port).c_str());
+    v.evidence.emplace_back(field, speed);
+    if (!capable.empty() && capable != speed) {
+      return Stop(
+          v, "rejected",
+          fmt::format("{} runs at {} but the port and its cable support {}: check the peer port's speed and FEC, then re-test",
+                      port, speed, capable));
+    }
+  }
+  const std::string burnin = Field(a, "burnin.result");
+  if (!burnin.empty()) v.evidence.emplace_back("burnin.result", burnin);
+  if (burnin.starts_with("fail")) return Stop(v, "rejected", "burn-in " + burnin);
+  if (!burnin.empty() && !burnin.starts_with("pass")) return Stop(v, "firmware-aligned", "burn-in " + burnin);
+  if (burnin.empty() && p.require_burnin)
+    return Stop(v, "firmware-aligned", "no burn-in result: run railyard burnin, then check it with --ledger");
+  return false;
+}
+
+// 4b. A module's link: temperature and BER within the policy, BER counted over long enough.
+bool ModuleLinkGate(const Asset& a, const AcceptancePolicy& p, AcceptanceVerdict& v) {
+  std::optional<double> eff = Number(Field(a, "measured.effective_ber")), raw = Number(Field(a, "measured.raw_ber"));
+  std::optional<double> window = Number(Field(a, "measured.ber_window_min")), temp = Number(Field(a, "measured.temperature_c"));
+  std::vector<std::string> failed;
+  if (temp && *temp >= p.max_module_temp_c)
+    failed.push_back(fmt::format("module at {:.1f} °C, limit {:g} °C", *temp, p.max_module_temp_c));
+  if (eff && *eff > p.max_effective_ber)
+    failed.push_back(fmt::format("effective BER {:.1e} above {:.0e}", *eff, p.max_effective_ber));
+  if (raw && *raw > p.max_raw_ber)
+    failed.push_back(fmt::format("raw BER {:.1e} above {:.0e}: no margin to the FEC limit", *raw, p.max_raw_ber));
+  for (const char* f : {"measured.effective_ber", "measured.raw_ber", "measured.ber_window_min", "measured.temperature_c"}) {
+    if (!Field(a, f).empty()) v.evidence.emplace_back(f, Field(a, f));
+  }
+  if (!failed.empty()) {
+    v.to = "rejected";
+    v.reasons = failed;
+    return true;
+  }
+  if (!eff) return Stop(v, "firmware-aligned", "BER not measured: import mlxlink -c of its port in the host's facts");
+  if (!window || *window < p.min_ber_window_min) {
+    return Stop(v, "firmware-aligned",
+                fmt::format("BER counted over {} min, less than the policy's {:g} min: measure again later",
+                            window ? fmt::format("{:g}", *window) : "an unknown number of", p.min_ber_window_min));
+  }
+  return false;
+}
+
 AcceptanceVerdict EvaluateWith(const Asset& a, const AcceptancePolicy& p, const std::vector<AuthenticityFinding>& findings) {
   AcceptanceVerdict v;
   v.serial = a.serial;
@@ -59,165 +237,11 @@ AcceptanceVerdict EvaluateWith(const Asset& a, const AcceptancePolicy& p, const 
     v.reasons.push_back(Field(a, "state.reasons"));
     return v;
   }
-  auto stop = [&](const char* state, std::string reason) {
-    v.to = state;
-    v.reasons.push_back(std::move(reason));
-    return v;
-  };
-  // 1. Identity: genuine, and known well enough to judge.
-  std::vector<std::string> bad;
-  for (const AuthenticityFinding& f : findings) {
-    if (f.finding.severity > Severity::kInfo) {
-      bad.push_back(fmt::format("{}: {}", f.finding.rule, f.finding.message));
-      for (const auto& e : f.finding.evidence) v.evidence.push_back(e);
-    }
-  }
-  if (!bad.empty()) {
-    v.to = "rejected";
-    v.reasons = bad;
-    return v;
-  }
   const bool nic = a.kind == "nic";
-  if (nic && (Field(a, "fw.psid").empty() || (Field(a, "vpd.PN").empty() && Field(a, "opn").empty()))) {
-    return stop("received",
-                "identity not yet read: import the card's lspci -vvv (VPD) and flint/mstflint q, or its host's facts");
-  }
-  if (!nic && (Field(a, "module.vendor").empty() || Field(a, "opn").empty())) {
-    return stop("received", "identity not yet read: import the module's ethtool -m (or mlxlink -m) in the host's facts");
-  }
-  // 2. Firmware at the baseline (cards only).
-  if (nic) {
-    const std::string psid = Field(a, "fw.psid"), fw = Field(a, "fw.version"), family = FamilyOf(a);
-    auto it = p.firmware_baseline.find(psid);
-    if (it == p.firmware_baseline.end()) it = p.firmware_baseline.find(family);
-    if (it == p.firmware_baseline.end()) {
-      return stop("identity-checked",
-                  fmt::format("the policy has no firmware baseline for {} or {}", psid, family.empty() ? "its family" : family));
-    }
-    v.evidence.emplace_back("fw.version", fw);
-    v.evidence.emplace_back("baseline", it->second);
-    if (fw.empty() || CompareVersions(fw, it->second) < 0) {
-      return stop("identity-checked",
-                  fmt::format("firmware {} is below the baseline {} for {}: update it, then re-import its flint q",
-                              fw.empty() ? "(unknown)" : fw, it->second, it->first));
-    }
-  }
-  // 3. In a server the compatibility matrix supports it in (where the policy has one and the card was seen in a host).
-  if (nic && !p.compat.empty()) {
-    SystemIdentity server;
-    server.vendor = Field(a, "server.vendor");
-    server.product = Field(a, "server.product");
-    if (server.vendor.empty() && !server.product.empty())
-      std::swap(server.product, server.vendor_product);  // the kernel's joined form
-    if (server.product.empty() && server.vendor_product.empty()) {
-      v.evidence.emplace_back("compatibility", "not checked: the card has not been seen in a server (import its host's facts)");
-    } else {
-      CompatQuery q;
-      q.is_server = [&](std::string_view m) { return server.IsModel(m); };
-      q.opn = Field(a, "opn").empty() ? Field(a, "vpd.PN") : Field(a, "opn");
-      q.family = FamilyOf(a);
-      q.bios = Field(a, "server.bios");
-      std::string os = Field(a, "host.os");
-      if (!os.empty()) {
-        std::string id = os.substr(0, os.find(' ')),
-                    version = os.find(' ') == std::string::npos ? "" : os.substr(os.find(' ') + 1);
-        q.os_matches = [id, version](std::string_view entry) { return OsEntryMatches(id, version, entry); };
-        q.os_name = os;
-      }
-      q.kernel = Field(a, "host.kernel");
-      if (!Field(a, "host.kernel").empty()) q.stack = DriverStackOf(Field(a, "host.ofed"));
-      q.firmware = Field(a, "fw.version");
-      CompatVerdict c = CheckCompat(p.compat, q);
-      std::string where = fmt::format("{} ({})", server.Model(), Field(a, "location"));
-      using K = CompatVerdict::Kind;
-      if (c.kind == K::kServerNotListed) {
-        v.evidence.emplace_back("compatibility",
-                                fmt::format("not checked: {} says nothing about the {}", p.compat.file, server.Model()));
-      } else if (c.kind == K::kNicNotListed) {
-        return stop("firmware-aligned", fmt::format("{} does not list the {} for the {} (it lists {}): move the card to a server "
-                                                    "that supports it",
-                                                    p.compat.file, q.opn, where, fmt::join(c.listed_nics, ", ")));
-      } else if (c.kind == K::kUnsupported) {
-        return stop("firmware-aligned", fmt::format("{} line {} lists the {} in the {} as unsupported{}", p.compat.file,
-                                                    c.row->line, q.opn, where, c.row->note.empty() ? "" : ": " + c.row->note));
-      } else if (c.kind == K::kOutOfRange) {
-        return stop("firmware-aligned", fmt::format("the {} in the {} is supported only as {} line {} says: {}", q.opn, where,
-                                                    p.compat.file, c.row->line, fmt::join(c.mismatches, "; ")));
-      } else {
-        v.evidence.emplace_back(
-            "compatibility",
-            fmt::format("{} line {}{}", p.compat.file, c.row->line,
-                        c.unchecked.empty() ? "" : fmt::format(" (not checked: {})", fmt::join(c.unchecked, ", "))));
-      }
-    }
-  }
-  // 4. Link tests: what each kind can be measured by.
-  if (nic) {
-    if (p.require_pcie_at_capability) {
-      const std::string cap = Field(a, "pci.link_capability"), sta = Field(a, "measured.pci_link_status");
-      if (cap.empty() || sta.empty())
-        return stop("firmware-aligned", "PCIe link not measured: import lspci -vvv (as root) from its host");
-      v.evidence.emplace_back("pci.link_status", sta);
-      if (cap != sta) {
-        v.to = "rejected";
-        v.reasons.push_back(
-            fmt::format("PCIe trained at {} but the card is capable of {}: reseat or check the slot, then re-test", sta, cap));
-        return v;
-      }
-    }
-    // Each port mlxlink measured: at the fastest speed both the port and its cable allow.
-    for (const auto& [field, speed] : a.fields) {
-      if (!field.starts_with("measured.link.")) continue;
-      const std::string port = field.substr(std::string_view("measured.link.").size());
-      const std::string capable = Field(a, ("capable.link." + port).c_str());
-      v.evidence.emplace_back(field, speed);
-      if (!capable.empty() && capable != speed) {
-        v.to = "rejected";
-        v.reasons.push_back(
-            fmt::format("{} runs at {} but the port and its cable support {}: check the peer port's speed and FEC, then re-test",
-                        port, speed, capable));
-        return v;
-      }
-    }
-    // Burn-in under sustained load (railyard burnin check --ledger): "pass: ...", "fail: ..." (a
-    // confirmed suspect), or "suspect ..." / "not judged ..." (retest after the next round).
-    const std::string burnin = Field(a, "burnin.result");
-    if (!burnin.empty()) v.evidence.emplace_back("burnin.result", burnin);
-    if (burnin.starts_with("fail")) {
-      v.to = "rejected";
-      v.reasons.push_back("burn-in " + burnin);
-      return v;
-    }
-    if (!burnin.empty() && !burnin.starts_with("pass")) return stop("firmware-aligned", "burn-in " + burnin);
-    if (burnin.empty() && p.require_burnin)
-      return stop("firmware-aligned", "no burn-in result: run railyard burnin, then check it with --ledger");
-  } else {
-    std::optional<double> eff = Number(Field(a, "measured.effective_ber")), raw = Number(Field(a, "measured.raw_ber"));
-    std::optional<double> window = Number(Field(a, "measured.ber_window_min")), temp = Number(Field(a, "measured.temperature_c"));
-    std::vector<std::string> failed;
-    if (temp && *temp >= p.max_module_temp_c)
-      failed.push_back(fmt::format("module at {:.1f} °C, limit {:g} °C", *temp, p.max_module_temp_c));
-    if (eff && *eff > p.max_effective_ber)
-      failed.push_back(fmt::format("effective BER {:.1e} above {:.0e}", *eff, p.max_effective_ber));
-    if (raw && *raw > p.max_raw_ber)
-      failed.push_back(fmt::format("raw BER {:.1e} above {:.0e}: no margin to the FEC limit", *raw, p.max_raw_ber));
-    for (const char* f : {"measured.effective_ber", "measured.raw_ber", "measured.ber_window_min", "measured.temperature_c"}) {
-      if (!Field(a, f).empty()) v.evidence.emplace_back(f, Field(a, f));
-    }
-    if (!failed.empty()) {
-      v.to = "rejected";
-      v.reasons = failed;
-      return v;
-    }
-    if (!eff) return stop("firmware-aligned", "BER not measured: import mlxlink -c of its port in the host's facts");
-    if (!window || *window < p.min_ber_window_min) {
-      return stop("firmware-aligned",
-                  fmt::format("BER counted over {} min, less than the policy's {:g} min: measure again later",
-                              window ? fmt::format("{:g}", *window) : "an unknown number of", p.min_ber_window_min));
-    }
-  }
+  const bool settled = IdentityGate(a, findings, v) || (nic && FirmwareGate(a, p, v)) || (nic && CompatibilityGate(a, p, v)) ||
+                       (nic ? CardLinkGate(a, p, v) : ModuleLinkGate(a, p, v));
   // Every test passed: accepted once the technical lead signs the batch off (SignOffBatch).
-  v.to = v.from == "accepted" ? "accepted" : "link-tested";
+  if (!settled) v.to = v.from == "accepted" ? "accepted" : "link-tested";
   return v;
 }
 
