@@ -67,13 +67,7 @@ PlaneInfo PlaneInfoOf(const PlanPlaneRecord& r, int& bonds) {
   p.mode = r.mode;
   p.vlan = static_cast<int>(r.vlan);
   p.prefix = r.prefix;
-  auto byte = [](const std::optional<int64_t>& v, uint8_t fallback, int64_t max) {
-    return v ? static_cast<uint8_t>(std::clamp<int64_t>(*v, 0, max)) : fallback;
-  };
-  p.qos.priority = byte(r.qos_priority, p.qos.priority, 7);
-  p.qos.dscp = byte(r.qos_dscp, p.qos.dscp, 63);
-  p.qos.cnp_dscp = byte(r.qos_cnp_dscp, p.qos.cnp_dscp, 63);
-  p.qos.cnp_priority = byte(r.qos_cnp_priority, p.qos.cnp_priority, 7);
+  p.qos = QosOf(r);
   return p;
 }
 

@@ -66,13 +66,7 @@ PlaneInfo PlaneInfoOf(const PlanPlaneRecord& r) {
   p.role = r.role;
   p.mode = r.mode;
   p.vlan = static_cast<int>(r.vlan);
-  auto value = [](const std::optional<int64_t>& v, uint8_t fallback, int64_t max) {
-    return v ? static_cast<uint8_t>(std::clamp<int64_t>(*v, 0, max)) : fallback;
-  };
-  p.qos.priority = value(r.qos_priority, p.qos.priority, 7);
-  p.qos.dscp = value(r.qos_dscp, p.qos.dscp, 63);
-  p.qos.cnp_dscp = value(r.qos_cnp_dscp, p.qos.cnp_dscp, 63);
-  p.qos.cnp_priority = value(r.qos_cnp_priority, p.qos.cnp_priority, 7);
+  p.qos = QosOf(r);
   const RoceQos d;
   p.qos_default = p.qos.priority == d.priority && p.qos.dscp == d.dscp && p.qos.cnp_dscp == d.cnp_dscp &&
                   p.qos.cnp_priority == d.cnp_priority;

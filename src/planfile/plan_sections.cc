@@ -1,5 +1,7 @@
 #include "planfile/plan_sections.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 #include <simdjson.h>
 
@@ -53,7 +55,6 @@ PlanPlaneRecord ReadPlane(od::value item) {
           p.prefix = Text(a.value());
       }
     } else if (k == "qos") {
-      p.has_qos = true;
       for (auto q : f.value().get_object()) {
         const std::string_view qk = Key(q);
         if (qk == "priority")
@@ -187,6 +188,18 @@ void EachRecord(od::value section, Record (*read)(od::value), const std::functio
 }
 
 }  // namespace
+
+RoceQos QosOf(const PlanPlaneRecord& plane) {
+  RoceQos q;
+  auto value = [](const std::optional<int64_t>& v, uint8_t fallback, int64_t max) {
+    return v ? static_cast<uint8_t>(std::clamp<int64_t>(*v, 0, max)) : fallback;
+  };
+  q.priority = value(plane.qos_priority, q.priority, 7);
+  q.dscp = value(plane.qos_dscp, q.dscp, 63);
+  q.cnp_dscp = value(plane.qos_cnp_dscp, q.cnp_dscp, 63);
+  q.cnp_priority = value(plane.qos_cnp_priority, q.cnp_priority, 7);
+  return q;
+}
 
 void ReadPlanSections(const simdjson::padded_string& padded, const std::string& source, const PlanSections& sections) {
   auto fail = [&](const std::string& why) { throw InputError(source, 0, 0, "", why); };

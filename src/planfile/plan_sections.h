@@ -10,6 +10,8 @@
 #include <string>
 #include <string_view>
 
+#include "model/fabric.h"
+
 namespace simdjson {
 struct padded_string;
 }
@@ -19,11 +21,14 @@ namespace railyard {
 // The records are views into the reader's buffer, valid during the callback only. A number the plan
 // leaves out reads as 0; a QoS value or a length it leaves out as nullopt.
 struct PlanPlaneRecord {
-  std::string_view name, kind, role, bond, mode, prefix;  // mode, prefix: from `addressing`
-  int64_t mtu = 0, vlan = 0;                              // vlan: from `addressing`
-  std::optional<int64_t> qos_priority, qos_dscp, qos_cnp_dscp, qos_cnp_priority;
-  bool has_qos = false;  // the plane has a `qos` object
+  std::string_view name, kind, role, bond, mode, prefix;                          // mode, prefix: from `addressing`
+  int64_t mtu = 0, vlan = 0;                                                      // vlan: from `addressing`
+  std::optional<int64_t> qos_priority, qos_dscp, qos_cnp_dscp, qos_cnp_priority;  // from `qos`
 };
+
+// The plane's RoCE QoS: the record's values, priorities held to 0-7 and DSCPs to 0-63, and RoceQos's
+// defaults for what the plan leaves out.
+RoceQos QosOf(const PlanPlaneRecord& plane);
 
 struct PlanHostPortRecord {
   std::string_view plane, port, netdev;

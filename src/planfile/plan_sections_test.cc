@@ -89,7 +89,6 @@ TEST(PlanSections, EachRecordOfEachSectionAskedForInFileOrder) {
   ASSERT_EQ(planes.size(), 1u);
   EXPECT_EQ(planes[0].mtu, 9000);
   EXPECT_EQ(planes[0].vlan, 200);
-  EXPECT_TRUE(planes[0].has_qos);
   EXPECT_EQ(planes[0].qos_priority, 3);
   EXPECT_EQ(planes[0].qos_dscp, 26);
   EXPECT_FALSE(planes[0].qos_cnp_dscp);  // left out: the reader's default stands
@@ -108,6 +107,19 @@ TEST(PlanSections, EachRecordOfEachSectionAskedForInFileOrder) {
   };
   ReadPlanSections(simdjson::padded_string(std::string(kPlan)), "plan.json", links_only);
   EXPECT_EQ(only, 2u);
+}
+
+TEST(PlanSections, QosTakesThePlansValuesWithinRangeAndDefaultsForTheRest) {
+  PlanPlaneRecord plane;
+  plane.qos_priority = 5;
+  plane.qos_dscp = 300;  // out of range: held to 63
+  const RoceQos q = QosOf(plane), defaults;
+  EXPECT_EQ(q.priority, 5);
+  EXPECT_EQ(q.dscp, 63);
+  EXPECT_EQ(q.cnp_dscp, defaults.cnp_dscp);
+  EXPECT_EQ(q.cnp_priority, defaults.cnp_priority);
+  plane.qos_cnp_priority = -1;
+  EXPECT_EQ(QosOf(plane).cnp_priority, 0);
 }
 
 TEST(PlanSections, WhatIsNotAPlanIsRefusedNamingTheFile) {
