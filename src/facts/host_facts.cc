@@ -411,28 +411,24 @@ HostFacts FactsFromElement(simdjson::dom::element document) {
 
 }  // namespace
 
-HostFacts FactsFromJsonText(std::string_view text) {
-  // One parser and padded buffer per thread, reused across the lines of an NDJSON file.
-  thread_local simdjson::dom::parser parser;
-  thread_local std::string buffer;
-  buffer.reserve(text.size() + simdjson::SIMDJSON_PADDING);
-  buffer.assign(text.data(), text.size());
-  simdjson::dom::element document;
-  if (auto error = parser.parse(buffer.data(), buffer.size(), false).get(document)) {
-    throw FactsDocumentError(FactsDocumentError::Kind::kNotJson, fmt::format("not JSON: {}", simdjson::error_message(error)));
-  }
-  return FactsFromElement(document);
-}
-
 static_assert(kFactsJsonPadding >= simdjson::SIMDJSON_PADDING);
 
 HostFacts FactsFromPaddedJsonText(std::string_view text) {
+  // One parser per thread, reused across the lines of an NDJSON file.
   thread_local simdjson::dom::parser parser;
   simdjson::dom::element document;
   if (auto error = parser.parse(text.data(), text.size(), false).get(document)) {
     throw FactsDocumentError(FactsDocumentError::Kind::kNotJson, fmt::format("not JSON: {}", simdjson::error_message(error)));
   }
   return FactsFromElement(document);
+}
+
+HostFacts FactsFromJsonText(std::string_view text) {
+  // Copied into a per-thread buffer with simdjson's padding after it, reused across lines.
+  thread_local std::string buffer;
+  buffer.reserve(text.size() + kFactsJsonPadding);
+  buffer.assign(text.data(), text.size());
+  return FactsFromPaddedJsonText(buffer);
 }
 
 HostFacts FactsFromJson(const nlohmann::json& j) {
