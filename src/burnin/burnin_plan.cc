@@ -15,8 +15,11 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "util/config_emit.h"
 #include "util/hostlist.h"
 #include "util/natural_order.h"
+#include "util/safe_text.h"
+#include "util/shell_emit.h"
 
 namespace railyard {
 namespace {
@@ -89,13 +92,6 @@ std::vector<std::pair<size_t, size_t>> CircleRound(size_t n, size_t r) {
   out.push_back(r % 2 == 0 ? std::pair{m, r % m} : std::pair{r % m, m});  // the fixed player alternates roles
   for (size_t k = 1; k < n / 2; ++k) out.push_back({(r + k) % m, (r + m - k) % m});
   return out;
-}
-
-// 'text' for sh: single quotes, each ' inside written as '\''.
-std::string ShellQuoted(const std::string& text) {
-  std::string out = "'";
-  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
 }
 
 std::string Stem(int round, size_t pair, const BurninEndpoint& s, const BurninEndpoint& c) {
@@ -412,6 +408,10 @@ BurninPlan ParseBurninPlan(std::string_view json, const std::string& source) {
   try {
     plan.plan_name = j.at("plan").get<std::string>();
     plan.plane = j.at("plane").get<std::string>();
+    RequireText(TextRule::kText, plan.plan_name, source, "/plan");
+    RequireText(TextRule::kName, plan.plane, source, "/plane");
+    for (const char* key : {"kind", "pattern", "test"})
+      RequireText(TextRule::kWord, j.at(key).get<std::string>(), source, std::string("/") + key);
     plan.kind = j.at("kind").get<std::string>();
     plan.pattern = j.at("pattern").get<std::string>();
     plan.test = j.at("test").get<std::string>();
@@ -432,10 +432,9 @@ BurninPlan ParseBurninPlan(std::string_view json, const std::string& source) {
         pair.rail = p.value("rail", 0);
         pair.result = p.at("result").get<std::string>();
         // The names go into scripts and the stem into file paths: only what railyard itself writes.
-        static const std::regex kName("^([A-Za-z0-9][A-Za-z0-9._-]{0,62})?$");
         static const std::regex kStem("^[A-Za-z0-9][A-Za-z0-9._-]{0,63}/[A-Za-z0-9][A-Za-z0-9._-]{0,255}$");
         for (const std::string* name : {&pair.server.host, &pair.server.device, &pair.client.host, &pair.client.device}) {
-          if (!std::regex_match(*name, kName))
+          if (!name->empty() && !Conforms(TextRule::kName, *name))
             fail(fmt::format("round {}: '{}' is not a host or device name", round.index, *name));
         }
         if (pair.server.host.empty() || pair.client.host.empty())
@@ -455,12 +454,8 @@ BurninPlan ParseBurninPlan(std::string_view json, const std::string& source) {
 
 std::vector<HostFile> BurninScripts(const BurninPlan& plan, const std::string& launcher, int first_round,
                                     const std::string& results) {
-  // Names that only reach comments: a line break there would end the comment, so none is kept.
-  auto comment = [](std::string text) {
-    for (char& ch : text) ch = static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f ? '?' : ch;
-    return text;
-  };
-  const std::string plan_name = comment(plan.plan_name), plane = comment(plan.plane), pattern = comment(plan.pattern);
+  // Names that only reach comments: a line break there would end the comment (util/config_emit.h).
+  const std::string plan_name = CommentText(plan.plan_name), plane = CommentText(plan.plane), pattern = CommentText(plan.pattern);
   if (launcher != "ssh" && launcher != "srun") throw std::runtime_error(fmt::format("--launcher '{}': ssh or srun", launcher));
   std::vector<HostFile> files;
   // `on HOST CMD OUT`: a command on a host, its output in a file, in the background.
@@ -473,7 +468,7 @@ std::vector<HostFile> BurninScripts(const BurninPlan& plan, const std::string& l
       "#!/bin/sh\n# railyard burnin: every round of plan {} (pattern {}, plane {}), one after the other.\n"
       "# RESULTS (default ./results) collects each pair's output; then: railyard burnin check --plan plan.json RESULTS\n"
       "set -u\ncd \"$(dirname \"$0\")\"\nif [ -z \"${{RESULTS:-}}\" ]; then RESULTS={}; fi\nexport RESULTS\n",
-      plan_name, pattern, plane, results.empty() ? "\"$PWD/results\"" : ShellQuoted(results));
+      plan_name, pattern, plane, results.empty() ? "\"$PWD/results\"" : ShellWord(results));
   for (const BurninRound& round : plan.rounds) {
     if (round.index < first_round) continue;
     const std::string name = fmt::format("round-{:03}.sh", round.index);

@@ -18,9 +18,12 @@
 #include <simdjson.h>
 
 #include "planfile/plan_sections.h"
+#include "util/config_emit.h"
 #include "util/content_hash.h"
 #include "util/file.h"
 #include "util/output_file.h"
+#include "util/output_path.h"
+#include "util/shell_emit.h"
 #include "util/tar.h"
 #include "util/terminal.h"
 #include "util/yaml_emit.h"
@@ -208,7 +211,7 @@ std::string NetplanYaml(const std::string& host, const std::vector<HostPortConfi
       "# and where a plane has several ports on this host, a routing table per port with a rule for its\n"
       "# source address (replies leave by the NIC they came in on).\n"
       "network:\n  version: 2\n  renderer: networkd\n  ethernets:\n",
-      host, plan_name);
+      CommentText(host), CommentText(plan_name));
   std::map<std::string, size_t> per_plane = PortsPerPlane(ports);
   // The address, and for multi-rail its routing table and source rule, of an addressed interface.
   auto addressing = [&](const HostPortConfig& p, uint32_t table) {
@@ -234,8 +237,10 @@ std::string NetplanYaml(const std::string& host, const std::vector<HostPortConfi
   std::string bonds;
   for (const HostPortConfig& p : ports) {
     y += fmt::format("    {}:\n", Quoted(p.netdev));
-    y += fmt::format("      # {} plane{}, {} -> {} {} (cable {}){}\n", p.plane, p.rail ? fmt::format(" rail {}", p.rail) : "",
-                     p.port, p.peer_device, p.peer_port, p.label, p.bond.empty() ? "" : ", a member of " + p.bond);
+    y += fmt::format(
+        "      # {}\n",
+        CommentText(fmt::format("{} plane{}, {} -> {} {} (cable {}){}", p.plane, p.rail ? fmt::format(" rail {}", p.rail) : "",
+                                p.port, p.peer_device, p.peer_port, p.label, p.bond.empty() ? "" : ", a member of " + p.bond)));
     y += fmt::format("      mtu: {}\n      dhcp4: false\n      dhcp6: false\n      link-local: []\n", p.mtu);
     if (p.kind == "infiniband") y += "      infiniband-mode: datagram\n";
     if (p.bond.empty()) {
@@ -252,7 +257,7 @@ std::string NetplanYaml(const std::string& host, const std::vector<HostPortConfi
         "      mtu: {}\n      dhcp4: false\n      dhcp6: false\n      link-local: []\n{}"
         "      parameters:\n        mode: 802.3ad\n        lacp-rate: fast\n        mii-monitor-interval: 100\n"
         "        transmit-hash-policy: layer3+4\n",
-        Quoted(p.bond), p.plane, members, p.mtu, addressing(p, tables[&p]));
+        Quoted(p.bond), CommentText(p.plane), members, p.mtu, addressing(p, tables[&p]));
   }
   if (!bonds.empty()) y += "  bonds:\n" + bonds;
   return y;
@@ -266,12 +271,16 @@ std::string MultiRailSysctl(const std::string& host, const std::vector<HostPortC
       "# railyard config hosts: {}: several NICs in one subnet (multi-rail). Each NIC answers ARP only for\n"
       "# its own address and announces the address of the interface it sends from, and reverse-path\n"
       "# filtering is loose, so the source rules of 60-railyard.yaml decide the way out.\n",
-      host);
+      CommentText(host));
   std::set<std::string> seen;
   for (const HostPortConfig& p : AddressedInterfaces(ports)) {
     if (!seen.insert(p.netdev).second) continue;
+    // sysctl.d(5): with '.' as the separator, a '.' inside the interface name (a VLAN, enp3s0.200)
+    // is written as '/'.
+    std::string dev = IniValue("netdev", p.netdev);
+    std::replace(dev.begin(), dev.end(), '.', '/');
     s += fmt::format("net.ipv4.conf.{0}.arp_ignore = 1\nnet.ipv4.conf.{0}.arp_announce = 2\nnet.ipv4.conf.{0}.rp_filter = 2\n",
-                     p.netdev);
+                     dev);
   }
   return s;
 }
@@ -294,21 +303,22 @@ std::string NmKeyfile(const std::string& host, const HostPortConfig& p, uint32_t
   std::string uuid = fmt::format("{:08x}-{:04x}-5{:03x}-{:04x}-{:012x}", a >> 32, (a >> 16) & 0xffff, a & 0xfff,
                                  0x8000 | ((b >> 48) & 0x3fff), b & 0xffffffffffffull);
   const bool ib = p.kind == "infiniband";
-  std::string k = fmt::format(
-      "# railyard config hosts: {} {} from plan {}: {} plane{}, {}\n"
-      "[connection]\nid=railyard-{}\nuuid={}\ntype={}\ninterface-name={}\nautoconnect=true\n",
-      host, p.netdev, plan_name, p.plane, p.rail ? fmt::format(" rail {}", p.rail) : "",
-      is_bond ? "an 802.3ad bond over both switches of the leaf pair"
-              : fmt::format("{} -> {} {} (cable {}){}", p.port, p.peer_device, p.peer_port, p.label,
-                            member ? ", a member of " + p.bond : ""),
-      p.netdev, uuid,
-      is_bond ? "bond"
-      : ib    ? "infiniband"
-              : "ethernet",
-      p.netdev);
+  const std::string dev = IniValue("interface-name", p.netdev);
+  std::string k =
+      fmt::format("# {}\n[connection]\nid=railyard-{}\nuuid={}\ntype={}\ninterface-name={}\nautoconnect=true\n",
+                  CommentText(fmt::format("railyard config hosts: {} {} from plan {}: {} plane{}, {}", host, p.netdev, plan_name,
+                                          p.plane, p.rail ? fmt::format(" rail {}", p.rail) : "",
+                                          is_bond ? "an 802.3ad bond over both switches of the leaf pair"
+                                                  : fmt::format("{} -> {} {} (cable {}){}", p.port, p.peer_device, p.peer_port,
+                                                                p.label, member ? ", a member of " + p.bond : ""))),
+                  dev, uuid,
+                  is_bond ? "bond"
+                  : ib    ? "infiniband"
+                          : "ethernet",
+                  dev);
   if (member) {
     // A port of a bond: NetworkManager brings it up with the bond; it carries no IP settings.
-    return k + fmt::format("master={}\nslave-type=bond\n\n[ethernet]\nmtu={}\n", p.bond, p.mtu);
+    return k + fmt::format("master={}\nslave-type=bond\n\n[ethernet]\nmtu={}\n", IniValue("master", p.bond), p.mtu);
   }
   k += "\n";
   if (is_bond) {
@@ -320,15 +330,16 @@ std::string NmKeyfile(const std::string& host, const HostPortConfig& p, uint32_t
   } else {
     k += fmt::format("[ethernet]\nmtu={}\n\n", p.mtu);
   }
-  k += fmt::format("[ipv4]\nmethod=manual\naddress1={}\nmay-fail=false\n", p.address);
+  k += fmt::format("[ipv4]\nmethod=manual\naddress1={}\nmay-fail=false\n", IniValue("address1", p.address));
   if (multi) {
     // The port's routes in its own table, the plane's prefix also in main (254) for traffic that has
     // not chosen a source yet, and the rule that sends its source address to its table.
-    const std::string self = p.address.substr(0, p.address.find('/'));
-    const std::string to = p.prefix.empty() ? p.address : p.prefix;
+    const std::string self = IniValue("address", p.address.substr(0, p.address.find('/')));
+    const std::string to = IniValue("prefix", p.prefix.empty() ? p.address : p.prefix);
     k += fmt::format("route-table={}\n", table);
     if (!p.peer_address.empty()) {
-      k += fmt::format("route1={},{}\nroute2={},{}\nroute2_options=table=254\n", to, p.peer_address, to, p.peer_address);
+      const std::string via = IniValue("gateway", p.peer_address);
+      k += fmt::format("route1={},{}\nroute2={},{}\nroute2_options=table=254\n", to, via, to, via);
     } else {
       k += fmt::format("route1={}\nroute2={}\nroute2_options=table=254\n", to, to);
     }
@@ -347,12 +358,14 @@ void IfcfgFiles(const std::string& host, const std::vector<HostPortConfig>& port
   const std::string dir = "etc/sysconfig/network-scripts/";
   uint32_t table = 100;
   auto header = [&](const HostPortConfig& p, const std::string& dev, const std::string& what) {
-    return fmt::format("# railyard config hosts: {} {} from plan {}: {} plane{}, {}\n", host, dev, plan_name, p.plane,
-                       p.rail ? fmt::format(" rail {}", p.rail) : "", what);
+    return fmt::format("# {}\n",
+                       CommentText(fmt::format("railyard config hosts: {} {} from plan {}: {} plane{}, {}", host, dev, plan_name,
+                                               p.plane, p.rail ? fmt::format(" rail {}", p.rail) : "", what)));
   };
+  // ifcfg files are sourced as shell by network-scripts: every value is one shell word.
   auto addressed = [&](const HostPortConfig& p, const std::string& dev, std::string& text) {
     const std::string ip = p.address.substr(0, p.address.find('/')), length = p.address.substr(p.address.find('/') + 1);
-    text += fmt::format("BOOTPROTO=none\nIPADDR={}\nPREFIX={}\nIPV6INIT=no\n", ip, length);
+    text += fmt::format("BOOTPROTO=none\nIPADDR={}\nPREFIX={}\nIPV6INIT=no\n", ShellWord(ip), ShellWord(length));
     if (per_plane[p.plane] <= 1 && p.mode != "p2p31") return;
     ++table;
     const std::string to = p.prefix.empty() ? p.address : p.prefix;
@@ -368,19 +381,19 @@ void IfcfgFiles(const std::string& host, const std::vector<HostPortConfig>& port
     std::string text = header(p, p.netdev,
                               fmt::format("{} -> {} {} (cable {}){}", p.port, p.peer_device, p.peer_port, p.label,
                                           p.bond.empty() ? "" : ", a member of " + p.bond));
-    text += fmt::format("DEVICE={}\nNAME=railyard-{}\nTYPE={}\nONBOOT=yes\nNM_CONTROLLED=yes\nMTU={}\n", p.netdev, p.netdev,
-                        ib ? "InfiniBand" : "Ethernet", p.mtu);
+    text += fmt::format("DEVICE={}\nNAME={}\nTYPE={}\nONBOOT=yes\nNM_CONTROLLED=yes\nMTU={}\n", ShellWord(p.netdev),
+                        ShellWord("railyard-" + p.netdev), ib ? "InfiniBand" : "Ethernet", p.mtu);
     if (ib) text += "CONNECTED_MODE=no\n";  // IPoIB datagram mode
     if (!p.bond.empty()) {
-      text += fmt::format("MASTER={}\nSLAVE=yes\nBOOTPROTO=none\n", p.bond);
+      text += fmt::format("MASTER={}\nSLAVE=yes\nBOOTPROTO=none\n", ShellWord(p.bond));
       files.push_back({dir + "ifcfg-" + p.netdev, 0644, std::move(text)});
       if (p.address.empty()) continue;
       std::string bond = header(p, p.bond, "an 802.3ad bond over both switches of the leaf pair");
       bond += fmt::format(
-          "DEVICE={}\nNAME=railyard-{}\nTYPE=Bond\nBONDING_MASTER=yes\n"
+          "DEVICE={}\nNAME={}\nTYPE=Bond\nBONDING_MASTER=yes\n"
           "BONDING_OPTS=\"mode=802.3ad miimon=100 lacp_rate=fast xmit_hash_policy=layer3+4\"\n"
           "ONBOOT=yes\nNM_CONTROLLED=yes\nMTU={}\n",
-          p.bond, p.bond, p.mtu);
+          ShellWord(p.bond), ShellWord("railyard-" + p.bond), p.mtu);
       addressed(p, p.bond, bond);
       files.push_back({dir + "ifcfg-" + p.bond, 0644, std::move(bond)});
       continue;
@@ -400,22 +413,25 @@ void NetworkdFiles(const std::string& host, const std::vector<HostPortConfig>& p
   const std::string dir = "etc/systemd/network/60-railyard-";
   uint32_t table = 100;
   auto header = [&](const HostPortConfig& p, const std::string& dev, const std::string& what) {
-    return fmt::format("# railyard config hosts: {} {} from plan {}: {} plane{}, {}\n", host, dev, plan_name, p.plane,
-                       p.rail ? fmt::format(" rail {}", p.rail) : "", what);
+    return fmt::format("# {}\n",
+                       CommentText(fmt::format("railyard config hosts: {} {} from plan {}: {} plane{}, {}", host, dev, plan_name,
+                                               p.plane, p.rail ? fmt::format(" rail {}", p.rail) : "", what)));
   };
   auto network = [&](const HostPortConfig& p, const std::string& dev, const std::string& what, bool addressed) {
     std::string n = header(p, dev, what);
-    n += fmt::format("[Match]\nName={}\n\n[Link]\nMTUBytes={}\n\n[Network]\nLinkLocalAddressing=no\n", dev, p.mtu);
-    if (!addressed) return n + fmt::format("Bond={}\n", p.bond);
-    n += fmt::format("Address={}\n", p.address);
+    n += fmt::format("[Match]\nName={}\n\n[Link]\nMTUBytes={}\n\n[Network]\nLinkLocalAddressing=no\n", IniValue("Name", dev),
+                     p.mtu);
+    if (!addressed) return n + fmt::format("Bond={}\n", IniValue("Bond", p.bond));
+    n += fmt::format("Address={}\n", IniValue("Address", p.address));
     if (dev == p.bond) n += "ConfigureWithoutCarrier=yes\n";
     if (per_plane[p.plane] > 1 || p.mode == "p2p31") {
       ++table;
       const std::string self = p.address.substr(0, p.address.find('/'));
       const std::string to = p.prefix.empty() ? p.address : p.prefix;
-      n += fmt::format("\n[Route]\nDestination={}\n", to);
-      n += p.peer_address.empty() ? "Scope=link\n" : fmt::format("Gateway={}\n", p.peer_address);
-      n += fmt::format("Table={}\n\n[RoutingPolicyRule]\nFrom={}\nTable={}\nPriority={}\n", table, self, table, 1000 + table);
+      n += fmt::format("\n[Route]\nDestination={}\n", IniValue("Destination", to));
+      n += p.peer_address.empty() ? "Scope=link\n" : fmt::format("Gateway={}\n", IniValue("Gateway", p.peer_address));
+      n += fmt::format("Table={}\n\n[RoutingPolicyRule]\nFrom={}\nTable={}\nPriority={}\n", table, IniValue("From", self), table,
+                       1000 + table);
     }
     if (p.kind == "infiniband") n += "\n[IPoIB]\nMode=datagram\n";
     return n;
@@ -432,7 +448,7 @@ void NetworkdFiles(const std::string& host, const std::vector<HostPortConfig>& p
                      header(p, p.bond, what) +
                          fmt::format("[NetDev]\nName={}\nMTUBytes={}\nKind=bond\n\n[Bond]\nMode=802.3ad\nLACPTransmitRate=fast\n"
                                      "MIIMonitorSec=100ms\nTransmitHashPolicy=layer3+4\n",
-                                     p.bond, p.mtu)});
+                                     IniValue("Name", p.bond), p.mtu)});
     files.push_back({dir + p.bond + ".network", 0644, network(p, p.bond, what, true)});
   }
 }
@@ -511,28 +527,24 @@ void WriteFileTree(const std::vector<HostFile>& files, const std::string& dir) {
     int64_t mtime = static_cast<int64_t>(std::time(nullptr));
     if (const char* epoch = std::getenv("SOURCE_DATE_EPOCH")) mtime = std::strtoll(epoch, nullptr, 10);  // reproducible archives
     TarWriter tar([&out](std::string_view bytes) { out.Append(bytes); }, mtime);
-    for (const HostFile& f : files) tar.Add(f.path, f.mode, f.content);
+    for (const HostFile& f : files) {
+      if (!SafeRelativePath(f.path)) PathUnder(dir, f.path);  // throws, naming the path
+      tar.Add(f.path, f.mode, f.content);
+    }
     tar.Finish();
     out.Close();
     CommitAll({&out});
     return;
   }
   // The directories this run creates, removed again (deepest first) if it fails: nothing is left half.
+  // Every path is a plain one under `dir` (host and switch names from the plan become directories) and
+  // no directory on the way may be a symlink (util/output_path.h).
   std::vector<fs::path> created;
-  auto make_dirs = [&](const fs::path& p) {
-    std::vector<fs::path> missing;
-    for (fs::path at = p; !at.empty() && !fs::is_directory(at); at = at.parent_path()) missing.push_back(at);
-    for (auto it = missing.rbegin(); it != missing.rend(); ++it) {
-      std::error_code ec;
-      if (fs::create_directory(*it, ec)) created.push_back(*it);
-      if (ec) throw std::runtime_error(fmt::format("{}: cannot create the directory: {}", it->string(), ec.message()));
-    }
-  };
   std::vector<std::unique_ptr<OutputFile>> outputs;
   try {
     for (const HostFile& f : files) {
-      const fs::path path = fs::path(dir) / f.path;
-      make_dirs(path.parent_path());
+      const fs::path path = PathUnder(dir, f.path);
+      MakeDirectoriesUnder(dir, path.parent_path(), created);
       outputs.push_back(std::make_unique<OutputFile>(path.string()));
       outputs.back()->Append(f.content);
       outputs.back()->Close();  // one descriptor at a time: 12,500 hosts would exceed the open-file limit

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include "util/config_emit.h"
+#include "util/shell_emit.h"
+
 namespace railyard {
 namespace {
 
@@ -61,19 +64,21 @@ std::vector<HostFile> RoceFiles(const std::string& host, const std::vector<HostP
   std::string body;
   for (const HostPortConfig& p : ports) {
     if (p.kind != "roce") continue;
-    body +=
-        fmt::format("# {} plane, {} -> {} {}: priority {}, DSCP {} (ToS {}), CNP DSCP {} priority {}\nport {} {} {} {} {} {}\n",
-                    p.plane, p.port, p.peer_device, p.peer_port, p.qos.priority, p.qos.dscp, p.qos.tos(), p.qos.cnp_dscp,
-                    p.qos.cnp_priority, p.netdev, p.qos.priority, p.qos.dscp, p.qos.tos(), p.qos.cnp_dscp, p.qos.cnp_priority);
+    body += fmt::format("# {}\nport {} {} {} {} {} {}\n",
+                        CommentText(fmt::format("{} plane, {} -> {} {}: priority {}, DSCP {} (ToS {}), CNP DSCP {} priority {}",
+                                                p.plane, p.port, p.peer_device, p.peer_port, p.qos.priority, p.qos.dscp,
+                                                p.qos.tos(), p.qos.cnp_dscp, p.qos.cnp_priority)),
+                        ShellWord(p.netdev), p.qos.priority, p.qos.dscp, p.qos.tos(), p.qos.cnp_dscp, p.qos.cnp_priority);
   }
   if (body.empty()) return {};
   std::string script =
-      fmt::format(fmt::runtime(kScriptHead), fmt::arg("host", host), fmt::arg("plan", plan_name)) + body + "exit $status\n";
+      fmt::format(fmt::runtime(kScriptHead), fmt::arg("host", CommentText(host)), fmt::arg("plan", CommentText(plan_name))) +
+      body + "exit $status\n";
   std::string unit = fmt::format(
-      "# railyard config roce: {} from plan {}\n[Unit]\nDescription=RoCE lossless class (railyard config roce)\n"
+      "# {}\n[Unit]\nDescription=RoCE lossless class (railyard config roce)\n"
       "After=network-pre.target openibd.service\nBefore=network.target\n\n[Service]\nType=oneshot\n"
       "ExecStart=/etc/railyard/roce-qos.sh\nRemainAfterExit=yes\n\n[Install]\nWantedBy=multi-user.target\n",
-      host, plan_name);
+      CommentText(fmt::format("railyard config roce: {} from plan {}", host, plan_name)));
   return {{"etc/railyard/roce-qos.sh", 0755, std::move(script)},
           {"etc/systemd/system/railyard-roce-qos.service", 0644, std::move(unit)}};
 }

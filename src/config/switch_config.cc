@@ -19,6 +19,7 @@
 
 #include "catalog/catalog.h"
 #include "planfile/plan_sections.h"
+#include "util/config_emit.h"
 #include "util/csv.h"
 #include "util/file.h"
 #include "util/natural_order.h"
@@ -159,7 +160,7 @@ std::string NvueYaml(const SwitchConfig& sw, const std::string& plan_name) {
       "# railyard config switches: {} ({} plane, {}{}) from plan {}.\n"
       "# Apply on the switch: nv config replace {}.yaml && nv config apply -y (NVUE, Cumulus Linux 5.x).\n"
       "- set:\n    system:\n      hostname: {}\n    interface:\n",
-      sw.name, sw.plane, sw.tier, sw.model.empty() ? "" : ", " + sw.model, plan_name, sw.name, Quoted(sw.name));
+      sw.name, sw.plane, sw.tier, sw.model.empty() ? "" : ", " + sw.model, CommentText(plan_name), sw.name, Quoted(sw.name));
   if (routed && !sw.loopback.empty()) {
     y +=
         fmt::format("      lo:\n        type: loopback\n        ip:\n          address:\n            {}/32: {{}}\n", sw.loopback);
@@ -513,7 +514,7 @@ std::string EosConfig(const SwitchConfig& sw, const std::string& plan_name) {
       "! railyard config switches: {} ({} plane, {}{}) from plan {}.\n"
       "! Apply on the switch (Arista EOS): copy it to flash:{}.cfg, then `configure replace flash:{}.cfg`.\n"
       "hostname {}\n!\nservice routing protocols model multi-agent\n!\n",
-      sw.name, sw.plane, sw.tier, sw.model.empty() ? "" : ", " + sw.model, plan_name, sw.name, sw.name, sw.name);
+      sw.name, sw.plane, sw.tier, sw.model.empty() ? "" : ", " + sw.model, CommentText(plan_name), sw.name, sw.name, sw.name);
   if (!model)
     c += fmt::format("! {} is not in railyard's catalog: broken-out ports are written without a speed line.\n!\n", sw.model);
   if (!routed && sw.vlan > 0) c += fmt::format("vlan {}\n   name {}\n!\n", sw.vlan, EosText(sw.plane, sw, "the plane name"));

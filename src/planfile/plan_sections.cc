@@ -7,6 +7,7 @@
 
 #include "model/schemas.h"
 #include "util/input_error.h"
+#include "util/safe_text.h"
 
 namespace railyard {
 namespace {
@@ -181,10 +182,80 @@ PlanLinkRecord ReadLink(od::value item) {
   return l;
 }
 
-// Each element of a section's array to its callback.
+// Every string a record carries is checked against what it is before a reader sees it: these become
+// file names, YAML keys, shell words and configuration lines on hosts and switches, run as root, and a
+// plan.json may have been edited since railyard wrote it (util/safe_text.h). The JSON pointer of a
+// value that fails is built only then.
+class RecordCheck {
+ public:
+  RecordCheck(const std::string& source, std::string_view section, size_t index)
+      : source_(source), section_(section), index_(index) {}
+  void Need(TextRule rule, std::string_view value, std::string_view field) const {
+    if (!Conforms(rule, value)) RequireText(rule, value, source_, Pointer(field));
+  }
+  void May(TextRule rule, std::string_view value, std::string_view field) const {
+    if (!value.empty()) Need(rule, value, field);
+  }
+
+ private:
+  std::string Pointer(std::string_view field) const { return fmt::format("/{}/{}/{}", section_, index_, field); }
+  const std::string& source_;
+  std::string_view section_;
+  size_t index_;
+};
+
+void Check(const PlanPlaneRecord& p, const RecordCheck& c) {
+  c.Need(TextRule::kName, p.name, "name");
+  c.Need(TextRule::kWord, p.kind, "kind");
+  c.May(TextRule::kWord, p.role, "role");
+  c.May(TextRule::kWord, p.bond, "bond");
+  c.May(TextRule::kWord, p.mode, "addressing/mode");
+  c.May(TextRule::kPrefix, p.prefix, "addressing/prefix");
+}
+
+void Check(const PlanHostPortRecord& h, const RecordCheck& c) {
+  c.Need(TextRule::kName, h.plane, "plane");
+  c.Need(TextRule::kPort, h.port, "port");
+  c.May(TextRule::kIfname, h.netdev, "netdev");
+}
+
+void Check(const PlanRackRecord& r, const RecordCheck& c) { c.Need(TextRule::kRack, r.name, "name"); }
+
+void Check(const PlanDeviceRecord& d, const RecordCheck& c) {
+  c.Need(TextRule::kName, d.name, "name");
+  c.May(TextRule::kWord, d.role, "role");
+  c.May(TextRule::kWord, d.tier, "tier");
+  c.May(TextRule::kName, d.plane, "plane");
+  c.May(TextRule::kRack, d.rack, "rack");
+  c.May(TextRule::kWord, d.model, "model");
+  c.May(TextRule::kAddress, d.loopback, "loopback");
+}
+
+void Check(const PlanLinkRecord& l, const RecordCheck& c) {
+  c.Need(TextRule::kLabel, l.label, "label");
+  c.May(TextRule::kName, l.plane, "plane");
+  c.May(TextRule::kWord, l.level, "level");
+  c.May(TextRule::kWord, l.cable, "cable");
+  c.May(TextRule::kWord, l.xcvr_a, "xcvr_a");
+  c.May(TextRule::kWord, l.xcvr_z, "xcvr_z");
+  for (const auto& [end, name] : {std::pair{&l.a, "a"}, std::pair{&l.z, "z"}}) {
+    if (!end->present) continue;
+    c.Need(TextRule::kName, end->device, fmt::format("{}/device", name));
+    c.Need(TextRule::kPort, end->port, fmt::format("{}/port", name));
+    c.May(TextRule::kAddress, end->ip, fmt::format("{}/ip", name));
+  }
+}
+
+// Each element of a section's array, checked, to its callback.
 template <class Record>
-void EachRecord(od::value section, Record (*read)(od::value), const std::function<void(const Record&)>& use) {
-  for (auto item : section.get_array()) use(read(item.value()));
+void EachRecord(od::value section, std::string_view name, const std::string& source, Record (*read)(od::value),
+                const std::function<void(const Record&)>& use) {
+  size_t index = 0;
+  for (auto item : section.get_array()) {
+    Record record = read(item.value());
+    Check(record, RecordCheck(source, name, index++));
+    use(record);
+  }
 }
 
 }  // namespace
@@ -217,17 +288,19 @@ void ReadPlanSections(const simdjson::padded_string& padded, const std::string& 
         schema_ok = Text(value) == kPlanSchema;
         if (!schema_ok) break;
       } else if (key == "name" && sections.name) {
-        sections.name(Text(value));
+        const std::string_view name = Text(value);
+        RequireText(TextRule::kText, name, source, "/name");
+        sections.name(name);
       } else if (key == "planes" && sections.plane) {
-        EachRecord(value, &ReadPlane, sections.plane);
+        EachRecord(value, "planes", source, &ReadPlane, sections.plane);
       } else if (key == "host_ports" && sections.host_port) {
-        EachRecord(value, &ReadHostPort, sections.host_port);
+        EachRecord(value, "host_ports", source, &ReadHostPort, sections.host_port);
       } else if (key == "racks" && sections.rack) {
-        EachRecord(value, &ReadRack, sections.rack);
+        EachRecord(value, "racks", source, &ReadRack, sections.rack);
       } else if (key == "devices" && sections.device) {
-        EachRecord(value, &ReadDevice, sections.device);
+        EachRecord(value, "devices", source, &ReadDevice, sections.device);
       } else if (key == "links" && sections.link) {
-        EachRecord(value, sections.link_details ? &ReadLink<true> : &ReadLink<false>, sections.link);
+        EachRecord(value, "links", source, sections.link_details ? &ReadLink<true> : &ReadLink<false>, sections.link);
       }
     }
   } catch (const simdjson::simdjson_error& e) {

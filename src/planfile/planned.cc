@@ -3,6 +3,7 @@
 #include "planfile/plan_sections.h"
 #include "util/file.h"
 #include "util/input_error.h"
+#include "util/safe_text.h"
 
 #include <algorithm>
 #include <charconv>
@@ -165,6 +166,11 @@ bool ParsePlanIndex(std::string owned, const std::string& source, PlannedFabric&
     why = fmt::format("{}:{}: {}", source, line_no, what);
     return false;
   };
+  // The index is read back as plan.json is, and its strings checked the same (planfile/plan_sections.cc):
+  // a value that breaks its rule makes the index unusable, and plan.json itself is read (and checked).
+  auto ok = [](TextRule rule, std::string_view value, bool optional = false) {
+    return (optional && value.empty()) || Conforms(rule, value);
+  };
   while (pos < text.size()) {
     size_t eol = text.find('\n', pos);
     if (eol == std::string_view::npos) {
@@ -193,6 +199,8 @@ bool ParsePlanIndex(std::string owned, const std::string& source, PlannedFabric&
       // them stops here.
       if (!with_addresses) break;
       if (n != 3 || out.link_addresses.size() >= out.links.size()) return fail("an address row without its link");
+      if (!ok(TextRule::kAddress, fields[1], true) || !ok(TextRule::kAddress, fields[2], true))
+        return fail("an address row with a value that is not an address");
       out.link_addresses.push_back({fields[1], fields[2]});
     } else if (fields[0] == "L" && n == 14) {
       PlannedLink l;
@@ -205,6 +213,9 @@ bool ParsePlanIndex(std::string owned, const std::string& source, PlannedFabric&
       l.cable = fields[6];
       l.xcvr_a = fields[7];
       l.xcvr_z = fields[8];
+      if (!ok(TextRule::kLabel, fields[1]) || !ok(TextRule::kWord, fields[3]) || !ok(TextRule::kWord, fields[6], true) ||
+          !ok(TextRule::kWord, fields[7], true) || !ok(TextRule::kWord, fields[8], true))
+        return fail("a link row with a label, level, cable or transceiver that is not one");
       if (!Number(fields[4], l.rail) || !Number(fields[5], l.speed_gbps) || !Number(fields[9], l.length_m) ||
           !Number(fields[10], l.a_device) || !Number(fields[12], l.z_device) || l.a_device >= out.devices.size() ||
           l.z_device >= out.devices.size() || !Number(fields[11], l.a_port_id) || !Number(fields[13], l.z_port_id) ||
@@ -221,6 +232,9 @@ bool ParsePlanIndex(std::string owned, const std::string& source, PlannedFabric&
       d.tier = fields[3];
       d.plane = fields[4];
       d.rack = fields[5];
+      if (!ok(TextRule::kName, fields[1]) || !ok(TextRule::kWord, fields[2]) || !ok(TextRule::kWord, fields[3], true) ||
+          !ok(TextRule::kName, fields[4], true) || !ok(TextRule::kRack, fields[5], true))
+        return fail("a device row with a name, role, tier, plane or rack that is not one");
       if (!Number(fields[6], d.row) || !Number(fields[7], d.position) || !Number(fields[8], d.u) || !Number(fields[9], d.rail) ||
           !Number(fields[10], d.group)) {
         return fail("a device row with a bad number");
@@ -232,13 +246,19 @@ bool ParsePlanIndex(std::string owned, const std::string& source, PlannedFabric&
     } else if (fields[0] == "P" && n == 6) {
       PlannedPlane pl{std::string(fields[1]), std::string(fields[2]), 0, std::string(fields[4]), fields[5] == "802.3ad"};
       if (!Number(fields[3], pl.mtu)) return fail("a plane row with a bad MTU");
+      if (!ok(TextRule::kName, fields[1]) || !ok(TextRule::kWord, fields[2]) || !ok(TextRule::kWord, fields[4], true))
+        return fail("a plane row with a name, kind or role that is not one");
       out.planes.push_back(std::move(pl));
       plane_names.push_back(fields[1]);
     } else if (fields[0] == "Y" && n == 3) {
+      if (!ok(TextRule::kPort, fields[1]) || !ok(TextRule::kIfname, fields[2]))
+        return fail("a netdev row that is not a port and netdev");
       out.host_netdevs[std::string(fields[2])] = std::string(fields[1]);
     } else if (fields[0] == "T" && n == 2) {
+      if (!ok(TextRule::kPort, fields[1])) return fail("a port row that is not a port name");
       out.port_names.push_back(fields[1]);
     } else if (fields[0] == "N" && n == 2) {
+      if (!ok(TextRule::kText, fields[1])) return fail("a plan name that is not text");
       out.name = fields[1];
     } else {
       return fail("not a P, D or L row of its width");

@@ -11,10 +11,13 @@
 
 #include "doctor/doctor.h"
 #include "facts/facts_files.h"
+#include "rollout/rollout_file.h"
 #include "rollout/state.h"
 #include "rollout/waves.h"
 #include "util/json_input.h"
 #include "util/output_file.h"
+#include "util/output_path.h"
+#include "util/shell_emit.h"
 
 namespace railyard {
 namespace {
@@ -96,10 +99,14 @@ WaveCheck CheckSwitchWave(const nlohmann::json& w, const std::string& name, cons
              "look at the switch's console and `nv show platform firmware ASIC`; roll it back if it does not come up right");
     f.object = "switch " + sw;
     check.findings.push_back(std::move(f));
+    // scp takes an IPv6 address in brackets, ssh bare.
+    const std::string image = fmt::format("asic-{}.mfa", from);
+    const std::string scp_host = address.find(':') != std::string::npos ? "[" + address + "]" : address;
     rollback += fmt::format(
-        "# {0}: back to {1}\nscp \"$PREVIOUS/asic-{1}.mfa\" \"$SSH_USER@{2}:/host/fw-images/asic/asic-{1}.mfa\" && "
-        "printf 'y\\n' | ssh \"$SSH_USER@{2}\" nv action install platform firmware ASIC files asic-{1}.mfa\n",
-        sw, from, address);
+        "# {}: back to {}\nscp -o BatchMode=yes -- \"$PREVIOUS\"/{} \"$SSH_USER\"@{} && "
+        "printf 'y\\n' | ssh -o BatchMode=yes \"$SSH_USER\"@{} {}\n",
+        sw, from, ShellWord(image), ShellWord(scp_host + ":/host/fw-images/asic/" + image), ShellWord(address),
+        ShellCommand({"nv", "action", "install", "platform", "firmware", "ASIC", "files", image}));
   }
   std::set<std::string> drained;
   for (const auto& h : w.value("drain", nlohmann::json::array())) drained.insert(h.get<std::string>());
@@ -114,15 +121,13 @@ WaveCheck CheckSwitchWave(const nlohmann::json& w, const std::string& name, cons
 WaveCheck CheckWave(const nlohmann::json& rollout, uint32_t wave, const std::vector<HostFacts>& before,
                     const std::vector<HostFacts>& after, std::shared_ptr<const HostPlan> plan,
                     const std::vector<SwitchFirmwareSeen>* switches_after) {
-  if (!rollout.is_object() || rollout.value("schema", "") != kRolloutSchema) {
-    throw InputError("rollout.json", 0, 0, "schema", "not railyard.rollout/1");
-  }
+  CheckRolloutJson(rollout, "rollout.json");
   const nlohmann::json& waves = rollout.at("waves");
   if (wave >= waves.size())
     throw std::runtime_error(fmt::format("the rollout has waves 0 to {}; no wave {}", waves.size() - 1, wave));
   const nlohmann::json& w = waves.at(wave);
   WaveCheck check;
-  check.wave = fmt::format("wave-{:02}-{}", wave, w.at("name").get<std::string>());
+  check.wave = WaveFileName(wave, w.at("name").get<std::string>());
   if (w.value("kind", "host") == "switch") return CheckSwitchWave(w, check.wave, before, after, std::move(plan), switches_after);
   std::set<std::string> hosts;
   for (const auto& h : w.at("hosts")) hosts.insert(h.get<std::string>());
@@ -171,16 +176,17 @@ WaveCheck CheckWave(const nlohmann::json& rollout, uint32_t wave, const std::vec
     check.findings.push_back(Halt("rollout-device-not-at-target", host, fmt::format("{} {} {}", host, device, state),
                                   "look at the host's wave log; reset the device (mlxfwreset) or reboot, or roll back"));
     rollback_by_host[host] += fmt::format(
-        "    if flint -d {0} q | grep -q 'FW Version(Running)'; then flint -d {0} -y ir; "
-        "else mlxfwmanager -d {0} -i \"$PREVIOUS/{1}-{2}.bin\" -u -y -f; fi\n",
-        device, d.at("psid").get<std::string>(), from);
+        "    if {} | grep -q 'FW Version(Running)'; then {}; "
+        "else mlxfwmanager -d {} -i \"$PREVIOUS\"/{} -u -y -f; fi\n",
+        ShellCommand({"flint", "-d", device, "q"}), ShellCommand({"flint", "-d", device, "-y", "ir"}), ShellWord(device),
+        ShellWord(fmt::format("{}-{}.bin", d.at("psid").get<std::string>(), from)));
   }
   // New doctor findings at warning or above on the wave's hosts.
   AddNewFindings(check, hosts, before, after, plan);
   check.pass = check.findings.empty();
   if (!check.pass) {
-    for (const auto& [host, lines] : rollback_by_host) rollback += fmt::format("  {})\n{}    ;;\n", host, lines);
-    rollback += "  *) echo \"$host: nothing to roll back in " + check.wave + "\" ;;\nesac\n";
+    for (const auto& [host, lines] : rollback_by_host) rollback += fmt::format("  {})\n{}    ;;\n", ShellWord(host), lines);
+    rollback += fmt::format("  *) echo \"$host: nothing to roll back in {}\" ;;\nesac\n", ShellInDoubleQuotes(check.wave));
     check.rollback_script = rollback;
   }
   return check;
@@ -204,7 +210,7 @@ WaveCheckRun CheckWaveInState(const std::string& state, uint32_t wave, const std
                               std::shared_ptr<const HostPlan> plan, const std::vector<SwitchFirmwareSeen>* switches_after,
                               LedgerStore* ledger, const std::string& by) {
   namespace fs = std::filesystem;
-  nlohmann::json rollout = ReadJsonFile((fs::path(state) / "rollout.json").string());
+  nlohmann::json rollout = ReadRolloutFile(state);
   const nlohmann::json* planned = rollout.contains("waves") && wave < rollout["waves"].size() ? &rollout["waves"][wave] : nullptr;
   if (facts_after.empty() && (!planned || planned->value("kind", "host") != "switch")) {
     throw std::runtime_error(fmt::format("--facts: wave {} is a wave of hosts: give the facts collected after it", wave));
@@ -218,7 +224,7 @@ WaveCheckRun CheckWaveInState(const std::string& state, uint32_t wave, const std
   run.check = CheckWave(rollout, wave, before, after, std::move(plan), switches_after);
   const WaveCheck& check = run.check;
   if (!check.pass) {
-    OutputFile script((fs::path(state) / (check.wave + "-rollback.sh")).string());
+    OutputFile script(PathUnder(state, check.wave + "-rollback.sh").string());
     script.Append(check.rollback_script);
     CommitAll({&script});
   }

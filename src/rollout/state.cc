@@ -13,16 +13,21 @@
 
 #include "model/finding.h"
 #include "model/findings_formats.h"
+#include "rollout/rollout_file.h"
+#include "util/config_emit.h"
 #include "util/csv.h"
 #include "util/hostlist.h"
 #include "util/html.h"
 #include "util/output_file.h"
+#include "util/output_path.h"
+#include "util/safe_text.h"
+#include "util/shell_emit.h"
 #include "util/version.h"
 
 namespace railyard {
 namespace {
 
-std::string WaveName(const RolloutWave& w) { return fmt::format("wave-{:02}-{}", w.index, w.name); }
+std::string WaveName(const RolloutWave& w) { return WaveFileName(w.index, w.name); }
 
 const char* kHostScriptHead = R"SH(#!/usr/bin/env bash
 # railyard rollout {name}: run as root on every host of the wave, e.g.
@@ -71,24 +76,24 @@ std::string HostScript(const RolloutWave& wave) {
   std::map<std::string, std::vector<const RolloutDevice*>> by_host;
   for (const RolloutDevice& d : wave.devices) by_host[d.host].push_back(&d);
   for (const auto& [host, devices] : by_host) {
-    text += fmt::format("  {})\n", host);
+    text += fmt::format("  {})\n", ShellWord(host));
     for (const RolloutDevice* d : devices) {
+      const std::string burn = ShellCommand({"burn", d->device, d->psid, d->to, d->image, d->sha256});
       if (d->via.empty()) {
-        text += fmt::format("    burn {} {} {} {} {}; r=$?\n", d->device, d->psid, d->to, d->image, d->sha256);
+        text += fmt::format("    {}; r=$?\n", burn);
       } else {
         // Two steps: the intermediate image must run before the target is burned over it.
-        text +=
-            fmt::format("    burn {} {} {} {} {} at-least; r=$?\n    if [ $r -eq 0 ]; then burn {} {} {} {} {}; r=$?; fi\n",
-                        d->device, d->psid, d->via, d->via_image, d->via_sha256, d->device, d->psid, d->to, d->image, d->sha256);
+        text += fmt::format("    {} at-least; r=$?\n    if [ $r -eq 0 ]; then {}; r=$?; fi\n",
+                            ShellCommand({"burn", d->device, d->psid, d->via, d->via_image, d->via_sha256}), burn);
       }
       text += fmt::format(
           "    if [ $r -eq 3 ]; then echo \"$host {}: reboot, then run this wave again to finish\"; "
           "elif [ $r -ne 0 ]; then status=1; fi\n",
-          d->device);
+          ShellInDoubleQuotes(d->device));
     }
     text += "    ;;\n";
   }
-  text += "  *) echo \"$host is not in " + name + "\" >&2; exit 2 ;;\nesac\nexit $status\n";
+  text += fmt::format("  *) echo \"$host is not in {}\" >&2; exit 2 ;;\nesac\nexit $status\n", ShellInDoubleQuotes(name));
   return text;
 }
 
@@ -109,13 +114,15 @@ actual() {{ ssh -o BatchMode=yes -o ConnectTimeout=10 "$SSH_USER@$1" nv show pla
   awk '$1 == "actual-firmware" {{ print $2; exit }}'; }}
 # upgrade SWITCH ADDRESS TARGET IMAGE SHA256: 0 done, 1 failed.
 upgrade() {{
-  local sw=$1 addr=$2 want=$3 image=$4 sha=$5 have waited=0
+  local sw=$1 addr=$2 want=$3 image=$4 sha=$5 have target waited=0
   have=$(actual "$addr")
   [ -n "$have" ] || {{ echo "$sw: cannot read its ASIC firmware over ssh ($addr)" >&2; return 1; }}
   if [ "$have" = "$want" ]; then echo "$sw: already at $have"; return 0; fi
   [ "${{have%%.*}}" = "${{want%%.*}}" ] || {{ echo "$sw: runs $have, the image is for family ${{want%%.*}}: refusing" >&2; return 1; }}
   echo "$sha  $IMAGES/$image" | sha256sum -c --quiet - || {{ echo "$sw: $image fails its sha256" >&2; return 1; }}
-  scp -o BatchMode=yes "$IMAGES/$image" "$SSH_USER@$addr:/host/fw-images/asic/$image" || {{ echo "$sw: copy failed" >&2; return 1; }}
+  # scp wants an IPv6 address in brackets; ssh takes it bare
+  case $addr in *:*) target="[$addr]" ;; *) target=$addr ;; esac
+  scp -o BatchMode=yes -- "$IMAGES/$image" "$SSH_USER@$target:/host/fw-images/asic/$image" || {{ echo "$sw: copy failed" >&2; return 1; }}
   ssh -o BatchMode=yes "$SSH_USER@$addr" "nv set platform firmware ASIC fw-source custom && nv config apply -y && nv config save" ||
     {{ echo "$sw: setting fw-source custom failed" >&2; return 1; }}
   # install asks before it reboots the switch: answered yes
@@ -132,8 +139,9 @@ upgrade() {{
 )SH",
                                  name);
   for (const RolloutDevice& d : wave.devices) {
-    text += fmt::format("upgrade {} {} {} {} {} || {{ status=1; echo \"stopping {}: fix {} first\" >&2; exit 1; }}\n", d.host,
-                        d.address, d.to, d.image, d.sha256, name, d.host);
+    text += fmt::format("{} || {{ status=1; echo \"stopping {}: fix {} first\" >&2; exit 1; }}\n",
+                        ShellCommand({"upgrade", d.host, d.address, d.to, d.image, d.sha256}), ShellInDoubleQuotes(name),
+                        ShellInDoubleQuotes(d.host));
   }
   text += "exit $status\n";
   return text;
@@ -243,7 +251,7 @@ std::vector<std::string> WriteRolloutState(const RolloutPlan& plan, const Rollou
   std::vector<std::unique_ptr<OutputFile>> files;
   std::vector<std::string> names;
   auto file = [&](const std::string& name) -> OutputFile& {
-    files.push_back(std::make_unique<OutputFile>((std::filesystem::path(dir) / name).string()));
+    files.push_back(std::make_unique<OutputFile>(PathUnder(dir, name).string()));
     names.push_back(name);
     return *files.back();
   };
@@ -263,29 +271,32 @@ std::vector<std::string> WriteRolloutState(const RolloutPlan& plan, const Rollou
       resume = "# nothing was drained\n";
     } else if (policy.drain == "slurm") {
       drain = fmt::format(
-          "scontrol update NodeName='{}' State=DRAIN Reason='{}'\n"
+          "{}\n"
           "# wait until every node is drained (no job left) before running {}.sh\n"
-          "until [ -z \"$(sinfo -h -n '{}' -t draining,mixed,allocated -o %N)\" ]; do sleep 30; done\n",
-          drained, reason, name, drained);
+          "until [ -z \"$({})\" ]; do sleep 30; done\n",
+          ShellCommand({"scontrol", "update", "NodeName=" + drained, "State=DRAIN", "Reason=" + reason}), CommentText(name),
+          ShellCommand({"sinfo", "-h", "-n", drained, "-t", "draining,mixed,allocated", "-o", "%N"}));
       resume = fmt::format(
-          "{}scontrol update NodeName='{}' State=RESUME\n",
+          "{}{}\n",
           w.switches ? "" : "# hosts that flagged /run/railyard-reboot-needed: scontrol reboot ASAP nextstate=RESUME NODES\n",
-          drained);
+          ShellCommand({"scontrol", "update", "NodeName=" + drained, "State=RESUME"}));
     } else if (policy.drain == "kubernetes") {
       for (const std::string& h : w.drain) {
-        drain +=
-            fmt::format("kubectl cordon {} && kubectl drain {} --ignore-daemonsets --delete-emptydir-data --timeout=30m\n", h, h);
-        resume += fmt::format("kubectl uncordon {}\n", h);
+        drain += fmt::format(
+            "kubectl cordon -- {0} && kubectl drain --ignore-daemonsets --delete-emptydir-data --timeout=30m -- {0}\n",
+            ShellWord(h));
+        resume += fmt::format("kubectl uncordon -- {}\n", ShellWord(h));
       }
     } else {
       drain = "# drain: none (policy drain: none): stop the hosts' work by hand first\n";
       resume = "# resume: none\n";
     }
     file(name + "-drain.sh")
-        .Append("#!/usr/bin/env bash\n# run on the scheduler's controller before " + name + ".sh\nset -euo pipefail\n" + drain);
+        .Append("#!/usr/bin/env bash\n# run on the scheduler's controller before " + CommentText(name) +
+                ".sh\nset -euo pipefail\n" + drain);
     file(name + "-resume.sh")
-        .Append("#!/usr/bin/env bash\n# run after " + name + ".sh and `railyard rollout check` pass\nset -euo pipefail\n" +
-                resume);
+        .Append("#!/usr/bin/env bash\n# run after " + CommentText(name) +
+                ".sh and `railyard rollout check` pass\nset -euo pipefail\n" + resume);
     std::string group = w.name;  // Ansible group names take no '-'
     std::replace(group.begin(), group.end(), '-', '_');
     inventory.Print("\n[wave{:02}_{}]\n", w.index, group);
@@ -306,8 +317,19 @@ namespace {
 
 nlohmann::json ReadJson(const std::filesystem::path& path) { return ReadJsonFile(path.string()); }
 
-void WriteOne(const std::filesystem::path& path, const std::string& text) {
-  std::filesystem::create_directories(path.parent_path());
+// Who approved, from an approval file: shown in status and reports, so checked as rollout.json is.
+std::string Approver(const std::filesystem::path& approval) {
+  nlohmann::json a = ReadJson(approval);
+  if (!a.is_object() || !a.contains("by") || !a["by"].is_string()) throw InputError(approval.string(), 0, 0, "/by", "required");
+  RequireText(TextRule::kText, a["by"].get<std::string>(), approval.string(), "/by");
+  return a["by"].get<std::string>();
+}
+
+// DIR/RELATIVE written whole, its directories made without following a symlink.
+void WriteOne(const std::string& dir, const std::string& relative, const std::string& text) {
+  const std::filesystem::path path = PathUnder(dir, relative);
+  std::vector<std::filesystem::path> created;
+  MakeDirectoriesUnder(dir, path.parent_path(), created);
   OutputFile out(path.string());
   out.Append(text);
   CommitAll({&out});
@@ -316,40 +338,39 @@ void WriteOne(const std::filesystem::path& path, const std::string& text) {
 }  // namespace
 
 void RecordCheck(const std::string& dir, const std::string& wave_name, const std::string& json) {
-  WriteOne(std::filesystem::path(dir) / "checks" / (wave_name + ".json"), json);
+  WriteOne(dir, "checks/" + wave_name + ".json", json);
 }
 
 void ApproveWave(const std::string& dir, uint32_t wave, const std::string& by) {
-  nlohmann::json rollout = ReadJson(std::filesystem::path(dir) / "rollout.json");
+  nlohmann::json rollout = ReadRolloutFile(dir);
   const nlohmann::json& waves = rollout.at("waves");
   if (wave >= waves.size())
     throw std::runtime_error(fmt::format("the rollout has waves 0 to {}; no wave {}", waves.size() - 1, wave));
   if (by.empty()) throw std::runtime_error("--by: who approves");
-  bool two = rollout.at("policy").value("two_person", false);
+  // Who approves is shown in status and reports: one line of visible text.
+  RequireText(TextRule::kText, by, "--by", "");
+  bool two = rollout.value("policy", nlohmann::json::object()).value("two_person", false);
   if (two && by == rollout.value("planned_by", "")) {
     throw std::runtime_error(
         fmt::format("{} planned this rollout; the policy wants a second person to approve wave {}", by, wave));
   }
-  std::string name = fmt::format("wave-{:02}-{}", wave, waves.at(wave).at("name").get<std::string>());
-  WriteOne(std::filesystem::path(dir) / "approvals" / (name + ".json"),
-           nlohmann::json{{"wave", name}, {"by", by}}.dump(2) + "\n");
+  std::string name = WaveFileName(wave, waves.at(wave).at("name").get<std::string>());
+  WriteOne(dir, "approvals/" + name + ".json", nlohmann::json{{"wave", name}, {"by", by}}.dump(2) + "\n");
 }
 
 std::vector<WaveStatus> RolloutStatus(const std::string& dir) {
   namespace fs = std::filesystem;
-  nlohmann::json rollout = ReadJson(fs::path(dir) / "rollout.json");
-  if (rollout.value("schema", "") != kRolloutSchema)
-    throw InputError(dir + "/rollout.json", 0, 0, "schema", "not railyard.rollout/1");
-  bool two = rollout.at("policy").value("two_person", false);
+  nlohmann::json rollout = ReadRolloutFile(dir);
+  bool two = rollout.value("policy", nlohmann::json::object()).value("two_person", false);
   std::vector<WaveStatus> out;
   bool previous_done = true;
   for (const nlohmann::json& w : rollout.at("waves")) {
     WaveStatus s;
     s.index = w.at("index");
     s.name = w.at("name");
-    std::string file = fmt::format("wave-{:02}-{}", s.index, s.name);
-    fs::path check = fs::path(dir) / "checks" / (file + ".json");
-    fs::path approval = fs::path(dir) / "approvals" / (file + ".json");
+    std::string file = WaveFileName(s.index, s.name);
+    fs::path check = PathUnder(dir, "checks/" + file + ".json");
+    fs::path approval = PathUnder(dir, "approvals/" + file + ".json");
     if (fs::exists(check)) {
       nlohmann::json c = ReadJson(check);
       bool pass = c.value("pass", false);
@@ -360,7 +381,7 @@ std::vector<WaveStatus> RolloutStatus(const std::string& dir) {
     } else if (previous_done) {
       bool approved = fs::exists(approval);
       s.state = two && !approved ? "waiting-for-approval" : "ready";
-      s.detail = approved ? "approved by " + ReadJson(approval).value("by", std::string("?"))
+      s.detail = approved ? "approved by " + Approver(approval)
                  : two    ? "railyard rollout approve --wave " + std::to_string(s.index) + " --by NAME"
                           : "run it, then rollout check";
     } else {
@@ -380,14 +401,14 @@ struct ReportRow {
 
 std::vector<ReportRow> ReportRows(const std::string& dir, nlohmann::json& rollout, std::vector<WaveStatus>& status) {
   namespace fs = std::filesystem;
-  rollout = ReadJson(fs::path(dir) / "rollout.json");
+  rollout = ReadRolloutFile(dir);
   status = RolloutStatus(dir);
   std::vector<ReportRow> rows;
   for (const nlohmann::json& w : rollout.at("waves")) {
     uint32_t index = w.at("index");
-    std::string name = fmt::format("wave-{:02}-{}", index, w.at("name").get<std::string>());
-    fs::path approval = fs::path(dir) / "approvals" / (name + ".json");
-    std::string by = fs::exists(approval) ? ReadJson(approval).value("by", std::string()) : "";
+    std::string name = WaveFileName(index, w.at("name").get<std::string>());
+    fs::path approval = PathUnder(dir, "approvals/" + name + ".json");
+    std::string by = fs::exists(approval) ? Approver(approval) : "";
     for (const nlohmann::json& d : w.at("devices")) {
       rows.push_back({name, d.at("host"), d.at("device"), d.at("psid"), d.at("from"), d.at("to"), status[index].state, by});
     }

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <map>
-#include <regex>
 #include <set>
 #include <stdexcept>
 
@@ -12,18 +11,13 @@
 #include "planfile/names.h"
 #include "util/csv.h"
 #include "util/file.h"
+#include "util/safe_text.h"
 #include "util/terminal.h"
 #include "util/versions.h"
 
 namespace railyard {
 
 namespace {
-
-// Switch names and addresses go into scripts (ssh, scp) and nodesets.
-const std::regex& SafeName() {
-  static const std::regex kSafe("^[A-Za-z0-9][A-Za-z0-9._:-]{0,62}$");
-  return kSafe;
-}
 
 // Tiers from the top: a core or spine step costs bandwidth, a leaf step drains the hosts behind it.
 int TierRank(const std::string& tier) { return tier == "core" ? 0 : tier == "spine" ? 1 : 2; }
@@ -52,14 +46,13 @@ std::vector<SwitchFirmwareSeen> ParseSwitchInventory(std::string_view csv, const
     s.address = address >= 0 ? row.fields[static_cast<size_t>(address)] : "";
     if (s.address.empty()) s.address = s.name;
     if (serial >= 0) s.serial = row.fields[static_cast<size_t>(serial)];
-    if (!std::regex_match(s.name, SafeName())) {
-      throw InputError(source, row.line, 0, "switch",
-                       fmt::format("'{}' is not a switch name (letters, digits and . _ : -)", TerminalSafe(s.name)));
+    // Switch names and addresses go into scripts (ssh, scp), nodesets and rollout.json.
+    RequireText(TextRule::kName, s.name, source, "switch", row.line, name + 1);
+    if (!Conforms(TextRule::kName, s.address) && !Conforms(TextRule::kAddress, s.address)) {
+      throw InputError(source, row.line, address + 1, "address",
+                       fmt::format("'{}' is not a host name or an IP address", TerminalSafe(s.address)));
     }
-    if (!std::regex_match(s.address, SafeName())) {
-      throw InputError(source, row.line, 0, "address",
-                       fmt::format("'{}' is not a host name or address", TerminalSafe(s.address)));
-    }
+    if (serial >= 0) RequireTextOrEmpty(TextRule::kWord, s.serial, source, "serial", row.line, serial + 1);
     if (!IsVersion(s.firmware)) {
       throw InputError(source, row.line, 0, "firmware",
                        fmt::format("'{}' is not a version (31.2014.2084)", TerminalSafe(s.firmware)));

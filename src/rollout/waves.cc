@@ -4,13 +4,13 @@
 #include <functional>
 #include <map>
 #include <optional>
-#include <regex>
 #include <set>
 
 #include <fmt/format.h>
 
 #include "ledger/authenticity.h"
 #include "planfile/names.h"
+#include "util/safe_text.h"
 #include "util/terminal.h"
 #include "util/versions.h"
 
@@ -115,11 +115,9 @@ RolloutPlan PlanRollout(const PlannedFabric* plan, const std::vector<FleetHost>&
   // Host and device names go into shell scripts, nodesets and inventories: only what a hostname and a
   // PCI address (or /dev/mst path) can be. Facts are collected from the hosts themselves; a name with
   // anything else is never written into a script.
-  static const std::regex kSafeHost("^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$");
-  static const std::regex kSafeDevice("^[A-Za-z0-9_./:-]{1,64}$");
-  static const std::regex kSafePsid("^[A-Za-z0-9_]{1,32}$");
+  // The same rules rollout.json is checked with when it is read back (rollout/rollout_file.h).
   for (const FleetHost& host : fleet) {
-    if (!std::regex_match(host.name, kSafeHost)) {
+    if (!Conforms(TextRule::kName, host.name)) {
       Finding f;
       f.rule = "rollout-unsafe-name";
       f.severity = Severity::kError;
@@ -176,8 +174,11 @@ RolloutPlan PlanRollout(const PlannedFabric* plan, const std::vector<FleetHost>&
         skip(host_rule, host_reason);
         continue;
       }
-      if (!std::regex_match(d.pci, kSafeDevice) || !std::regex_match(d.psid, kSafePsid)) {
-        skip("unsafe-name", "the device address or PSID in the facts is not one: never written into a script");
+      if (!Conforms(TextRule::kDevice, d.pci) || !Conforms(TextRule::kPsid, d.psid) || !Conforms(TextRule::kVersion, d.flashed) ||
+          (!d.running.empty() && !Conforms(TextRule::kVersion, d.running)) ||
+          (!d.serial.empty() && !Conforms(TextRule::kWord, d.serial))) {
+        skip("unsafe-name",
+             "the device address, PSID, firmware version or serial in the facts is not one: never written into a script");
         continue;
       }
       if (auto doubt = suspect.find(d.serial); !d.serial.empty() && doubt != suspect.end()) {

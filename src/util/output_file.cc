@@ -102,6 +102,13 @@ void CommitAll(const std::vector<OutputFile*>& files, const std::function<int(co
     return rename_fn ? rename_fn(from.c_str(), to.c_str()) : std::rename(from.c_str(), to.c_str());
   };
   for (OutputFile* f : files) f->Close();
+  // A directory where a file goes is refused before anything moves: renamed aside it could not be
+  // removed again, and would be left as a ".old" directory beside the new file.
+  for (OutputFile* f : files) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(std::filesystem::symlink_status(f->path(), ec)))
+      throw std::runtime_error(fmt::format("{}: is a directory: refusing to replace it with a file", f->path()));
+  }
   struct Step {
     OutputFile* file;
     std::string backup;  // where the old target was moved ("" when there was none)

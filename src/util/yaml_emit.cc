@@ -1,13 +1,28 @@
 #include "util/yaml_emit.h"
 
+#include <fmt/format.h>
+
 namespace railyard {
 
 std::string YamlQuoted(std::string_view text) {
   std::string out = "\"";
-  for (char c : text) {
-    if (static_cast<unsigned char>(c) < 0x20) continue;
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
+  for (size_t i = 0; i < text.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c < 0x20 || c == 0x7f) {
+      out += fmt::format("\\x{:02x}", c);  // YAML's own escape: the value keeps the byte, the line its end
+    } else if (c == 0xc2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) == 0x85) {
+      out += "\\N";  // NEL, a line break to YAML
+      ++i;
+    } else if (c == 0xe2 && i + 2 < text.size() && static_cast<unsigned char>(text[i + 1]) == 0x80 &&
+               (static_cast<unsigned char>(text[i + 2]) == 0xa8 || static_cast<unsigned char>(text[i + 2]) == 0xa9)) {
+      out += static_cast<unsigned char>(text[i + 2]) == 0xa8 ? "\\L" : "\\P";  // LINE / PARAGRAPH SEPARATOR
+      i += 2;
+    } else {
+      out += static_cast<char>(c);
+    }
   }
   return out + "\"";
 }

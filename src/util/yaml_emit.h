@@ -1,6 +1,6 @@
 // Writing YAML railyard generates (netplan, NVUE): every name from a plan goes in double quotes, with
-// quotes and backslashes escaped and control characters dropped, so that no name can change the
-// file's structure.
+// quotes and backslashes escaped and control and line-breaking characters written as YAML escapes
+// (\x0a, \N, \L, \P), so that no name can change the file's structure and none is silently altered.
 #pragma once
 
 #include <string>
