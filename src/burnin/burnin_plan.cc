@@ -467,7 +467,7 @@ std::vector<HostFile> BurninScripts(const BurninPlan& plan, const std::string& l
   std::string all = fmt::format(
       "#!/bin/sh\n# railyard burnin: every round of plan {} (pattern {}, plane {}), one after the other.\n"
       "# RESULTS (default ./results) collects each pair's output; then: railyard burnin check --plan plan.json RESULTS\n"
-      "set -u\ncd \"$(dirname \"$0\")\"\nif [ -z \"${{RESULTS:-}}\" ]; then RESULTS={}; fi\nexport RESULTS\n",
+      "set -u\ncd \"$(dirname \"$0\")\" || exit 2\nif [ -z \"${{RESULTS:-}}\" ]; then RESULTS={}; fi\nexport RESULTS\n",
       plan_name, pattern, plane, results.empty() ? "\"$PWD/results\"" : ShellWord(results));
   for (const BurninRound& round : plan.rounds) {
     if (round.index < first_round) continue;

@@ -27,20 +27,32 @@ set_file() {{
 }}
 # port IF PRIORITY DSCP TOS CNP_DSCP CNP_PRIORITY
 port() {{
-  local ifc=$1 prio=$2 dscp=$3 tos=$4 cnp_dscp=$5 cnp_prio=$6 q want dev i
+  local ifc=$1 prio=$2 dscp=$3 tos=$4 cnp_dscp=$5 cnp_prio=$6 q want dev d i
   [ -e "$SYS/class/net/$ifc" ] || {{ bad "$ifc: no such interface"; return; }}
   q=$(mlnx_qos -i "$ifc" 2> /dev/null) || {{ bad "$ifc: mlnx_qos cannot read it (is mlnx-tools installed?)"; return; }}
   if ! grep -q '^Priority trust state: dscp' <<< "$q"; then
-    mlnx_qos -i "$ifc" --trust dscp > /dev/null && say "$ifc: trust dscp" || bad "$ifc: mlnx_qos --trust dscp failed"
+    if mlnx_qos -i "$ifc" --trust dscp > /dev/null; then say "$ifc: trust dscp"; else bad "$ifc: mlnx_qos --trust dscp failed"; fi
+  fi
+  # The plane's DSCP must land on the lossless priority: the NIC's default map puts DSCP d on
+  # priority d/8, which is the class only for the default DSCP 26 on priority 3.
+  if ! awk -v p="prio:$prio" '$1 == p {{ print $2 }}' <<< "$q" | grep -Eq "[:,]0*$dscp(,|$)"; then
+    if mlnx_qos -i "$ifc" --dscp2prio "set,$dscp,$prio" > /dev/null; then
+      say "$ifc: DSCP $dscp on priority $prio"
+    else
+      bad "$ifc: mlnx_qos --dscp2prio set,$dscp,$prio failed"
+    fi
   fi
   want=""
-  for i in 0 1 2 3 4 5 6 7; do want+="$([ "$i" -eq "$prio" ] && echo 1 || echo 0),"; done
+  for i in 0 1 2 3 4 5 6 7; do
+    if [ "$i" -eq "$prio" ]; then want+="1,"; else want+="0,"; fi
+  done
   want=${{want%,}}
   if [ "$(awk '$1 == "enabled" {{ out = $2; for (i = 3; i <= 9; i++) out = out "," $i; print out; exit }}' <<< "$q")" != "$want" ]; then
-    mlnx_qos -i "$ifc" --pfc "$want" > /dev/null && say "$ifc: PFC $want" || bad "$ifc: mlnx_qos --pfc $want failed"
+    if mlnx_qos -i "$ifc" --pfc "$want" > /dev/null; then say "$ifc: PFC $want"; else bad "$ifc: mlnx_qos --pfc $want failed"; fi
   fi
-  grep -q '^DCBX mode: Firmware controlled' <<< "$q" &&
+  if grep -q '^DCBX mode: Firmware controlled' <<< "$q"; then
     say "$ifc: DCBX is firmware controlled: a willing NIC may take the switch's PFC settings instead"
+  fi
   for role in roce_np roce_rp; do
     set_file "$SYS/class/net/$ifc/ecn/$role/enable/$prio" 1
     case $? in 1) bad "$ifc: cannot enable ECN ($role) on priority $prio" ;;
@@ -48,10 +60,13 @@ port() {{
   done
   set_file "$SYS/class/net/$ifc/ecn/roce_np/cnp_dscp" "$cnp_dscp"; [ $? -eq 1 ] && bad "$ifc: cannot set the CNP DSCP"
   set_file "$SYS/class/net/$ifc/ecn/roce_np/cnp_802p_prio" "$cnp_prio"; [ $? -eq 1 ] && bad "$ifc: cannot set the CNP priority"
-  dev=$(ls "$SYS/class/net/$ifc/device/infiniband" 2> /dev/null | head -1)
+  dev=""
+  for d in "$SYS/class/net/$ifc/device/infiniband"/*; do
+    if [ -e "$d" ]; then dev=${{d##*/}}; break; fi
+  done
   [ -n "$dev" ] || {{ bad "$ifc: no RDMA device behind it"; return; }}
   if [ "$(cat "$SYS/kernel/config/rdma_cm/$dev/ports/1/default_roce_tos" 2> /dev/null)" != "$tos" ]; then
-    cma_roce_tos -d "$dev" -t "$tos" > /dev/null 2>&1 && say "$dev: rdma_cm ToS $tos" || bad "$dev: cma_roce_tos -d $dev -t $tos failed"
+    if cma_roce_tos -d "$dev" -t "$tos" > /dev/null 2>&1; then say "$dev: rdma_cm ToS $tos"; else bad "$dev: cma_roce_tos -d $dev -t $tos failed"; fi
   fi
   set_file "$SYS/class/infiniband/$dev/tc/1/traffic_class" "$tos"
   [ $? -eq 1 ] && bad "$dev: cannot set the verbs traffic class $tos"

@@ -79,6 +79,7 @@ PlaneInfo PlaneInfoOf(const PlanPlaneRecord& r) {
 SwitchConfigs ParsePadded(const simdjson::padded_string& padded, const std::string& source) {
   auto fail = [&](const std::string& why) { throw InputError(source, 0, 0, "", why); };
   SwitchConfigs out;
+  out.source = source;
   std::unordered_map<std::string, PlaneInfo> planes;
   std::unordered_map<std::string, size_t> index;     // switch name -> out.switches
   std::unordered_map<std::string, uint64_t> asn_of;  // every switch with an ASN (routed planes)
@@ -591,12 +592,19 @@ size_t WriteSwitchConfigs(const SwitchConfigs& configs, const std::string& glob,
   std::vector<HostFile> files;
   for (const SwitchConfig& sw : configs.switches) {
     if (!glob.empty() && fnmatch(glob.c_str(), sw.name.c_str(), 0) != 0) continue;
-    if (os == "sonic") {
-      files.push_back({sw.name + ".json", 0644, SonicConfigDb(sw, configs.plan_name)});
-    } else if (os == "eos") {
-      files.push_back({sw.name + ".cfg", 0644, EosConfig(sw, configs.plan_name)});
-    } else {
-      files.push_back({sw.name + ".yaml", 0644, NvueYaml(sw, configs.plan_name)});
+    try {
+      if (os == "sonic") {
+        files.push_back({sw.name + ".json", 0644, SonicConfigDb(sw, configs.plan_name)});
+      } else if (os == "eos") {
+        files.push_back({sw.name + ".cfg", 0644, EosConfig(sw, configs.plan_name)});
+      } else {
+        files.push_back({sw.name + ".yaml", 0644, NvueYaml(sw, configs.plan_name)});
+      }
+    } catch (const std::runtime_error& e) {
+      // What a switch's configuration cannot be made from (a port the OS does not name so, a model
+      // that does not run it) is in the plan: the error names it.
+      if (configs.source.empty()) throw;
+      throw InputError(fmt::format("{}: {}", configs.source, e.what()));
     }
   }
   if (files.empty()) throw std::runtime_error(fmt::format("no Ethernet switch of the plan matches '{}'", glob));

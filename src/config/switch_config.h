@@ -40,6 +40,7 @@ struct SwitchConfig {
 };
 
 struct SwitchConfigs {
+  std::string source;  // the plan.json read, named in errors about what it holds
   std::string plan_name;
   std::vector<SwitchConfig> switches;  // Ethernet and RoCE planes' switches, in plan order
 };

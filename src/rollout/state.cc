@@ -125,8 +125,10 @@ upgrade() {{
   scp -o BatchMode=yes -- "$IMAGES/$image" "$SSH_USER@$target:/host/fw-images/asic/$image" || {{ echo "$sw: copy failed" >&2; return 1; }}
   ssh -o BatchMode=yes "$SSH_USER@$addr" "nv set platform firmware ASIC fw-source custom && nv config apply -y && nv config save" ||
     {{ echo "$sw: setting fw-source custom failed" >&2; return 1; }}
-  # install asks before it reboots the switch: answered yes
-  printf 'y\n' | ssh "$SSH_USER@$addr" nv action install platform firmware ASIC files "$image" ||
+  # install asks before it reboots the switch: answered yes. The image name expands here, on the
+  # admin host, into the command the switch runs:
+  # shellcheck disable=SC2029
+  printf 'y\n' | ssh -o BatchMode=yes "$SSH_USER@$addr" nv action install platform firmware ASIC files "$image" ||
     echo "$sw: the install session ended (the switch reboots): waiting for it"
   sleep 60
   until [ "$(actual "$addr")" = "$want" ]; do

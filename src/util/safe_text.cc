@@ -25,6 +25,11 @@ bool Token(std::string_view v, std::string_view extra, size_t max, bool alnum_fi
   return true;
 }
 
+// Where '/' is allowed, no ".." and no empty step: a value never reads as a path upwards.
+bool NoDotDot(std::string_view v) {
+  return v.find("..") == std::string_view::npos && v.find("//") == std::string_view::npos && v.back() != '/';
+}
+
 bool Address(std::string_view v, bool prefix_required) {
   if (v.empty() || v.size() > 64) return false;
   size_t slash = v.find('/');
@@ -72,13 +77,13 @@ bool Conforms(TextRule rule, std::string_view v) {
     case TextRule::kName:
       return Token(v, "._-", 64);
     case TextRule::kRack:
-      return Token(v, "._-/", 64);
+      return Token(v, "._-/", 64) && NoDotDot(v);
     case TextRule::kPort:
-      return Token(v, "._-/:", 32);
+      return Token(v, "._-/:", 32) && NoDotDot(v);
     case TextRule::kIfname:
       return Token(v, "._-", 15);
     case TextRule::kLabel:
-      return Token(v, "._-/:", 64);
+      return Token(v, "._-/:", 64) && NoDotDot(v);
     case TextRule::kWord:
       return Token(v, "._+/-", 64);
     case TextRule::kAddress:
