@@ -277,7 +277,7 @@ std::string MultiRailSysctl(const std::string& host, const std::vector<HostPortC
     if (!seen.insert(p.netdev).second) continue;
     // sysctl.d(5): with '.' as the separator, a '.' inside the interface name (a VLAN, enp3s0.200)
     // is written as '/'.
-    std::string dev = IniValue("netdev", p.netdev);
+    std::string dev = PlainWord("netdev", p.netdev);
     std::replace(dev.begin(), dev.end(), '.', '/');
     s += fmt::format("net.ipv4.conf.{0}.arp_ignore = 1\nnet.ipv4.conf.{0}.arp_announce = 2\nnet.ipv4.conf.{0}.rp_filter = 2\n",
                      dev);
@@ -365,27 +365,32 @@ void IfcfgFiles(const std::string& host, const std::vector<HostPortConfig>& port
   // ifcfg files are sourced as shell by network-scripts: every value is one shell word.
   auto addressed = [&](const HostPortConfig& p, const std::string& dev, std::string& text) {
     const std::string ip = p.address.substr(0, p.address.find('/')), length = p.address.substr(p.address.find('/') + 1);
-    text += fmt::format("BOOTPROTO=none\nIPADDR={}\nPREFIX={}\nIPV6INIT=no\n", ShellWord(ip), ShellWord(length));
+    text += fmt::format("BOOTPROTO=none\nIPADDR={}\nPREFIX={}\nIPV6INIT=no\n", IfcfgValue("IPADDR", ip),
+                        IfcfgValue("PREFIX", length));
     if (per_plane[p.plane] <= 1 && p.mode != "p2p31") return;
     ++table;
     const std::string to = p.prefix.empty() ? p.address : p.prefix;
-    std::string routes = !p.peer_address.empty() ? fmt::format("{} via {} dev {} table {}\n{} via {} dev {}\n", to,
-                                                               p.peer_address, dev, table, to, p.peer_address, dev)
-                                                 : fmt::format("{} dev {} table {}\n", to, dev, table);
+    // ifup-routes runs `ip route add $line` / `ip rule add $line`: every value one plain word.
+    const std::string w_to = PlainWord("route", to), w_dev = PlainWord("dev", dev), w_ip = PlainWord("from", ip);
+    std::string routes = !p.peer_address.empty() ? fmt::format("{} via {} dev {} table {}\n{} via {} dev {}\n", w_to,
+                                                               PlainWord("via", p.peer_address), w_dev, table, w_to,
+                                                               PlainWord("via", p.peer_address), w_dev)
+                                                 : fmt::format("{} dev {} table {}\n", w_to, w_dev, table);
     files.push_back({dir + "route-" + dev, 0644, header(p, dev, "its routing table") + routes});
-    files.push_back({dir + "rule-" + dev, 0644,
-                     header(p, dev, "its source rule") + fmt::format("from {} table {} priority {}\n", ip, table, 1000 + table)});
+    files.push_back(
+        {dir + "rule-" + dev, 0644,
+         header(p, dev, "its source rule") + fmt::format("from {} table {} priority {}\n", w_ip, table, 1000 + table)});
   };
   for (const HostPortConfig& p : ports) {
     const bool ib = p.kind == "infiniband";
     std::string text = header(p, p.netdev,
                               fmt::format("{} -> {} {} (cable {}){}", p.port, p.peer_device, p.peer_port, p.label,
                                           p.bond.empty() ? "" : ", a member of " + p.bond));
-    text += fmt::format("DEVICE={}\nNAME={}\nTYPE={}\nONBOOT=yes\nNM_CONTROLLED=yes\nMTU={}\n", ShellWord(p.netdev),
-                        ShellWord("railyard-" + p.netdev), ib ? "InfiniBand" : "Ethernet", p.mtu);
+    text += fmt::format("DEVICE={}\nNAME={}\nTYPE={}\nONBOOT=yes\nNM_CONTROLLED=yes\nMTU={}\n", IfcfgValue("DEVICE", p.netdev),
+                        IfcfgValue("NAME", "railyard-" + p.netdev), ib ? "InfiniBand" : "Ethernet", p.mtu);
     if (ib) text += "CONNECTED_MODE=no\n";  // IPoIB datagram mode
     if (!p.bond.empty()) {
-      text += fmt::format("MASTER={}\nSLAVE=yes\nBOOTPROTO=none\n", ShellWord(p.bond));
+      text += fmt::format("MASTER={}\nSLAVE=yes\nBOOTPROTO=none\n", IfcfgValue("MASTER", p.bond));
       files.push_back({dir + "ifcfg-" + p.netdev, 0644, std::move(text)});
       if (p.address.empty()) continue;
       std::string bond = header(p, p.bond, "an 802.3ad bond over both switches of the leaf pair");
@@ -393,7 +398,7 @@ void IfcfgFiles(const std::string& host, const std::vector<HostPortConfig>& port
           "DEVICE={}\nNAME={}\nTYPE=Bond\nBONDING_MASTER=yes\n"
           "BONDING_OPTS=\"mode=802.3ad miimon=100 lacp_rate=fast xmit_hash_policy=layer3+4\"\n"
           "ONBOOT=yes\nNM_CONTROLLED=yes\nMTU={}\n",
-          ShellWord(p.bond), ShellWord("railyard-" + p.bond), p.mtu);
+          IfcfgValue("DEVICE", p.bond), IfcfgValue("NAME", "railyard-" + p.bond), p.mtu);
       addressed(p, p.bond, bond);
       files.push_back({dir + "ifcfg-" + p.bond, 0644, std::move(bond)});
       continue;

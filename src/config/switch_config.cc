@@ -23,6 +23,7 @@
 #include "util/csv.h"
 #include "util/file.h"
 #include "util/natural_order.h"
+#include "util/terminal.h"
 #include "util/yaml_emit.h"
 
 namespace railyard {
@@ -161,10 +162,11 @@ std::string NvueYaml(const SwitchConfig& sw, const std::string& plan_name) {
       "# railyard config switches: {} ({} plane, {}{}) from plan {}.\n"
       "# Apply on the switch: nv config replace {}.yaml && nv config apply -y (NVUE, Cumulus Linux 5.x).\n"
       "- set:\n    system:\n      hostname: {}\n    interface:\n",
-      sw.name, sw.plane, sw.tier, sw.model.empty() ? "" : ", " + sw.model, CommentText(plan_name), sw.name, Quoted(sw.name));
+      CommentText(sw.name), CommentText(sw.plane), CommentText(sw.tier), sw.model.empty() ? "" : CommentText(", " + sw.model),
+      CommentText(plan_name), CommentText(sw.name), Quoted(sw.name));
   if (routed && !sw.loopback.empty()) {
-    y +=
-        fmt::format("      lo:\n        type: loopback\n        ip:\n          address:\n            {}/32: {{}}\n", sw.loopback);
+    y += fmt::format("      lo:\n        type: loopback\n        ip:\n          address:\n            {}: {{}}\n",
+                     YamlKey(sw.loopback + "/32"));
   }
   // Breakouts: sub-ports swpNsM need their parent split; the highest sub-port seen gives the count.
   std::map<std::string, int, bool (*)(std::string_view, std::string_view)> breakout(NaturalLess);
@@ -175,7 +177,8 @@ std::string NvueYaml(const SwitchConfig& sw, const std::string& plan_name) {
   }
   for (const auto& [parent, n] : breakout) {
     int lanes = n <= 2 ? 2 : n <= 4 ? 4 : 8;
-    y += fmt::format("      {}:\n        type: swp\n        link:\n          breakout:\n            {}x: {{}}\n", parent, lanes);
+    y += fmt::format("      {}:\n        type: swp\n        link:\n          breakout:\n            {}x: {{}}\n", YamlKey(parent),
+                     lanes);
   }
   std::vector<const SwitchPortConfig*> ports;
   for (const SwitchPortConfig& p : sw.ports) ports.push_back(&p);
@@ -186,9 +189,10 @@ std::string NvueYaml(const SwitchConfig& sw, const std::string& plan_name) {
     y += fmt::format(
         "      {}:\n        type: swp\n        description: {}\n        link:\n          state: up\n"
         "          speed: {}G\n          mtu: 9216\n          fec: {}\n",
-        p->port, Quoted(fmt::format("{} {} {}", p->label, p->peer_device, p->peer_port)), p->speed_gbps, FecFor(p->speed_gbps));
+        YamlKey(p->port), Quoted(fmt::format("{} {} {}", p->label, p->peer_device, p->peer_port)), p->speed_gbps,
+        FecFor(p->speed_gbps));
     if (routed) {
-      if (!p->address.empty()) y += fmt::format("        ip:\n          address:\n            {}: {{}}\n", p->address);
+      if (!p->address.empty()) y += fmt::format("        ip:\n          address:\n            {}: {{}}\n", YamlKey(p->address));
     } else if (sw.vlan > 0) {
       any_l2 = true;
       y += p->to_host
@@ -203,11 +207,12 @@ std::string NvueYaml(const SwitchConfig& sw, const std::string& plan_name) {
     y += fmt::format("    bridge:\n      domain:\n        br_default:\n          vlan:\n            '{}': {{}}\n", sw.vlan);
   if (routed && sw.asn) {
     y += fmt::format("    router:\n      bgp:\n        enable: on\n        autonomous-system: {}\n{}", sw.asn,
-                     sw.loopback.empty() ? "" : fmt::format("        router-id: {}\n", sw.loopback));
+                     sw.loopback.empty() ? "" : fmt::format("        router-id: {}\n", Quoted(sw.loopback)));
     y += "    vrf:\n      default:\n        router:\n          bgp:\n            enable: on\n            neighbor:\n";
     for (const SwitchPortConfig* p : ports) {
       if (p->to_host) continue;  // hosts are reached by the connected /31s
-      y += fmt::format("              {}:\n                type: unnumbered\n                remote-as: external\n", p->port);
+      y += fmt::format("              {}:\n                type: unnumbered\n                remote-as: external\n",
+                       YamlKey(p->port));
     }
     y += "            address-family:\n              ipv4-unicast:\n                enable: on\n                redistribute:\n"
          "                  connected:\n                    enable: on\n";
@@ -495,6 +500,16 @@ std::string EosText(const std::string& text, const SwitchConfig& sw, const std::
   return text;
 }
 
+// An address or name EOS takes as one word of a command: PlainWord (util/config_emit.h), else refused
+// with what it is.
+std::string EosWord(const std::string& text, const SwitchConfig& sw, const std::string& what) {
+  try {
+    return PlainWord(what, text);
+  } catch (const EmitError&) {
+    throw std::runtime_error(fmt::format("{}: {} '{}' is not one word EOS can take", sw.name, what, TerminalSafe(text)));
+  }
+}
+
 }  // namespace
 
 std::string EosConfig(const SwitchConfig& sw, const std::string& plan_name) {
@@ -515,7 +530,8 @@ std::string EosConfig(const SwitchConfig& sw, const std::string& plan_name) {
       "! railyard config switches: {} ({} plane, {}{}) from plan {}.\n"
       "! Apply on the switch (Arista EOS): copy it to flash:{}.cfg, then `configure replace flash:{}.cfg`.\n"
       "hostname {}\n!\nservice routing protocols model multi-agent\n!\n",
-      sw.name, sw.plane, sw.tier, sw.model.empty() ? "" : ", " + sw.model, CommentText(plan_name), sw.name, sw.name, sw.name);
+      CommentText(sw.name), CommentText(sw.plane), CommentText(sw.tier), sw.model.empty() ? "" : CommentText(", " + sw.model),
+      CommentText(plan_name), CommentText(sw.name), CommentText(sw.name), EosText(sw.name, sw, "the switch name"));
   if (!model)
     c += fmt::format("! {} is not in railyard's catalog: broken-out ports are written without a speed line.\n!\n", sw.model);
   if (!routed && sw.vlan > 0) c += fmt::format("vlan {}\n   name {}\n!\n", sw.vlan, EosText(sw.plane, sw, "the plane name"));
@@ -555,7 +571,7 @@ std::string EosConfig(const SwitchConfig& sw, const std::string& plan_name) {
     if (p->speed_gbps >= 200) c += "   error-correction encoding reed-solomon\n";
     if (routed) {
       c += "   no switchport\n";
-      if (!p->address.empty()) c += fmt::format("   ip address {}\n", p->address);
+      if (!p->address.empty()) c += fmt::format("   ip address {}\n", EosWord(p->address, sw, "port " + p->port + "'s address"));
     } else if (sw.vlan > 0) {
       c += p->to_host ? fmt::format("   switchport access vlan {}\n", sw.vlan)
                       : fmt::format("   switchport mode trunk\n   switchport trunk allowed vlan {}\n", sw.vlan);
@@ -565,21 +581,21 @@ std::string EosConfig(const SwitchConfig& sw, const std::string& plan_name) {
     fabric += !p->to_host && p->peer_asn && !p->peer_address.empty();
   }
   if (routed && !sw.loopback.empty())
-    c += fmt::format("interface Loopback0\n   ip address {}/32\n!\nip routing\n!\n", sw.loopback);
+    c += fmt::format("interface Loopback0\n   ip address {}/32\n!\nip routing\n!\n", EosWord(sw.loopback, sw, "the loopback"));
   else if (routed)
     c += "ip routing\n!\n";
   if (routed && sw.asn) {
     // Numbered eBGP to each fabric neighbour (the /31s of the IP plan), hosts reached by the connected
     // routes, which are announced; ECMP over every uplink.
     c += fmt::format("router bgp {}\n", sw.asn);
-    if (!sw.loopback.empty()) c += fmt::format("   router-id {}\n", sw.loopback);
+    if (!sw.loopback.empty()) c += fmt::format("   router-id {}\n", EosWord(sw.loopback, sw, "the loopback"));
     const size_t paths = std::clamp<size_t>(fabric, 1, 128);
     c +=
         fmt::format("   no bgp default ipv4-unicast\n   maximum-paths {} ecmp {}\n   neighbor FABRIC peer group\n", paths, paths);
     for (const SwitchPortConfig* p : ports) {
       if (p->to_host || !p->peer_asn || p->peer_address.empty()) continue;
       c += fmt::format("   neighbor {0} peer group FABRIC\n   neighbor {0} remote-as {1}\n   neighbor {0} description {2}\n",
-                       p->peer_address, p->peer_asn,
+                       EosWord(p->peer_address, sw, "port " + p->port + "'s peer address"), p->peer_asn,
                        EosText(fmt::format("{}_{}", p->peer_device, p->peer_port), sw, "port " + p->port + "'s peer"));
     }
     c += "   redistribute connected\n   !\n   address-family ipv4\n      neighbor FABRIC activate\n!\n";

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "util/safe_text.h"
+#include "util/shell_emit.h"
 #include "util/terminal.h"
 
 namespace railyard {
@@ -35,6 +36,25 @@ std::string IniValue(std::string_view key, std::string_view text) {
     bad = bad || u < 0x20 || u == 0x7f || c == '\\' || c == ';' || c == '#';
   }
   if (bad) throw EmitError(fmt::format("{}: '{}' cannot be written as a key file value", key, TerminalSafe(std::string(text))));
+  return std::string(text);
+}
+
+std::string IfcfgValue(std::string_view key, std::string_view text) {
+  for (char c : text) {
+    unsigned char u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f)
+      throw EmitError(fmt::format("{}: '{}' cannot be written as an ifcfg value", key, TerminalSafe(std::string(text))));
+  }
+  return ShellWord(text);
+}
+
+std::string PlainWord(std::string_view key, std::string_view text) {
+  bool ok = !text.empty();
+  for (char c : text) {
+    ok = ok && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                std::string_view("._:/@%+=,-").find(c) != std::string_view::npos);
+  }
+  if (!ok) throw EmitError(fmt::format("{}: '{}' cannot be written as one plain word", key, TerminalSafe(std::string(text))));
   return std::string(text);
 }
 

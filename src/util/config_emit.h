@@ -29,6 +29,16 @@ std::string CommentText(std::string_view text);
 // no ';' or '#' that a reader could take for a comment; else EmitError naming `key`.
 std::string IniValue(std::string_view key, std::string_view text);
 
+// `text` as the value of an ifcfg file's KEY=VALUE line: network-scripts source the file as shell and
+// NetworkManager's ifcfg-rh reads it line by line, so one shell word on one line: ShellWord, and a
+// control character (a line break above all) an EmitError naming `key`.
+std::string IfcfgValue(std::string_view key, std::string_view text);
+
+// `text` as one word of a line that a reader splits at white space and may glob (network-scripts'
+// route-DEV and rule-DEV files, run as `ip route add $line`; a sysctl key): returned unchanged when it
+// is 1 or more of A-Z a-z 0-9 . _ : / @ % + = , -, else an EmitError naming `key`.
+std::string PlainWord(std::string_view key, std::string_view text);
+
 // `text` as a systemd unit setting's value: '%' written as '%%' (specifiers) and '\' as '\\'; a control
 // character is an EmitError naming `key`.
 std::string UnitValue(std::string_view key, std::string_view text);

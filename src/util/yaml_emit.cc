@@ -1,5 +1,7 @@
 #include "util/yaml_emit.h"
 
+#include <cctype>
+
 #include <fmt/format.h>
 
 namespace railyard {
@@ -25,6 +27,24 @@ std::string YamlQuoted(std::string_view text) {
     }
   }
   return out + "\"";
+}
+
+std::string YamlKey(std::string_view text) {
+  bool bare = !text.empty() && std::isalnum(static_cast<unsigned char>(text.front()));
+  size_t dots = 0;
+  bool digits_only = true;
+  for (char c : text) {
+    const bool ok = std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '/' || c == '-';
+    bare = bare && ok;
+    dots += c == '.';
+    digits_only = digits_only && (std::isdigit(static_cast<unsigned char>(c)) || c == '.');
+  }
+  if (bare && digits_only && dots <= 1) bare = false;  // 42, 1.5: numbers
+  static const char* kWords[] = {"y",   "n",  "yes", "no",  "on",   "off",   "true", "false", "null",
+                                 "Y",   "N",  "Yes", "No",  "On",   "Off",   "True", "False", "Null",
+                                 "YES", "NO", "ON",  "OFF", "TRUE", "FALSE", "NULL"};
+  for (const char* w : kWords) bare = bare && text != w;
+  return bare ? std::string(text) : YamlQuoted(text);
 }
 
 }  // namespace railyard
