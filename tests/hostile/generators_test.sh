@@ -34,7 +34,7 @@ HOSTILE=(
   "\"x\\ntouch $MARK\"" "\"x\\r\\ntouch $MARK\"" "\"x\\u0000touch $MARK\"" "\"-rf\"" "\"../../escaped\""
   "\"x/../../escaped\"" "\"/tmp/absolute\"" "\"x%n%h%%\"" "\"x|touch $MARK\"" "\"x&&touch $MARK\"" "\"*\""
   "\"x\\u200bz\"" "\"x\\u2028touch $MARK\"" "\"x: {a: b}\"" "\"x\\n- set:\\n    system: {}\"" "\"x\\\\\"" "\"\""
-  "\"$(printf 'a%.0s' $(seq 1 300))\"" "\"名前 \$(touch $MARK)\"" "\"x;reboot\"" "\"x\\\\ny\""
+  "\"$(printf 'a%.0s' $(seq 1 300))\"" "\"名前 \$(touch $MARK)\"" "\"x;railyard_injected\"" "\"x\\\\ny\""
 )
 pick() { echo "${HOSTILE[$((RANDOM % ${#HOSTILE[@]}))]}"; }
 
@@ -159,7 +159,8 @@ plan_verbs() {  # PLAN OUTPREFIX: each verb's command line, one per line
 for example in roce-pod superpod; do
   plan="$WORK/$example/plan.json"
   while read -r verb; do
-    # shellcheck disable=SC2086  # the verb's words, split as written above
+    # The verb's words, split as written above:
+    # shellcheck disable=SC2086
     "$RAILYARD" -q $verb > /dev/null 2>&1 || echo "FAIL: baseline $verb"
   done < <(plan_verbs "$plan" "$WORK/base-$example")
   # The untouched outputs pass every consumer too (the check can pass, and is not vacuous).
@@ -250,8 +251,8 @@ for ((i = 0; i < CASES / 2; i++)); do
     -o "$WORK/bisect"
 done
 
-# shellcheck on every script generated from every bundled example (burn-in rounds, roce-qos.sh where
-# the example names its netdevs; the rollout's above): zero warnings of any level.
+# Every script generated from every bundled example (burn-in rounds, roce-qos.sh where
+# the example names its netdevs; the rollout's above) through shellcheck: zero warnings of any level.
 for spec in "$SRC"/examples/*.yaml; do
   name=$(basename "$spec" .yaml)
   "$RAILYARD" -q plan "$spec" -o "$WORK/ex-$name" > /dev/null 2>&1 || continue

@@ -223,4 +223,70 @@ check "15: the bad speed, the cut row, the bad id and the Linux file are warning
   sh -c "grep -q 'nic list: line 3: Speed' '$WORK/15.err' && grep -q 'nic list: line 4' '$WORK/15.err' && grep -q 'pci list: line 2' '$WORK/15.err' && grep -q 'lsusb -t: line 1' '$WORK/15.err'"
 check "15: no escape sequence reaches the terminal" bash -c "! grep -q \$'\033' '$WORK/15.err'"
 
+
+# 16. (The payloads call railyard_injected, a command no machine has: harmless should a test go wrong.)
+#     What railyard writes runs as root (issue "Everything railyard writes is safe to run as root"): each
+#     class of injection seen, one case each (tests/hostile/generators_test.sh tries them at random).
+mkdir -p "$WORK/16"
+"$RAILYARD" plan "$SRC/examples/arista-roce-pod.yaml" -o "$WORK/16/plan" -q > /dev/null 2>&1
+P16="$WORK/16/plan/plan.json"
+rm -f "$WORK/16/plan/plan.index"
+hostile_plan() { jq -c "$1" "$P16" > "$WORK/16/bad.json"; }
+hostile_plan '.devices[0].name = "../../escaped" | .links[0].a.device = "../../escaped"'
+"$RAILYARD" config hosts --plan "$WORK/16/bad.json" -o "$WORK/16/hosts" 2> "$WORK/16/a.err"
+check "16: a host named ../../escaped: exit 2 naming the file and pointer" \
+  sh -c "test $? -eq 2 && grep -q 'bad.json: /devices/0/name: .\.\./\.\./escaped. is not a name' '$WORK/16/a.err'"
+check "16: and nothing written, nothing outside" test ! -e "$WORK/16/hosts" -a ! -e "$WORK/escaped"
+hostile_plan '.links[0].label = "C1\nIPADDR=6.6.6.6"'
+"$RAILYARD" config hosts --plan "$WORK/16/bad.json" --format ifcfg -o "$WORK/16/ifcfg" 2> "$WORK/16/b.err"
+check "16: a cable label with a line break: exit 2 naming /links/0/label, nothing written" \
+  sh -c "test $? -eq 2 && grep -q '/links/0/label' '$WORK/16/b.err' && test ! -e '$WORK/16/ifcfg'"
+hostile_plan '.name = "pod\nExecStartPre=/bin/sh -c railyard_injected"'
+"$RAILYARD" config roce --plan "$WORK/16/bad.json" -o "$WORK/16/roce" 2> "$WORK/16/c.err"
+check "16: a plan name with a line break (a unit directive): exit 2 naming /name" \
+  sh -c "test $? -eq 2 && grep -q 'bad.json: /name: ' '$WORK/16/c.err'"
+hostile_plan '.name = "pod $(railyard_injected) `railyard_injected` 100%"'
+"$RAILYARD" config roce --plan "$WORK/16/bad.json" --host node001 -o "$WORK/16/roce" 2> /dev/null
+check "16: a plan name that is text is written, as comments only: the unit verifies, the script is clean" \
+  sh -c "systemd-analyze verify '$WORK/16/roce/node001/etc/systemd/system/railyard-roce-qos.service' 2>&1 | grep -v 'not executable\|No such file' | grep -q . && exit 1; grep -v '^#' '$WORK/16/roce/node001/etc/railyard/roce-qos.sh' | grep -q railyard_injected && exit 1; shellcheck '$WORK/16/roce/node001/etc/railyard/roce-qos.sh'"
+# A symlinked host directory in -o is refused, never written through.
+mkdir -p "$WORK/16/out/elsewhere"
+ln -s "$WORK/16/out/elsewhere" "$WORK/16/out/node001"
+"$RAILYARD" config hosts --plan "$P16" --host node001 -o "$WORK/16/out" 2> "$WORK/16/d.err"
+check "16: a host directory that is a symlink: refused" sh -c "test $? -eq 2 && grep -q 'is a symlink' '$WORK/16/d.err'"
+check "16: and nothing written through it" test -z "$(ls -A "$WORK/16/out/elsewhere")"
+# A directory where a file goes is refused before anything moves: no .old directory left behind.
+mkdir -p "$WORK/16/out2/node001/etc/netplan/60-railyard.yaml/x"
+"$RAILYARD" config hosts --plan "$P16" --host node001 -o "$WORK/16/out2" > /dev/null 2>&1
+check "16: a directory where a file goes: exit 2, the directory kept, no .old left" \
+  sh -c "test $? -eq 2 && test -d '$WORK/16/out2/node001/etc/netplan/60-railyard.yaml/x' && test -z \"\$(find '$WORK/16/out2' -name '*.old')\""
+# rollout.json: a wave name that walks out of the state dir; a device that is a command.
+(cd "$SRC" && examples/rollout/fleet.sh "$(dirname "$RAILYARD")" 2> /dev/null || examples/rollout/fleet.sh build) > "$WORK/16/fleet.ndjson"
+"$RAILYARD" plan "$SRC/examples/superpod-h100-4su.yaml" -o "$WORK/16/sp" -q > /dev/null 2>&1
+"$RAILYARD" rollout plan --facts "$WORK/16/fleet.ndjson" --target "$SRC/examples/rollout/target.yaml" --plan "$WORK/16/sp/plan.json" \
+  -o "$WORK/16/state" -q > /dev/null 2>&1
+cp "$WORK/16/state/rollout.json" "$WORK/16/rollout.good"
+jq '.waves[0].name = "../../../escaped"' "$WORK/16/rollout.good" > "$WORK/16/state/rollout.json"
+"$RAILYARD" rollout approve --state "$WORK/16/state" --wave 0 --by bob 2> "$WORK/16/e.err"
+check "16: a wave name that leaves the state dir: exit 2 naming /waves/0/name, no approval anywhere" \
+  sh -c "test $? -eq 2 && grep -q 'rollout.json: /waves/0/name' '$WORK/16/e.err' && test ! -e '$WORK/escaped.json' -a ! -d '$WORK/16/state/approvals'"
+jq '.waves[0].devices[0].device = "$(railyard_injected)"' "$WORK/16/rollout.good" > "$WORK/16/state/rollout.json"
+"$RAILYARD" rollout check --state "$WORK/16/state" --wave 0 --facts "$WORK/16/fleet.ndjson" > /dev/null 2> "$WORK/16/f.err"
+check "16: a device that is a command: exit 2 naming /waves/0/devices/0/device, no rollback script" \
+  sh -c "test $? -eq 2 && grep -q '/waves/0/devices/0/device' '$WORK/16/f.err' && test -z \"\$(ls '$WORK/16/state' | grep rollback)\""
+cp "$WORK/16/rollout.good" "$WORK/16/state/rollout.json"
+"$RAILYARD" rollout approve --state "$WORK/16/state" --wave 0 --by "$(printf 'bob\n0     test  done')" 2> "$WORK/16/g.err"
+check "16: --by with a line break (a forged status line): refused" test $? -eq 2
+jq -c '.firmware |= with_entries(.value.fw_version = "28.39.1002\"$(railyard_injected)\"")' <(head -1 "$WORK/16/fleet.ndjson") > "$WORK/16/h.ndjson"
+tail -n +2 "$WORK/16/fleet.ndjson" >> "$WORK/16/h.ndjson"
+"$RAILYARD" rollout plan --facts "$WORK/16/h.ndjson" --target "$SRC/examples/rollout/target.yaml" --plan "$WORK/16/sp/plan.json" \
+  -o "$WORK/16/state-h" -q > /dev/null 2>&1
+check "16: a firmware version from facts that is a command: the device held back (unsafe-name), in no script" \
+  sh -c "jq -e '[.skipped[] | select(.rule == \"unsafe-name\")] | length > 0' '$WORK/16/state-h/rollout.json' > /dev/null && ! grep -l railyard_injected '$WORK/16/state-h/'*.sh"
+printf 'switch,firmware,address\ncompute-spine-01,31.2012.1000,fd00::1\n' > "$WORK/16/switches.csv"
+"$RAILYARD" rollout plan --facts "$WORK/16/fleet.ndjson" --target "$SRC/examples/rollout/target.yaml" --plan "$WORK/16/sp/plan.json" \
+  --switches "$WORK/16/switches.csv" -o "$WORK/16/state-v6" -q > /dev/null 2>&1
+check "16: an IPv6 switch address: scp gets it in brackets, ssh bare" \
+  sh -c "grep -q 'case \$addr in \*:\*) target=\"\[\$addr\]\"' '$WORK/16/state-v6/'wave-*-switch-*.sh"
+
 finish
