@@ -1,4 +1,8 @@
 // railyard rollout plan|status|report|approve|check: firmware rollouts in waves (docs/rollout.md).
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 
@@ -10,17 +14,43 @@
 #include "ledger/ledger.h"
 #include "model/findings_formats.h"
 #include "rollout/check.h"
+#include "rollout/rollout_file.h"
 #include "rollout/state.h"
 #include "rollout/waves.h"
+#include "util/file.h"
 
 namespace railyard::cli {
 
 namespace {
 
+// Standard input kept in a temporary file while a command reads it as a path; removed at the end.
+class TempCopy {
+ public:
+  std::string Of(const std::string& text) {
+    if (path_.empty()) {
+      std::string pattern = (std::filesystem::temp_directory_path() / "railyard-stdin-XXXXXX.ndjson").string();
+      int fd = ::mkstemps(pattern.data(), 7);
+      if (fd < 0) throw std::runtime_error("cannot keep standard input in a temporary file");
+      path_ = pattern;
+      const bool written = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+      ::close(fd);
+      if (!written) throw std::runtime_error(path_ + ": cannot write standard input's copy");
+    }
+    return path_;
+  }
+  ~TempCopy() {
+    if (!path_.empty()) std::remove(path_.c_str());
+  }
+
+ private:
+  std::string path_;
+};
+
 SubVerb AddPlan(CLI::App& verb) {
   struct Args {
     std::vector<std::string> facts;
     std::string target, plan, policy, out, format = "table", by, ledger, switches;
+    bool replace = false;
   };
   auto a = std::make_shared<Args>();
   CLI::App* cmd = verb.add_subcommand("plan", "Plan the waves: test, canary, rolling; gates that hold devices back");
@@ -43,6 +73,8 @@ SubVerb AddPlan(CLI::App& verb) {
                   "switch inventory CSV (switch,firmware[,address]): switch waves first, per target.yaml")
       ->check(CLI::ExistingFile);
   cmd->add_option("--by", a->by, "who plans it (default $USER): with two_person, someone else approves")->envname("USER");
+  cmd->add_flag("--replace", a->replace,
+                "-o holds a rollout already: move it into DIR/superseded-<time>/ and plan anew (without it: refused)");
   return [a, cmd]() -> std::optional<int> {
     if (!cmd->parsed()) return std::nullopt;
     return ReportingErrors([&] {
@@ -51,7 +83,13 @@ SubVerb AddPlan(CLI::App& verb) {
       std::unique_ptr<PlannedFabric> plan;
       if (!a->plan.empty()) plan = std::make_unique<PlannedFabric>(LoadPlanNoting(a->plan));
       std::vector<FleetHost> fleet;
-      ForEachFacts(a->facts, [&](HostFacts&& facts) { fleet.push_back(FleetHostFromFacts(facts)); });
+      // "-" is read whole first (and kept): facts-before copies the same bytes after the plan.
+      std::vector<std::string> inputs = a->facts;
+      TempCopy stdin_copy;
+      for (std::string& input : inputs) {
+        if (input == "-") input = stdin_copy.Of(ReadWholeFile("-"));
+      }
+      ForEachFacts(inputs, [&](HostFacts&& facts) { fleet.push_back(FleetHostFromFacts(facts)); });
       if (fleet.empty()) throw std::runtime_error("no host facts in the given --facts");
       std::map<std::string, std::string> suspect;
       if (!a->ledger.empty()) suspect = SuspectCards(*OpenLedger(a->ledger, LedgerAccess::kRead));
@@ -59,8 +97,13 @@ SubVerb AddPlan(CLI::App& verb) {
       if (!a->switches.empty()) switches = LoadSwitchInventory(a->switches);
       RolloutPlan rollout = PlanRollout(plan.get(), fleet, target, policy, suspect, switches);
       if (!a->out.empty()) {
-        WriteRolloutState(rollout, target, policy, a->out, a->by);
-        KeepFactsBefore(a->facts, a->out);
+        if (policy.two_person && NormalizedApprover(a->by, "--by").empty())
+          throw std::runtime_error(
+              "--by: the policy wants two people, and who plans is unknown ($USER is unset): give --by NAME");
+        if (std::string archive = PrepareStateDir(a->out, a->replace); !archive.empty())
+          Note("the rollout that was in " + a->out + " is in " + archive + " now");
+        // Standard input was read by the planner; facts-before keeps the same bytes (read once, kept).
+        WriteRolloutState(rollout, target, policy, a->out, a->by, inputs);
       }
       std::cout << (a->format == "json" ? RolloutJsonText(rollout, target, policy) : RolloutPlanTable(rollout, fleet.size()));
       if (!a->out.empty() && a->format != "json") Note("wrote the rollout to " + a->out);

@@ -211,6 +211,14 @@ WaveCheckRun CheckWaveInState(const std::string& state, uint32_t wave, const std
                               LedgerStore* ledger, const std::string& by) {
   namespace fs = std::filesystem;
   nlohmann::json rollout = ReadRolloutFile(state);
+  // In order: a wave is checked once every wave before it is done; a halted wave is checked again
+  // (after its fix) before any later one.
+  std::vector<WaveStatus> status = RolloutStatus(state);
+  for (uint32_t i = 0; i < wave && i < status.size(); ++i) {
+    if (status[i].state != "done")
+      throw std::runtime_error(fmt::format("wave {} ({}) is {}: check the waves in order (wave {} comes after it)", i,
+                                           status[i].name, status[i].state, wave));
+  }
   const nlohmann::json* planned = rollout.contains("waves") && wave < rollout["waves"].size() ? &rollout["waves"][wave] : nullptr;
   if (facts_after.empty() && (!planned || planned->value("kind", "host") != "switch")) {
     throw std::runtime_error(fmt::format("--facts: wave {} is a wave of hosts: give the facts collected after it", wave));

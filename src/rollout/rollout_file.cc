@@ -82,6 +82,18 @@ void CheckDevice(const Checker& c, const nlohmann::json& d, const std::string& a
 
 }  // namespace
 
+std::string NormalizedApprover(std::string_view name, const std::string& what) {
+  size_t b = name.find_first_not_of(" \t");
+  if (b == std::string_view::npos) return "";
+  size_t e = name.find_last_not_of(" \t");
+  std::string out(name.substr(b, e - b + 1));
+  RequireText(TextRule::kText, out, what, "");
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return out;
+}
+
 std::string WaveFileName(uint32_t index, const std::string& name) { return fmt::format("wave-{:02}-{}", index, name); }
 
 void CheckRolloutJson(const nlohmann::json& rollout, const std::string& source) {

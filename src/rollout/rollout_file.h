@@ -19,6 +19,13 @@ nlohmann::json ReadRolloutFile(const std::string& dir);
 // The same checks on a rollout.json already parsed; `source` names it in errors.
 void CheckRolloutJson(const nlohmann::json& rollout, const std::string& source);
 
+// Who plans or approves, as the two-person rule compares them: leading and trailing white space
+// dropped, ASCII letters folded to lower case ("Alice " is alice). "" when nothing is left. Throws
+// InputError (naming `what`) for a name with a control, line-breaking or invisible character, which
+// could make one person look like two. (Unicode case folding and NFKC are not applied: a name in
+// another script is compared as written.)
+std::string NormalizedApprover(std::string_view name, const std::string& what);
+
 // "wave-03-rolling-2": the name of a wave's files (scripts, checks, approvals).
 std::string WaveFileName(uint32_t index, const std::string& name);
 

@@ -329,8 +329,10 @@ TEST_F(RolloutPlanTest, SwitchesMoveFirstSpinesBeforeLeavesAndNoHostIsCutOff) {
       size_t down = 0;
       for (uint32_t leaf : leaves) down += in_wave.count(leaf);
       EXPECT_LE(down, 1u) << w.name << " " << plan_->devices[host].name;
+      // Only the scheduler's nodes are drained: an appliance (UFM) behind the leaf is no Slurm node.
       if (down) {
-        EXPECT_TRUE(drain.count(plan_->devices[host].name)) << w.name << " " << plan_->devices[host].name;
+        EXPECT_EQ(drain.count(plan_->devices[host].name) > 0, plan_->devices[host].role == "node")
+            << w.name << " " << plan_->devices[host].name;
       }
     }
     if (rank < 2) {

@@ -3,7 +3,12 @@
 #include "util/input_error.h"
 #include "util/json_input.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -16,12 +21,14 @@
 #include "rollout/rollout_file.h"
 #include "util/config_emit.h"
 #include "util/csv.h"
+#include "util/file.h"
 #include "util/hostlist.h"
 #include "util/html.h"
 #include "util/output_file.h"
 #include "util/output_path.h"
 #include "util/safe_text.h"
 #include "util/shell_emit.h"
+#include "util/terminal.h"
 #include "util/version.h"
 
 namespace railyard {
@@ -33,10 +40,13 @@ const char* kHostScriptHead = R"SH(#!/usr/bin/env bash
 # railyard rollout {name}: run as root on every host of the wave, e.g.
 #   clush -w "$(cat {name}.nodeset)" -c {name}.sh --dest /tmp && clush -w "$(cat {name}.nodeset)" -b bash /tmp/{name}.sh
 # Images are read from $IMAGES (default /opt/firmware). Idempotent: a device at target is left alone.
+# Exit 0: every device at target; 1: one failed; 3: one needs a reboot to run its image (reboot, run
+# the wave again); 2: this host is not in the wave. A host is known by its short name or its FQDN.
 set -uo pipefail
 IMAGES=${{IMAGES:-/opt/firmware}}
 host=$(hostname -s)
 status=0
+reboot=0
 query() {{ flint -d "$1" q 2> /dev/null; }}
 field() {{ awk -F: -v k="$2" '$1 == k {{ gsub(/^[ \t]+|[ \t]+$/, "", $2); print $2; exit }}' <<< "$1"; }}
 # burn DEVICE PSID TARGET IMAGE SHA256 [at-least]: 0 done, 3 needs a reboot to run it, 1 failed.
@@ -76,7 +86,10 @@ std::string HostScript(const RolloutWave& wave) {
   std::map<std::string, std::vector<const RolloutDevice*>> by_host;
   for (const RolloutDevice& d : wave.devices) by_host[d.host].push_back(&d);
   for (const auto& [host, devices] : by_host) {
-    text += fmt::format("  {})\n", ShellWord(host));
+    // The facts may name the host by its FQDN; `hostname -s` gives the short name: both match.
+    const std::string short_name = host.substr(0, host.find('.'));
+    text += short_name == host ? fmt::format("  {})\n", ShellWord(host))
+                               : fmt::format("  {}|{})\n", ShellWord(host), ShellWord(short_name));
     for (const RolloutDevice* d : devices) {
       const std::string burn = ShellCommand({"burn", d->device, d->psid, d->to, d->image, d->sha256});
       if (d->via.empty()) {
@@ -87,13 +100,16 @@ std::string HostScript(const RolloutWave& wave) {
                             ShellCommand({"burn", d->device, d->psid, d->via, d->via_image, d->via_sha256}), burn);
       }
       text += fmt::format(
-          "    if [ $r -eq 3 ]; then echo \"$host {}: reboot, then run this wave again to finish\"; "
+          "    if [ $r -eq 3 ]; then reboot=1; echo \"$host {}: reboot, then run this wave again to finish\"; "
           "elif [ $r -ne 0 ]; then status=1; fi\n",
           ShellInDoubleQuotes(d->device));
     }
     text += "    ;;\n";
   }
-  text += fmt::format("  *) echo \"$host is not in {}\" >&2; exit 2 ;;\nesac\nexit $status\n", ShellInDoubleQuotes(name));
+  text += fmt::format(
+      "  *) echo \"$host is not in {}\" >&2; exit 2 ;;\nesac\n"
+      "if [ $status -eq 0 ] && [ $reboot -eq 1 ]; then exit 3; fi\nexit $status\n",
+      ShellInDoubleQuotes(name));
   return text;
 }
 
@@ -246,7 +262,8 @@ std::string RolloutJsonText(const RolloutPlan& plan, const RolloutTarget& target
 }
 
 std::vector<std::string> WriteRolloutState(const RolloutPlan& plan, const RolloutTarget& target, const RolloutPolicy& policy,
-                                           const std::string& dir, const std::string& planned_by) {
+                                           const std::string& dir, const std::string& planned_by,
+                                           const std::vector<std::string>& facts_before) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) throw std::runtime_error(fmt::format("{}: cannot create the state directory: {}", dir, ec.message()));
@@ -257,7 +274,39 @@ std::vector<std::string> WriteRolloutState(const RolloutPlan& plan, const Rollou
     names.push_back(name);
     return *files.back();
   };
-  file("rollout.json").Append(RolloutJsonText(plan, target, policy, planned_by));
+  if (!facts_before.empty()) {
+    std::vector<std::filesystem::path> created;
+    MakeDirectoriesUnder(dir, std::filesystem::path(dir) / "facts-before", created);
+    size_t n = 0;
+    auto keep = [&](const std::string& input, const std::string& shown) {
+      std::string name = fmt::format("facts-before/{:04}-{}", n++, shown);
+      if (!name.ends_with(".json") && !name.ends_with(".ndjson")) name += ".ndjson";
+      file(name).Append(ReadWholeFile(input));
+    };
+    for (const std::string& input : facts_before) {
+      if (input != "-" && std::filesystem::is_directory(input)) {
+        std::vector<std::filesystem::path> found;
+        for (const auto& e : std::filesystem::directory_iterator(input)) {
+          if (e.path().extension() == ".json" || e.path().extension() == ".ndjson") found.push_back(e.path());
+        }
+        std::sort(found.begin(), found.end());
+        for (const auto& f : found) keep(f.string(), f.filename().string());
+      } else {
+        std::string shown = input == "-" ? "stdin" : std::filesystem::path(input).filename().string();
+        if (!SafeRelativePath(shown)) shown = "facts";
+        keep(input, shown);
+      }
+    }
+  }
+  // rollout.json goes last: it is the commit point (CommitAll renames in order).
+  OutputFile* rollout_json = nullptr;
+  {
+    auto last = std::make_unique<OutputFile>(PathUnder(dir, "rollout.json").string());
+    last->Append(RolloutJsonText(plan, target, policy, planned_by));
+    rollout_json = last.get();
+    files.push_back(std::move(last));
+    names.push_back("rollout.json");
+  }
   OutputFile& inventory = file("inventory.ini");
   inventory.Append("# Ansible inventory: one group per rollout wave (railyard rollout plan)\n");
   for (const RolloutWave& w : plan.waves) {
@@ -274,8 +323,13 @@ std::vector<std::string> WriteRolloutState(const RolloutPlan& plan, const Rollou
     } else if (policy.drain == "slurm") {
       drain = fmt::format(
           "{}\n"
-          "# wait until every node is drained (no job left) before running {}.sh\n"
-          "until [ -z \"$({})\" ]; do sleep 30; done\n",
+          "# wait until every node is drained (no job left) before running {}.sh; a controller that\n"
+          "# cannot be asked stops the wait with sinfo's own message (never taken for \"drained\")\n"
+          "while :; do\n"
+          "  if ! busy=$({}); then echo \"cannot ask Slurm whether the nodes are drained: stopping\" >&2; exit 1; fi\n"
+          "  [ -z \"$busy\" ] && break\n"
+          "  sleep 30\n"
+          "done\n",
           ShellCommand({"scontrol", "update", "NodeName=" + drained, "State=DRAIN", "Reason=" + reason}), CommentText(name),
           ShellCommand({"sinfo", "-h", "-n", drained, "-t", "draining,mixed,allocated", "-o", "%N"}));
       resume = fmt::format(
@@ -305,7 +359,10 @@ std::vector<std::string> WriteRolloutState(const RolloutPlan& plan, const Rollou
     for (const std::string& h : w.hosts) inventory.Print("{}\n", h);
   }
   std::vector<OutputFile*> set;
-  for (auto& f : files) set.push_back(f.get());
+  for (auto& f : files) {
+    if (f.get() != rollout_json) set.push_back(f.get());
+  }
+  set.push_back(rollout_json);
   CommitAll(set);
   for (const std::string& name : names) {
     if (name.ends_with(".sh"))
@@ -313,6 +370,47 @@ std::vector<std::string> WriteRolloutState(const RolloutPlan& plan, const Rollou
                                    std::filesystem::perm_options::add, ec);
   }
   return names;
+}
+
+std::string PrepareStateDir(const std::string& dir, bool replace) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return "";
+  // What a rollout leaves in its state directory; anything else there is not railyard's and stays.
+  std::vector<fs::path> ours;
+  size_t checks = 0, approvals = 0, scripts = 0;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    if (name == "rollout.json" || name == "inventory.ini" || name == "facts-before" || name == "checks" || name == "approvals" ||
+        name.starts_with("wave-")) {
+      ours.push_back(e.path());
+      if (name == "checks" || name == "approvals") {
+        for (const auto& f : fs::directory_iterator(e.path())) {
+          (void)f;
+          ++(name == "checks" ? checks : approvals);
+        }
+      }
+      scripts += name.starts_with("wave-") && name.ends_with(".sh");
+    }
+  }
+  if (ours.empty()) return "";
+  if (!replace) {
+    throw std::runtime_error(fmt::format(
+        "{} holds a rollout already ({}{} check(s), {} approval(s), {} wave script(s)): its checks and approvals would "
+        "count for the new plan's waves. Give --replace to move it into {}/superseded-<time>/ and plan anew, or another "
+        "-o",
+        dir, fs::exists(fs::path(dir) / "rollout.json") ? "rollout.json, " : "", checks, approvals, scripts, dir));
+  }
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &utc);
+  fs::path archive = fs::path(dir) / fmt::format("superseded-{}", stamp);
+  for (int i = 2; fs::exists(archive); ++i) archive = fs::path(dir) / fmt::format("superseded-{}-{}", stamp, i);
+  fs::create_directory(archive);
+  for (const fs::path& p : ours) fs::rename(p, archive / p.filename());
+  return archive.string();
 }
 
 namespace {
@@ -348,16 +446,43 @@ void ApproveWave(const std::string& dir, uint32_t wave, const std::string& by) {
   const nlohmann::json& waves = rollout.at("waves");
   if (wave >= waves.size())
     throw std::runtime_error(fmt::format("the rollout has waves 0 to {}; no wave {}", waves.size() - 1, wave));
-  if (by.empty()) throw std::runtime_error("--by: who approves");
-  // Who approves is shown in status and reports: one line of visible text.
-  RequireText(TextRule::kText, by, "--by", "");
+  // Who approves is shown in status and reports, and compared with who planned: one line of visible
+  // text, compared without case or surrounding space.
+  const std::string approver = NormalizedApprover(by, "--by");
+  if (approver.empty()) throw std::runtime_error("--by: who approves (a name, not blank)");
   bool two = rollout.value("policy", nlohmann::json::object()).value("two_person", false);
-  if (two && by == rollout.value("planned_by", "")) {
-    throw std::runtime_error(
-        fmt::format("{} planned this rollout; the policy wants a second person to approve wave {}", by, wave));
+  if (two) {
+    const std::string planner = NormalizedApprover(rollout.value("planned_by", ""), dir + "/rollout.json");
+    if (planner.empty())
+      throw std::runtime_error(
+          "rollout.json names nobody as its planner: the two-person rule cannot be kept (plan it again with --by NAME)");
+    if (approver == planner)
+      throw std::runtime_error(
+          fmt::format("{} planned this rollout; the policy wants a second person to approve wave {}", TerminalSafe(by), wave));
+  }
+  // In order: a wave is approved once every wave before it is done (a halted one blocks the rest).
+  std::vector<WaveStatus> status = RolloutStatus(dir);
+  for (uint32_t i = 0; i < wave; ++i) {
+    if (status[i].state != "done")
+      throw std::runtime_error(fmt::format("wave {} ({}) is {}: wave {} can be approved once every wave before it is done", i,
+                                           status[i].name, status[i].state, wave));
   }
   std::string name = WaveFileName(wave, waves.at(wave).at("name").get<std::string>());
-  WriteOne(dir, "approvals/" + name + ".json", nlohmann::json{{"wave", name}, {"by", by}}.dump(2) + "\n");
+  // One approval per wave, never lost: the file is linked into place only where none is (link(2)
+  // fails if the name exists), so of concurrent approvals one wins and the others are told.
+  const std::filesystem::path path = PathUnder(dir, "approvals/" + name + ".json");
+  std::vector<std::filesystem::path> created;
+  MakeDirectoriesUnder(dir, path.parent_path(), created);
+  OutputFile out(path.string());
+  out.Append(nlohmann::json{{"wave", name}, {"by", by}}.dump(2) + "\n");
+  out.Close();
+  if (::link(out.temp_path().c_str(), path.c_str()) != 0) {
+    const int err = errno;
+    if (err == EEXIST) {
+      throw std::runtime_error(fmt::format("wave {} is approved already, by {}", wave, Approver(path)));
+    }
+    throw std::runtime_error(fmt::format("{}: cannot record the approval: {}", path.string(), std::strerror(err)));
+  }
 }
 
 std::vector<WaveStatus> RolloutStatus(const std::string& dir) {
@@ -375,6 +500,11 @@ std::vector<WaveStatus> RolloutStatus(const std::string& dir) {
     fs::path approval = PathUnder(dir, "approvals/" + file + ".json");
     if (fs::exists(check)) {
       nlohmann::json c = ReadJson(check);
+      // A check file read back is checked as rollout.json is: its verdict decides what may run next.
+      if (!c.is_object() || !c.contains("pass") || !c["pass"].is_boolean() ||
+          !c.value("at_target", nlohmann::json(0)).is_number_unsigned() ||
+          !c.value("devices", nlohmann::json(0)).is_number_unsigned() || !c.contains("findings") || !c["findings"].is_array())
+        throw InputError(check.string(), 0, 0, "", "not a railyard rollout check (pass, devices, at_target, findings)");
       bool pass = c.value("pass", false);
       s.state = pass ? "done" : "halted";
       s.detail =

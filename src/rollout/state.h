@@ -48,9 +48,20 @@ void KeepFactsBefore(const std::vector<std::string>& inputs, const std::string& 
 // Records a check result (the `rollout check` JSON) in checks/.
 void RecordCheck(const std::string& dir, const std::string& wave_name, const std::string& json);
 
-// Writes the whole set atomically (all files or none under their final names). Returns the names.
+// Writes the whole set atomically (all files or none under their final names), with the facts the
+// rollout was planned from (each input file, or each *.json and *.ndjson of an input directory; "-" the
+// standard input, read once) in facts-before/. rollout.json is renamed into place last: a state
+// directory that has one has every script and the facts it was planned from, even after a kill -9.
+// Returns the names.
 std::vector<std::string> WriteRolloutState(const RolloutPlan& plan, const RolloutTarget& target, const RolloutPolicy& policy,
-                                           const std::string& dir, const std::string& planned_by = "");
+                                           const std::string& dir, const std::string& planned_by = "",
+                                           const std::vector<std::string>& facts_before = {});
+
+// Before a plan is written into `dir`: a directory that holds a rollout already (rollout.json, checks,
+// approvals, wave scripts) is refused, naming what is there, unless `replace`, when all of it is
+// moved into DIR/superseded-<UTC time>/ first (checks and approvals of the old waves never count for
+// the new ones). Returns the archive's path ("" when nothing was there).
+std::string PrepareStateDir(const std::string& dir, bool replace);
 
 // The script run on each host of a wave: for each of its devices, refuse a PSID the image is not
 // for, check the image's sha256, burn with mlxfwmanager, reset at the level mlxfwreset allows (or

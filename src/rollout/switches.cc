@@ -186,7 +186,11 @@ SwitchRollout PlanSwitchWaves(const PlannedFabric* plan, const std::vector<Switc
     for (uint32_t n : nodes) {
       w.hosts.push_back(plan->devices[n].name);
       w.devices.push_back(device_of(n));
-      for (uint32_t h : hosts_of[n]) drain.insert(plan->devices[h].name);
+      // Only what the scheduler knows is drained: the plan's nodes (an appliance such as UFM behind the
+      // leaf is no Slurm node, and scontrol refuses a whole line that names one).
+      for (uint32_t h : hosts_of[n]) {
+        if (plan->devices[h].role == "node") drain.insert(plan->devices[h].name);
+      }
       // A switch below this one left with no uplink at all: the hosts behind it are cut off the plane.
       for (uint32_t lower : below_of[n]) {
         const std::vector<uint32_t>& up = uplinks_of[lower];
@@ -196,7 +200,9 @@ SwitchRollout PlanSwitchWaves(const PlannedFabric* plan, const std::vector<Switc
         while (!stack.empty()) {
           uint32_t at = stack.back();
           stack.pop_back();
-          for (uint32_t h : hosts_of[at]) cut += drain.insert(plan->devices[h].name).second;
+          for (uint32_t h : hosts_of[at]) {
+            if (plan->devices[h].role == "node") cut += drain.insert(plan->devices[h].name).second;
+          }
           for (uint32_t b : below_of[at]) stack.push_back(b);
         }
         Finding f;

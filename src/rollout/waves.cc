@@ -115,8 +115,30 @@ RolloutPlan PlanRollout(const PlannedFabric* plan, const std::vector<FleetHost>&
   // Host and device names go into shell scripts, nodesets and inventories: only what a hostname and a
   // PCI address (or /dev/mst path) can be. Facts are collected from the hosts themselves; a name with
   // anything else is never written into a script.
+  // Two facts documents of one host name: which one is true is unknown, so neither is flashed.
+  std::map<std::string, size_t> documents_of;
+  for (const FleetHost& host : fleet) ++documents_of[host.name];
+  std::set<std::string> duplicate_reported;
   // The same rules rollout.json is checked with when it is read back (rollout/rollout_file.h).
   for (const FleetHost& host : fleet) {
+    if (documents_of[host.name] > 1) {
+      if (duplicate_reported.insert(host.name).second) {
+        Finding f;
+        f.rule = "rollout-duplicate-host";
+        f.severity = Severity::kError;
+        f.host = host.name;
+        f.object = "host " + host.name;
+        f.evidence = {{"documents", std::to_string(documents_of[host.name])}};
+        f.message =
+            fmt::format("{} facts documents name the host {}: which one it runs is unknown, so none of its devices is planned",
+                        documents_of[host.name], TerminalSafe(host.name));
+        f.fix = "keep one facts document per host (collect it again), or correct the hostname of the one that is wrong";
+        out.findings.push_back(std::move(f));
+      }
+      for (const FleetDevice& d : host.devices)
+        out.skipped.push_back({host.name, d.pci, d.psid, "duplicate-host", "two facts documents name this host"});
+      continue;
+    }
     if (!Conforms(TextRule::kName, host.name)) {
       Finding f;
       f.rule = "rollout-unsafe-name";

@@ -36,6 +36,14 @@ check "facts before the rollout are kept" test -s "$WORK/state/facts-before/0000
 CANARY=$(jq -c '.waves[1].hosts' "$J")
 FIRST=$(jq -r '.waves[1].hosts[0]' "$J")
 SECOND=$(jq -r '.waves[1].hosts[1]' "$J")
+# Waves are checked in order: the canary only once the test wave is done.
+"$RAILYARD" rollout check --state "$WORK/state" --wave 1 --facts "$WORK/fleet.ndjson" > /dev/null 2> "$WORK/order.err"
+check "check: wave 1 before wave 0 is done: refused (exit 2), naming wave 0" sh -c "test $? -eq 2 && grep -q 'wave 0 (test) is ready' '$WORK/order.err'"
+TESTW=$(jq -c '.waves[0].hosts' "$J")
+jq -c --argjson w "$TESTW" 'select(.host.hostname as $h | $w | index($h)) | .firmware["19:00.0"].fw_version = "28.43.2026"
+  | .firmware["3b:00.0"].fw_version = "26.43.2026"' "$WORK/fleet.ndjson" > "$WORK/after-test.ndjson"
+"$RAILYARD" rollout check --state "$WORK/state" --wave 0 --facts "$WORK/after-test.ndjson" > /dev/null 2>&1
+check "check: the test wave passes" test $? -eq 0
 jq -c --argjson w "$CANARY" 'select(.host.hostname as $h | $w | index($h)) | .firmware["19:00.0"].fw_version = "28.43.2026"'   "$WORK/fleet.ndjson" > "$WORK/after-ok.ndjson"
 "$RAILYARD" rollout check --state "$WORK/state" --wave 1 --facts "$WORK/after-ok.ndjson" --plan "$WORK/plan/plan.json" > "$WORK/check-ok.txt" 2>&1
 check "check: all at target, nothing new: exit 0" test $? -eq 0
@@ -139,6 +147,11 @@ check "switches: and says to give --switches" grep -q 'give --switches' "$WORK/s
 HW=$(jq '[.waves[] | select(.kind == "host")][0].index' "$SJ")
 jq -c --argjson w "$(jq -c ".waves[$HW].hosts" "$SJ")" 'select(.host.hostname as $h | $w | index($h)) | .firmware["19:00.0"].fw_version = "28.43.2026"
   | .firmware["3b:00.0"].fw_version = "26.43.2026"' "$WORK/fleet.ndjson" > "$WORK/sw-host-after.ndjson"
+# Every switch wave done first (the inventory after them all: every switch at its target).
+sed 's/,31\.2014\.0946/,31.2014.2084/' "$SRC/examples/rollout/switches.csv" > "$WORK/sw-all-after.csv"
+for ((w = 0; w < HW; w++)); do
+  "$RAILYARD" rollout check --state "$WORK/sw" --wave "$w" --switches "$WORK/sw-all-after.csv" > /dev/null 2>&1 || echo "FAIL: switch wave $w"
+done
 "$RAILYARD" rollout check --state "$WORK/sw" --wave "$HW" --facts "$WORK/sw-host-after.ndjson" --ledger "$WORK/ledger.db" --by carol > /dev/null 2> "$WORK/swl.txt"
 check "ledger: the check is recorded" grep -q "recorded [1-9][0-9]* device result" "$WORK/swl.txt"
 "$RAILYARD" ledger --db "$WORK/ledger.db" history MT2347J0100T > "$WORK/hist.txt" 2>&1
@@ -182,4 +195,76 @@ check "no state written" test ! -e "$WORK/bad-state"
 printf 'max_per_leaf: 0\n' > "$WORK/policy0.yaml"
 "$RAILYARD" rollout plan --facts "$WORK/fleet.ndjson" --target "$SRC/examples/rollout/target.yaml" --policy "$WORK/policy0.yaml" 2> "$WORK/p0.err"
 check "a bound of 0 exits 2" test $? -eq 2
+
+# Rollout state and gates honest (issue "Rollout state and every gate: atomic, honest, never green on nothing").
+# A reboot the image needs and the reset cannot do: the host script's own exit status, 3.
+cat > "$WORK/fake/bin/mlxfwreset" <<'FAKE'
+#!/usr/bin/env bash
+[ "$3" = query ] && echo "1: Only ARM side will be reset                                 -Supported     (default)"
+exit 0
+FAKE
+rm -rf "$WORK/fake/st"; mkdir -p "$WORK/fake/st"
+echo v39 > "$WORK/fake/img/fw-cx7-rel-28_39_1002.bin"  # the image a case above tampered with, put back
+run > "$WORK/fake/run-reboot.txt" 2>&1
+check "host script: a reboot needed and not done: exit 3" test $? -eq 3
+# A host named by its FQDN in the facts is found by its short name too.
+jq -c 'if .host.hostname == "dgx009" then .host.hostname = "dgx009.cluster.example" else . end' "$WORK/fleet.ndjson" > "$WORK/fqdn.ndjson"
+"$RAILYARD" rollout plan --facts "$WORK/fqdn.ndjson" --target "$WORK/fake/target.yaml" -o "$WORK/fqdn" > /dev/null 2>&1
+check "host script: a host in the facts by FQDN matches its short name" grep -q "^  dgx009.cluster.example|dgx009)" "$WORK"/fqdn/wave-*.sh
+# Two facts documents of one host: neither is planned, and it is said.
+{ cat "$WORK/fleet.ndjson"; head -1 "$WORK/fleet.ndjson"; } > "$WORK/dup.ndjson"
+"$RAILYARD" rollout plan --facts "$WORK/dup.ndjson" --target "$SRC/examples/rollout/target.yaml" --format json > "$WORK/dup.json" 2> /dev/null
+check "two facts documents of one host: rollout-duplicate-host, its devices held back" \
+  jqtest '([.findings[] | select(.rule == "rollout-duplicate-host")] | length == 1) and ([.skipped[] | select(.rule == "duplicate-host")] | length >= 2)' "$WORK/dup.json"
+# Re-planning into a used state directory: refused, naming what is there; --replace archives it.
+"$RAILYARD" rollout plan --facts "$WORK/fleet.ndjson" --target "$SRC/examples/rollout/target.yaml" -o "$WORK/state" > /dev/null 2> "$WORK/replan.err"
+check "re-plan into a used state dir: refused (exit 2), naming its checks" sh -c "test $? -eq 2 && grep -q 'holds a rollout already (rollout.json, [1-9][0-9]* check' '$WORK/replan.err'"
+"$RAILYARD" rollout plan --facts "$WORK/fleet.ndjson" --target "$SRC/examples/rollout/target.yaml" -o "$WORK/state" --replace > /dev/null 2> "$WORK/replace.err"
+check "--replace: the old rollout moved into superseded-<time>/" sh -c "test -d \"\$(ls -d '$WORK'/state/superseded-* | head -1)/checks\" && grep -q 'is in .*superseded-' '$WORK/replace.err'"
+"$RAILYARD" rollout status --state "$WORK/state" > "$WORK/replaced-status.txt"
+check "--replace: the new plan's waves start over (wave 0 ready, nothing done)" sh -c "grep -Eq '^0 +test +ready' '$WORK/replaced-status.txt' && ! grep -q ' done ' '$WORK/replaced-status.txt'"
+# The facts from standard input are planned and kept.
+rm -rf "$WORK/stdin-state"
+"$RAILYARD" rollout plan --facts - --target "$SRC/examples/rollout/target.yaml" -o "$WORK/stdin-state" < "$WORK/fleet.ndjson" > /dev/null 2>&1
+check "--facts -: exit 0, and facts-before holds standard input's bytes" sh -c "test $? -eq 0 && cmp -s '$WORK/fleet.ndjson' \"\$(ls '$WORK'/stdin-state/facts-before/* | head -1)\""
+# The two-person rule: names compared without case or surrounding space; blank or invisible refused;
+# a plan with no identity refused; of 20 concurrent approvals one is recorded and the others told.
+rm -rf "$WORK/two2"
+USER=alice "$RAILYARD" rollout plan --facts "$WORK/fleet.ndjson" --target "$SRC/examples/rollout/target.yaml" --policy "$WORK/two.yaml" -o "$WORK/two2" > /dev/null 2>&1
+for who in 'Alice' ' alice' 'alice ' 'ALICE'; do
+  "$RAILYARD" rollout approve --state "$WORK/two2" --wave 0 --by "$who" 2> /dev/null
+  check "two-person: '$who' is the planner: refused" test $? -eq 2
+done
+"$RAILYARD" rollout approve --state "$WORK/two2" --wave 0 --by "$(printf 'ali\u200bce')" 2> /dev/null
+check "two-person: a zero-width character in the name: refused" test $? -eq 2
+"$RAILYARD" rollout approve --state "$WORK/two2" --wave 0 --by "   " 2> /dev/null
+check "two-person: a blank approver: refused" test $? -eq 2
+(unset USER; exec "$RAILYARD" rollout plan --facts "$WORK/fleet.ndjson" --target "$SRC/examples/rollout/target.yaml" --policy "$WORK/two.yaml" -o "$WORK/two-anon") > /dev/null 2> "$WORK/anon.err"
+check "two-person: no identity for the planner: refused, nothing written" sh -c "test $? -eq 2 && grep -q 'give --by' '$WORK/anon.err' && test ! -e '$WORK/two-anon/rollout.json'"
+for i in $(seq 1 20); do "$RAILYARD" rollout approve --state "$WORK/two2" --wave 0 --by "approver$i" > "$WORK/appr-$i.out" 2>&1 & done
+wait
+check "20 concurrent approvals: exactly one recorded" test "$(grep -l 'approved already' "$WORK"/appr-*.out | wc -l)" -eq 19
+check "and the one kept is one of them" grep -q '"by": "approver' "$WORK/two2/approvals/wave-00-test.json"
+"$RAILYARD" rollout approve --state "$WORK/two2" --wave 2 --by bob 2> "$WORK/appr-order.err"
+check "approve wave 2 before wave 0 and 1 are done: refused" sh -c "test $? -eq 2 && grep -q 'wave 0 (test) is' '$WORK/appr-order.err'"
+# Tampered state: a wave index out of range, a check file of the wrong shape: exit 2 naming the file.
+cp -r "$WORK/two2" "$WORK/tamper"
+jq '.waves[1].index = 99' "$WORK/two2/rollout.json" > "$WORK/tamper/rollout.json"
+"$RAILYARD" rollout report --state "$WORK/tamper" --format csv > /dev/null 2> "$WORK/tamper.err"
+check "a wave index out of range: report exits 2 naming /waves/1/index (was a segfault)" sh -c "test $? -eq 2 && grep -q 'rollout.json: /waves/1/index' '$WORK/tamper.err'"
+cp "$WORK/two2/rollout.json" "$WORK/tamper/rollout.json"
+mkdir -p "$WORK/tamper/checks"; echo '{"pass": "yes"}' > "$WORK/tamper/checks/wave-00-test.json"
+"$RAILYARD" rollout status --state "$WORK/tamper" > /dev/null 2> "$WORK/tamper2.err"
+check "a check file of the wrong shape: status exits 2 naming it" sh -c "test $? -eq 2 && grep -q 'checks/wave-00-test.json' '$WORK/tamper2.err'"
+# The drain script: a controller sinfo cannot reach stops the wait (exit 1), never reads as drained;
+# an appliance behind a leaf (UFM) is not in the drain list.
+mkdir -p "$WORK/slurm-down"
+printf '#!/bin/sh\nexit 0\n' > "$WORK/slurm-down/scontrol"
+printf '#!/bin/sh\necho "slurm_load_node: Unable to contact slurm controller (connect failure)" >&2\nexit 1\n' > "$WORK/slurm-down/sinfo"
+chmod +x "$WORK"/slurm-down/*
+PATH="$WORK/slurm-down:$PATH" bash "$WORK/state/wave-00-test-drain.sh" > /dev/null 2> "$WORK/drain.err"
+check "drain: sinfo cannot reach the controller: exit 1, with sinfo's message" \
+  sh -c "test $? -eq 1 && grep -q 'Unable to contact' '$WORK/drain.err' && grep -q 'cannot ask Slurm' '$WORK/drain.err'"
+check "drain: no appliance (ufm) in any switch wave's drain list" test -z "$(grep -l ufm "$WORK"/sw/wave-*-drain.sh)"
+
 finish
