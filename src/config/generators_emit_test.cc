@@ -135,7 +135,9 @@ void CheckGenerator(const std::string& what, const Make& make) {
         }
         EXPECT_LE(ConfigLines(f.content), same_kind);
       }
-      if (f.path.ends_with(".yaml")) EXPECT_NO_THROW(YAML::Load(f.content));
+      if (f.path.ends_with(".yaml")) {
+        EXPECT_NO_THROW(YAML::Load(f.content));
+      }
       if (f.path.ends_with(".sh")) {
         const fs::path script = fs::temp_directory_path() / ("railyard-emit-" + std::to_string(getpid()) + ".sh");
         std::ofstream(script) << f.content;
@@ -236,7 +238,9 @@ TEST(GeneratorsEmit, SwitchConfigsInEveryOs) {
         return;  // refused, naming what it cannot write (EOS descriptions, NVUE keys)
       }
       EXPECT_EQ(ConfigLines(out), ConfigLines(base));
-      if (std::string(os) == "nvue") EXPECT_NO_THROW(YAML::Load(out));
+      if (std::string(os) == "nvue") {
+        EXPECT_NO_THROW(YAML::Load(out));
+      }
     };
     for (const std::string& value : kHostile) {
       check("plan name", value, base_sw, value);
