@@ -1,4 +1,5 @@
 // railyard collect [--from DIR] [-o FILE] [--no-tools]
+#include <filesystem>
 #include <iostream>
 
 #include <fmt/format.h>
@@ -7,6 +8,7 @@
 #include "cli/messages.h"
 #include "facts/collect.h"
 #include "facts/switch_facts.h"
+#include "util/input_error.h"
 #include "util/output_file.h"
 
 namespace railyard::cli {
@@ -69,6 +71,10 @@ std::function<int()> AddCollectCommand(CLI::App& app) {
       }
       CollectInputs inputs;
       if (!a->from.empty()) {
+        // An empty capture directory is a capture that did not happen: said, not written as a host.
+        if (std::filesystem::is_empty(a->from))
+          throw InputError(a->from, 0, 0, "",
+                           "the directory is empty: no tool output to build facts from (docs/facts.md lists the names)");
         inputs = ReadCaptureDir(a->from);
       } else {
         LiveOptions options;

@@ -11,6 +11,8 @@
 #include "doctor/rules.h"
 #include "doctor/symptoms.h"
 #include "model/schemas.h"
+#include "util/file.h"
+#include "util/input_error.h"
 
 namespace railyard::cli {
 
@@ -122,6 +124,10 @@ std::function<int()> AddDoctorCommand(CLI::App& app) {
           [&](std::any&& examined) { doctor.Add(std::move(*std::any_cast<Doctor::HostExamination>(&examined))); },
           [&](SwitchFacts&& f) { doctor.AddSwitch(f); });
       DoctorReport report = doctor.Finish();
+      // No facts at all is nothing examined, not a clean bill of health.
+      if (report.hosts.empty() && report.switches.empty())
+        throw InputError(fmt::format("{}: no host or switch facts in it: nothing was examined",
+                                     a->facts.size() == 1 ? ShownPath(a->facts[0]) : "the inputs"));
       Detail(fmt::format("{} host(s) and {} switch(es) from {} input(s); {} rule(s) ran{}; {} finding(s)", report.hosts.size(),
                          report.switches.size(), a->facts.size(), report.rules_run.size(), plan ? " with the plan" : "",
                          report.findings.size()));

@@ -53,9 +53,13 @@ std::string WhereNotJson(const std::string& shown, const std::string& text) {
 
 // Reads a file in large blocks and hands out its lines (without the '\n'): getline on an istream
 // costs more than the JSON parse of a facts line.
+// A facts document (one line of NDJSON, or a whole file) is at most kMaxDocument bytes: a real host's
+// facts are tens of kilobytes, and without a bound `doctor /dev/zero` reads until memory runs out.
+constexpr size_t kMaxDocument = size_t{256} << 20;
+
 class LineReader {
  public:
-  explicit LineReader(std::FILE* file) : file_(file), block_(1u << 22) {}
+  LineReader(std::FILE* file, std::string shown) : file_(file), shown_(std::move(shown)), block_(1u << 22) {}
   bool Next(std::string_view& line) {
     for (;;) {
       if (const char* nl = static_cast<const char*>(std::memchr(block_.data() + begin_, '\n', end_ - begin_))) {
@@ -73,7 +77,13 @@ class LineReader {
       std::memmove(block_.data(), block_.data() + begin_, end_ - begin_);
       end_ -= begin_;
       begin_ = 0;
-      if (end_ == block_.size()) block_.resize(block_.size() * 2);
+      if (end_ == block_.size()) {
+        if (block_.size() >= kMaxDocument)
+          throw FactsInputError(
+              shown_, 0, 0, "",
+              fmt::format("a line of more than {} MiB: no facts document is that long (not a facts file?)", kMaxDocument >> 20));
+        block_.resize(block_.size() * 2);
+      }
       const size_t got = std::fread(block_.data() + end_, 1, block_.size() - end_, file_);
       if (got == 0) eof_ = true;
       end_ += got;
@@ -84,7 +94,12 @@ class LineReader {
     std::string out(block_.data() + begin_, end_ - begin_);
     begin_ = end_;
     char chunk[1 << 16];
-    for (size_t got; (got = std::fread(chunk, 1, sizeof chunk, file_)) > 0;) out.append(chunk, got);
+    for (size_t got; (got = std::fread(chunk, 1, sizeof chunk, file_)) > 0;) {
+      out.append(chunk, got);
+      if (out.size() > kMaxDocument)
+        throw FactsInputError(shown_, 0, 0, "",
+                              fmt::format("more than {} MiB in one document (not a facts file?)", kMaxDocument >> 20));
+    }
     eof_ = true;
     return out;
   }
@@ -92,6 +107,7 @@ class LineReader {
 
  private:
   std::FILE* file_;
+  std::string shown_;
   std::vector<char> block_;
   size_t begin_ = 0, end_ = 0;
   bool eof_ = false;
@@ -187,7 +203,7 @@ void ParseDocuments(std::FILE* file, const std::string& shown, bool switches_wan
                     const std::function<bool(ReadDocument&&)>& emit) {
   // NDJSON (what `clush -N … railyard collect` writes) streams: one document per line, so memory
   // stays at a few hosts' facts however many hosts the file holds.
-  LineReader lines(file);
+  LineReader lines(file, shown);
   std::string_view line;
   int number = 0;
   bool first = true, stopped = false;
@@ -303,7 +319,7 @@ class ParallelParse {
 
   void Read() {
     try {
-      LineReader lines(file_);
+      LineReader lines(file_, shown_);
       std::string_view line;
       int number = 0;
       bool first = true;

@@ -289,4 +289,17 @@ printf 'switch,firmware,address\ncompute-spine-01,31.2012.1000,fd00::1\n' > "$WO
 check "16: an IPv6 switch address: scp gets it in brackets, ssh bare" \
   sh -c "grep -q 'case \$addr in \*:\*) target=\"\[\$addr\]\"' '$WORK/16/state-v6/'wave-*-switch-*.sh"
 
+
+# 17. Nothing observed is nothing checked: each of these exits 2 saying so, never 0 with a clean report.
+"$RAILYARD" verify --plan "$P16" > /dev/null 2> "$WORK/17a.err"
+check "17: verify with no capture at all: exit 2, nothing to verify" sh -c "test $? -eq 2 && grep -q 'nothing to verify' '$WORK/17a.err'"
+: > "$WORK/17-empty.ndjson"
+"$RAILYARD" doctor "$WORK/17-empty.ndjson" > /dev/null 2> "$WORK/17b.err"
+check "17: doctor on an empty facts file: exit 2, nothing examined" sh -c "test $? -eq 2 && grep -q 'nothing was examined' '$WORK/17b.err'"
+mkdir -p "$WORK/17-empty-dir"
+"$RAILYARD" collect --from "$WORK/17-empty-dir" -o "$WORK/17.json" 2> "$WORK/17c.err"
+check "17: collect from an empty directory: exit 2, no document written" sh -c "test $? -eq 2 && test ! -e '$WORK/17.json'"
+(ulimit -v 2000000; exec timeout 60 "$RAILYARD" doctor /dev/zero) > /dev/null 2> "$WORK/17d.err"
+check "17: doctor /dev/zero: exit 2 at the document size limit, not out of memory" sh -c "test $? -eq 2 && grep -q 'more than 256 MiB' '$WORK/17d.err'"
+
 finish

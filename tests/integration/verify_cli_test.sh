@@ -31,7 +31,7 @@ done
 PLAN="$WORK/superpod-h100-4su/plan.json"
 "$RAILYARD" verify --plan "$PLAN" --ibnetdiscover "$WORK/superpod-h100-4su/ibnetdiscover-compute.topo" --show-unverified --format csv > "$WORK/unverified.csv"
 check "--show-unverified lists the other planes' links" test "$(grep -c '^unverified,info,' "$WORK/unverified.csv")" -gt 100
-"$RAILYARD" verify --plan "$PLAN" --plane nosuch 2> "$WORK/plane.err"
+"$RAILYARD" verify --plan "$PLAN" --ibnetdiscover "$WORK/superpod-h100-4su/ibnetdiscover-compute.topo" --plane nosuch 2> "$WORK/plane.err"
 check "--plane with an unknown plane exits 2" test $? -eq 2
 check "--plane names the planes it has" grep -q "it has compute, storage, oob" "$WORK/plane.err"
 
