@@ -90,10 +90,11 @@ std::vector<HostFile> RoceFiles(const std::string& host, const std::vector<HostP
       fmt::format(fmt::runtime(kScriptHead), fmt::arg("host", CommentText(host)), fmt::arg("plan", CommentText(plan_name))) +
       body + "exit $status\n";
   std::string unit = fmt::format(
-      "# {}\n[Unit]\nDescription=RoCE lossless class (railyard config roce)\n"
+      "# {}\n[Unit]\nDescription=RoCE lossless class of plan {} (railyard config roce)\n"
       "After=network-pre.target openibd.service\nBefore=network.target\n\n[Service]\nType=oneshot\n"
       "ExecStart=/etc/railyard/roce-qos.sh\nRemainAfterExit=yes\n\n[Install]\nWantedBy=multi-user.target\n",
-      CommentText(fmt::format("railyard config roce: {} from plan {}", host, plan_name)));
+      CommentText(fmt::format("railyard config roce: {} from plan {}", host, plan_name)),
+      UnitValue("Description", plan_name));  // what `systemctl status` shows: % and \ escaped
   return {{"etc/railyard/roce-qos.sh", 0755, std::move(script)},
           {"etc/systemd/system/railyard-roce-qos.service", 0644, std::move(unit)}};
 }
