@@ -102,7 +102,6 @@ SubVerb AddPlan(CLI::App& verb) {
               "--by: the policy wants two people, and who plans is unknown ($USER is unset): give --by NAME");
         if (std::string archive = PrepareStateDir(a->out, a->replace); !archive.empty())
           Note("the rollout that was in " + a->out + " is in " + archive + " now");
-        // Standard input was read by the planner; facts-before keeps the same bytes (read once, kept).
         WriteRolloutState(rollout, target, policy, a->out, a->by, inputs);
       }
       std::cout << (a->format == "json" ? RolloutJsonText(rollout, target, policy) : RolloutPlanTable(rollout, fleet.size()));

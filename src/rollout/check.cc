@@ -116,12 +116,25 @@ WaveCheck CheckSwitchWave(const nlohmann::json& w, const std::string& name, cons
   return check;
 }
 
+// CheckWave on a rollout.json whose values were checked already (rollout/rollout_file.h).
+WaveCheck CheckCheckedWave(const nlohmann::json& rollout, uint32_t wave, const std::vector<HostFacts>& before,
+                           const std::vector<HostFacts>& after, std::shared_ptr<const HostPlan> plan,
+                           const std::vector<SwitchFirmwareSeen>* switches_after);
+
 }  // namespace
 
 WaveCheck CheckWave(const nlohmann::json& rollout, uint32_t wave, const std::vector<HostFacts>& before,
                     const std::vector<HostFacts>& after, std::shared_ptr<const HostPlan> plan,
                     const std::vector<SwitchFirmwareSeen>* switches_after) {
   CheckRolloutJson(rollout, "rollout.json");
+  return CheckCheckedWave(rollout, wave, before, after, std::move(plan), switches_after);
+}
+
+namespace {
+
+WaveCheck CheckCheckedWave(const nlohmann::json& rollout, uint32_t wave, const std::vector<HostFacts>& before,
+                           const std::vector<HostFacts>& after, std::shared_ptr<const HostPlan> plan,
+                           const std::vector<SwitchFirmwareSeen>* switches_after) {
   const nlohmann::json& waves = rollout.at("waves");
   if (wave >= waves.size())
     throw std::runtime_error(fmt::format("the rollout has waves 0 to {}; no wave {}", waves.size() - 1, wave));
@@ -192,6 +205,8 @@ WaveCheck CheckWave(const nlohmann::json& rollout, uint32_t wave, const std::vec
   return check;
 }
 
+}  // namespace
+
 std::vector<AssetObservation> CheckObservations(const WaveCheck& check) {
   std::vector<AssetObservation> out;
   for (const DeviceCheck& d : check.results) {
@@ -213,7 +228,7 @@ WaveCheckRun CheckWaveInState(const std::string& state, uint32_t wave, const std
   nlohmann::json rollout = ReadRolloutFile(state);
   // In order: a wave is checked once every wave before it is done; a halted wave is checked again
   // (after its fix) before any later one.
-  std::vector<WaveStatus> status = RolloutStatus(state);
+  std::vector<WaveStatus> status = RolloutStatus(state, rollout);
   for (uint32_t i = 0; i < wave && i < status.size(); ++i) {
     if (status[i].state != "done")
       throw std::runtime_error(fmt::format("wave {} ({}) is {}: check the waves in order (wave {} comes after it)", i,
@@ -229,7 +244,7 @@ WaveCheckRun CheckWaveInState(const std::string& state, uint32_t wave, const std
   }
   if (!facts_after.empty()) ForEachFacts(facts_after, [&](HostFacts&& f) { after.push_back(std::move(f)); });
   WaveCheckRun run;
-  run.check = CheckWave(rollout, wave, before, after, std::move(plan), switches_after);
+  run.check = CheckCheckedWave(rollout, wave, before, after, std::move(plan), switches_after);  // read by ReadRolloutFile
   const WaveCheck& check = run.check;
   if (!check.pass) {
     OutputFile script(PathUnder(state, check.wave + "-rollback.sh").string());

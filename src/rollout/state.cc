@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <ctime>
 #include <filesystem>
@@ -281,7 +282,17 @@ std::vector<std::string> WriteRolloutState(const RolloutPlan& plan, const Rollou
     auto keep = [&](const std::string& input, const std::string& shown) {
       std::string name = fmt::format("facts-before/{:04}-{}", n++, shown);
       if (!name.ends_with(".json") && !name.ends_with(".ndjson")) name += ".ndjson";
-      file(name).Append(ReadWholeFile(input));
+      OutputFile& kept = file(name);
+      if (input == "-") {
+        kept.Append(ReadWholeFile(input));  // read once and kept by util/file
+        return;
+      }
+      // Copied through the output's buffer a block at a time: a fleet's facts run to hundreds of MB.
+      std::unique_ptr<std::FILE, int (*)(std::FILE*)> in(std::fopen(input.c_str(), "rb"), &std::fclose);
+      if (!in) throw InputError(input, 0, 0, "", "cannot read the file");
+      char block[1 << 16];
+      for (size_t got; (got = std::fread(block, 1, sizeof block, in.get())) > 0;) kept.Append(std::string_view(block, got));
+      if (std::ferror(in.get())) throw InputError(input, 0, 0, "", "cannot read the file");
     };
     for (const std::string& input : facts_before) {
       if (input != "-" && std::filesystem::is_directory(input)) {
@@ -461,7 +472,7 @@ void ApproveWave(const std::string& dir, uint32_t wave, const std::string& by) {
           fmt::format("{} planned this rollout; the policy wants a second person to approve wave {}", TerminalSafe(by), wave));
   }
   // In order: a wave is approved once every wave before it is done (a halted one blocks the rest).
-  std::vector<WaveStatus> status = RolloutStatus(dir);
+  std::vector<WaveStatus> status = RolloutStatus(dir, rollout);
   for (uint32_t i = 0; i < wave; ++i) {
     if (status[i].state != "done")
       throw std::runtime_error(fmt::format("wave {} ({}) is {}: wave {} can be approved once every wave before it is done", i,
@@ -485,9 +496,10 @@ void ApproveWave(const std::string& dir, uint32_t wave, const std::string& by) {
   }
 }
 
-std::vector<WaveStatus> RolloutStatus(const std::string& dir) {
+std::vector<WaveStatus> RolloutStatus(const std::string& dir) { return RolloutStatus(dir, ReadRolloutFile(dir)); }
+
+std::vector<WaveStatus> RolloutStatus(const std::string& dir, const nlohmann::json& rollout) {
   namespace fs = std::filesystem;
-  nlohmann::json rollout = ReadRolloutFile(dir);
   bool two = rollout.value("policy", nlohmann::json::object()).value("two_person", false);
   std::vector<WaveStatus> out;
   bool previous_done = true;
@@ -534,7 +546,7 @@ struct ReportRow {
 std::vector<ReportRow> ReportRows(const std::string& dir, nlohmann::json& rollout, std::vector<WaveStatus>& status) {
   namespace fs = std::filesystem;
   rollout = ReadRolloutFile(dir);
-  status = RolloutStatus(dir);
+  status = RolloutStatus(dir, rollout);
   std::vector<ReportRow> rows;
   for (const nlohmann::json& w : rollout.at("waves")) {
     uint32_t index = w.at("index");
@@ -625,35 +637,6 @@ std::string RolloutStatusTable(const std::vector<WaveStatus>& waves) {
   std::string out = fmt::format("{:<5} {:<16} {:<21} {}\n", "WAVE", "NAME", "STATE", "DETAIL");
   for (const WaveStatus& s : waves) out += fmt::format("{:<5} {:<16} {:<21} {}\n", s.index, s.name, s.state, s.detail);
   return out;
-}
-
-void KeepFactsBefore(const std::vector<std::string>& inputs, const std::string& dir) {
-  namespace fs = std::filesystem;
-  const fs::path kept = fs::path(dir) / "facts-before";
-  std::error_code ec;
-  fs::remove_all(kept, ec);
-  fs::create_directories(kept);
-  size_t n = 0;
-  auto keep = [&](const fs::path& file) {
-    fs::path target = kept / fmt::format("{:04}-{}", n++, file.filename().string());
-    if (target.extension() != ".json" && target.extension() != ".ndjson") target += ".ndjson";
-    fs::path temp = target;
-    temp += ".tmp";
-    fs::copy_file(file, temp, fs::copy_options::overwrite_existing);
-    fs::rename(temp, target);
-  };
-  for (const std::string& input : inputs) {
-    if (fs::is_directory(input)) {
-      std::vector<fs::path> files;
-      for (const auto& e : fs::directory_iterator(input)) {
-        if (e.path().extension() == ".json" || e.path().extension() == ".ndjson") files.push_back(e.path());
-      }
-      std::sort(files.begin(), files.end());
-      for (const fs::path& f : files) keep(f);
-    } else {
-      keep(input);
-    }
-  }
 }
 
 }  // namespace railyard

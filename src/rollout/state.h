@@ -24,6 +24,8 @@ struct WaveStatus {
   std::string name, state, detail;
 };
 std::vector<WaveStatus> RolloutStatus(const std::string& dir);
+// The same for a rollout.json already read and checked (ReadRolloutFile): a verb that needs both reads it once.
+std::vector<WaveStatus> RolloutStatus(const std::string& dir, const nlohmann::json& rollout);
 
 // Records an approval of wave N by `by` in approvals/. Throws when the policy wants two people and
 // `by` planned the rollout, or the wave does not exist.
@@ -39,11 +41,6 @@ std::string RolloutReportHtml(const std::string& dir);
 std::string RolloutPlanTable(const RolloutPlan& plan, size_t hosts);
 // `rollout status`: one row per wave.
 std::string RolloutStatusTable(const std::vector<WaveStatus>& waves);
-
-// The facts the rollout was planned from, kept in STATE_DIR/facts-before/ for `rollout check`: each
-// input file (or each *.json and *.ndjson of an input directory) copied under a temporary name and
-// renamed into place.
-void KeepFactsBefore(const std::vector<std::string>& inputs, const std::string& dir);
 
 // Records a check result (the `rollout check` JSON) in checks/.
 void RecordCheck(const std::string& dir, const std::string& wave_name, const std::string& json);

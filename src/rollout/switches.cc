@@ -48,10 +48,7 @@ std::vector<SwitchFirmwareSeen> ParseSwitchInventory(std::string_view csv, const
     if (serial >= 0) s.serial = row.fields[static_cast<size_t>(serial)];
     // Switch names and addresses go into scripts (ssh, scp), nodesets and rollout.json.
     RequireText(TextRule::kName, s.name, source, "switch", row.line, name + 1);
-    if (!Conforms(TextRule::kName, s.address) && !Conforms(TextRule::kAddress, s.address)) {
-      throw InputError(source, row.line, address + 1, "address",
-                       fmt::format("'{}' is not a host name or an IP address", TerminalSafe(s.address)));
-    }
+    RequireText(TextRule::kHost, s.address, source, "address", row.line, address + 1);
     if (serial >= 0) RequireTextOrEmpty(TextRule::kWord, s.serial, source, "serial", row.line, serial + 1);
     if (!IsVersion(s.firmware)) {
       throw InputError(source, row.line, 0, "firmware",

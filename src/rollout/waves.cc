@@ -112,14 +112,14 @@ RolloutPlan PlanRollout(const PlannedFabric* plan, const std::vector<FleetHost>&
   std::map<std::string, std::vector<RolloutDevice>> moving;  // by host
   std::vector<std::string> order;                            // hosts in fleet order
   std::map<std::string, uint32_t> node_of;                   // moving host -> its plan node, resolved once
-  // Host and device names go into shell scripts, nodesets and inventories: only what a hostname and a
-  // PCI address (or /dev/mst path) can be. Facts are collected from the hosts themselves; a name with
-  // anything else is never written into a script.
   // Two facts documents of one host name: which one is true is unknown, so neither is flashed.
   std::map<std::string, size_t> documents_of;
   for (const FleetHost& host : fleet) ++documents_of[host.name];
   std::set<std::string> duplicate_reported;
-  // The same rules rollout.json is checked with when it is read back (rollout/rollout_file.h).
+  // Host and device names go into shell scripts, nodesets and inventories: only what a hostname and a
+  // PCI address (or /dev/mst path) can be, by the rules rollout.json is checked with when it is read
+  // back (rollout/rollout_file.h). Facts are collected from the hosts themselves; a name with
+  // anything else is never written into a script.
   for (const FleetHost& host : fleet) {
     if (documents_of[host.name] > 1) {
       if (duplicate_reported.insert(host.name).second) {

@@ -90,6 +90,8 @@ bool Conforms(TextRule rule, std::string_view v) {
       return Address(v, false);
     case TextRule::kPrefix:
       return Address(v, true);
+    case TextRule::kHost:
+      return Conforms(TextRule::kName, v) || Conforms(TextRule::kAddress, v);
     case TextRule::kVersion:
       return Token(v, "._+-", 64);
     case TextRule::kPsid:
@@ -130,6 +132,8 @@ std::string_view RuleText(TextRule rule) {
       return "an IPv4 or IPv6 address (with or without /length)";
     case TextRule::kPrefix:
       return "an IPv4 or IPv6 prefix (address/length)";
+    case TextRule::kHost:
+      return "a host name or an IP address";
     case TextRule::kVersion:
       return "a version (1-64 of letters, digits, '.', '_', '+', '-', starting with a letter or digit)";
     case TextRule::kPsid:

@@ -23,6 +23,7 @@ enum class TextRule {
   kWord,      // a kind, role, tier, level, mode, OPN or model: letters, digits, . _ + / -, starting with a letter or digit; 1-64
   kAddress,   // an IPv4 or IPv6 address, with or without a /prefix length
   kPrefix,    // an IPv4 or IPv6 network with its /prefix length
+  kHost,      // what ssh and scp take as a target: a kName or a kAddress
   kVersion,   // a firmware or software version: letters, digits, . _ + -, starting with a letter or digit; 1-64
   kPsid,      // a PSID: letters, digits, _; 1-32
   kDevice,    // a device as mstflint takes it: a PCI address or /dev/mst path: letters, digits, . _ : / -, not starting with -;
