@@ -195,6 +195,24 @@ std::vector<HostPortConfig> AddressedInterfaces(const std::vector<HostPortConfig
   return out;
 }
 
+// "mlx5_0 -> leaf1 swp1 (cable C1), a member of bond0": where a port's cable goes, for comments.
+std::string LinkText(const HostPortConfig& p) {
+  return fmt::format("{} -> {} {} (cable {}){}", p.port, p.peer_device, p.peer_port, p.label,
+                     p.bond.empty() ? "" : ", a member of " + p.bond);
+}
+
+// " rail 3", or "" off a rail.
+std::string RailText(const HostPortConfig& p) { return p.rail ? fmt::format(" rail {}", p.rail) : ""; }
+
+// The first line of each keyfile, ifcfg and networkd file: whose, from which plan, and what it is for.
+std::string HeaderComment(const std::string& host, const std::string& dev, const std::string& plan_name, const HostPortConfig& p,
+                          const std::string& what) {
+  return "# " +
+         CommentText(fmt::format("railyard config hosts: {} {} from plan {}: {} plane{}, {}", host, dev, plan_name, p.plane,
+                                 RailText(p), what)) +
+         "\n";
+}
+
 std::vector<std::string> BondMembers(const std::vector<HostPortConfig>& ports, const std::string& bond) {
   std::vector<std::string> out;
   for (const HostPortConfig& p : ports) {
@@ -237,10 +255,7 @@ std::string NetplanYaml(const std::string& host, const std::vector<HostPortConfi
   std::string bonds;
   for (const HostPortConfig& p : ports) {
     y += fmt::format("    {}:\n", Quoted(p.netdev));
-    y += fmt::format(
-        "      # {}\n",
-        CommentText(fmt::format("{} plane{}, {} -> {} {} (cable {}){}", p.plane, p.rail ? fmt::format(" rail {}", p.rail) : "",
-                                p.port, p.peer_device, p.peer_port, p.label, p.bond.empty() ? "" : ", a member of " + p.bond)));
+    y += fmt::format("      # {}\n", CommentText(fmt::format("{} plane{}, {}", p.plane, RailText(p), LinkText(p))));
     y += fmt::format("      mtu: {}\n      dhcp4: false\n      dhcp6: false\n      link-local: []\n", p.mtu);
     if (p.kind == "infiniband") y += "      infiniband-mode: datagram\n";
     if (p.bond.empty()) {
@@ -305,13 +320,8 @@ std::string NmKeyfile(const std::string& host, const HostPortConfig& p, uint32_t
   const bool ib = p.kind == "infiniband";
   const std::string dev = IniValue("interface-name", p.netdev);
   std::string k =
-      fmt::format("# {}\n[connection]\nid=railyard-{}\nuuid={}\ntype={}\ninterface-name={}\nautoconnect=true\n",
-                  CommentText(fmt::format("railyard config hosts: {} {} from plan {}: {} plane{}, {}", host, p.netdev, plan_name,
-                                          p.plane, p.rail ? fmt::format(" rail {}", p.rail) : "",
-                                          is_bond ? "an 802.3ad bond over both switches of the leaf pair"
-                                                  : fmt::format("{} -> {} {} (cable {}){}", p.port, p.peer_device, p.peer_port,
-                                                                p.label, member ? ", a member of " + p.bond : ""))),
-                  dev, uuid,
+      HeaderComment(host, p.netdev, plan_name, p, is_bond ? "an 802.3ad bond over both switches of the leaf pair" : LinkText(p)) +
+      fmt::format("[connection]\nid=railyard-{}\nuuid={}\ntype={}\ninterface-name={}\nautoconnect=true\n", dev, uuid,
                   is_bond ? "bond"
                   : ib    ? "infiniband"
                           : "ethernet",
@@ -358,9 +368,7 @@ void IfcfgFiles(const std::string& host, const std::vector<HostPortConfig>& port
   const std::string dir = "etc/sysconfig/network-scripts/";
   uint32_t table = 100;
   auto header = [&](const HostPortConfig& p, const std::string& dev, const std::string& what) {
-    return fmt::format("# {}\n",
-                       CommentText(fmt::format("railyard config hosts: {} {} from plan {}: {} plane{}, {}", host, dev, plan_name,
-                                               p.plane, p.rail ? fmt::format(" rail {}", p.rail) : "", what)));
+    return HeaderComment(host, dev, plan_name, p, what);
   };
   // ifcfg files are sourced as shell by network-scripts: every value is one shell word.
   auto addressed = [&](const HostPortConfig& p, const std::string& dev, std::string& text) {
@@ -383,9 +391,7 @@ void IfcfgFiles(const std::string& host, const std::vector<HostPortConfig>& port
   };
   for (const HostPortConfig& p : ports) {
     const bool ib = p.kind == "infiniband";
-    std::string text = header(p, p.netdev,
-                              fmt::format("{} -> {} {} (cable {}){}", p.port, p.peer_device, p.peer_port, p.label,
-                                          p.bond.empty() ? "" : ", a member of " + p.bond));
+    std::string text = header(p, p.netdev, LinkText(p));
     text += fmt::format("DEVICE={}\nNAME={}\nTYPE={}\nONBOOT=yes\nNM_CONTROLLED=yes\nMTU={}\n", IfcfgValue("DEVICE", p.netdev),
                         IfcfgValue("NAME", "railyard-" + p.netdev), ib ? "InfiniBand" : "Ethernet", p.mtu);
     if (ib) text += "CONNECTED_MODE=no\n";  // IPoIB datagram mode
@@ -418,9 +424,7 @@ void NetworkdFiles(const std::string& host, const std::vector<HostPortConfig>& p
   const std::string dir = "etc/systemd/network/60-railyard-";
   uint32_t table = 100;
   auto header = [&](const HostPortConfig& p, const std::string& dev, const std::string& what) {
-    return fmt::format("# {}\n",
-                       CommentText(fmt::format("railyard config hosts: {} {} from plan {}: {} plane{}, {}", host, dev, plan_name,
-                                               p.plane, p.rail ? fmt::format(" rail {}", p.rail) : "", what)));
+    return HeaderComment(host, dev, plan_name, p, what);
   };
   auto network = [&](const HostPortConfig& p, const std::string& dev, const std::string& what, bool addressed) {
     std::string n = header(p, dev, what);
@@ -442,8 +446,7 @@ void NetworkdFiles(const std::string& host, const std::vector<HostPortConfig>& p
     return n;
   };
   for (const HostPortConfig& p : ports) {
-    const std::string link = fmt::format("{} -> {} {} (cable {}){}", p.port, p.peer_device, p.peer_port, p.label,
-                                         p.bond.empty() ? "" : ", a member of " + p.bond);
+    const std::string link = LinkText(p);
     files.push_back({dir + p.netdev + ".network", 0644, network(p, p.netdev, link, p.bond.empty())});
     if (p.bond.empty() || p.address.empty()) continue;
     // The bond, once (its first member's link gave it its address): LACP with fast LACPDUs, link
@@ -533,7 +536,7 @@ void WriteFileTree(const std::vector<HostFile>& files, const std::string& dir) {
     if (const char* epoch = std::getenv("SOURCE_DATE_EPOCH")) mtime = std::strtoll(epoch, nullptr, 10);  // reproducible archives
     TarWriter tar([&out](std::string_view bytes) { out.Append(bytes); }, mtime);
     for (const HostFile& f : files) {
-      if (!SafeRelativePath(f.path)) PathUnder(dir, f.path);  // throws, naming the path
+      (void)PathUnder(dir, f.path);  // a member's path is refused as a directory's would be
       tar.Add(f.path, f.mode, f.content);
     }
     tar.Finish();
