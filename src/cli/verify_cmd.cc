@@ -84,14 +84,12 @@ std::vector<std::pair<std::string, fs::path>> Captures(const std::vector<std::st
 }
 
 int Run(const VerifyArgs& o) {
-  // Nothing observed is nothing verified: without a capture every planned link would be "unverified"
-  // and the run would exit 0, as if the cabling had passed.
-  if (o.lldp.empty() && o.switch_lldp.empty() && o.ibnetdiscover.empty() && o.iblinkinfo.empty() && o.labels.empty()) {
-    std::cerr << "railyard: error: nothing to verify: give what was observed (--ibnetdiscover, --lldp, --switch-lldp, "
-                 "--iblinkinfo or --labels)\n";
-    return kExitInput;
-  }
   try {
+    // Nothing observed is nothing verified: without a capture every planned link would be "unverified"
+    // and the run would exit 0, as if the cabling had passed.
+    if (o.lldp.empty() && o.switch_lldp.empty() && o.ibnetdiscover.empty() && o.iblinkinfo.empty() && o.labels.empty())
+      throw std::runtime_error(
+          "nothing to verify: give what was observed (--ibnetdiscover, --lldp, --switch-lldp, --iblinkinfo or --labels)");
     // Neighbour tables: thousands of small files at scale. Two workers share them through a queue;
     // one first reads the plan (plan.index, or plan.json), so both cores stay busy. Each file's
     // records are judged as soon as the plan is ready and every file before it has been (a fixed
