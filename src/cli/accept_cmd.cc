@@ -122,7 +122,7 @@ std::function<int()> AddAcceptCommand(CLI::App& app) {
         return kExitOk;
       }
     } catch (const std::exception& e) {
-      std::cerr << "railyard: error: " << e.what() << "\n";
+      PrintError(e.what());
       return kExitInput;
     }
     return kExitInput;

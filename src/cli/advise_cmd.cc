@@ -37,7 +37,7 @@ std::function<int()> AddAdviseCommand(CLI::App& app) {
       }
       return kExitOk;
     } catch (const std::exception& e) {
-      std::cerr << "railyard: error: " << e.what() << "\n";
+      PrintError(e.what());
       return kExitInput;
     }
   };

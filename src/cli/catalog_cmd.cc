@@ -35,7 +35,7 @@ std::function<int()> AddCatalogCommand(CLI::App& app) {
     try {
       loaded = &CatalogFor(*site);
     } catch (const std::exception& e) {
-      std::cerr << "railyard: error: " << e.what() << "\n";
+      PrintError(e.what());
       return kExitInput;
     }
     const Catalog& c = *loaded;

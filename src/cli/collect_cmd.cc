@@ -99,7 +99,7 @@ std::function<int()> AddCollectCommand(CLI::App& app) {
       }
       return kExitOk;
     } catch (const std::exception& e) {
-      std::cerr << "railyard: error: " << e.what() << "\n";
+      PrintError(e.what());
       return kExitInput;
     }
   };

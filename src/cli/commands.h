@@ -5,12 +5,14 @@
 #include <iostream>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 
 #include "catalog/catalog.h"
 #include "planfile/planned.h"
+#include "util/secret_mask.h"
 
 namespace railyard::cli {
 
@@ -60,12 +62,15 @@ inline std::function<int()> RunWhicheverRan(std::vector<SubVerb> verbs) {
     return kExitInput;
   };
 }
+// `railyard: error: WHAT` on stderr, every password in it masked (util/secret_mask): the one way an
+// error reaches the terminal.
+inline void PrintError(std::string_view what) { std::cerr << "railyard: error: " << MaskSecrets(what) << "\n"; }
 // Runs `body`; what it throws is printed as `railyard: error: …` and exits kExitInput.
 inline int ReportingErrors(const std::function<int()>& body) {
   try {
     return body();
   } catch (const std::exception& e) {
-    std::cerr << "railyard: error: " << e.what() << "\n";
+    PrintError(e.what());
     return kExitInput;
   }
 }

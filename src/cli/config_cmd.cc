@@ -93,7 +93,7 @@ std::function<int()> AddConfigCommand(CLI::App& app) {
       Note(fmt::format("wrote the {} configuration of {} host(s) to {}", a->format, n, a->out));
       return kExitOk;
     } catch (const std::exception& e) {
-      std::cerr << "railyard: error: " << e.what() << "\n";
+      PrintError(e.what());
       return kExitInput;
     }
   };

@@ -139,7 +139,7 @@ std::function<int()> AddDoctorCommand(CLI::App& app) {
         std::cout << RenderFindings(report.findings, DoctorScope(report), *ParseFindingsFormat(a->format));
       return AnyAtOrAbove(report.findings, *ParseSeverity(a->fail_on)) ? kExitFindings : kExitOk;
     } catch (const std::exception& e) {
-      std::cerr << "railyard: error: " << e.what() << "\n";
+      PrintError(e.what());
       return kExitInput;
     }
   };

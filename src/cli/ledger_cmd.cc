@@ -189,7 +189,7 @@ std::function<int()> AddLedgerCommand(CLI::App& app) {
       if (labels->parsed()) return RunLabels(*a, *ledger);
       if (check->parsed()) return RunCheck(*a, *ledger);
     } catch (const std::exception& e) {
-      std::cerr << "railyard: error: " << e.what() << "\n";
+      PrintError(e.what());
       return kExitInput;
     }
     return kExitInput;

@@ -53,10 +53,10 @@ int RunPlan(const PlanOptions& o, bool check_only) {
     }
     return AnyAtOrAbove(result.findings, fail_on) ? kExitFindings : kExitOk;
   } catch (const SpecError& e) {
-    std::cerr << "railyard: error: " << e.what() << "\n";
+    PrintError(e.what());
     return kExitInput;
   } catch (const std::exception& e) {
-    std::cerr << "railyard: error: " << e.what() << "\n";
+    PrintError(e.what());
     return kExitInput;
   }
 }

@@ -206,7 +206,7 @@ int Run(const VerifyArgs& o) {
                             [&](const VerifyFinding& f) { return f.severity >= threshold; });
     return fail ? kExitFindings : kExitOk;
   } catch (const std::exception& e) {
-    std::cerr << "railyard: error: " << e.what() << "\n";
+    PrintError(e.what());
     return kExitInput;
   }
 }

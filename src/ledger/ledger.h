@@ -155,8 +155,10 @@ std::unique_ptr<LedgerStore> OpenSqliteLedger(const std::string& path, LedgerAcc
 // with kWrite; kRead and kReadFull never create them. Throws LedgerError naming the URL (without
 // its password).
 std::unique_ptr<LedgerStore> OpenPostgresLedger(const std::string& url, LedgerAccess access = LedgerAccess::kWrite);
+// A PostgreSQL connection string in either libpq form (a postgresql:// URL or a keyword conninfo
+// such as "host=db1 dbname=ledger"), as util/secret_mask's IsPostgresConninfo tells them.
 bool IsPostgresUrl(const std::string& db);
-// `--db` as the CLI takes it: a postgresql:// or postgres:// URL, else a SQLite file.
+// `--db` as the CLI takes it: PostgreSQL (IsPostgresUrl), else a SQLite file.
 std::unique_ptr<LedgerStore> OpenLedger(const std::string& db, LedgerAccess access = LedgerAccess::kWrite);
 
 // The schema version this build writes (PRAGMA user_version; PostgreSQL: railyard_schema).

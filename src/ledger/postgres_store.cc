@@ -11,6 +11,7 @@
 
 #include "ledger/import_apply.h"
 #include "ledger/ledger.h"
+#include "util/secret_mask.h"
 
 namespace railyard {
 namespace {
@@ -66,17 +67,9 @@ CREATE TABLE IF NOT EXISTS remembered_documents (
 );
 )sql";
 
-// The URL without its password, for messages.
-std::string Shown(const std::string& url) {
-  const size_t at = url.find('@'), scheme = url.find("://");
-  if (at == std::string::npos || scheme == std::string::npos) return url;
-  const size_t colon = url.find(':', scheme + 3);
-  return colon != std::string::npos && colon < at ? url.substr(0, colon) + ":***" + url.substr(at) : url;
-}
-
 class PostgresLedger final : public LedgerStore {
  public:
-  PostgresLedger(const std::string& url, LedgerAccess access) : url_(Shown(url)) {
+  PostgresLedger(const std::string& url, LedgerAccess access) : url_(MaskSecrets(url)) {
     try {
       conn_ = std::make_unique<pqxx::connection>(url);
       pqxx::nontransaction q(*conn_);
@@ -389,7 +382,7 @@ std::unique_ptr<LedgerStore> OpenPostgresLedger(const std::string& url, LedgerAc
   return std::make_unique<PostgresLedger>(url, access);
 }
 
-bool IsPostgresUrl(const std::string& db) { return db.starts_with("postgresql://") || db.starts_with("postgres://"); }
+bool IsPostgresUrl(const std::string& db) { return IsPostgresConninfo(db); }
 
 std::unique_ptr<LedgerStore> OpenLedger(const std::string& db, LedgerAccess access) {
   return IsPostgresUrl(db) ? OpenPostgresLedger(db, access) : OpenSqliteLedger(db, access);
