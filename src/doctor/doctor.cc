@@ -80,7 +80,9 @@ void Doctor::AddSwitch(const SwitchFacts& facts) {
 
 DoctorReport Doctor::Finish() {
   std::vector<Finding> fleet = fleet_.Finish(policy_);
+  report_.fleet_begin = report_.findings.size();
   report_.findings.insert(report_.findings.end(), fleet.begin(), fleet.end());
+  report_.fleet_end = report_.findings.size();
   if (plan_ && !switch_ends_.empty()) {
     std::vector<Finding> ends = LinkEndRules(switch_ends_, host_ends_, policy_);
     report_.findings.insert(report_.findings.end(), ends.begin(), ends.end());

@@ -25,6 +25,9 @@ namespace railyard {
 
 struct DoctorReport {
   std::vector<Finding> findings;  // host findings in input order, then fleet findings
+  // findings[fleet_begin, fleet_end) are fleet-wide (a spread or a duplicate across hosts): their
+  // `host` is one host of many, not where the fault is.
+  size_t fleet_begin = 0, fleet_end = 0;
   std::vector<std::string> hosts;
   std::vector<std::string> switches;
   std::vector<std::string> rules_run;

@@ -4,6 +4,8 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
+#include <array>
 #include <filesystem>
 #include <set>
 #include <stdexcept>
@@ -18,6 +20,7 @@
 #include "ledger/ledger.h"
 #include "rollout/state.h"
 #include "util/file.h"
+#include "util/secret_mask.h"
 #include "util/utc_time.h"
 
 namespace railyard {
@@ -31,22 +34,53 @@ std::string Dump(const json& j) { return j.dump(-1, ' ', false, json::error_hand
 ApiAnswer Error(int status, const std::string& message) { return {status, Dump({{"error", message}}), "application/json"}; }
 
 // One finding as every /api/v1/findings answer has it, filtered or not: doctor's fields, plus the
-// rack, row and rail of its host or switch in the plan.
-json FindingJson(const Finding& f, const PlannedDevice* d) {
+// rack, row and rail of its host or switch in the plan, every rack the fix is done in (`racks`), and
+// `fleet` for a fleet-wide finding.
+json FindingJson(const Finding& f, const PlannedDevice* d, const std::vector<std::string>& racks, bool fleet) {
   json x = {{"rule", f.rule}, {"severity", ToString(f.severity)}, {"host", f.host}, {"object", f.object}, {"message", f.message},
             {"fix", f.fix}};
-  if (d) {
+  if (d && !fleet) {
     x["rack"] = d->rack;
     x["row"] = d->row;
     if (d->rail) x["rail"] = d->rail;
   }
+  x["racks"] = racks;
+  if (fleet) x["fleet"] = true;
   json evidence = json::object();
   for (const auto& [k, v] : f.evidence) evidence[k] = v;
   x["evidence"] = evidence;
   return x;
 }
 
+// The evidence keys whose value starts with the device at the other end of a cable ("leaf-07 swp3"):
+// doctor's rail-mismatch (planned, lldp_neighbor) and the link-end rules (peer).
+constexpr std::array<const char*, 3> kOtherEndKeys = {"planned", "lldp_neighbor", "peer"};
+
 }  // namespace
+
+std::vector<std::string> RacksOfFinding(const Finding& f, const HostPlan& plan) {
+  // The switch side first: a cable is fixed at the leaf's patch panel, so its rack leads.
+  std::vector<std::string> racks;
+  auto add = [&](const std::string& device) {
+    const PlannedDevice* d = plan.DeviceOf(device);
+    if (d && std::find(racks.begin(), racks.end(), d->rack) == racks.end()) racks.push_back(d->rack);
+  };
+  for (const auto& kv : f.evidence) {
+    const std::string& key = kv.first;
+    if (std::find_if(kOtherEndKeys.begin(), kOtherEndKeys.end(), [&key](const char* k) { return key == k; }) !=
+        kOtherEndKeys.end())
+      add(kv.second.substr(0, kv.second.find(' ')));
+  }
+  add(f.host);
+  return racks;
+}
+
+std::vector<std::string> Dashboard::RacksOf(size_t index) const {
+  if (IsFleet(index)) return {};
+  return RacksOfFinding(report_.findings[index], *plan_);
+}
+
+bool Dashboard::IsFleet(size_t index) const { return index >= report_.fleet_begin && index < report_.fleet_end; }
 
 Dashboard::Dashboard(DashboardSources sources) : sources_(std::move(sources)) {
   if (sources_.plan.empty()) throw std::runtime_error("serve needs --plan plan.json");
@@ -95,7 +129,12 @@ void Dashboard::LoadFacts() {
   report_ = doctor.Finish();
   // The unfiltered answer, once: each finding with the rack, row and rail of its host or switch.
   json findings = json::array();
-  for (const Finding& f : report_.findings) findings.push_back(FindingJson(f, plan_->DeviceOf(f.host)));
+  racks_of_.clear();
+  for (size_t i = 0; i < report_.findings.size(); ++i) racks_of_.push_back(RacksOf(i));
+  for (size_t i = 0; i < report_.findings.size(); ++i) {
+    const Finding& f = report_.findings[i];
+    findings.push_back(FindingJson(f, plan_->DeviceOf(f.host), racks_of_[i], IsFleet(i)));
+  }
   findings_json_ = Dump({{"findings", findings}, {"count", report_.findings.size()}});
   loaded_at_ = UtcNow();
 }
@@ -143,7 +182,7 @@ bool Dashboard::Refresh() {
     if (plan_changed || facts_changed) LoadFacts();
     if (plan_changed || verify_changed) LoadVerify();
   } catch (const std::exception& e) {
-    errors_.push_back(e.what());  // the last good state stays
+    errors_.push_back(MaskSecrets(e.what()));  // the last good state stays
   }
   return plan_changed || facts_changed || verify_changed;
 }
@@ -178,6 +217,7 @@ ApiAnswer Dashboard::Get(const std::string& path, const std::multimap<std::strin
                   {"racks", racks.size()},
                   {"facts", {{"hosts", report_.hosts.size()}, {"switches", report_.switches.size()}, {"loaded_at", loaded_at_}}},
                   {"findings", by_severity},
+                  {"fleet_findings", report_.fleet_end - report_.fleet_begin},
                   {"verify", !verify_json_.empty()},
                   {"acceptance", !sources_.db.empty()},
                   {"rollout", !sources_.rollout.empty()},
@@ -199,14 +239,21 @@ ApiAnswer Dashboard::Get(const std::string& path, const std::multimap<std::strin
       if (key != "severity" && key != "rule" && key != "host" && key != "rack")
         return Error(400, "unknown filter '" + key + "': severity, rule, host, rack");
     }
+    auto in_rack = [&](const std::vector<std::string>& racks) {
+      auto [from, to] = query.equal_range("rack");
+      if (from == to) return true;
+      for (auto it = from; it != to; ++it)
+        if (std::find(racks.begin(), racks.end(), it->second) != racks.end()) return true;
+      return false;
+    };
     json findings = json::array();
-    for (const Finding& f : report_.findings) {
-      const PlannedDevice* d = plan_->DeviceOf(f.host);
+    for (size_t i = 0; i < report_.findings.size(); ++i) {
+      const Finding& f = report_.findings[i];
       if (!want("severity", std::string(ToString(f.severity))) || !want("rule", f.rule) || !want("host", f.host) ||
-          !want("rack", d ? d->rack : std::string())) {
+          !in_rack(racks_of_[i])) {
         continue;
       }
-      findings.push_back(FindingJson(f, d));
+      findings.push_back(FindingJson(f, plan_->DeviceOf(f.host), racks_of_[i], IsFleet(i)));
     }
     const size_t count = findings.size();
     return {200, Dump({{"findings", std::move(findings)}, {"count", count}}), "application/json"};
@@ -224,11 +271,15 @@ ApiAnswer Dashboard::Get(const std::string& path, const std::multimap<std::strin
       t.position = d.position;
       ++t.devices;
     }
-    for (const Finding& f : report_.findings) {
-      const PlannedDevice* d = plan_->DeviceOf(f.host);
-      if (!d) continue;
-      Tally& t = racks[d->rack];
-      (f.severity == Severity::kError ? t.error : f.severity == Severity::kWarning ? t.warning : t.info) += 1;
+    // A finding counts in every rack it is fixed in; a fleet-wide one in none (the summary counts it).
+    for (size_t i = 0; i < report_.findings.size(); ++i) {
+      const Finding& f = report_.findings[i];
+      for (const std::string& rack : racks_of_[i]) {
+        auto it = racks.find(rack);
+        if (it == racks.end()) continue;
+        Tally& t = it->second;
+        (f.severity == Severity::kError ? t.error : f.severity == Severity::kWarning ? t.warning : t.info) += 1;
+      }
     }
     json out = json::array();
     for (const auto& [name, t] : racks) {
@@ -255,7 +306,7 @@ ApiAnswer Dashboard::Get(const std::string& path, const std::multimap<std::strin
         ++batches[batch == a.fields.end() ? "" : batch->second][state == a.fields.end() ? "received" : state->second];
       });
     } catch (const std::exception& e) {
-      return Error(503, e.what());
+      return Error(503, MaskSecrets(e.what()));
     }
     json out = json::array();
     for (const auto& [batch, states] : batches) {
@@ -273,7 +324,7 @@ ApiAnswer Dashboard::Get(const std::string& path, const std::multimap<std::strin
         waves.push_back({{"index", w.index}, {"name", w.name}, {"state", w.state}, {"detail", w.detail}});
       }
     } catch (const std::exception& e) {
-      return Error(503, e.what());
+      return Error(503, MaskSecrets(e.what()));
     }
     return {200, Dump({{"waves", waves}}), "application/json"};
   }

@@ -36,6 +36,11 @@ struct ApiAnswer {
   std::string content_type = "application/json";
 };
 
+// Every rack a finding's fix is done in: the racks of the devices at the other end of its cable
+// (doctor's `planned`, `lldp_neighbor` and `peer` evidence) first, then its host's. Names the plan
+// does not know are left out.
+std::vector<std::string> RacksOfFinding(const Finding& finding, const HostPlan& plan);
+
 class Dashboard {
  public:
   // Throws std::runtime_error naming the file that cannot be read.
@@ -57,13 +62,16 @@ class Dashboard {
   void LoadPlan();
   void LoadFacts();
   void LoadVerify();
-  std::string Stamp(const std::string& path) const;  // size and mtime: what Refresh compares
+  std::string Stamp(const std::string& path) const;        // size and mtime: what Refresh compares
+  std::vector<std::string> RacksOf(size_t finding) const;  // every rack the fix is in, switch side first
+  bool IsFleet(size_t finding) const;
 
   DashboardSources sources_;
   std::shared_ptr<HostPlan> plan_;
   std::string plan_html_;
   DoctorReport report_;
-  std::string findings_json_;  // the unfiltered /api/v1/findings answer
+  std::string findings_json_;                       // the unfiltered /api/v1/findings answer
+  std::vector<std::vector<std::string>> racks_of_;  // per finding, RacksOf
   std::string verify_json_;
   std::map<std::string, size_t> verify_by_rack_;  // cabling findings whose planned or observed end is in the rack
   std::map<std::string, std::string> stamps_;

@@ -77,11 +77,20 @@ TEST_F(DashboardTest, AnswersAreWhatDoctorAndThePlanSay) {
   EXPECT_FALSE(summary["verify"]);
   json all = Answer(d, "/api/v1/findings");
   ASSERT_GT(all["count"].get<int>(), 0);
+  size_t fleet = 0;
   for (const json& f : all["findings"]) {
-    if (f["host"] == "lab001") {
+    if (f.value("fleet", false)) {
+      // The two hosts' cards are clones of one sample: a fleet-wide finding, drawn in no rack.
+      ++fleet;
+      EXPECT_FALSE(f.contains("rack")) << f.dump();
+      EXPECT_TRUE(f["racks"].empty()) << f.dump();
+    } else if (f["host"] == "lab001") {
       EXPECT_EQ(f["rack"], "r01-01");
+      EXPECT_EQ(f["racks"], json::array({"r01-01"}));
     }
   }
+  EXPECT_GT(fleet, 0u);
+  EXPECT_EQ(summary["fleet_findings"], fleet);
   json lab002 = Answer(d, "/api/v1/findings", {{"host", "lab002"}});
   EXPECT_GT(lab002["count"].get<int>(), 0);
   for (const json& f : lab002["findings"]) {
@@ -95,10 +104,29 @@ TEST_F(DashboardTest, AnswersAreWhatDoctorAndThePlanSay) {
   EXPECT_EQ(racks["racks"].size(), 5u);
   size_t counted = 0;
   for (const json& r : racks["racks"]) counted += r["error"].get<size_t>() + r["warning"].get<size_t>() + r["info"].get<size_t>();
-  EXPECT_EQ(counted, all["count"].get<size_t>());  // every finding of a planned host lands in its rack
+  EXPECT_EQ(counted + fleet, all["count"].get<size_t>());  // every finding of a planned host lands in its rack
   Answer(d, "/api/v1/verify", {}, 404);
   Answer(d, "/api/v2", {}, 404);
   EXPECT_FALSE(d.PlanHtml().empty());
+}
+
+TEST_F(DashboardTest, ACableFindingMarksTheLeafRackFirstThenTheHosts) {
+  const HostPlan plan(LoadPlannedFabric((dir_ / "plan" / "plan.json").string()));
+  const PlannedDevice* host = plan.DeviceOf("lab001");
+  ASSERT_NE(host, nullptr);
+  const PlannedDevice* leaf = nullptr;
+  for (const PlannedDevice& d : plan.fabric().devices)
+    if (d.role == "switch" && d.rack != host->rack) leaf = &d;
+  ASSERT_NE(leaf, nullptr) << "the lab plan has a switch outside the host's rack";
+  Finding f;
+  f.rule = "rail-mismatch";
+  f.host = "lab001";
+  f.evidence = {{"lldp_neighbor", "somewhere-else swp1"}, {"planned", leaf->name + " swp7"}};
+  EXPECT_EQ(RacksOfFinding(f, plan), (std::vector<std::string>{leaf->rack, host->rack}));
+  f.evidence.clear();
+  EXPECT_EQ(RacksOfFinding(f, plan), std::vector<std::string>{host->rack});
+  f.host = "not-planned";
+  EXPECT_TRUE(RacksOfFinding(f, plan).empty());
 }
 
 TEST_F(DashboardTest, RefreshReloadsChangedFactsAndKeepsTheLastGoodState) {

@@ -69,11 +69,14 @@ check "summary: the plan's 127 nodes, 65 switches, 35 racks" jqq -e '.nodes == 1
 want=$(jq '.findings | length' "$WORK/doctor.json")
 get /api/v1/findings > "$WORK/findings.json"
 check "findings: as many as doctor --plan finds ($want)" jqq -e ".count == $want and (.findings | length) == $want" "$WORK/findings.json"
-check "findings carry their host's rack" jqq -e '[.findings[] | select(.host == "dgx001") | .rack] | all(. != null)' "$WORK/findings.json"
+check "findings carry their host's rack" jqq -e '[.findings[] | select(.host == "dgx001" and (.fleet | not)) | .rack] | (length > 0 and all(. != null))' "$WORK/findings.json"
+check "a fleet-wide finding (the cloned cards) is drawn in no rack" \
+  jqq -e '[.findings[] | select(.fleet)] | (length > 0 and all(.rack == null and .racks == []))' "$WORK/findings.json"
 warnings=$(jq '[.findings[] | select(.severity == "warning")] | length' "$WORK/doctor.json")
 check "the severity filter ($warnings warnings)" bash -c "curl -s '${URL}api/v1/findings?severity=warning' | jq -e '.count == $warnings' > /dev/null"
-rack=$(jq -r '[.findings[] | select(.host == "dgx001")][0].rack' "$WORK/findings.json")
-check "the rack filter keeps only that rack ($rack)" bash -c "curl -s '${URL}api/v1/findings?rack=$rack' | jq -e '.count > 0 and ([.findings[].rack] | all(. == \"$rack\"))' > /dev/null"
+rack=$(jq -r '[.findings[] | select(.host == "dgx001" and (.fleet | not))][0].rack' "$WORK/findings.json")
+check "the rack filter keeps only findings fixed in that rack ($rack)" \
+  bash -c "curl -s '${URL}api/v1/findings?rack=$rack' | jq -e '.count > 0 and ([.findings[].racks | index(\"$rack\")] | all(. != null))' > /dev/null"
 check "racks: one per planned rack" bash -c "curl -s '${URL}api/v1/racks' | jq -e '(.racks | length) == 35' > /dev/null"
 check "verify found the missing cable" jqq -e '.links.missing == 1' "$WORK/verify.json"
 missing_racks=$(jq -r '.findings[0].planned | [.a, .b] | map(split(":")[0]) | join(" ")' "$WORK/verify.json")
@@ -107,13 +110,83 @@ if [ -n "$CHROMIUM" ]; then
   check "the dashboard screenshot is not blank" test "$(stat -c %s "$WORK/dash.png" 2> /dev/null || echo 0)" -gt 15000
 fi
 
-# Off loopback: no token, no server; with one, only bearers of it get answers.
+# Off loopback: no token, no server; with one, only holders of it get answers, by header or cookie.
 "$RAILYARD" serve --plan "$WORK/plan/plan.json" --listen 0.0.0.0:0 > /dev/null 2> "$WORK/open.err"
-check "an open address without --token exits 2" test $? -eq 2
-check "and says why" grep -q "give --token" "$WORK/open.err"
-start --plan "$WORK/plan/plan.json" --listen 127.0.0.1:0 --token s3cret
-check "with a token, no header is 401" test "$(curl -s -o /dev/null -w '%{http_code}' "${URL}api/v1/summary")" = 401
-check "a wrong token is 401" test "$(curl -s -o /dev/null -w '%{http_code}' -H 'Authorization: Bearer s3creT' "${URL}api/v1/summary")" = 401
-check "the token is 200" test "$(curl -s -o /dev/null -w '%{http_code}' -H 'Authorization: Bearer s3cret' "${URL}api/v1/summary")" = 200
+check "an open address without a token exits 2" test $? -eq 2
+check "and says why" grep -q "give a token" "$WORK/open.err"
+RAILYARD_TOKEN=s3cret "$RAILYARD" serve --plan "$WORK/plan/plan.json" --listen 127.0.0.1:0 > /dev/null 2> "$WORK/short.err"
+check "a token too short to resist guessing exits 2" test $? -eq 2
+check "and says how long" grep -q "at least 16" "$WORK/short.err"
+for bad in 127.0.0.1:8080junk 127.0.0.1 ::1:8080 '[::1]8080' 127.0.0.1:70000; do
+  "$RAILYARD" serve --plan "$WORK/plan/plan.json" --listen "$bad" > /dev/null 2> "$WORK/listen.err"
+  check "--listen $bad exits 2" test $? -eq 2
+done
+TOKEN=$(od -An -N24 -tx1 /dev/urandom | tr -d ' \n')
+printf '%s\n' "$TOKEN" > "$WORK/token" && chmod 600 "$WORK/token"
+start --plan "$WORK/plan/plan.json" --facts "$WORK/facts" --verify "$WORK/verify.json" --db "$WORK/ledger.db" --rollout "$WORK/rollout" \
+  --listen 127.0.0.1:0 --token-file "$WORK/token" --allow-host dash.example.org
+SERVER=${PIDS[-1]}
+code() { curl -s -o /dev/null -w '%{http_code}' "$@"; }
+check "with a token, no header is 401" test "$(code "${URL}api/v1/summary")" = 401
+check "a wrong token is 401" test "$(code -H "Authorization: Bearer ${TOKEN}x" "${URL}api/v1/summary")" = 401
+check "the token is 200" test "$(code -H "Authorization: Bearer $TOKEN" "${URL}api/v1/summary")" = 200
+check "the scheme in lower case is 200 (RFC 7235)" test "$(code -H "Authorization: bearer $TOKEN" "${URL}api/v1/summary")" = 200
+check "the token is not in the server's command line" bash -c "! tr '\0' ' ' < /proc/$SERVER/cmdline | grep -q '$TOKEN'"
+curl -s -D "$WORK/page.h" -o "$WORK/page.html" "$URL"
+check "the page without a token is the login page (401)" bash -c "head -1 '$WORK/page.h' | grep -q ' 401' && grep -q 'action=\"/login\"' '$WORK/page.html' && ! grep -q 'id=\"heat\"' '$WORK/page.html'"
+check "a wrong token at /login is 401" test "$(code -X POST --data-urlencode "token=${TOKEN}x" "${URL}login")" = 401
+curl -s -D "$WORK/login.h" -o /dev/null -X POST --data-urlencode "token=$TOKEN" "${URL}login"
+check "the token at /login: 303 to the dashboard" bash -c "head -1 '$WORK/login.h' | grep -q ' 303' && grep -qi '^location: /' '$WORK/login.h'"
+check "with an HttpOnly, SameSite=Strict session cookie that is not the token" \
+  bash -c "grep -i '^set-cookie: railyard_session=' '$WORK/login.h' | grep -i 'httponly' | grep -i 'samesite=strict' | grep -vq '$TOKEN'"
+cookie=$(sed -n 's/^[Ss]et-[Cc]ookie: \(railyard_session=[0-9a-f]*\).*/\1/p' "$WORK/login.h")
+check "the cookie opens the API" test "$(code -H "Cookie: $cookie" "${URL}api/v1/summary")" = 200
+check "a forged cookie does not" test "$(code -H "Cookie: railyard_session=${cookie#railyard_session=}0" "${URL}api/v1/summary")" = 401
+curl -s -D "$WORK/dash.h" -o "$WORK/dash-page.html" -H "Cookie: $cookie" "$URL"
+nonce=$(sed -n "s/^[Cc]ontent-[Ss]ecurity-[Pp]olicy: .*script-src 'nonce-\([0-9a-f]*\)'.*/\1/p" "$WORK/dash.h")
+check "the page's policy: a nonce for its scripts and styles, nothing inline else" \
+  bash -c "test -n '$nonce' && ! grep -qi 'unsafe-inline' '$WORK/dash.h' && test \$(grep -ci '^content-security-policy' '$WORK/dash.h') -eq 1"
+check "the page's script carries that nonce" grep -q "<script nonce=\"$nonce\">" "$WORK/dash-page.html"
+check "a foreign Host is refused (421), before the token" test "$(code -H 'Host: evil.example.com' "${URL}api/v1/summary")" = 421
+check "a Host given by --allow-host is answered" \
+  test "$(code -H 'Host: dash.example.org' -H "Authorization: Bearer $TOKEN" "${URL}api/v1/summary")" = 200
+check "localhost is answered" test "$(code -H "Host: localhost:1" -H "Authorization: Bearer $TOKEN" "${URL}api/v1/summary")" = 200
+if command -v python3 > /dev/null; then
+  python3 "$SRC/tests/integration/serve_probe.py" flood "$URL" "$TOKEN" "$SERVER" > "$WORK/flood.json"
+  flood_rc=$?
+  check "$((2 * $(nproc) + 20)) slow clients and a 32 MB head: the summary within 1 s, memory within 64 MiB ($(cat "$WORK/flood.json"))" \
+    test "$flood_rc" -eq 0
+  check "the 32 MB head is refused (431) at its first 32 KiB, the rest discarded, not kept" \
+    jqq -e '(.big_request.answer | startswith("HTTP/1.1 431")) and (.peak_rss_kib - .idle_rss_kib) < 65536' "$WORK/flood.json"
+fi
+if [ -n "$CHROMIUM" ]; then
+  timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --no-first-run --user-data-dir="$WORK/profile2" --virtual-time-budget=3000 \
+    --dump-dom "$URL" > "$WORK/locked.html" 2> /dev/null
+  check "Chromium without the token gets the login page and no dashboard" \
+    bash -c "grep -q 'id=\"login\"' '$WORK/locked.html' && ! grep -q 'data-ready' '$WORK/locked.html' && ! grep -q 'id=\"heat\"' '$WORK/locked.html'"
+fi
+
+# Secrets: a PostgreSQL password in any libpq form is never printed or served.
+for db in 'postgresql://ops:hunter2@127.0.0.1:1/ledger' 'postgresql://127.0.0.1:1/ledger?user=ops&password=hunter2' \
+  'host=127.0.0.1 port=1 dbname=ledger user=ops password=hunter2'; do
+  (cd "$WORK" && "$RAILYARD" serve --plan "$WORK/plan/plan.json" --db "$db" --listen 127.0.0.1:0 > "$WORK/addr" 2> "$WORK/serve.err" &
+    echo $! > "$WORK/pid")
+  PIDS+=("$(cat "$WORK/pid")")
+  URL=""
+  for _ in $(seq 1 100); do URL=$(head -1 "$WORK/addr" 2> /dev/null); [ -n "$URL" ] && break; sleep 0.1; done
+  curl -s "${URL}api/v1/acceptance" > "$WORK/acc.json"
+  check "--db '${db%%hunter2*}…': the ledger's error is served (503) without the password" \
+    bash -c "jq -e '.error | length > 0' '$WORK/acc.json' > /dev/null && ! grep -q hunter2 '$WORK/acc.json' '$WORK/serve.err'"
+  ledger_err=$("$RAILYARD" ledger --db "$db" check 2>&1)
+  check "ledger --db '${db%%hunter2*}…' errors without the password" bash -c "! grep -q hunter2 <<< '$ledger_err'"
+done
+check "a keyword conninfo is PostgreSQL, not a SQLite file named after it" test -z "$(ls "$WORK" | grep -F 'host=')"
+
+# IPv6: the URL printed is one.
+if ip -6 addr show lo 2> /dev/null | grep -q '::1'; then
+  start --plan "$WORK/plan/plan.json" --listen '[::1]:0'
+  check "an IPv6 listen address prints a bracketed URL ($URL)" bash -c "[[ '$URL' =~ ^http://\[::1\]:[0-9]+/$ ]]"
+  check "and it answers" test "$(code "${URL}api/v1")" = 200
+fi
 if [ "$fail" -ne 0 ]; then cat "$WORK/serve.err"; fi
 finish
