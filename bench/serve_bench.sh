@@ -38,5 +38,37 @@ for q in "" "?severity=error" "?rack=r01-01"; do
   echo "  GET /api/v1/findings$q: ${ms} ms (best of 5; target <= 50 ms: $verdict)"
 done
 echo "  ($count findings in all)"
+
+# p99 latency of every endpoint under 64 concurrent keep-alive clients (wrk, 2 threads, 5 s each),
+# beside python3 -m http.server serving the very same bytes from files: what a static export of the
+# API would cost. Goal: p99 <= 50 ms on 2 cores.
+if command -v wrk > /dev/null && command -v python3 > /dev/null; then
+  mkdir -p "$WORK/static"
+  endpoints="api/v1 api/v1/summary api/v1/findings api/v1/findings?severity=error api/v1/findings?rack=r01-01 api/v1/racks plan"
+  n=0
+  for e in $endpoints; do
+    n=$((n + 1))
+    curl -s -o "$WORK/static/e$n" "${URL}$e"
+  done
+  (cd "$WORK/static" && exec python3 -m http.server 0 --bind 127.0.0.1 > "$WORK/static.log" 2>&1) &
+  STATIC=$!
+  trap '[ -n "$PID" ] && kill $PID 2> /dev/null; kill $STATIC 2> /dev/null; rm -rf "$WORK"' EXIT
+  until grep -q "port" "$WORK/static.log" 2> /dev/null; do sleep 0.1; done
+  SPORT=$(sed -n 's/.*port \([0-9]*\).*/\1/p' "$WORK/static.log" | head -1)
+  p99() { wrk -t2 -c64 -d5s --latency "$1" 2> /dev/null | awk '$1 == "99%" {print $2} /Requests\/sec/ {rps=$2} END {print rps}' | paste -sd' '; }
+  printf '  %-34s %10s %10s   %10s %10s   %s\n' endpoint "serve p99" "req/s" "static p99" "req/s" "goal p99 <= 50 ms"
+  n=0
+  for e in $endpoints; do
+    n=$((n + 1))
+    read -r sp sr <<< "$(p99 "${URL}$e")"
+    read -r fp fr <<< "$(p99 "http://127.0.0.1:$SPORT/e$n")"
+    ms=$(awk -v v="$sp" 'BEGIN{ if (v ~ /us$/) print v/1000; else if (v ~ /ms$/) print v+0; else if (v ~ /s$/) print v*1000; else print 1e9 }')
+    verdict=met
+    awk "BEGIN{exit !($ms <= 50)}" || verdict=MISSED
+    printf '  %-34s %10s %10s   %10s %10s   %s\n' "/$e" "$sp" "$sr" "$fp" "$fr" "$verdict"
+  done
+else
+  echo "  (p99 under load skipped: needs wrk and python3; scripts/install-deps.sh installs wrk)"
+fi
 /usr/bin/time -f "%e" -o "$WORK/time" "./$BUILD/railyard" doctor "$WORK/fleet.ndjson" --plan "$WORK/plan/plan.json" --format json > /dev/null 2>&1 || true
 echo "railyard doctor over the same facts, without the server: $(tail -1 "$WORK/time") s"

@@ -23,6 +23,7 @@ PACKAGES=(
   time jq              # bench/: /usr/bin/time for peak RSS; jq as the verify baseline
   netplan.io           # `netplan generate` checks the host files `railyard config hosts` writes
   shellcheck systemd python3-yaml  # every generated script, unit and NVUE file through its real consumer (tests/hostile/generators_test.sh)
+  wrk                  # bench/serve_bench.sh: p99 latency per endpoint under 64 connections, beside a static file server
   network-manager      # `nmcli --offline` reads its keyfiles with NetworkManager's own reader (daemon masked, below)
   chromium             # headless: tests plan.html in a real browser (DOM and screenshots)
   libcpp-httplib-dev curl  # `railyard serve`'s HTTP server; curl drives it in the tests

@@ -72,6 +72,10 @@ class Dashboard {
   DoctorReport report_;
   std::string findings_json_;                       // the unfiltered /api/v1/findings answer
   std::vector<std::vector<std::string>> racks_of_;  // per finding, RacksOf
+  // The /api/v1/summary answer until the next Refresh ("" when not computed). Get is const and the
+  // server calls it under one lock, so the cache is filled under that lock too.
+  mutable std::string summary_;
+  mutable std::string racks_;  // the /api/v1/racks answer, the same way
   std::string verify_json_;
   std::map<std::string, size_t> verify_by_rack_;  // cabling findings whose planned or observed end is in the rack
   std::map<std::string, std::string> stamps_;
