@@ -13,29 +13,16 @@
 
 #include <fmt/format.h>
 
+#include "util/text.h"
+
 namespace railyard {
-namespace {
-
-std::string Lowered(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; });
-  return out;
-}
-
-std::string_view Trimmed(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 std::optional<std::string> BearerOf(std::string_view authorization) {
-  authorization = Trimmed(authorization);
+  authorization = TrimSpace(authorization);
   const size_t space = authorization.find_first_of(" \t");
-  if (space == std::string_view::npos || Lowered(authorization.substr(0, space)) != "bearer") return std::nullopt;
-  const std::string_view token = Trimmed(authorization.substr(space));
+  if (space == std::string_view::npos || Lower(authorization.substr(0, space)) != "bearer") return std::nullopt;
+  const std::string_view token = TrimSpace(authorization.substr(space));
   if (token.empty()) return std::nullopt;
   return std::string(token);
 }
@@ -49,10 +36,10 @@ bool SameSecret(std::string_view a, std::string_view b) {
 std::string CookieValue(std::string_view cookie_header, std::string_view name) {
   while (!cookie_header.empty()) {
     const size_t semi = cookie_header.find(';');
-    std::string_view pair = Trimmed(cookie_header.substr(0, semi));
+    std::string_view pair = TrimSpace(cookie_header.substr(0, semi));
     cookie_header.remove_prefix(semi == std::string_view::npos ? cookie_header.size() : semi + 1);
     const size_t eq = pair.find('=');
-    if (eq != std::string_view::npos && Trimmed(pair.substr(0, eq)) == name) return std::string(Trimmed(pair.substr(eq + 1)));
+    if (eq != std::string_view::npos && TrimSpace(pair.substr(0, eq)) == name) return std::string(TrimSpace(pair.substr(eq + 1)));
   }
   return "";
 }
@@ -100,17 +87,17 @@ void CheckToken(std::string_view token) {
 HostAllowList::HostAllowList(std::string listen_host, std::vector<std::string> extra) {
   names_ = {"localhost"};
   char name[256] = {};
-  if (gethostname(name, sizeof name - 1) == 0 && name[0] != '\0') names_.push_back(Lowered(name));
+  if (gethostname(name, sizeof name - 1) == 0 && name[0] != '\0') names_.push_back(Lower(name));
   extra.push_back(std::move(listen_host));
   for (std::string& e : extra) {
-    std::string n = Lowered(Trimmed(e));
+    std::string n = Lower(TrimSpace(e));
     while (!n.empty() && n.back() == '.') n.pop_back();
     if (!n.empty()) names_.push_back(std::move(n));
   }
 }
 
 bool HostAllowList::Allows(std::string_view host_header) const {
-  host_header = Trimmed(host_header);
+  host_header = TrimSpace(host_header);
   if (host_header.empty()) return false;
   std::string_view name, port;
   if (host_header.front() == '[') {
@@ -131,7 +118,7 @@ bool HostAllowList::Allows(std::string_view host_header) const {
   if (!std::all_of(port.begin(), port.end(), [](char c) { return c >= '0' && c <= '9'; })) return false;
   in_addr a4{};
   if (inet_pton(AF_INET, std::string(name).c_str(), &a4) == 1) return true;
-  std::string n = Lowered(name);
+  std::string n = Lower(name);
   while (!n.empty() && n.back() == '.') n.pop_back();
   if (n.ends_with(".localhost")) return true;  // RFC 6761: always loopback
   return std::find(names_.begin(), names_.end(), n) != names_.end();

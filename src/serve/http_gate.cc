@@ -25,6 +25,8 @@
 
 #include <fmt/format.h>
 
+#include "util/text.h"
+
 namespace railyard {
 namespace {
 
@@ -32,18 +34,6 @@ using Clock = std::chrono::steady_clock;
 
 bool IsDigits(std::string_view s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
-bool SameLetters(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return (x >= 'A' && x <= 'Z' ? x + 32 : x) == (y >= 'A' && y <= 'Z' ? y + 32 : y);
-         });
-}
-
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
 }
 
 // The client's address as text, an IPv4-mapped IPv6 address as plain IPv4, and its port.
@@ -282,12 +272,12 @@ struct GatedHttpServer::Gate {
       }
       const size_t colon = line.find(':');
       if (colon == std::string_view::npos) continue;
-      const std::string_view name = line.substr(0, colon), value = Trim(line.substr(colon + 1));
-      if (SameLetters(name, "transfer-encoding")) {
+      const std::string_view name = line.substr(0, colon), value = TrimSpace(line.substr(colon + 1));
+      if (Lower(name) == "transfer-encoding") {
         Refuse(c, 411, "Length Required", "a request body must come with Content-Length");
         return -1;
       }
-      if (SameLetters(name, "content-length")) {
+      if (Lower(name) == "content-length") {
         if (have_length || !IsDigits(value) || value.size() > 9) {
           Refuse(c, 400, "Bad Request", "one Content-Length of digits");
           return -1;
