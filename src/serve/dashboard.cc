@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
+#include <limits>
 #include <filesystem>
 #include <set>
 #include <stdexcept>
@@ -32,6 +34,38 @@ using json = nlohmann::json;
 std::string Dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
 
 ApiAnswer Error(int status, const std::string& message) { return {status, Dump({{"error", message}}), "application/json"}; }
+
+// Writes {"KEY": [ITEM, ...], REST...} in one string: each ITEM a value dumped by Dump, and REST an
+// object with at least one member, so the result is JSON by construction. Items are appended in
+// place, since a page of findings is a megabyte.
+class ObjectWithArray {
+ public:
+  explicit ObjectWithArray(const char* key) : out_("{" + Dump(key) + ":[") {}
+  void Add(const std::string& dumped) {
+    if (out_.back() != '[') out_ += ',';
+    out_ += dumped;
+  }
+  std::string Finish(const json& rest) && {
+    out_ += "],";
+    out_.append(Dump(rest), 1);  // "{...}" without its "{"
+    return std::move(out_);
+  }
+
+ private:
+  std::string out_;
+};
+
+// VALUE as it can stand in a URL's query (RFC 3986: every byte but the unreserved ones escaped).
+std::string PercentEncoded(const std::string& value) {
+  std::string out;
+  for (unsigned char c : value) {
+    if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' || c == '~')
+      out += static_cast<char>(c);
+    else
+      out += fmt::format("%{:02X}", c);
+  }
+  return out;
+}
 
 // One finding as every /api/v1/findings answer has it, filtered or not: doctor's fields, plus the
 // rack, row and rail of its host or switch in the plan, every rack the fix is done in (`racks`), and
@@ -87,6 +121,7 @@ Dashboard::Dashboard(DashboardSources sources) : sources_(std::move(sources)) {
   LoadPlan();
   LoadFacts();
   LoadVerify();
+  Summarize();
   for (const std::string& p : sources_.facts) stamps_[p] = Stamp(p);
   stamps_[sources_.plan] = Stamp(sources_.plan);
   if (!sources_.verify.empty()) stamps_[sources_.verify] = Stamp(sources_.verify);
@@ -127,15 +162,15 @@ void Dashboard::LoadFacts() {
         sources_.facts, [&](HostFacts&& f) { doctor.AddHost(f); }, [&](SwitchFacts&& s) { doctor.AddSwitch(s); });
   }
   report_ = doctor.Finish();
-  // The unfiltered answer, once: each finding with the rack, row and rail of its host or switch.
-  json findings = json::array();
+  // Each finding serialized once, with the rack, row and rail of its host or switch: an answer is
+  // then a copy of the ones it holds.
   racks_of_.clear();
+  finding_json_.clear();
   for (size_t i = 0; i < report_.findings.size(); ++i) racks_of_.push_back(RacksOf(i));
   for (size_t i = 0; i < report_.findings.size(); ++i) {
     const Finding& f = report_.findings[i];
-    findings.push_back(FindingJson(f, plan_->DeviceOf(f.host), racks_of_[i], IsFleet(i)));
+    finding_json_.push_back(Dump(FindingJson(f, plan_->DeviceOf(f.host), racks_of_[i], IsFleet(i))));
   }
-  findings_json_ = Dump({{"findings", findings}, {"count", report_.findings.size()}});
   loaded_at_ = UtcNow();
 }
 
@@ -164,8 +199,6 @@ void Dashboard::LoadVerify() {
 }
 
 bool Dashboard::Refresh() {
-  racks_.clear();
-  summary_.clear();  // recomputed on the next request: errors may come or go even when nothing reloads
   bool plan_changed = false, facts_changed = false, verify_changed = false;
   for (auto& [path, stamp] : stamps_) {
     std::string now = Stamp(path);
@@ -178,6 +211,7 @@ bool Dashboard::Refresh() {
     else
       facts_changed = true;
   }
+  if (!plan_changed && !facts_changed && !verify_changed) return false;  // and the last reload's errors stand
   errors_.clear();
   try {
     if (plan_changed) LoadPlan();
@@ -186,11 +220,133 @@ bool Dashboard::Refresh() {
   } catch (const std::exception& e) {
     errors_.push_back(MaskSecrets(e.what()));  // the last good state stays
   }
-  return plan_changed || facts_changed || verify_changed;
+  Summarize();
+  return true;
+}
+
+void Dashboard::Summarize() {
+  const PlannedFabric& fabric = plan_->fabric();
+  std::map<std::string, size_t> by_severity = {{"error", 0}, {"warning", 0}, {"info", 0}};
+  for (const Finding& f : report_.findings) ++by_severity[std::string(ToString(f.severity))];
+  size_t nodes = 0, switches = 0;
+  std::set<std::string> rack_names;
+  for (const PlannedDevice& d : fabric.devices) {
+    nodes += d.role == "node";
+    switches += d.role == "switch";
+    rack_names.insert(d.rack);
+  }
+  json planes = json::array();
+  for (const PlannedPlane& p : fabric.planes) planes.push_back({{"name", p.name}, {"role", p.role}});
+  summary_ = Dump({{"plan", fabric.name},
+                   {"planes", planes},
+                   {"nodes", nodes},
+                   {"switches", switches},
+                   {"racks", rack_names.size()},
+                   {"facts", {{"hosts", report_.hosts.size()}, {"switches", report_.switches.size()}, {"loaded_at", loaded_at_}}},
+                   {"findings", by_severity},
+                   {"fleet_findings", report_.fleet_end - report_.fleet_begin},
+                   {"verify", !verify_json_.empty()},
+                   {"acceptance", !sources_.db.empty()},
+                   {"rollout", !sources_.rollout.empty()},
+                   {"plan_html", !plan_html_.empty()},
+                   {"errors", errors_}});
+
+  // Per rack: its hosts and switches, and the findings about them by severity (the heat map).
+  struct Tally {
+    int row = 0, position = 0;
+    size_t devices = 0, error = 0, warning = 0, info = 0;
+  };
+  std::map<std::string, Tally> racks;
+  for (const PlannedDevice& d : fabric.devices) {
+    Tally& t = racks[d.rack];
+    t.row = d.row;
+    t.position = d.position;
+    ++t.devices;
+  }
+  // A finding counts in every rack it is fixed in; a fleet-wide one in none (the summary counts it).
+  for (size_t i = 0; i < report_.findings.size(); ++i) {
+    const Finding& f = report_.findings[i];
+    for (const std::string& rack : racks_of_[i]) {
+      auto it = racks.find(rack);
+      if (it == racks.end()) continue;
+      Tally& t = it->second;
+      (f.severity == Severity::kError ? t.error : f.severity == Severity::kWarning ? t.warning : t.info) += 1;
+    }
+  }
+  json out = json::array();
+  for (const auto& [name, t] : racks) {
+    auto cabling = verify_by_rack_.find(name);
+    out.push_back({{"rack", name},
+                   {"row", t.row},
+                   {"position", t.position},
+                   {"devices", t.devices},
+                   {"error", t.error},
+                   {"warning", t.warning},
+                   {"info", t.info},
+                   {"cabling", cabling == verify_by_rack_.end() ? 0 : cabling->second}});
+  }
+  racks_ = Dump({{"racks", out}});
+  first_findings_page_ = Findings({}).body;
+}
+
+// The findings answer for QUERY (filters and page), validated: 400 for an unknown key or a bad page.
+ApiAnswer Dashboard::Findings(const std::multimap<std::string, std::string>& query) const {
+  std::optional<ApiAnswer> refused;
+  auto whole = [&query, &refused](const char* key, size_t fallback, size_t low, size_t high) {
+    auto [from, to] = query.equal_range(key);
+    if (from == to) return fallback;
+    const std::string& v = from->second;
+    size_t n = 0;
+    const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+    if (std::next(from) != to || ec != std::errc() || end != v.data() + v.size() || n < low || n > high) {
+      refused = Error(400, fmt::format("{} must be given once, a whole number from {} to {}", key, low, high));
+    }
+    return n;
+  };
+  const size_t limit = whole("limit", kDefaultPage, 1, kMaxPage);
+  const size_t offset = whole("offset", 0, 0, std::numeric_limits<uint32_t>::max());
+  if (refused) return *refused;
+  for (const auto& [key, value] : query) {
+    if (key != "severity" && key != "rule" && key != "host" && key != "rack" && key != "limit" && key != "offset")
+      return Error(400, "unknown filter '" + key + "': severity, rule, host, rack (and the page: offset, limit)");
+  }
+  // Each filter's values, looked up once: a key given twice matches either value, one not given matches all.
+  auto values = [&query](const char* key) {
+    std::vector<std::string> out;
+    for (auto [from, to] = query.equal_range(key); from != to; ++from) out.push_back(from->second);
+    return out;
+  };
+  const std::vector<std::string> severities = values("severity"), rules = values("rule"), hosts = values("host"),
+                                 racks = values("rack");
+  auto want = [](const std::vector<std::string>& wanted, std::string_view value) {
+    return wanted.empty() || std::find(wanted.begin(), wanted.end(), value) != wanted.end();
+  };
+  auto in_rack = [&racks](const std::vector<std::string>& of) {
+    return racks.empty() || std::find_first_of(of.begin(), of.end(), racks.begin(), racks.end()) != of.end();
+  };
+  // Every match is counted; the page's are copied, each as it was serialized at load.
+  size_t count = 0;
+  ObjectWithArray page("findings");
+  for (size_t i = 0; i < report_.findings.size(); ++i) {
+    const Finding& f = report_.findings[i];
+    if (!want(severities, ToString(f.severity)) || !want(rules, f.rule) || !want(hosts, f.host) || !in_rack(racks_of_[i])) {
+      continue;
+    }
+    if (count >= offset && count - offset < limit) page.Add(finding_json_[i]);
+    ++count;
+  }
+  json rest = {{"count", count}, {"offset", offset}, {"limit", limit}, {"next", nullptr}};
+  if (offset + limit < count) {
+    std::string next = "/api/v1/findings?";
+    for (const auto& [key, value] : query) {
+      if (key != "limit" && key != "offset") next += PercentEncoded(key) + "=" + PercentEncoded(value) + "&";
+    }
+    rest["next"] = next + fmt::format("offset={}&limit={}", offset + limit, limit);
+  }
+  return {200, std::move(page).Finish(rest), "application/json"};
 }
 
 ApiAnswer Dashboard::Get(const std::string& path, const std::multimap<std::string, std::string>& query) const {
-  const PlannedFabric& fabric = plan_->fabric();
   if (path == "/api/v1" || path == "/api/v1/") {
     return {200,
             Dump({{"api", "railyard/1"},
@@ -199,108 +355,9 @@ ApiAnswer Dashboard::Get(const std::string& path, const std::multimap<std::strin
                     "/api/v1/acceptance", "/api/v1/rollout"}}}),
             "application/json"};
   }
-  if (path == "/api/v1/summary") {
-    // Once per refresh, not per request: it walks every planned device (15,000 at 100,000 GPUs).
-    if (!summary_.empty()) return {200, summary_, "application/json"};
-    std::map<std::string, size_t> by_severity = {{"error", 0}, {"warning", 0}, {"info", 0}};
-    for (const Finding& f : report_.findings) ++by_severity[std::string(ToString(f.severity))];
-    size_t nodes = 0, switches = 0;
-    std::set<std::string> racks;
-    for (const PlannedDevice& d : fabric.devices) {
-      nodes += d.role == "node";
-      switches += d.role == "switch";
-      racks.insert(d.rack);
-    }
-    json planes = json::array();
-    for (const PlannedPlane& p : fabric.planes) planes.push_back({{"name", p.name}, {"role", p.role}});
-    summary_ =
-        Dump({{"plan", fabric.name},
-              {"planes", planes},
-              {"nodes", nodes},
-              {"switches", switches},
-              {"racks", racks.size()},
-              {"facts", {{"hosts", report_.hosts.size()}, {"switches", report_.switches.size()}, {"loaded_at", loaded_at_}}},
-              {"findings", by_severity},
-              {"fleet_findings", report_.fleet_end - report_.fleet_begin},
-              {"verify", !verify_json_.empty()},
-              {"acceptance", !sources_.db.empty()},
-              {"rollout", !sources_.rollout.empty()},
-              {"plan_html", !plan_html_.empty()},
-              {"errors", errors_}});
-    return {200, summary_, "application/json"};
-  }
-  if (path == "/api/v1/findings") {
-    if (query.empty()) return {200, findings_json_, "application/json"};
-    auto want = [&query](const char* key, const std::string& value) {
-      auto [from, to] = query.equal_range(key);
-      if (from == to) return true;
-      for (auto it = from; it != to; ++it) {
-        if (it->second == value) return true;
-      }
-      return false;
-    };
-    for (const auto& [key, value] : query) {
-      if (key != "severity" && key != "rule" && key != "host" && key != "rack")
-        return Error(400, "unknown filter '" + key + "': severity, rule, host, rack");
-    }
-    auto in_rack = [&](const std::vector<std::string>& racks) {
-      auto [from, to] = query.equal_range("rack");
-      if (from == to) return true;
-      for (auto it = from; it != to; ++it)
-        if (std::find(racks.begin(), racks.end(), it->second) != racks.end()) return true;
-      return false;
-    };
-    json findings = json::array();
-    for (size_t i = 0; i < report_.findings.size(); ++i) {
-      const Finding& f = report_.findings[i];
-      if (!want("severity", std::string(ToString(f.severity))) || !want("rule", f.rule) || !want("host", f.host) ||
-          !in_rack(racks_of_[i])) {
-        continue;
-      }
-      findings.push_back(FindingJson(f, plan_->DeviceOf(f.host), racks_of_[i], IsFleet(i)));
-    }
-    const size_t count = findings.size();
-    return {200, Dump({{"findings", std::move(findings)}, {"count", count}}), "application/json"};
-  }
-  if (path == "/api/v1/racks") {
-    if (!racks_.empty()) return {200, racks_, "application/json"};  // until the next Refresh, as the summary
-    // Per rack: its hosts and switches, and the findings about them by severity (the heat map).
-    struct Tally {
-      int row = 0, position = 0;
-      size_t devices = 0, error = 0, warning = 0, info = 0;
-    };
-    std::map<std::string, Tally> racks;
-    for (const PlannedDevice& d : fabric.devices) {
-      Tally& t = racks[d.rack];
-      t.row = d.row;
-      t.position = d.position;
-      ++t.devices;
-    }
-    // A finding counts in every rack it is fixed in; a fleet-wide one in none (the summary counts it).
-    for (size_t i = 0; i < report_.findings.size(); ++i) {
-      const Finding& f = report_.findings[i];
-      for (const std::string& rack : racks_of_[i]) {
-        auto it = racks.find(rack);
-        if (it == racks.end()) continue;
-        Tally& t = it->second;
-        (f.severity == Severity::kError ? t.error : f.severity == Severity::kWarning ? t.warning : t.info) += 1;
-      }
-    }
-    json out = json::array();
-    for (const auto& [name, t] : racks) {
-      auto cabling = verify_by_rack_.find(name);
-      out.push_back({{"rack", name},
-                     {"row", t.row},
-                     {"position", t.position},
-                     {"devices", t.devices},
-                     {"error", t.error},
-                     {"warning", t.warning},
-                     {"info", t.info},
-                     {"cabling", cabling == verify_by_rack_.end() ? 0 : cabling->second}});
-    }
-    racks_ = Dump({{"racks", out}});
-    return {200, racks_, "application/json"};
-  }
+  if (path == "/api/v1/summary") return {200, summary_, "application/json"};
+  if (path == "/api/v1/findings") return query.empty() ? ApiAnswer{200, first_findings_page_, "application/json"} : Findings(query);
+  if (path == "/api/v1/racks") return {200, racks_, "application/json"};
   if (path == "/api/v1/acceptance") {
     if (sources_.db.empty()) return Error(404, "no ledger was given (serve --db LEDGER)");
     // Per batch, how many of its assets are in each state (received when none was recorded yet).

@@ -51,9 +51,16 @@ class Dashboard {
   bool Refresh();
 
   // GET PATH?QUERY for the API: /api/v1, /api/v1/summary, /api/v1/findings (filters: severity, rule,
-  // host, rack), /api/v1/racks, /api/v1/verify, /api/v1/acceptance (the ledger's assets per batch
-  // and state), /api/v1/rollout (each wave's state). Anything else under /api is 404 with a JSON error.
+  // host, rack; pages: offset, limit), /api/v1/racks, /api/v1/verify, /api/v1/acceptance (the
+  // ledger's assets per batch and state), /api/v1/rollout (each wave's state). Anything else under
+  // /api is 404 with a JSON error. Get changes nothing: any number of threads may call it at once,
+  // while Refresh needs the dashboard to itself.
   ApiAnswer Get(const std::string& path, const std::multimap<std::string, std::string>& query) const;
+
+  // A findings answer holds at most this many (`limit`, 1000 unless asked): at 10,000 hosts the
+  // whole list is megabytes, and 64 clients asking for it at once would each wait for all of it.
+  static constexpr size_t kDefaultPage = 1000;
+  static constexpr size_t kMaxPage = 10000;
 
   // plan.html written beside plan.json, when there is one ("" when not).
   const std::string& PlanHtml() const { return plan_html_; }
@@ -62,24 +69,27 @@ class Dashboard {
   void LoadPlan();
   void LoadFacts();
   void LoadVerify();
+  void Summarize();  // the summary and racks answers, from what is loaded
   std::string Stamp(const std::string& path) const;        // size and mtime: what Refresh compares
   std::vector<std::string> RacksOf(size_t finding) const;  // every rack the fix is in, switch side first
   bool IsFleet(size_t finding) const;
+  ApiAnswer Findings(const std::multimap<std::string, std::string>& query) const;
 
   DashboardSources sources_;
   std::shared_ptr<HostPlan> plan_;
   std::string plan_html_;
   DoctorReport report_;
-  std::string findings_json_;                       // the unfiltered /api/v1/findings answer
+  std::vector<std::string> finding_json_;           // per finding, its JSON in every findings answer
   std::vector<std::vector<std::string>> racks_of_;  // per finding, RacksOf
-  // The /api/v1/summary answer until the next Refresh ("" when not computed). Get is const and the
-  // server calls it under one lock, so the cache is filled under that lock too.
-  mutable std::string summary_;
-  mutable std::string racks_;  // the /api/v1/racks answer, the same way
+  // The /api/v1/summary and /api/v1/racks answers, computed when something loads: each walks every
+  // planned device (15,000 at 100,000 GPUs), which no request should wait for.
+  std::string summary_;
+  std::string racks_;
+  std::string first_findings_page_;  // /api/v1/findings with no query: what the dashboard and most clients ask
   std::string verify_json_;
   std::map<std::string, size_t> verify_by_rack_;  // cabling findings whose planned or observed end is in the rack
   std::map<std::string, std::string> stamps_;
-  std::vector<std::string> errors_;
+  std::vector<std::string> errors_;  // of the last reload that was tried; kept until a source changes again
   std::string loaded_at_;
 };
 

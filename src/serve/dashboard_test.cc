@@ -131,16 +131,70 @@ TEST_F(DashboardTest, ACableFindingMarksTheLeafRackFirstThenTheHosts) {
 
 TEST_F(DashboardTest, RefreshReloadsChangedFactsAndKeepsTheLastGoodState) {
   Dashboard d({(dir_ / "plan" / "plan.json").string(), {(dir_ / "fleet.ndjson").string()}, "", "", "", ""});
+  // The first page kept ready follows every reload.
+  auto first_page_is_current = [this, &d] { return Answer(d, "/api/v1/findings") == Answer(d, "/api/v1/findings", {{"offset", "0"}}); };
   EXPECT_FALSE(d.Refresh());  // nothing changed
   std::string text = ReadWholeFile((dir_ / "fleet.ndjson").string());
   std::ofstream(dir_ / "fleet.ndjson") << text << text.substr(0, text.find('\n')) << "\n";  // lab001 twice: three documents
   EXPECT_TRUE(d.Refresh());
   EXPECT_EQ(Answer(d, "/api/v1/summary")["facts"]["hosts"], 3);
+  EXPECT_TRUE(first_page_is_current());
   std::ofstream(dir_ / "fleet.ndjson") << "{not json";
   d.Refresh();
   json summary = Answer(d, "/api/v1/summary");
   EXPECT_EQ(summary["facts"]["hosts"], 3);  // the last good state
   EXPECT_FALSE(summary["errors"].empty());
+  EXPECT_FALSE(d.Refresh());  // nothing changed since: the error is still the news, not a clean bill
+  EXPECT_FALSE(Answer(d, "/api/v1/summary")["errors"].empty());
+  std::ofstream(dir_ / "fleet.ndjson") << text;
+  EXPECT_TRUE(d.Refresh());
+  summary = Answer(d, "/api/v1/summary");
+  EXPECT_EQ(summary["facts"]["hosts"], 2);
+  EXPECT_TRUE(summary["errors"].empty());
+  EXPECT_TRUE(first_page_is_current());
+}
+
+TEST_F(DashboardTest, FindingsComeInPagesThatAddUpToTheWhole) {
+  Dashboard d({(dir_ / "plan" / "plan.json").string(), {(dir_ / "fleet.ndjson").string()}, "", "", "", ""});
+  const json all = Answer(d, "/api/v1/findings");
+  const size_t total = all["count"];
+  ASSERT_GE(total, 3u);
+  ASSERT_EQ(all["findings"].size(), total);  // under the default page of 1000
+  EXPECT_TRUE(all["next"].is_null());
+  EXPECT_EQ(all["limit"], Dashboard::kDefaultPage);
+  // The answer kept ready for no query is the one computed for the same page asked explicitly.
+  EXPECT_EQ(all, Answer(d, "/api/v1/findings", {{"offset", "0"}, {"limit", std::to_string(Dashboard::kDefaultPage)}}));
+  // Page by two, following `next` as a client would, until it is null.
+  json joined = json::array();
+  std::multimap<std::string, std::string> query = {{"limit", "2"}};
+  for (int pages = 0; pages < 100; ++pages) {
+    const json page = Answer(d, "/api/v1/findings", query);
+    EXPECT_EQ(page["count"], total);
+    EXPECT_LE(page["findings"].size(), 2u);
+    for (const json& f : page["findings"]) joined.push_back(f);
+    if (page["next"].is_null()) break;
+    const std::string next = page["next"];
+    ASSERT_TRUE(next.starts_with("/api/v1/findings?")) << next;
+    query.clear();
+    std::string rest = next.substr(next.find('?') + 1);
+    for (size_t at = 0; at <= rest.size();) {
+      const size_t amp = std::min(rest.find('&', at), rest.size());
+      const std::string pair = rest.substr(at, amp - at);
+      query.emplace(pair.substr(0, pair.find('=')), pair.substr(pair.find('=') + 1));
+      at = amp + 1;
+    }
+  }
+  EXPECT_EQ(joined, all["findings"]);
+  // The filters stay in `next`, escaped: a second rack value that matches nothing is kept as given.
+  const size_t hosts = Answer(d, "/api/v1/findings", {{"host", "lab001"}, {"host", "lab002"}})["count"];
+  ASSERT_GT(hosts, 1u);
+  const json one = Answer(d, "/api/v1/findings", {{"host", "lab 9&x=y"}, {"host", "lab001"}, {"host", "lab002"}, {"limit", "1"}});
+  EXPECT_EQ(one["count"], hosts);
+  EXPECT_EQ(one["next"], "/api/v1/findings?host=lab%209%26x%3Dy&host=lab001&host=lab002&offset=1&limit=1");
+  EXPECT_EQ(Answer(d, "/api/v1/findings", {{"offset", std::to_string(total)}})["findings"].size(), 0u);
+  for (const char* bad : {"0", "10001", "-1", "1x", "", "99999999999999999999"}) Answer(d, "/api/v1/findings", {{"limit", bad}}, 400);
+  Answer(d, "/api/v1/findings", {{"offset", "-3"}}, 400);
+  Answer(d, "/api/v1/findings", {{"limit", "1"}, {"limit", "2"}}, 400);
 }
 
 TEST(Dashboard, RefusesWhatItCannotRead) {

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <iostream>
 #include <mutex>
+#include <shared_mutex>
 
 #include <fmt/format.h>
 
@@ -112,7 +113,20 @@ int RunServe(const ServeOptions& options, std::ostream& out, std::ostream& err) 
   // is never the token itself.
   const std::string session = options.token.empty() ? std::string() : RandomHex(32);
   const std::string token = options.token;
-  std::mutex mutex;  // one refresh at a time; answers read the state under it
+  // Answers share the state (Dashboard::Get changes nothing); a reload has it to itself. The sources
+  // are stat'ed at most once a second: a facts directory of 12,500 files is 12,500 stats, which would
+  // otherwise sit on every request's path.
+  std::shared_mutex state;
+  std::mutex refresh_due;  // guards `checked`
+  std::chrono::steady_clock::time_point checked = std::chrono::steady_clock::now();
+  auto refresh_when_due = [&] {
+    std::lock_guard<std::mutex> due(refresh_due);
+    const auto now = std::chrono::steady_clock::now();
+    if (now - checked < std::chrono::seconds(1)) return;
+    std::unique_lock<std::shared_mutex> exclusive(state);
+    dashboard->Refresh();
+    checked = std::chrono::steady_clock::now();
+  };
   GatedHttpServer server(options.limits);
   const std::string page(EmbeddedFileText("dashboard.html"));
 
@@ -179,8 +193,9 @@ int RunServe(const ServeOptions& options, std::ostream& out, std::ostream& err) 
     SetPagePolicy(res, nonce);
     res.set_content(WithNonce(page, nonce), "text/html; charset=utf-8");
   });
-  server.Get("/plan", [&dashboard, &mutex](const httplib::Request&, httplib::Response& res) {
-    std::lock_guard<std::mutex> lock(mutex);
+  server.Get("/plan", [&](const httplib::Request&, httplib::Response& res) {
+    refresh_when_due();
+    std::shared_lock<std::shared_mutex> shared(state);
     if (dashboard->PlanHtml().empty()) {
       Json(res, 404, "no plan.html beside plan.json (railyard plan -o writes it)");
       return;
@@ -189,19 +204,14 @@ int RunServe(const ServeOptions& options, std::ostream& out, std::ostream& err) 
     SetPagePolicy(res, nonce);
     res.set_content(WithNonce(dashboard->PlanHtml(), nonce), "text/html; charset=utf-8");
   });
-  // The sources are stat'ed at most once a second: a facts directory of 12,500 files is 12,500
-  // stats, which would otherwise sit on every request's path.
-  std::chrono::steady_clock::time_point checked{};
-  server.Get(R"(/api(/.*)?)", [&dashboard, &mutex, &checked](const httplib::Request& req, httplib::Response& res) {
-    std::lock_guard<std::mutex> lock(mutex);
-    const auto now = std::chrono::steady_clock::now();
-    if (now - checked >= std::chrono::seconds(1)) {
-      dashboard->Refresh();
-      checked = now;
-    }
+  server.Get(R"(/api(/.*)?)", [&](const httplib::Request& req, httplib::Response& res) {
+    refresh_when_due();
+    std::shared_lock<std::shared_mutex> shared(state);
     std::multimap<std::string, std::string> query(req.params.begin(), req.params.end());
     ApiAnswer answer = dashboard->Get(req.path, query);
     res.status = answer.status;
+    // Copied, not streamed: cpp-httplib's content providers stop at once when its own listen
+    // socket is closed, and the gate listens on its own.
     res.set_content(answer.body, answer.content_type.c_str());
   });
   int bound = 0;
