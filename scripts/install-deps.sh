@@ -26,6 +26,7 @@ PACKAGES=(
   wrk                  # bench/serve_bench.sh: p99 latency per endpoint under 64 connections, beside a static file server
   network-manager      # `nmcli --offline` reads its keyfiles with NetworkManager's own reader (daemon masked, below)
   chromium             # headless: tests plan.html in a real browser (DOM and screenshots)
+  python3-websocket    # drives that browser over the DevTools protocol: serve's login and every dashboard view
   libcpp-httplib-dev curl  # `railyard serve`'s HTTP server; curl drives it in the tests
   libpqxx-dev postgresql   # the PostgreSQL ledger; the tests start a real server (initdb in a temp dir)
 )

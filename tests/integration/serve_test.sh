@@ -164,6 +164,45 @@ if [ -n "$CHROMIUM" ]; then
     --dump-dom "$URL" > "$WORK/locked.html" 2> /dev/null
   check "Chromium without the token gets the login page and no dashboard" \
     bash -c "grep -q 'id=\"login\"' '$WORK/locked.html' && ! grep -q 'data-ready' '$WORK/locked.html' && ! grep -q 'id=\"heat\"' '$WORK/locked.html'"
+  # A person with the token, in the browser: the login form, then every view of the dashboard and of the plan.
+  if /usr/bin/python3 -c 'import websocket' 2> /dev/null; then
+    /usr/bin/python3 "$SRC/tests/integration/serve_browser.py" "$CHROMIUM" "$URL" "$TOKEN" "$WORK/profile3" > "$WORK/browser.json"
+    check "Chromium drove the login and every view ($(jq -c '.error // "no error"' "$WORK/browser.json"))" test $? -eq 0
+    auth=(-H "Authorization: Bearer $TOKEN")
+    curl -s "${auth[@]}" "${URL}api/v1/summary" > "$WORK/summary.json"
+    curl -s "${auth[@]}" "${URL}api/v1/findings" > "$WORK/findings.json"
+    check "locked: the login form, no dashboard, the API 401 from the page" \
+      jqq -e '.locked == {"login_form": true, "dashboard_drawn": false, "api_status": 401}' "$WORK/browser.json"
+    check "a wrong token typed in: the login page again, saying so" jqq -e '.wrong_token_message | test("not the token")' "$WORK/browser.json"
+    check "the right token typed in: the dashboard drew itself at /" jqq -e '.dashboard.ready == "1" and .dashboard.path == "/"' "$WORK/browser.json"
+    check "its cards are the summary's numbers" jqq -e --slurpfile s "$WORK/summary.json" \
+      '.dashboard.cards == {"nodes": $s[0].nodes, "switches": $s[0].switches, "racks": $s[0].racks, "errors": $s[0].findings.error,
+        "warnings": $s[0].findings.warning, "info": $s[0].findings.info, "fleet-wide": $s[0].fleet_findings}' "$WORK/browser.json"
+    check "the heat map: 35 racks, the missing cable's two outlined" \
+      jqq -e '.dashboard.racks == 35 and .dashboard.cabling_outlined == 2' "$WORK/browser.json"
+    check "the findings table: every finding counted, the first page (up to 1000) drawn" jqq -e --slurpfile f "$WORK/findings.json" \
+      '.dashboard.findings_count == $f[0].count and .dashboard.findings_rows == ([$f[0].count, 1000] | min) and $f[0].count > 0' "$WORK/browser.json"
+    check "verify, acceptance (two batches) and rollout ($waves waves) drawn" jqq -e --argjson w "$waves" \
+      '(.dashboard.verify | test("missing 1")) and (.dashboard.batches | length) == 2 and (.dashboard.waves | length) == $w' "$WORK/browser.json"
+    check "the session cookie is out of the page's script's reach (HttpOnly)" jqq -e '.dashboard.cookie_visible_to_script == false' "$WORK/browser.json"
+    rack=$(jq -r '.rack_filter.rack' "$WORK/browser.json")
+    check "a click on rack $rack lists that rack's findings, as the API counts them" \
+      test "$(jq .rack_filter.count "$WORK/browser.json")" = "$(curl -s "${auth[@]}" "${URL}api/v1/findings?rack=$rack" | jq .count)"
+    for sev in error warning info; do
+      check "the $sev filter lists the API's $sev findings" \
+        test "$(jq ".severity_filter.$sev" "$WORK/browser.json")" = "$(curl -s "${auth[@]}" "${URL}api/v1/findings?severity=$sev" | jq .count)"
+    done
+    planes=$(jq '.planes | length' "$WORK/plan/plan.json")
+    links=$(jq '[.planes[] | .links | add] | add' "$WORK/plan/plan.json")
+    check "the plan page, same session: every tab opens" \
+      jqq -e '.plan | to_entries | map(.key == .value.shown) | all and length == 5' "$WORK/browser.json"
+    check "its fabric ($planes planes), cables ($links) and BOM drawn" jqq -e --argjson p "$planes" --argjson l "$links" \
+      '.plan.fabric.items == $p and .plan.cables.items == $l and .plan.bom.items > 1 and .plan.racks.items > 0' "$WORK/browser.json"
+    check "no script error, no policy refusal; only the 401s before the login" \
+      jqq -e '.logged | map(select(.kind != "network" or (.text | test("status of 401") | not))) | length == 0' "$WORK/browser.json"
+  else
+    check "python3-websocket, installed beside chromium by scripts/install-deps.sh, drives the logged-in views" false
+  fi
 fi
 
 # Secrets: a PostgreSQL password in any libpq form is never printed or served.
