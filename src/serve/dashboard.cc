@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
-#include <limits>
 #include <filesystem>
+#include <limits>
 #include <set>
 #include <stdexcept>
 
@@ -59,7 +59,8 @@ class ObjectWithArray {
 std::string PercentEncoded(const std::string& value) {
   std::string out;
   for (unsigned char c : value) {
-    if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' || c == '~')
+    if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' ||
+        c == '~')
       out += static_cast<char>(c);
     else
       out += fmt::format("%{:02X}", c);
@@ -356,7 +357,8 @@ ApiAnswer Dashboard::Get(const std::string& path, const std::multimap<std::strin
             "application/json"};
   }
   if (path == "/api/v1/summary") return {200, summary_, "application/json"};
-  if (path == "/api/v1/findings") return query.empty() ? ApiAnswer{200, first_findings_page_, "application/json"} : Findings(query);
+  if (path == "/api/v1/findings")
+    return query.empty() ? ApiAnswer{200, first_findings_page_, "application/json"} : Findings(query);
   if (path == "/api/v1/racks") return {200, racks_, "application/json"};
   if (path == "/api/v1/acceptance") {
     if (sources_.db.empty()) return Error(404, "no ledger was given (serve --db LEDGER)");

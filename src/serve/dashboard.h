@@ -69,7 +69,7 @@ class Dashboard {
   void LoadPlan();
   void LoadFacts();
   void LoadVerify();
-  void Summarize();  // the summary and racks answers, from what is loaded
+  void Summarize();                                        // the summary and racks answers, from what is loaded
   std::string Stamp(const std::string& path) const;        // size and mtime: what Refresh compares
   std::vector<std::string> RacksOf(size_t finding) const;  // every rack the fix is in, switch side first
   bool IsFleet(size_t finding) const;

@@ -132,7 +132,9 @@ TEST_F(DashboardTest, ACableFindingMarksTheLeafRackFirstThenTheHosts) {
 TEST_F(DashboardTest, RefreshReloadsChangedFactsAndKeepsTheLastGoodState) {
   Dashboard d({(dir_ / "plan" / "plan.json").string(), {(dir_ / "fleet.ndjson").string()}, "", "", "", ""});
   // The first page kept ready follows every reload.
-  auto first_page_is_current = [this, &d] { return Answer(d, "/api/v1/findings") == Answer(d, "/api/v1/findings", {{"offset", "0"}}); };
+  auto first_page_is_current = [this, &d] {
+    return Answer(d, "/api/v1/findings") == Answer(d, "/api/v1/findings", {{"offset", "0"}});
+  };
   EXPECT_FALSE(d.Refresh());  // nothing changed
   std::string text = ReadWholeFile((dir_ / "fleet.ndjson").string());
   std::ofstream(dir_ / "fleet.ndjson") << text << text.substr(0, text.find('\n')) << "\n";  // lab001 twice: three documents
@@ -192,7 +194,8 @@ TEST_F(DashboardTest, FindingsComeInPagesThatAddUpToTheWhole) {
   EXPECT_EQ(one["count"], hosts);
   EXPECT_EQ(one["next"], "/api/v1/findings?host=lab%209%26x%3Dy&host=lab001&host=lab002&offset=1&limit=1");
   EXPECT_EQ(Answer(d, "/api/v1/findings", {{"offset", std::to_string(total)}})["findings"].size(), 0u);
-  for (const char* bad : {"0", "10001", "-1", "1x", "", "99999999999999999999"}) Answer(d, "/api/v1/findings", {{"limit", bad}}, 400);
+  for (const char* bad : {"0", "10001", "-1", "1x", "", "99999999999999999999"})
+    Answer(d, "/api/v1/findings", {{"limit", bad}}, 400);
   Answer(d, "/api/v1/findings", {{"offset", "-3"}}, 400);
   Answer(d, "/api/v1/findings", {{"limit", "1"}, {"limit", "2"}}, 400);
 }
