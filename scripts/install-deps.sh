@@ -14,6 +14,7 @@ PACKAGES=(
   ibsim-utils infiniband-diags opensm  # real InfiniBand peers (and a subnet manager) for the integration tests
   lldpd iproute2       # real LLDP peers in network namespaces (verify tests)
   pciutils ethtool     # lspci and ethtool, run by `railyard collect` (and its live test)
+  libutf8proc-dev      # Unicode NFKC and case folding of approver names (the two-person rule)
   libsqlite3-dev sqlite3   # the inventory ledger (embedded, transactional, crash-safe)
   libsimdjson-dev      # LLDP JSON and plan.json at 100,000-GPU scale (GB/s parsing)
   clang libclang-rt-dev lld  # the sanitizer + libFuzzer tree (make asan-test, make fuzz); lld links it twice as fast
@@ -23,6 +24,8 @@ PACKAGES=(
   time jq              # bench/: /usr/bin/time for peak RSS; jq as the verify baseline
   netplan.io           # `netplan generate` checks the host files `railyard config hosts` writes
   shellcheck systemd python3-yaml  # every generated script, unit and NVUE file through its real consumer (tests/hostile/generators_test.sh)
+  strace               # tests/integration/rollout_kill_test.sh: SIGKILL injected at every write point of a rollout command
+  slurmctld slurmd slurm-client munge  # a real Slurm (in namespaces) takes every drain and resume script rollout writes
   wrk                  # bench/serve_bench.sh: p99 latency per endpoint under 64 connections, beside a static file server
   network-manager      # `nmcli --offline` reads its keyfiles with NetworkManager's own reader (daemon masked, below)
   chromium             # headless: tests plan.html in a real browser (DOM and screenshots)
@@ -52,6 +55,11 @@ export DEBIAN_FRONTEND=noninteractive
 if [[ " ${missing[*]} " == *" network-manager "* ]] && [ -d /run/systemd/system ]; then
   echo "install-deps: masking NetworkManager.service (only nmcli --offline is used)"
   $SUDO systemctl mask NetworkManager.service NetworkManager-wait-online.service NetworkManager-dispatcher.service
+fi
+# Slurm and munge are run by the tests in namespaces of their own, never as this machine's services.
+if [[ " ${missing[*]} " =~ " "(munge|slurmctld|slurmd)" " ]] && [ -d /run/systemd/system ]; then
+  echo "install-deps: masking munge, slurmctld and slurmd (the tests start their own)"
+  $SUDO systemctl mask munge.service slurmctld.service slurmd.service
 fi
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -100,8 +100,8 @@ SubVerb AddPlan(CLI::App& verb) {
         if (policy.two_person && NormalizedApprover(a->by, "--by").empty())
           throw std::runtime_error(
               "--by: the policy wants two people, and who plans is unknown ($USER is unset): give --by NAME");
-        if (std::string archive = PrepareStateDir(a->out, a->replace); !archive.empty())
-          Note("the rollout that was in " + a->out + " is in " + archive + " now");
+        StateDirLock lock(a->out);
+        if (std::string done = PrepareStateDir(a->out, a->replace); !done.empty()) Note(done);
         WriteRolloutState(rollout, target, policy, a->out, a->by, inputs);
       }
       std::cout << (a->format == "json" ? RolloutJsonText(rollout, target, policy) : RolloutPlanTable(rollout, fleet.size()));

@@ -225,6 +225,7 @@ WaveCheckRun CheckWaveInState(const std::string& state, uint32_t wave, const std
                               std::shared_ptr<const HostPlan> plan, const std::vector<SwitchFirmwareSeen>* switches_after,
                               LedgerStore* ledger, const std::string& by) {
   namespace fs = std::filesystem;
+  StateDirLock lock(state);  // from the read of the state to the record of the check
   nlohmann::json rollout = ReadRolloutFile(state);
   // In order: a wave is checked once every wave before it is done; a halted wave is checked again
   // (after its fix) before any later one.
@@ -246,17 +247,28 @@ WaveCheckRun CheckWaveInState(const std::string& state, uint32_t wave, const std
   WaveCheckRun run;
   run.check = CheckCheckedWave(rollout, wave, before, after, std::move(plan), switches_after);  // read by ReadRolloutFile
   const WaveCheck& check = run.check;
+  nlohmann::json record = {
+      {"schema", kRolloutCheckSchema}, {"wave", check.wave},           {"pass", check.pass},
+      {"devices", check.devices},      {"at_target", check.at_target}, {"findings", FindingsJson(check.findings)}};
+  if (!check.pass) record["rollback_script"] = check.rollback_script;
+  run.json = record.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  // The check is recorded first, the rollback script (also kept in the record) written after it: a
+  // kill between the two leaves a recorded halt whose script the record holds, never a script whose
+  // check was not recorded. A pass removes the script of an earlier failed check of the wave.
+  RecordCheck(state, check.wave, run.json);
+  const fs::path rollback = PathUnder(state, check.wave + "-rollback.sh");
   if (!check.pass) {
-    OutputFile script(PathUnder(state, check.wave + "-rollback.sh").string());
+    OutputFile script(rollback.string());
     script.Append(check.rollback_script);
     CommitAll({&script});
+    fs::permissions(rollback, fs::perms::owner_exec, fs::perm_options::add);
+  } else {
+    std::error_code ec;
+    fs::remove(rollback, ec);
+    if (ec)
+      throw std::runtime_error(
+          fmt::format("{}: cannot remove the rollback script of the failed check before: {}", rollback.string(), ec.message()));
   }
-  run.json =
-      nlohmann::json{{"schema", kRolloutCheckSchema}, {"wave", check.wave},           {"pass", check.pass},
-                     {"devices", check.devices},      {"at_target", check.at_target}, {"findings", FindingsJson(check.findings)}}
-          .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
-      "\n";
-  RecordCheck(state, check.wave, run.json);
   if (ledger) {
     std::vector<AssetObservation> events = CheckObservations(check);
     if (!events.empty()) ledger->Record(events, by.empty() ? "railyard" : by, "railyard rollout check " + check.wave);

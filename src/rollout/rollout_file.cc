@@ -1,8 +1,11 @@
 #include "rollout/rollout_file.h"
 
+#include <cstdlib>
 #include <filesystem>
+#include <memory>
 
 #include <fmt/format.h>
+#include <utf8proc.h>
 
 #include "model/schemas.h"
 #include "util/input_error.h"
@@ -78,15 +81,20 @@ void CheckDevice(const Checker& c, const nlohmann::json& d, const std::string& a
 }  // namespace
 
 std::string NormalizedApprover(std::string_view name, const std::string& what) {
-  size_t b = name.find_first_not_of(" \t");
-  if (b == std::string_view::npos) return "";
-  size_t e = name.find_last_not_of(" \t");
-  std::string out(name.substr(b, e - b + 1));
-  RequireText(TextRule::kText, out, what, "");
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
+  // Refused before anything is folded: NFKC_Casefold would silently drop a zero-width character,
+  // and the name on record must be the one that was typed.
+  const size_t first = name.find_first_not_of(" \t");
+  if (first == std::string_view::npos) return "";
+  RequireText(TextRule::kText, name.substr(first, name.find_last_not_of(" \t") - first + 1), what, "");
+  const std::string raw(name);
+  std::unique_ptr<utf8proc_uint8_t, decltype(&std::free)> folded(
+      utf8proc_NFKC_Casefold(reinterpret_cast<const utf8proc_uint8_t*>(raw.c_str())), &std::free);
+  if (!folded) throw InputError(what, 0, 0, "", "the name is not UTF-8 that can be normalized");
+  std::string out(reinterpret_cast<const char*>(folded.get()));
+  // NFKC turns a no-break or ideographic space into ' ': trimmed like any other.
+  const size_t b = out.find_first_not_of(" \t");
+  if (b == std::string::npos) return "";
+  return out.substr(b, out.find_last_not_of(" \t") - b + 1);
 }
 
 std::string WaveFileName(uint32_t index, const std::string& name) { return fmt::format("wave-{:02}-{}", index, name); }

@@ -19,11 +19,12 @@ nlohmann::json ReadRolloutFile(const std::string& dir);
 // The same checks on a rollout.json already parsed; `source` names it in errors.
 void CheckRolloutJson(const nlohmann::json& rollout, const std::string& source);
 
-// Who plans or approves, as the two-person rule compares them: leading and trailing white space
-// dropped, ASCII letters folded to lower case ("Alice " is alice). "" when nothing is left. Throws
-// InputError (naming `what`) for a name with a control, line-breaking or invisible character, which
-// could make one person look like two. (Unicode case folding and NFKC are not applied: a name in
-// another script is compared as written.)
+// Who plans or approves, as the two-person rule compares them: Unicode NFKC with case folding
+// (utf8proc's NFKC_Casefold, as identifiers are compared by UAX #31: "Alice", "ALICE" and the
+// full-width "ａｌｉｃｅ" are one person), then leading and trailing white space dropped. "" when nothing
+// is left. Throws InputError (naming `what`) for a name that is not UTF-8 or has a control,
+// line-breaking or invisible character (zero-width, bidirectional), which could make one person look
+// like two.
 std::string NormalizedApprover(std::string_view name, const std::string& what);
 
 // "wave-03-rolling-2": the name of a wave's files (scripts, checks, approvals).

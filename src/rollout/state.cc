@@ -3,9 +3,12 @@
 #include "util/input_error.h"
 #include "util/json_input.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -14,6 +17,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -34,6 +38,27 @@
 
 namespace railyard {
 namespace {
+
+// The wave's hosts as Slurm knows them: with slurm_node_name: short, "dgx001.example.com" is
+// dgx001 (slurmd names itself by `hostname -s`). Two hosts that would be one node name are refused
+// before anything is written: a drain of one would drain, and a resume resume, the other.
+std::vector<std::string> SlurmNodeNames(const std::vector<std::string>& hosts, const RolloutPolicy& policy) {
+  if (policy.slurm_node_name != "short") return hosts;
+  std::map<std::string, std::string> of;  // node name -> the host it came from
+  for (const std::string& h : hosts) {
+    const std::string node = h.substr(0, h.find('.'));
+    auto [at, added] = of.emplace(node, h);
+    if (!added && at->second != h) {
+      throw InputError(
+          fmt::format("hosts {} and {} are one Slurm node name, {}: give the policy slurm_node_name: hostname if the "
+                      "scheduler knows them by their full names",
+                      at->second, h, node));
+    }
+  }
+  std::vector<std::string> out;
+  for (const auto& [node, host] : of) out.push_back(node);
+  return out;
+}
 
 std::string WaveName(const RolloutWave& w) { return WaveFileName(w.index, w.name); }
 
@@ -183,12 +208,12 @@ std::string RolloutJsonText(const RolloutPlan& plan, const RolloutTarget& target
   str(target.file);
   b.append(std::string_view(",\n  \"planned_by\": "));
   str(planned_by);
-  fmt::format_to(
-      std::back_inserter(b),
-      ",\n  \"policy\": {{\"canary_max\": {}, \"max_unavailable_percent\": {}, \"max_hosts_per_wave\": {}, "
-      "\"max_per_leaf\": {}, \"max_switches_per_wave\": {}, \"drain\": \"{}\", \"two_person\": {}, \"protected_racks\": [",
-      policy.canary_max, policy.max_unavailable_percent, policy.max_hosts_per_wave, policy.max_per_leaf,
-      policy.max_switches_per_wave, policy.drain, policy.two_person);
+  fmt::format_to(std::back_inserter(b),
+                 ",\n  \"policy\": {{\"canary_max\": {}, \"max_unavailable_percent\": {}, \"max_hosts_per_wave\": {}, "
+                 "\"max_per_leaf\": {}, \"max_switches_per_wave\": {}, \"drain\": \"{}\", \"leaf_waves\": \"{}\", "
+                 "\"slurm_node_name\": \"{}\", \"two_person\": {}, \"protected_racks\": [",
+                 policy.canary_max, policy.max_unavailable_percent, policy.max_hosts_per_wave, policy.max_per_leaf,
+                 policy.max_switches_per_wave, policy.drain, policy.leaf_waves, policy.slurm_node_name, policy.two_person);
   for (size_t i = 0; i < policy.protected_racks.size(); ++i) {
     if (i) b.push_back(',');
     str(policy.protected_racks[i]);
@@ -265,6 +290,12 @@ std::string RolloutJsonText(const RolloutPlan& plan, const RolloutTarget& target
 std::vector<std::string> WriteRolloutState(const RolloutPlan& plan, const RolloutTarget& target, const RolloutPolicy& policy,
                                            const std::string& dir, const std::string& planned_by,
                                            const std::vector<std::string>& facts_before) {
+  if (policy.drain == "slurm") {
+    // One node name for two hosts anywhere in the rollout is refused, before anything is written.
+    std::set<std::string> every;
+    for (const RolloutWave& w : plan.waves) every.insert(w.drain.begin(), w.drain.end());
+    SlurmNodeNames(std::vector<std::string>(every.begin(), every.end()), policy);
+  }
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) throw std::runtime_error(fmt::format("{}: cannot create the state directory: {}", dir, ec.message()));
@@ -326,23 +357,27 @@ std::vector<std::string> WriteRolloutState(const RolloutPlan& plan, const Rollou
     file(name + ".nodeset").Append(nodeset + "\n");
     file(name + ".sh").Append(w.switches ? SwitchScript(w) : HostScript(w));
     std::string reason = fmt::format("railyard rollout {} (firmware)", name);
-    const std::string drained = CompressHostlist(w.drain);
+    const std::string drained = CompressHostlist(policy.drain == "slurm" ? SlurmNodeNames(w.drain, policy) : w.drain);
     std::string drain, resume;
     if (w.drain.empty()) {
       drain = "# no server loses a link in this wave: nothing to drain\n";
       resume = "# nothing was drained\n";
     } else if (policy.drain == "slurm") {
       drain = fmt::format(
-          "{}\n"
-          "# wait until every node is drained (no job left) before running {}.sh; a controller that\n"
-          "# cannot be asked stops the wait with sinfo's own message (never taken for \"drained\")\n"
+          "{0}\n"
+          "# wait until no job is left on the nodes before running {1}.sh. squeue is asked, not sinfo's state\n"
+          "# filter: Slurm 22.05's `sinfo -t allocated` lists an idle, drained node once a job has run on it.\n"
+          "# A controller that cannot be asked stops the wait with squeue's own message (never taken for drained).\n"
           "while :; do\n"
-          "  if ! busy=$({}); then echo \"cannot ask Slurm whether the nodes are drained: stopping\" >&2; exit 1; fi\n"
-          "  [ -z \"$busy\" ] && break\n"
-          "  sleep 30\n"
-          "done\n",
+          "  if ! jobs=$({2}); then echo \"cannot ask Slurm which jobs are on the nodes: stopping\" >&2; exit 1; fi\n"
+          "  [ -z \"$jobs\" ] && break\n"
+          "  echo \"waiting for job(s) ${{jobs//$'\\n'/ }} on the wave's nodes\" >&2\n"
+          "  sleep \"${{RAILYARD_DRAIN_POLL_SECONDS:-30}}\"\n"
+          "done\n"
+          "{3}\n",
           ShellCommand({"scontrol", "update", "NodeName=" + drained, "State=DRAIN", "Reason=" + reason}), CommentText(name),
-          ShellCommand({"sinfo", "-h", "-n", drained, "-t", "draining,mixed,allocated", "-o", "%N"}));
+          ShellCommand({"squeue", "-h", "-w", drained, "-o", "%A"}),
+          ShellCommand({"sinfo", "-h", "-N", "-n", drained, "-o", "%N %T %E"}));
       resume = fmt::format(
           "{}{}\n",
           w.switches ? "" : "# hosts that flagged /run/railyard-reboot-needed: scontrol reboot ASAP nextstate=RESUME NODES\n",
@@ -405,6 +440,12 @@ std::string PrepareStateDir(const std::string& dir, bool replace) {
     }
   }
   if (ours.empty()) return "";
+  // No rollout.json (the commit point) and nothing recorded: the pieces of a plan killed before it
+  // committed, which nothing reads. They are removed, not archived.
+  if (!fs::exists(fs::path(dir) / "rollout.json") && checks == 0 && approvals == 0) {
+    for (const fs::path& p : ours) fs::remove_all(p);
+    return fmt::format("removed what a plan interrupted before its rollout.json left in {} ({} wave script(s))", dir, scripts);
+  }
   if (!replace) {
     throw std::runtime_error(fmt::format(
         "{} holds a rollout already ({}{} check(s), {} approval(s), {} wave script(s)): its checks and approvals would "
@@ -420,8 +461,47 @@ std::string PrepareStateDir(const std::string& dir, bool replace) {
   fs::path archive = fs::path(dir) / fmt::format("superseded-{}", stamp);
   for (int i = 2; fs::exists(archive); ++i) archive = fs::path(dir) / fmt::format("superseded-{}-{}", stamp, i);
   fs::create_directory(archive);
+  // rollout.json first: from then on the old state is no longer the directory's, however far the
+  // moves get before a kill, and its checks and approvals never count for the new plan's waves.
+  std::stable_partition(ours.begin(), ours.end(), [](const fs::path& p) { return p.filename() == "rollout.json"; });
   for (const fs::path& p : ours) fs::rename(p, archive / p.filename());
-  return archive.string();
+  return fmt::format("the rollout that was in {} is in {} now", dir, archive.string());
+}
+
+namespace {
+
+// OutputFile's temporary for a file: "." + its name + "." + six characters from mkstemp.
+bool IsOutputTemporary(const std::string& name) {
+  if (name.size() < 9 || name[0] != '.' || name[name.size() - 7] != '.') return false;
+  return std::all_of(name.end() - 6, name.end(), [](unsigned char c) { return std::isalnum(c) != 0; });
+}
+
+}  // namespace
+
+StateDirLock::StateDirLock(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) throw std::runtime_error(fmt::format("{}: cannot create the state directory: {}", dir, ec.message()));
+  fd_ = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+  if (fd_ < 0) throw std::runtime_error(fmt::format("{}: cannot open the state directory: {}", dir, std::strerror(errno)));
+  while (::flock(fd_, LOCK_EX) != 0) {
+    if (errno == EINTR) continue;
+    const int err = errno;
+    ::close(fd_);
+    throw std::runtime_error(fmt::format("{}: cannot lock the state directory: {}", dir, std::strerror(err)));
+  }
+  for (const char* sub : {"", "checks", "approvals", "facts-before"}) {
+    const fs::path at = fs::path(dir) / sub;
+    if (!fs::is_directory(fs::symlink_status(at, ec))) continue;
+    for (const auto& e : fs::directory_iterator(at, ec)) {
+      if (IsOutputTemporary(e.path().filename().string()) && fs::is_regular_file(e.symlink_status(ec))) fs::remove(e.path(), ec);
+    }
+  }
+}
+
+StateDirLock::~StateDirLock() {
+  if (fd_ >= 0) ::close(fd_);  // closing the descriptor releases the lock
 }
 
 namespace {
@@ -453,6 +533,7 @@ void RecordCheck(const std::string& dir, const std::string& wave_name, const std
 }
 
 void ApproveWave(const std::string& dir, uint32_t wave, const std::string& by) {
+  StateDirLock lock(dir);
   nlohmann::json rollout = ReadRolloutFile(dir);
   const nlohmann::json& waves = rollout.at("waves");
   if (wave >= waves.size())

@@ -54,10 +54,28 @@ std::vector<std::string> WriteRolloutState(const RolloutPlan& plan, const Rollou
                                            const std::string& dir, const std::string& planned_by = "",
                                            const std::vector<std::string>& facts_before = {});
 
+// Held by every command that writes a state directory (`rollout plan -o`, `check`, `approve`): an
+// exclusive flock(2) on the directory itself (no lock file), so writers take turns. Once it is held,
+// the temporaries a writer killed mid-write left behind (OutputFile's ".NAME.XXXXXX" in the directory,
+// checks/, approvals/ and facts-before/) are removed: no live writer can own one. Creates `dir` when
+// missing. Throws std::runtime_error when the directory cannot be opened or locked.
+class StateDirLock {
+ public:
+  explicit StateDirLock(const std::string& dir);
+  ~StateDirLock();
+  StateDirLock(const StateDirLock&) = delete;
+  StateDirLock& operator=(const StateDirLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
+
 // Before a plan is written into `dir`: a directory that holds a rollout already (rollout.json, checks,
 // approvals, wave scripts) is refused, naming what is there, unless `replace`, when all of it is
 // moved into DIR/superseded-<UTC time>/ first (checks and approvals of the old waves never count for
-// the new ones). Returns the archive's path ("" when nothing was there).
+// the new ones), rollout.json first. What a plan killed before its rollout.json left (wave scripts,
+// no rollout.json, no check or approval) is removed. Returns what was done, for the user ("" when
+// nothing was there).
 std::string PrepareStateDir(const std::string& dir, bool replace);
 
 // The script run on each host of a wave: for each of its devices, refuse a PSID the image is not

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <numeric>
 #include <set>
 #include <stdexcept>
 
@@ -18,6 +19,84 @@
 namespace railyard {
 
 namespace {
+
+// leaf_waves: unit. The leaves that share scheduler nodes, joined: on a rail-optimized fabric one
+// unit's leaves of every rail, which a maintenance window takes at once since its nodes are drained
+// anyway. Two leaves that share anything that is not drained (a storage appliance behind a leaf
+// pair, UFM) are never in one block, so nothing outside the window loses two links at once: such a
+// unit is split into as few blocks as that allows, and a block is at most max_block leaves. Blocks
+// in the order of their first leaf.
+std::vector<std::vector<uint32_t>> LeafUnits(const PlannedFabric& plan, const std::vector<uint32_t>& leaves,
+                                             const std::map<uint32_t, std::vector<uint32_t>>& hosts_of, size_t max_block) {
+  std::vector<size_t> parent(leaves.size());
+  std::iota(parent.begin(), parent.end(), size_t{0});
+  auto root = [&parent](size_t i) {
+    while (parent[i] != i) i = parent[i] = parent[parent[i]];
+    return i;
+  };
+  std::map<uint32_t, std::vector<size_t>> leaves_of;  // host -> the leaves (indexes) it hangs from
+  for (size_t i = 0; i < leaves.size(); ++i) {
+    if (auto h = hosts_of.find(leaves[i]); h != hosts_of.end()) {
+      for (uint32_t host : h->second) leaves_of[host].push_back(i);
+    }
+  }
+  for (const auto& [host, of] : leaves_of) {
+    if (plan.devices[host].role != "node") continue;
+    for (size_t i : of) parent[root(i)] = root(of.front());
+  }
+  std::set<size_t> unsafe;  // units two of whose leaves share a host that is not drained
+  for (const auto& [host, of] : leaves_of) {
+    if (plan.devices[host].role == "node") continue;
+    std::set<size_t> units;
+    for (size_t i : of) {
+      if (!units.insert(root(i)).second) unsafe.insert(root(i));
+    }
+  }
+  std::map<size_t, std::vector<size_t>> units;
+  for (size_t i = 0; i < leaves.size(); ++i) units[root(i)].push_back(i);
+  std::vector<std::vector<uint32_t>> out;
+  for (auto& [r, unit] : units) {
+    if (!unsafe.count(r)) {
+      std::vector<uint32_t>& block = out.emplace_back();
+      for (size_t i : unit) block.push_back(leaves[i]);
+      continue;
+    }
+    // Split so that no block holds two leaves of one such host: each leaf into the first block it
+    // shares none with (four leaves of UFM's: four windows; the unit's other leaves join the first).
+    std::vector<std::vector<size_t>> parts;
+    std::vector<std::set<uint32_t>> kept;  // per part, the hosts not drained that hang from it
+    for (size_t i : unit) {
+      std::set<uint32_t> mine;
+      if (auto h = hosts_of.find(leaves[i]); h != hosts_of.end()) {
+        for (uint32_t host : h->second) {
+          if (plan.devices[host].role != "node") mine.insert(host);
+        }
+      }
+      size_t p = 0;
+      while (p < parts.size() && std::any_of(mine.begin(), mine.end(), [&](uint32_t h) { return kept[p].count(h) > 0; })) ++p;
+      if (p == parts.size()) {
+        parts.emplace_back();
+        kept.emplace_back();
+      }
+      parts[p].push_back(i);
+      kept[p].insert(mine.begin(), mine.end());
+    }
+    for (const auto& part : parts) {
+      std::vector<uint32_t>& block = out.emplace_back();
+      for (size_t i : part) block.push_back(leaves[i]);
+    }
+  }
+  // max_switches_per_wave holds here too: a unit of more leaves goes in as many windows as it takes.
+  std::vector<std::vector<uint32_t>> bounded;
+  for (std::vector<uint32_t>& block : out) {
+    for (size_t at = 0; at < block.size(); at += max_block)
+      bounded.emplace_back(block.begin() + static_cast<std::ptrdiff_t>(at),
+                           block.begin() + static_cast<std::ptrdiff_t>(std::min(block.size(), at + max_block)));
+  }
+  std::sort(bounded.begin(), bounded.end(),
+            [&plan](const auto& a, const auto& b) { return plan.devices[a.front()].name < plan.devices[b.front()].name; });
+  return bounded;
+}
 
 // Tiers from the top: a core or spine step costs bandwidth, a leaf step drains the hosts behind it.
 int TierRank(const std::string& tier) { return tier == "core" ? 0 : tier == "spine" ? 1 : 2; }
@@ -246,25 +325,40 @@ SwitchRollout PlanSwitchWaves(const PlannedFabric* plan, const std::vector<Switc
       if (!done.count(n) && TierRank(plan->devices[n].tier) == rank) rest.push_back(n);
     }
     const char* tier = rank == 0 ? "core" : rank == 1 ? "spine" : "leaf";
-    for (int k = 1; !rest.empty(); ++k) {
+    // What goes together: one switch, or with leaf_waves: unit, every leaf of a unit.
+    std::vector<std::vector<uint32_t>> blocks = rank == 2 && policy.leaf_waves == "unit"
+                                                    ? LeafUnits(*plan, rest, hosts_of, policy.max_switches_per_wave)
+                                                    : std::vector<std::vector<uint32_t>>();
+    if (blocks.empty()) {
+      for (uint32_t n : rest) blocks.push_back({n});
+    }
+    for (int k = 1; !blocks.empty(); ++k) {
       ++wave_stamp;
-      std::vector<uint32_t> wave, next;
+      std::vector<uint32_t> wave;
+      std::vector<std::vector<uint32_t>> next;
       size_t drained = 0;
-      for (uint32_t n : rest) {
-        const std::vector<uint32_t>& below = rank == 2 ? hosts_of[n] : below_of[n];
-        bool shares = std::any_of(below.begin(), below.end(), [&](uint32_t b) { return stamp[b] == wave_stamp; });
-        bool fits = wave.empty() || (wave.size() < policy.max_switches_per_wave &&
-                                     (rank < 2 || drained + below.size() <= policy.max_hosts_per_wave));
+      for (std::vector<uint32_t>& block : blocks) {
+        bool shares = false;
+        std::set<uint32_t> hosts;  // a unit's leaves share their hosts: each is drained once
+        for (uint32_t n : block) {
+          const std::vector<uint32_t>& below = rank == 2 ? hosts_of[n] : below_of[n];
+          shares = shares || std::any_of(below.begin(), below.end(), [&](uint32_t b) { return stamp[b] == wave_stamp; });
+          hosts.insert(below.begin(), below.end());
+        }
+        bool fits = wave.empty() || (wave.size() + block.size() <= policy.max_switches_per_wave &&
+                                     (rank < 2 || drained + hosts.size() <= policy.max_hosts_per_wave));
         if (shares || !fits) {
-          next.push_back(n);
+          next.push_back(std::move(block));
           continue;
         }
-        wave.push_back(n);
-        for (uint32_t b : below) stamp[b] = wave_stamp;
-        if (rank == 2) drained += below.size();
+        for (uint32_t n : block) {
+          wave.push_back(n);
+          for (uint32_t b : rank == 2 ? hosts_of[n] : below_of[n]) stamp[b] = wave_stamp;
+        }
+        if (rank == 2) drained += hosts.size();
       }
       add_wave(fmt::format("switch-{}-{}", tier, k), wave);
-      rest = std::move(next);
+      blocks = std::move(next);
     }
   }
   for (uint32_t n : moving) out.firmware_after[n] = row_of[n]->version;

@@ -4,9 +4,9 @@
 // there is one: losing one of several uplinks costs bandwidth, not hosts), then cores, then spines,
 // never two in one wave that share a switch below them, which in a two-tier plane is one spine per
 // plane per wave (a published rolling order puts spines first: Oracle Exadata, "Updating InfiniBand
-// switch software"; NetQ LCM orders spine before leaf), then leaves: never two leaves that share a
-// host in one wave (the leaves of one rail group, or of a leaf pair), so no host loses two of its
-// links at once. Every host with a link to a leaf of the wave is drained first, and
+// switch software"; NetQ LCM orders spine before leaf), then leaves, every host behind a leaf of
+// the wave drained first: with leaf_waves: unit the leaves of a unit together (one window per unit,
+// never two leaves of a host that is not drained), with rail never two leaves that share a host. And
 // a step that would leave a switch with no uplink at all says so and drains the hosts behind it.
 #pragma once
 

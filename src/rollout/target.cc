@@ -202,7 +202,7 @@ RolloutPolicy ParseRolloutPolicy(const std::string& yaml, const std::string& fil
   YAML::Node root = LoadStrict(yaml, file);
   CheckKeys(file, root, "",
             {"canary_max", "max_unavailable_percent", "max_hosts_per_wave", "max_per_leaf", "drain", "two_person",
-             "max_switches_per_wave", "protected_power"});
+             "max_switches_per_wave", "protected_power", "leaf_waves", "slurm_node_name"});
   if (root["two_person"].IsDefined()) {
     const std::string& v = root["two_person"].Scalar();
     if (v != "true" && v != "false") Fail(file, root["two_person"], "two_person", "true or false");
@@ -241,6 +241,21 @@ RolloutPolicy ParseRolloutPolicy(const std::string& yaml, const std::string& fil
       Fail(file, root["drain"], "drain", "expected slurm, kubernetes or none");
     }
   }
+  auto one_of = [&](const char* key, std::string& into, std::initializer_list<const char*> allowed) {
+    YAML::Node v = root[key];
+    if (!v.IsDefined()) return;
+    std::string expected;
+    for (const char* a : allowed) {
+      if (v.IsScalar() && v.Scalar() == a) {
+        into = a;
+        return;
+      }
+      expected += expected.empty() ? a : std::string(" or ") + a;
+    }
+    Fail(file, v, key, "expected " + expected);
+  };
+  one_of("leaf_waves", policy.leaf_waves, {"rail", "unit"});
+  one_of("slurm_node_name", policy.slurm_node_name, {"short", "hostname"});
   return policy;
 }
 

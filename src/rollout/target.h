@@ -71,8 +71,17 @@ struct RolloutPolicy {
   uint32_t canary_max = 16;             // hosts in the canary wave (one per scalable unit)
   double max_unavailable_percent = 10;  // of a scalable unit's hosts down at once in a rolling wave (never below 1)
   uint32_t max_hosts_per_wave = 256;
-  uint32_t max_per_leaf = 4;            // hosts behind one leaf down at once
-  std::string drain = "slurm";          // slurm | kubernetes | none
+  uint32_t max_per_leaf = 4;    // hosts behind one leaf down at once
+  std::string drain = "slurm";  // slurm | kubernetes | none
+  // How leaves go. "unit" (default): the leaves a unit's nodes hang from go in one wave, one
+  // maintenance window per unit, since every node behind a leaf of the wave is drained anyway; leaves
+  // that share a host that is not drained (UFM, a storage appliance on a leaf pair) never go together.
+  // "rail": never two leaves that share any host, so on a rail-optimized fabric each unit is drained
+  // once per rail.
+  std::string leaf_waves = "unit";
+  // The name the scheduler knows a node by: "short" (default: slurmd names itself by `hostname -s`)
+  // or "hostname" (as the facts give it, FQDN or not).
+  std::string slurm_node_name = "short";
   bool two_person = false;              // a wave starts only once someone other than the planner approved it
   uint32_t max_switches_per_wave = 16;  // switches upgraded at once (spines and cores: also one per plane)
   // Racks on protected power (UPS). Empty with protected_power_required false: not checked. When

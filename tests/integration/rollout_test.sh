@@ -128,6 +128,23 @@ check "switches: spines before leaves" jqtest '[.waves[] | select(.kind == "swit
 check "switches: one spine per plane per wave" jqtest '[.waves[] | select(.kind == "switch") | [.devices[] | select(.tier != "leaf") | .plane] | (length == (unique | length))] | all' "$SJ"
 check "switches: a leaf wave drains the hosts behind it" jqtest '[.waves[] | select(.kind == "switch" and .devices[0].tier == "leaf") | (.drain | length) > 0] | all' "$SJ"
 check "switches: 48 compute switches move" jqtest '[.waves[].devices[] | select(.kind == "switch")] | length == 48' "$SJ"
+# Leaf waves per rail drain each scalable unit once per rail; per unit (the default), once, except
+# where a host that is not drained hangs from several of a unit's leaves: UFM on SU4's rails 1-4.
+drains() { jq '[.waves[] | select(.kind == "switch" and .devices[0].tier == "leaf") | .drain[]] | group_by(.) | map(length)' "$1"; }
+check "switches, per unit: the nodes of SU1-3 drained once, SU4's four times (UFM's leaves apart)" \
+  jqtest '(map(select(. == 1)) | length) == 96 and (map(select(. == 4)) | length) == 31' <(drains "$SJ")
+check "switches, per unit: UFM's four leaves in four waves" jqtest \
+  '[.waves[] | select(.kind == "switch") | [.devices[].host | select(test("su04-r[1-4]$"))] | length] | max == 1' "$SJ"
+check "switches, per unit: the first leaf wave takes all 16 leaves of two units" \
+  jqtest '[.waves[] | select(.kind == "switch" and .devices[0].tier == "leaf")][0].devices | length == 16' "$SJ"
+printf 'leaf_waves: rail\n' > "$WORK/rail.yaml"
+"$RAILYARD" rollout plan --facts "$WORK/fleet.ndjson" --target "$SRC/examples/rollout/target.yaml" --plan "$WORK/plan/plan.json" \
+  --policy "$WORK/rail.yaml" --switches "$SRC/examples/rollout/switches.csv" -o "$WORK/sw-rail" > /dev/null 2>&1
+RJ="$WORK/sw-rail/rollout.json"
+check "switches, leaf_waves: rail: never two leaves that share a host, so every node is drained once per rail (8)" \
+  jqtest 'max == 8 and min == 8' <(drains "$RJ")
+check "switches, both modes: the same 48 switches move" \
+  test "$(jq '[.waves[].devices[] | select(.kind == "switch")] | length' "$RJ")" -eq 48
 SW0=$(ls "$WORK"/sw/wave-00-*.sh | grep -v -e drain -e resume)
 check "switches: the switch script parses" bash -n "$SW0"
 check "switches: the switch script checks the family and the sha256" sh -c "grep -q refusing '$SW0' && grep -q 'sha256sum -c' '$SW0'"
@@ -231,7 +248,7 @@ check "--facts -: exit 0, and facts-before holds standard input's bytes" sh -c "
 # a plan with no identity refused; of 20 concurrent approvals one is recorded and the others told.
 rm -rf "$WORK/two2"
 USER=alice "$RAILYARD" rollout plan --facts "$WORK/fleet.ndjson" --target "$SRC/examples/rollout/target.yaml" --policy "$WORK/two.yaml" -o "$WORK/two2" > /dev/null 2>&1
-for who in 'Alice' ' alice' 'alice ' 'ALICE'; do
+for who in 'Alice' ' alice' 'alice ' 'ALICE' $'\xef\xbc\xa1lice' $'alice\xc2\xa0' $'\xef\xbd\x81\xef\xbd\x8c\xef\xbd\x89\xef\xbd\x83\xef\xbd\x85'; do
   "$RAILYARD" rollout approve --state "$WORK/two2" --wave 0 --by "$who" 2> /dev/null
   check "two-person: '$who' is the planner: refused" test $? -eq 2
 done
@@ -256,15 +273,30 @@ cp "$WORK/two2/rollout.json" "$WORK/tamper/rollout.json"
 mkdir -p "$WORK/tamper/checks"; echo '{"pass": "yes"}' > "$WORK/tamper/checks/wave-00-test.json"
 "$RAILYARD" rollout status --state "$WORK/tamper" > /dev/null 2> "$WORK/tamper2.err"
 check "a check file of the wrong shape: status exits 2 naming it" sh -c "test $? -eq 2 && grep -q 'checks/wave-00-test.json' '$WORK/tamper2.err'"
-# The drain script: a controller sinfo cannot reach stops the wait (exit 1), never reads as drained;
+# The drain script: a controller squeue cannot reach stops the wait (exit 1), never reads as drained;
 # an appliance behind a leaf (UFM) is not in the drain list.
 mkdir -p "$WORK/slurm-down"
 printf '#!/bin/sh\nexit 0\n' > "$WORK/slurm-down/scontrol"
-printf '#!/bin/sh\necho "slurm_load_node: Unable to contact slurm controller (connect failure)" >&2\nexit 1\n' > "$WORK/slurm-down/sinfo"
+printf '#!/bin/sh\necho "slurm_load_jobs error: Unable to contact slurm controller (connect failure)" >&2\nexit 1\n' > "$WORK/slurm-down/squeue"
 chmod +x "$WORK"/slurm-down/*
 PATH="$WORK/slurm-down:$PATH" bash "$WORK/state/wave-00-test-drain.sh" > /dev/null 2> "$WORK/drain.err"
-check "drain: sinfo cannot reach the controller: exit 1, with sinfo's message" \
+check "drain: squeue cannot reach the controller: exit 1, with squeue's message" \
   sh -c "test $? -eq 1 && grep -q 'Unable to contact' '$WORK/drain.err' && grep -q 'cannot ask Slurm' '$WORK/drain.err'"
+# Slurm knows a node by its short name: FQDNs in the facts are drained as such, and two hosts that
+# would be one node name are refused before anything is written.
+jq -c '.host.hostname += ".cluster.example"' "$WORK/fleet.ndjson" > "$WORK/all-fqdn.ndjson"
+"$RAILYARD" rollout plan --facts "$WORK/all-fqdn.ndjson" --target "$SRC/examples/rollout/target.yaml" -o "$WORK/all-fqdn" > /dev/null 2>&1
+check "drain: FQDN facts drain the short node names" sh -c \
+  "test $? -eq 0 && grep -q 'NodeName=dgx' '$WORK/all-fqdn/wave-00-test-drain.sh' && ! grep -l 'cluster.example' '$WORK'/all-fqdn/*-drain.sh '$WORK'/all-fqdn/*-resume.sh"
+jq -c 'if .host.hostname == "dgx002.cluster.example" then .host.hostname = "dgx001.other.example" else . end' "$WORK/all-fqdn.ndjson" > "$WORK/fqdn-clash.ndjson"
+mkdir -p "$WORK/clash"
+"$RAILYARD" rollout plan --facts "$WORK/fqdn-clash.ndjson" --target "$SRC/examples/rollout/target.yaml" -o "$WORK/clash" > /dev/null 2> "$WORK/clash.err"
+check "drain: two hosts of one short name: exit 2 naming both, nothing written" sh -c \
+  "test $? -eq 2 && grep -q 'dgx001.cluster.example' '$WORK/clash.err' && grep -q 'dgx001.other.example' '$WORK/clash.err' && test -z \"\$(ls -A '$WORK/clash')\""
+printf 'slurm_node_name: hostname\n' > "$WORK/fullname.yaml"
+"$RAILYARD" rollout plan --facts "$WORK/fqdn-clash.ndjson" --target "$SRC/examples/rollout/target.yaml" --policy "$WORK/fullname.yaml" -o "$WORK/fullname" > /dev/null 2>&1
+check "drain: slurm_node_name: hostname drains the names as the facts give them" sh -c \
+  "test $? -eq 0 && grep -ql 'cluster.example' '$WORK'/fullname/*-drain.sh"
 check "drain: no appliance (ufm) in any switch wave's drain list" test -z "$(grep -l ufm "$WORK"/sw/wave-*-drain.sh)"
 
 finish
