@@ -208,7 +208,7 @@ fi
 # Secrets: a PostgreSQL password in any libpq form is never printed or served.
 for db in 'postgresql://ops:hunter2@127.0.0.1:1/ledger' 'postgresql://127.0.0.1:1/ledger?user=ops&password=hunter2' \
   'host=127.0.0.1 port=1 dbname=ledger user=ops password=hunter2'; do
-  (cd "$WORK" && "$RAILYARD" serve --plan "$WORK/plan/plan.json" --db "$db" --listen 127.0.0.1:0 > "$WORK/addr" 2> "$WORK/serve.err" &
+  (cd "$WORK" && exec "$RAILYARD" serve --plan "$WORK/plan/plan.json" --db "$db" --listen 127.0.0.1:0 > "$WORK/addr" 2> "$WORK/serve.err" &
     echo $! > "$WORK/pid")
   PIDS+=("$(cat "$WORK/pid")")
   URL=""
