@@ -1,4 +1,4 @@
-// railyard collect [--from DIR] [-o FILE] [--no-tools]
+// railyard collect [--from DIR] [-o FILE] [--no-tools] [--list-slots]
 #include <filesystem>
 #include <iostream>
 
@@ -6,6 +6,7 @@
 
 #include "cli/commands.h"
 #include "cli/messages.h"
+#include "facts/capture_slots.h"
 #include "facts/collect.h"
 #include "facts/switch_facts.h"
 #include "util/input_error.h"
@@ -19,6 +20,7 @@ std::function<int()> AddCollectCommand(CLI::App& app) {
     std::string out;
     bool no_tools = false;
     bool switch_facts = false;
+    bool list_slots = false;
     int timeout_ms = 10000;
   };
   auto a = std::make_shared<Args>();
@@ -36,9 +38,14 @@ std::function<int()> AddCollectCommand(CLI::App& app) {
   cmd->add_flag("--switch", a->switch_facts,
                 "the directory holds a switch's saved outputs: write switch facts (railyard.switch-facts/1)");
   cmd->add_flag("--no-tools", a->no_tools, "read sysfs and procfs only; run no tools");
+  cmd->add_flag("--list-slots", a->list_slots, "print every file a capture directory may hold, with the command that makes it");
   cmd->add_option("--timeout-ms", a->timeout_ms, "per-tool timeout (default 10000)")->check(CLI::Range(100, 600000));
   return [a] {
     try {
+      if (a->list_slots) {
+        std::cout << CaptureSlotsTable();
+        return kExitOk;
+      }
       if (a->switch_facts) {
         if (a->from.empty())
           throw std::runtime_error("--switch needs --from DIR: railyard reads a switch's saved outputs, it does not log in");

@@ -20,6 +20,8 @@
 #include "parse/fixtures.h"
 #include "plan/planner.h"
 #include "spec/spec.h"
+#include "util/csv.h"
+#include "util/lines.h"
 
 namespace railyard {
 namespace {
@@ -1128,6 +1130,28 @@ TEST(DoctorPolicy, ParsesAndRejectsWithTheLine) {
   EXPECT_LT(CompareVersions("28.39.1002", "28.40.1000"), 0);
   EXPECT_EQ(CompareVersions("28.39.1002", "28.39.1002"), 0);
   EXPECT_GT(CompareVersions("16.35.4030", "16.35.2000"), 0);
+}
+
+}  // namespace
+}  // namespace railyard
+
+namespace railyard {
+namespace {
+
+// kept_counters.csv's read_by names rules that exist: the file says truly which rule needs a counter.
+TEST(KeptCounters, ReadByNamesRealRules) {
+  std::set<std::string> rules;
+  for (const HostRule& r : HostRules()) rules.insert(r.id);
+  CsvTable t = ParseCsv(EmbeddedFileText("kept_counters.csv"), "kept_counters.csv");
+  size_t read = 0;
+  for (const CsvRow& r : t.rows) {
+    const std::string& by = r.fields[static_cast<size_t>(t.Column("read_by"))];
+    for (std::string_view rule : SplitWords(by)) {
+      EXPECT_TRUE(rules.count(std::string(rule))) << r.fields[0] << " is read by " << rule << ", which is no rule";
+      ++read;
+    }
+  }
+  EXPECT_GE(read, 2u);  // rx-drops-high reads two
 }
 
 }  // namespace

@@ -120,9 +120,8 @@ void RxDropsHigh(RuleContext& c) {
   for (const NetdevFacts& n : c.facts.netdevs) {
     std::vector<std::pair<std::string, std::string>> evidence;
     for (const char* counter : {"rx_discards_phy", "rx_out_of_buffer"}) {
-      auto it = n.counters.find(counter);
-      if (it != n.counters.end() && it->second > c.policy.max_rx_discards)
-        evidence.emplace_back(counter, std::to_string(it->second));
+      if (std::optional<uint64_t> v = KeptCounter(n, counter); v && *v > c.policy.max_rx_discards)
+        evidence.emplace_back(counter, std::to_string(*v));
     }
     if (evidence.empty()) continue;
     c.Report(fmt::format("netdev {}", n.name),

@@ -1,4 +1,5 @@
 #include "facts/collect.h"
+#include "facts/capture_slots.h"
 #include "util/file.h"
 #include "util/input_error.h"
 
@@ -675,14 +676,7 @@ void ReadNetdevs(HostFacts& f, const CollectInputs& in) {
       NicCounters stats = ParseEthtoolStats(it->second);
       Account(f, {"ethtool -S " + s.name}, stats.warnings, !stats.values.empty(), "`NIC statistics:` counter");
       for (const auto& [name, value] : stats.values) {
-        for (const std::string& kept : kKeptCounters) {
-          bool wildcard = kept.find('*') != std::string::npos;
-          if (wildcard ? (name.rfind(kept.substr(0, kept.find('*')), 0) == 0 && name.ends_with(kept.substr(kept.find('*') + 1)))
-                       : name == kept) {
-            n.counters[name] = value;
-            break;
-          }
-        }
+        if (IsKeptCounter(name)) n.counters[name] = value;
       }
     }
     if (auto it = in.mlnx_qos.find(s.name); it != in.mlnx_qos.end()) {
@@ -775,90 +769,52 @@ HostFacts BuildHostFacts(const CollectInputs& in) {
 
 namespace {
 
-// How a capture file's source is recorded: named when read; when absent, named only for the tools every
-// host should have been asked (a missing dmesg.txt is a gap; a missing ibstatus.txt is not).
-enum class WhenAbsent { kSilent, kNoted, kNotedOnEsxi };
-
-// A capture file read by its fixed name, in the order the sources are listed. The first of `names`
-// present is read.
-struct FixedCaptureFile {
-  std::vector<const char*> names;
-  const char* source;  // the tool it stands for; nullptr: no source line at all
-  std::optional<std::string> CollectInputs::*into;
-  WhenAbsent absent;
-};
-
-const std::vector<FixedCaptureFile>& FixedCaptureFiles() {
-  using W = WhenAbsent;
-  using I = CollectInputs;
-  static const std::vector<FixedCaptureFile> files = {
-      {{"lspci-vvv.txt"}, "lspci -vvv", &I::lspci, W::kNoted},
-      {{"dmesg.txt"}, "dmesg", &I::dmesg, W::kNoted},
-      {{"nmcli.txt"}, "nmcli", &I::nmcli, W::kNoted},
-      {{"ibstat.txt"}, "ibstat", &I::ibstat, W::kNoted},
-      {{"ibdev2netdev.txt"}, "ibdev2netdev", &I::ibdev2netdev, W::kNoted},
-      {{"mst-status.txt"}, "mst status", &I::mst_status, W::kNoted},
-      {{"mlxfwmanager.txt", "mlxfwmanager.xml"}, "mlxfwmanager --query", &I::mlxfwmanager, W::kNoted},
-      // The host's lldpctl in any of its output forms: json/json0, xml, plain or keyvalue text.
-      {{"lldpctl.json", "lldpctl.xml", "lldpctl.txt"}, "lldpctl -f json", &I::lldpctl, W::kNoted},
-      {{"ibstatus.txt"}, "ibstatus", &I::ibstatus, W::kSilent},
-      {{"devlink-dev-info.txt"}, "devlink dev info", &I::devlink, W::kSilent},
-      {{"ibv_devinfo.txt"}, "ibv_devinfo", &I::ibv_devinfo, W::kSilent},
-      {{"rdma-link.txt"}, "rdma link", &I::rdma_link, W::kSilent},
-      {{"esxcli-network-nic-list.txt"}, "esxcli network nic list", &I::esxcli_nic_list, W::kSilent},
-      {{"esxcli-software-vib-list.txt"}, "esxcli software vib list", &I::esxcli_vib_list, W::kNotedOnEsxi},
-      {{"esxcli-hardware-pci-list.txt"}, "esxcli hardware pci list", &I::esxcli_pci_list, W::kNotedOnEsxi},
-      {{"vmware-vl.txt"}, nullptr, &I::vmware_version, W::kSilent},
-      {{"lsusb-t.txt"}, "lsusb -t", &I::lsusb, W::kSilent},
-      {{"dmidecode.txt"}, "dmidecode", &I::dmidecode, W::kNoted},
-      {{"os-release.txt"}, "os-release", &I::os_release, W::kNoted},
-      {{"proc-cmdline.txt"}, "/proc/cmdline", &I::cmdline, W::kNoted},
-  };
-  return files;
-}
-
-// A capture file per interface, card or CA: PREFIX<object>.txt (or .bin), one of a map's entries. Longer
-// prefixes first: "ethtool-i-" before "ethtool-".
-struct PerObjectCaptureFile {
-  const char* prefix;
-  const char* suffix;
-  const char* source;  // "<source><object>"
-  std::map<std::string, std::string> CollectInputs::*into;
-};
-
-const std::vector<PerObjectCaptureFile>& PerObjectCaptureFiles() {
-  using I = CollectInputs;
-  static const std::vector<PerObjectCaptureFile> files = {
-      {"esxcli-network-nic-get-", ".txt", "esxcli network nic get -n ", &I::esxcli_nic_get},
-      {"flint-q-", ".txt", "flint q ", &I::flint},
-      {"ethtool-i-", ".txt", "ethtool -i ", &I::ethtool_info},
-      {"ethtool-m-", ".txt", "ethtool -m ", &I::ethtool_module},
-      {"ethtool-S-", ".txt", "ethtool -S ", &I::ethtool_stats},
-      {"mstvpd-", ".txt", "mstvpd ", &I::mstvpd},
-      {"vpd-", ".bin", "vpd ", &I::vpd},
-      {"ethtool-", ".txt", "ethtool ", &I::ethtool},
-      {"mlnx_qos-", ".txt", "mlnx_qos -i ", &I::mlnx_qos},
-      {"ecn-", ".txt", "ecn ", &I::ecn},
-      {"mlxlink-", ".txt", "mlxlink ", &I::mlxlink},
-      {"bonding-", ".txt", "/proc/net/bonding/", &I::bonding},
-  };
-  return files;
-}
-
-// The interface files, read by name after the rest: they are parsed here, not kept as text.
-const std::set<std::string> kInterfaceFiles = {"ip-j-d-link.json", "ip-d-link.txt", "ip-d-addr.txt", "ip-j-addr.json"};
+// The capture files are declared in facts/capture_slots.cc: fixed names, per-object prefixes, the
+// identity and interface files read by their own functions below, and the configuration files.
 
 // hostname, kernel and MLNX_OFED version: one line each.
+// What a file that holds one line (hostname, uname -r, ofed_info -s, /proc/cmdline) says beyond it:
+// a blank first line, or more lines than one, is said, never taken in silence.
+std::vector<std::string> OneLineWarnings(const std::string& name, const std::string& text) {
+  std::vector<std::string> out;
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos) return out;  // an empty file is said by its source
+  if (FirstLine(text).find_first_not_of(" \t") == std::string::npos)
+    out.push_back(fmt::format("{}: line 1 is blank: one line with the value is expected; none was read", name));
+  size_t more = 0, line = 0, first_more = 0;
+  for (size_t at = 0; at < text.size(); ++line) {
+    size_t end = std::min(text.find('\n', at), text.size());
+    if (line > 0 && text.find_first_not_of(" \t\r", at) < end) {
+      if (!more++) first_more = line + 1;
+    }
+    at = end + 1;
+  }
+  if (more) {
+    out.push_back(fmt::format("{}: {} more line(s) from line {} not read: one line is expected (is it the right file?)", name,
+                              more, first_more));
+  }
+  return out;
+}
+
 void ReadCaptureIdentity(const fs::path& root, CollectInputs& in) {
-  if (auto t = ReadIfExists(root / "hostname.txt")) in.hostname = FirstLine(*t);
-  if (auto t = ReadIfExists(root / "uname-r.txt")) in.kernel = FirstLine(*t);
-  if (auto t = ReadIfExists(root / "ofed_info-s.txt")) {
-    in.ofed = FirstLine(*t);
+  std::vector<std::string> warnings;
+  auto one_line = [&](const char* name) -> std::optional<std::string> {
+    std::optional<std::string> t = ReadIfExists(root / name);
+    if (!t) return std::nullopt;
+    if (t->find_first_not_of(" \t\r\n") == std::string::npos)
+      warnings.push_back(fmt::format("{}: the file is empty: the command printed nothing, or its capture failed", name));
+    for (std::string& w : OneLineWarnings(name, *t)) warnings.push_back(std::move(w));
+    return FirstLine(*t);
+  };
+  if (auto t = one_line("hostname.txt")) in.hostname = *t;
+  if (auto t = one_line("uname-r.txt")) in.kernel = *t;
+  if (auto t = one_line("ofed_info-s.txt")) {
+    in.ofed = *t;
     if (!in.ofed.empty() && in.ofed.back() == ':') in.ofed.pop_back();  // "MLNX_OFED_LINUX-24.10-1.1.4.0:"
     in.sources.push_back({"ofed_info -s", true, (root / "ofed_info-s.txt").string(), {}});
   } else {
     in.sources.push_back({"ofed_info -s", false, "ofed_info-s.txt not in the capture", {}});
   }
+  if (!warnings.empty()) in.sources.push_back({"capture directory", true, root.string(), std::move(warnings)});
 }
 
 // A capture file with nothing in it: the command printed nothing or failed. Said on its source, since
@@ -869,8 +825,9 @@ std::vector<std::string> EmptyFileWarning(const std::string& text) {
 }
 
 void ReadFixedCaptureFiles(const fs::path& root, CollectInputs& in) {
-  for (const FixedCaptureFile& file : FixedCaptureFiles()) {
-    std::optional<std::string>& into = in.*file.into;
+  for (const CaptureSlot& file : CaptureSlots()) {
+    if (file.kind != SlotKind::kFixed) continue;
+    std::optional<std::string>& into = in.*file.text;
     std::string read_from;
     for (const char* name : file.names) {
       if ((into = ReadIfExists(root / name))) {
@@ -878,14 +835,18 @@ void ReadFixedCaptureFiles(const fs::path& root, CollectInputs& in) {
         break;
       }
     }
-    if (!file.source) continue;
+    if (!file.tool) continue;
     if (into) {
-      in.sources.push_back({file.source, true, read_from, EmptyFileWarning(*into)});
+      std::vector<std::string> warnings = EmptyFileWarning(*into);
+      if (file.one_line) {
+        for (std::string& w : OneLineWarnings(fs::path(read_from).filename().string(), *into)) warnings.push_back(std::move(w));
+      }
+      in.sources.push_back({file.tool, true, read_from, std::move(warnings)});
     } else if (file.absent == WhenAbsent::kNoted || (file.absent == WhenAbsent::kNotedOnEsxi && in.esxcli_nic_list)) {
       std::string also;
       for (size_t i = 1; i < file.names.size(); ++i) also += fmt::format("{}{}", i == 1 ? " (or " : ", ", file.names[i]);
       in.sources.push_back(
-          {file.source, false, fmt::format("{}{} not in the capture", file.names[0], also.empty() ? "" : also + ")"), {}});
+          {file.tool, false, fmt::format("{}{} not in the capture", file.names[0], also.empty() ? "" : also + ")"), {}});
     }
   }
 }
@@ -901,15 +862,16 @@ void KeepFile(const fs::path& path, std::map<std::string, std::string>& into, co
 
 // Whether NAME is one of a kind of per-object file; reads it if so.
 bool ReadPerObjectFile(const fs::path& path, const std::string& name, CollectInputs& in) {
-  for (const PerObjectCaptureFile& file : PerObjectCaptureFiles()) {
-    const std::string_view prefix = file.prefix, suffix = file.suffix;
+  for (const CaptureSlot& file : CaptureSlots()) {
+    if (file.kind != SlotKind::kPerObject) continue;
+    const std::string_view prefix = file.names[0], suffix = file.suffix;
     if (name.size() <= prefix.size() + suffix.size() || !name.starts_with(prefix) || !name.ends_with(suffix)) continue;
     const std::string object = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
-    KeepFile(path, in.*file.into, object, file.source + object, in);
+    KeepFile(path, in.*file.per_object, object, file.tool + object, in);
     return true;
   }
-  // Configuration files keep their own names: netplan-<file>.yaml as /etc/netplan/<file>.yaml, ifcfg-<name>
-  // as in network-scripts.
+  // The configuration slots keep their own names: netplan-<file>.yaml (or .yml) as
+  // /etc/netplan/<file>.yaml, ifcfg-<name> whole, as in network-scripts.
   if (name.starts_with("netplan-") && (name.ends_with(".yaml") || name.ends_with(".yml"))) {
     KeepFile(path, in.netplan, name.substr(8), "/etc/netplan/" + name.substr(8), in);
     return true;
@@ -924,9 +886,11 @@ bool ReadPerObjectFile(const fs::path& path, const std::string& name, CollectInp
 // Every file of the capture not read by a fixed name; any file railyard does not read is reported, never
 // skipped in silence.
 void ReadPerObjectFiles(const fs::path& root, CollectInputs& in) {
-  std::set<std::string> fixed = kInterfaceFiles;
-  fixed.insert({"hostname.txt", "uname-r.txt", "ofed_info-s.txt"});
-  for (const FixedCaptureFile& file : FixedCaptureFiles()) fixed.insert(file.names.begin(), file.names.end());
+  std::set<std::string> fixed;  // read by their names, not here
+  for (const CaptureSlot& file : CaptureSlots()) {
+    if (file.kind == SlotKind::kFixed || file.kind == SlotKind::kIdentity || file.kind == SlotKind::kInterfaces)
+      fixed.insert(file.names.begin(), file.names.end());
+  }
   std::vector<fs::path> files;
   for (const auto& entry : fs::directory_iterator(root)) {
     if (entry.is_regular_file()) files.push_back(entry.path());

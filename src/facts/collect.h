@@ -89,18 +89,10 @@ NetdevSnapshot NetdevFromIpLink(const IpLink& link);
 // partner, each slave's aggregator): what /proc/net/bonding would say, for captures without it.
 std::map<std::string, BondStatus> BondsFromIpLinks(const std::vector<IpLink>& links);
 
-// A capture directory (file names in docs/facts.md): hostname.txt, uname-r.txt,
-// ofed_info-s.txt, lspci-vvv.txt, flint-q-<pci address>.txt, ethtool-<if>.txt,
-// ethtool-i-<if>.txt, bonding-<bond>.txt, ip-j-d-link.json (or the text ip-d-link.txt, or ip-d-addr.txt),
-// ip-j-addr.json, ibstat.txt, ibdev2netdev.txt,
-// mlxlink-<rdma device>.txt, dmesg.txt, nmcli.txt, ifcfg-<name> (as in network-scripts),
-// ethtool-m-<if>.txt, ethtool-S-<if>.txt, vpd-<pci address>.bin, mstvpd-<pci address>.txt, mlnx_qos-<if>.txt,
-// ecn-<if>.txt (`grep -H . /sys/class/net/IF/ecn/roce_*/enable/*`), proc-cmdline.txt,
-// netplan-<file>.yaml (a copy of /etc/netplan/<file>.yaml), mst-status.txt, mlxfwmanager.txt, lldpctl.json
-// (or .xml), ibstatus.txt, rdma-link.txt, devlink-dev-info.txt, lsusb-t.txt, ibv_devinfo.txt, dmidecode.txt, os-release.txt; for
-// ESXi esxcli-network-nic-list.txt, esxcli-network-nic-get-<vmnic>.txt, esxcli-software-vib-list.txt,
-// esxcli-hardware-pci-list.txt, vmware-vl.txt. Missing files are recorded as absent sources, not errors. Throws
-// std::runtime_error for an unreadable directory or a malformed ip-j-d-link.json (naming the file).
+// A capture directory: the files of facts/capture_slots.h (`railyard collect --list-slots`,
+// docs/facts.md). Missing files are recorded as absent sources, not errors; a file of no slot is a
+// warning. Throws std::runtime_error for an unreadable directory or a malformed ip-j-d-link.json
+// (naming the file).
 CollectInputs ReadCaptureDir(const std::string& dir);
 
 struct LiveOptions {

@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include "parse/fixtures.h"
+#include "util/csv.h"
 
 namespace railyard {
 namespace {
@@ -366,6 +367,36 @@ TEST(FactsFiles, LargeFilesAreParsedAheadInOrder) {
   }
   EXPECT_EQ(examined.size(), 320u);
   fs::remove(file);
+}
+
+}  // namespace
+}  // namespace railyard
+
+namespace railyard {
+namespace {
+
+// The counters kept are kept_counters.csv's, wildcards included; a rule asking for any other is an
+// internal error at once, never a rule that silently cannot fire.
+TEST(KeptCounters, TheDataFileDecidesWhatIsKeptAndRead) {
+  EXPECT_TRUE(IsKeptCounter("rx_discards_phy"));
+  EXPECT_TRUE(IsKeptCounter("rx_prio3_pause"));
+  EXPECT_FALSE(IsKeptCounter("rx_prio_pause"));  // '*' stands for a priority: something must be there
+  EXPECT_FALSE(IsKeptCounter("rx_bytes_phy"));
+  NetdevFacts n;
+  n.counters["rx_discards_phy"] = 7;
+  EXPECT_EQ(KeptCounter(n, "rx_discards_phy"), 7u);
+  EXPECT_EQ(KeptCounter(n, "rx_out_of_buffer"), std::nullopt);
+  EXPECT_THROW(KeptCounter(n, "rx_bytes_phy"), std::logic_error);
+}
+
+TEST(KeptCounters, EveryRowHasItsMeaningAndSource) {
+  CsvTable t = ParseCsv(EmbeddedFileText("kept_counters.csv"), "kept_counters.csv");
+  ASSERT_GE(t.rows.size(), 10u);
+  for (const CsvRow& r : t.rows) {
+    ASSERT_EQ(r.fields.size(), t.header.size());
+    EXPECT_FALSE(r.fields[static_cast<size_t>(t.Column("meaning"))].empty()) << r.fields[0];
+    EXPECT_TRUE(r.fields[static_cast<size_t>(t.Column("source"))].starts_with("https://")) << r.fields[0];
+  }
 }
 
 }  // namespace

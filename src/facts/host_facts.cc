@@ -4,15 +4,49 @@
 
 #include <fmt/format.h>
 
+#include "util/csv.h"
 #include "util/json_fields.h"
 
 namespace railyard {
 
-const std::vector<std::string> kKeptCounters = {"rx_discards_phy",       "tx_discards_phy",      "rx_out_of_buffer",
-                                                "rx_pause_ctrl_phy",     "tx_pause_ctrl_phy",    "rx_prio*_pause",
-                                                "tx_prio*_pause",        "rx_crc_errors_phy",    "rx_symbol_err_phy",
-                                                "rx_corrected_bits_phy", "link_down_events_phy", "rx_buffer_passed_thres_phy",
-                                                "tx_queue_stopped",      "tx_timeout",           "rx_wqe_err"};
+namespace {
+
+// data/catalog/kept_counters.csv's counters: exact names, and prefix + suffix around a '*'.
+const std::vector<std::string>& KeptCounters() {
+  static const std::vector<std::string> kept = [] {
+    std::vector<std::string> out;
+    CsvTable t = ParseCsv(EmbeddedFileText("kept_counters.csv"), "kept_counters.csv");
+    const int column = t.Column("counter");
+    for (const CsvRow& r : t.rows) {
+      if (column >= 0 && static_cast<size_t>(column) < r.fields.size() && !r.fields[column].empty())
+        out.push_back(r.fields[column]);
+    }
+    return out;
+  }();
+  return kept;
+}
+
+}  // namespace
+
+bool IsKeptCounter(std::string_view name) {
+  for (const std::string& kept : KeptCounters()) {
+    const size_t star = kept.find('*');
+    if (star == std::string::npos ? name == kept
+                                  : name.size() > kept.size() - 1 && name.starts_with(std::string_view(kept).substr(0, star)) &&
+                                        name.ends_with(std::string_view(kept).substr(star + 1)))
+      return true;
+  }
+  return false;
+}
+
+std::optional<uint64_t> KeptCounter(const NetdevFacts& n, std::string_view name) {
+  if (!IsKeptCounter(name))
+    throw std::logic_error(
+        fmt::format("counter {} is read by a rule but not kept by collect: add it to data/catalog/kept_counters.csv", name));
+  auto it = n.counters.find(std::string(name));
+  if (it == n.counters.end()) return std::nullopt;
+  return it->second;
+}
 
 // Every HostFacts field, once: JsonCodec<HostFacts> writes `railyard collect`'s document from these
 // tables and reads it back (util/json_fields.h). kOptional marks a key added within railyard.facts/1:

@@ -63,15 +63,19 @@ struct NetdevFacts {
   std::string usb_speed_from;        // where that came from: sysfs, lsusb -t, the kernel log
   std::string usb_id;                // "0bda:8156" (idVendor:idProduct)
   std::optional<ModuleInfo> module;  // ethtool -m
-  std::map<std::string, uint64_t> counters;  // ethtool -S, the counters in kKeptCounters
+  std::map<std::string, uint64_t> counters;  // ethtool -S, the counters kept_counters.csv lists
   std::optional<MlnxQos> qos;                // mlnx_qos -i IF
   std::optional<EcnState> ecn;               // /sys/class/net/IF/ecn/roce_np|roce_rp/enable/N
 };
 
-// The ethtool -S counters HostFacts keeps (hundreds exist; these are the ones the doctor reads:
-// drops, buffer exhaustion, pause storms, PHY errors, link flaps). A counter named with a
-// prefix listed here ending in '*' is kept whatever follows (rx_prio3_pause ...).
-extern const std::vector<std::string> kKeptCounters;
+// The ethtool -S counters HostFacts keeps (hundreds exist): data/catalog/kept_counters.csv, each
+// with the rules that read it and its source. `*` stands for a priority number (rx_prio3_pause).
+bool IsKeptCounter(std::string_view name);
+
+// A counter of the netdev, as a rule reads it: nullopt when ethtool -S did not show it. Throws
+// std::logic_error for a name kept_counters.csv does not list: the collector would have dropped it,
+// and the rule would never fire (an internal error, found by the rule's first test).
+std::optional<uint64_t> KeptCounter(const NetdevFacts& n, std::string_view name);
 
 // One RDMA device: ibstat's view, joined with ibdev2netdev's netdev and PCI address.
 struct RdmaFacts {

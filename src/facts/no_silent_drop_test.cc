@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include "facts/capture_slots.h"
 #include "facts/capture_testing.h"
 #include "facts/collect.h"
 #include "parse/fixtures.h"
@@ -17,45 +18,17 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The capture slots (docs/facts.md), with an interface, PCI address or device where the name needs one.
-const std::vector<std::string> kSlots = {"lspci-vvv.txt",
-                                         "dmesg.txt",
-                                         "nmcli.txt",
-                                         "ibstat.txt",
-                                         "ibdev2netdev.txt",
-                                         "mst-status.txt",
-                                         "mlxfwmanager.txt",
-                                         "lldpctl.json",
-                                         "ibstatus.txt",
-                                         "flint-q-19:00.0.txt",
-                                         "ethtool-eth9.txt",
-                                         "ethtool-i-eth9.txt",
-                                         "ethtool-m-eth9.txt",
-                                         "ethtool-S-eth9.txt",
-                                         "mlnx_qos-eth9.txt",
-                                         "ecn-eth9.txt",
-                                         "mlxlink-mlx5_9.txt",
-                                         "bonding-bond9.txt",
-                                         "ifcfg-eth9",
-                                         "netplan-99-test.yaml",
-                                         "ip-d-link.txt",
-                                         "ip-j-d-link.json",
-                                         "ip-j-addr.json",
-                                         "vpd-19:00.0.bin",
-                                         "mstvpd-19:00.0.txt",
-                                         "rdma-link.txt",
-                                         "ip-d-addr.txt",
-                                         "devlink-dev-info.txt",
-                                         "lsusb-t.txt",
-                                         "ibv_devinfo.txt",
-                                         "esxcli-network-nic-list.txt",
-                                         "esxcli-network-nic-get-vmnic9.txt",
-                                         "esxcli-software-vib-list.txt",
-                                         "esxcli-hardware-pci-list.txt",
-                                         "vmware-vl.txt",
-                                         "dmidecode.txt",
-                                         "os-release.txt",
-                                         "something-else.txt"};
+// Every capture slot (facts/capture_slots.cc), with an interface, PCI address or device where the
+// name needs one, and a name that is none of them.
+std::vector<std::string> Slots() {
+  std::vector<std::string> slots;
+  for (const std::string& name : ExampleCaptureFileNames()) {
+    // hostname.txt is the directory's own (the baseline's host), kept in place.
+    if (name != "hostname.txt") slots.push_back(name);
+  }
+  slots.push_back("something-else.txt");
+  return slots;
+}
 
 // The facts without their sources: what a file added, if anything.
 nlohmann::json FactsOnly(const HostFacts& f) {
@@ -83,7 +56,7 @@ TEST(NoSilentDrop, EveryFixtureInEverySlotGivesFactsOrAWarning) {
   size_t pairs = 0, dropped = 0;
   for (const auto& entry : fs::recursive_directory_iterator(testing::FixturePath(""))) {
     if (!entry.is_regular_file() || entry.path().filename() == "SOURCES.md" || entry.path().filename() == "README.md") continue;
-    for (const std::string& slot : kSlots) {
+    for (const std::string& slot : Slots()) {
       fs::copy_file(entry.path(), dir / slot, fs::copy_options::overwrite_existing);
       ++pairs;
       try {

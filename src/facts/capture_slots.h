@@ -1,0 +1,55 @@
+// Every file a capture directory (`railyard collect --from DIR`) may hold, declared once. ReadCaptureDir
+// reads by this table; `railyard collect --list-slots` prints it; the no-silent-drop test puts every
+// fixture in every slot; capture_slots_test holds docs/facts.md and the prefix order to it. A parser
+// for a new capture is one row here and its CollectInputs member.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "facts/collect.h"
+
+namespace railyard {
+
+// How a missing file is recorded: named as a gap for the tools every host should have been asked (a
+// missing dmesg.txt is a gap; a missing ibstatus.txt is not), or on ESXi hosts only.
+enum class WhenAbsent { kSilent, kNoted, kNotedOnEsxi };
+
+enum class SlotKind {
+  kFixed,       // one file by its name (the first of `names` present is read) into a text member
+  kPerObject,   // PREFIX<object>SUFFIX, one per interface, card or device, into a map member
+  kIdentity,    // hostname, kernel, MLNX_OFED version: their first line
+  kInterfaces,  // the interface listings, parsed as they are read
+  kConfig,      // a configuration file under its own name (netplan-<file>.yaml, ifcfg-<name>)
+};
+
+struct CaptureSlot {
+  SlotKind kind;
+  std::vector<const char*> names;  // kFixed, kIdentity, kInterfaces: the file names; kPerObject, kConfig: {prefix}
+  const char* suffix = "";         // kPerObject: ".txt" or ".bin"
+  const char* object = "";         // kPerObject, kConfig: what stands between prefix and suffix, as the docs write it ("if")
+  const char* example = "";        // kPerObject, kConfig: one such object, for the tests ("eth9")
+  const char* tool = nullptr;      // the source as facts name it ("ethtool -S "); nullptr: no source line
+  const char* command = "";        // what to run on the host to make the file
+  std::optional<std::string> CollectInputs::*text = nullptr;
+  std::map<std::string, std::string> CollectInputs::*per_object = nullptr;
+  WhenAbsent absent = WhenAbsent::kSilent;
+  bool one_line = false;  // the file holds one line (/proc/cmdline): a blank first line or more lines are said
+};
+
+// In the order they are matched: a per-object prefix before any shorter one it starts with
+// ("ethtool-i-" before "ethtool-").
+const std::vector<CaptureSlot>& CaptureSlots();
+
+// One file name per slot and name: each fixed name, and PREFIX + example + SUFFIX.
+std::vector<std::string> ExampleCaptureFileNames();
+
+// The slot's file names as docs/facts.md writes them: "ethtool-S-<if>.txt", "lspci-vvv.txt".
+std::vector<std::string> DocumentedNames(const CaptureSlot& slot);
+
+// `railyard collect --list-slots`: one line per file name, with the command that makes it.
+std::string CaptureSlotsTable();
+
+}  // namespace railyard
