@@ -1,5 +1,5 @@
 # Two commands on a fresh Debian machine:
-#   make run    installs what is missing, builds, and plans the bundled DGX SuperPOD example
+#   make run    installs what the binary needs, builds it alone, and plans the bundled DGX SuperPOD example
 #   make test   installs what is missing, builds, and runs every test
 BUILD ?= build
 ASAN_BUILD ?= build-asan
@@ -17,16 +17,23 @@ FUZZ_BUILD ?= $(ASAN_BUILD)
 FUZZ_SECONDS ?= 30
 PARSER_FUZZ_SECONDS ?= 8
 
-.PHONY: deps build run test package asan-test fuzz fuzz-long bench clean format
+.PHONY: deps build-main build run test package asan-test fuzz fuzz-long bench clean format
 
 deps:
 	@scripts/install-deps.sh
 
+# The binary alone, from the packages it links (install-deps.sh --main): no test library, no peer,
+# no test target. `make build` and `make test` set the tests back on in the same tree.
+build-main:
+	@scripts/install-deps.sh --main
+	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo $(RELEASE_FLAGS) -DRAILYARD_TESTS=OFF -DRAILYARD_BENCH=OFF $(CMAKE_FLAGS) > /dev/null
+	@cmake --build $(BUILD) --target railyard
+
 build: deps
-	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo $(RELEASE_FLAGS) $(CMAKE_FLAGS) > /dev/null
+	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo $(RELEASE_FLAGS) -DRAILYARD_TESTS=ON -DRAILYARD_BENCH=ON $(CMAKE_FLAGS) > /dev/null
 	@cmake --build $(BUILD)
 
-run: build
+run: build-main
 	./$(BUILD)/railyard plan $(EXAMPLE) -o out/$(basename $(notdir $(EXAMPLE)))
 
 test: build

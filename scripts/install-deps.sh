@@ -1,25 +1,34 @@
 #!/usr/bin/env bash
-# Installs the Debian packages railyard needs to build, test and run its integration tests.
+# Installs the Debian packages railyard needs to build, test and run its integration tests; with
+# --main, only what building and running railyard needs (make run).
 # Idempotent: installs only what is missing, so running it twice costs nothing.
 set -euo pipefail
 
-PACKAGES=(
+# What `make run` needs: a compiler, the build tools and the libraries railyard links.
+MAIN_PACKAGES=(
   build-essential cmake ninja-build pkg-config
   libyaml-cpp-dev      # cluster spec parsing (with line/column marks for errors)
   nlohmann-json3-dev   # plan.json and other machine output
   libcli11-dev         # command-line parsing
   libfmt-dev           # formatting
+  libsqlite3-dev       # the inventory ledger (embedded, transactional, crash-safe)
+  libsimdjson-dev      # LLDP JSON and plan.json at 100,000-GPU scale (GB/s parsing)
+  libutf8proc-dev      # Unicode NFKC and case folding of approver names (the two-person rule)
+  libcpp-httplib-dev   # `railyard serve`'s HTTP server
+  libpqxx-dev          # the PostgreSQL ledger's client
+)
+# What `make test` needs beside them: the test and bench libraries, the sanitizer tree, and the real
+# peers the integration tests run (simulators, daemons, a browser).
+TEST_PACKAGES=(
   libgtest-dev libgmock-dev   # unit tests
   libbenchmark-dev     # bench/
   ibsim-utils infiniband-diags opensm  # real InfiniBand peers (and a subnet manager) for the integration tests
   lldpd iproute2       # real LLDP peers in network namespaces (verify tests)
   pciutils ethtool     # lspci and ethtool, run by `railyard collect` (and its live test)
-  libutf8proc-dev      # Unicode NFKC and case folding of approver names (the two-person rule)
-  libsqlite3-dev sqlite3   # the inventory ledger (embedded, transactional, crash-safe)
-  libsimdjson-dev      # LLDP JSON and plan.json at 100,000-GPU scale (GB/s parsing)
+  sqlite3              # the ledger tests read the database with its shell
   clang libclang-rt-dev lld  # the sanitizer + libFuzzer tree (make asan-test, make fuzz); lld links it twice as fast
   clang-format         # the layout of the C++ (.clang-format), checked by ctest `formatting`
-  help2man             # railyard(1), generated from railyard --help at build time
+  help2man             # railyard(1), generated from railyard --help at build time (the .deb carries it)
   clustershell         # clush: the fleet recipe of docs/facts.md runs in the tests as written
   time jq              # bench/: /usr/bin/time for peak RSS; jq as the verify baseline
   netplan.io           # `netplan generate` checks the host files `railyard config hosts` writes
@@ -30,9 +39,11 @@ PACKAGES=(
   network-manager      # `nmcli --offline` reads its keyfiles with NetworkManager's own reader (daemon masked, below)
   chromium             # headless: tests plan.html in a real browser (DOM and screenshots)
   python3-websocket    # drives that browser over the DevTools protocol: serve's login and every dashboard view
-  libcpp-httplib-dev curl  # `railyard serve`'s HTTP server; curl drives it in the tests
-  libpqxx-dev postgresql   # the PostgreSQL ledger; the tests start a real server (initdb in a temp dir)
+  curl                 # drives serve in the tests
+  postgresql           # the PostgreSQL ledger's tests start a real server (initdb in a temp dir)
 )
+PACKAGES=("${MAIN_PACKAGES[@]}")
+[ "${1:-}" = "--main" ] || PACKAGES+=("${TEST_PACKAGES[@]}")
 
 missing=()
 for p in "${PACKAGES[@]}"; do
