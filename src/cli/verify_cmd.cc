@@ -185,11 +185,17 @@ int Run(const VerifyArgs& o) {
     for (const std::string& file : o.ibnetdiscover) {
       AdjacencyReport report = ParseIbnetdiscover(ReadWholeFile(file), ShownPath(file));
       RequireRecords(report, file, "ibnetdiscover");
+      // A fabric's ibnetdiscover always lists links: none at all is a capture that failed, never a
+      // fabric whose every cable is "unverified".
+      if (report.adjacencies.empty())
+        throw InputError(ShownPath(file), 0, 0, "", "no link in it (empty, or not ibnetdiscover output): capture it again");
       observe_whole(report, file);
     }
     for (const std::string& file : o.iblinkinfo) {
       IblinkinfoReport r = ParseIblinkinfo(ReadWholeFile(file), ShownPath(file));
       RequireRecords(r.links, file, "iblinkinfo");
+      if (r.links.adjacencies.empty())
+        throw InputError(ShownPath(file), 0, 0, "", "no link in it (empty, or not iblinkinfo output): capture it again");
       observe_whole(r.links, file);
     }
     std::vector<LabelScan> labels;

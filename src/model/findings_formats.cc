@@ -104,17 +104,27 @@ std::string FindingsCsv(const std::vector<Finding>& findings, const FindingsScop
 std::string FindingsJunit(const std::vector<Finding>& findings, const FindingsScope& scope) {
   std::map<std::pair<std::string, std::string>, std::vector<const Finding*>> by;  // (host, rule)
   for (const Finding& f : findings) by[{f.host, f.rule}].push_back(&f);
+  // A test case fails on a warning or an error; an info finding is what it noted, in its
+  // system-out, and the case passes (a CI that gates on JUnit failures must not stop on a note).
+  auto fails = [](const std::vector<const Finding*>& of) {
+    return std::any_of(of.begin(), of.end(), [](const Finding* f) { return f->severity != Severity::kInfo; });
+  };
+  size_t failing = 0;
+  for (const auto& [key, of] : by) failing += fails(of);
   std::set<std::string> hosts(scope.hosts.begin(), scope.hosts.end());
   for (const Finding& f : findings) hosts.insert(f.host);
   if (hosts.empty()) hosts.insert("");  // a clean run about no host still shows what passed
   const std::vector<std::string> rules = RulesListed(findings, scope);
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   out += fmt::format("<testsuites name=\"railyard {}\" tests=\"{}\" failures=\"{}\">\n", XmlEscape(scope.tool),
-                     hosts.size() * rules.size(), by.size());
+                     hosts.size() * rules.size(), failing);
   for (const std::string& host : hosts) {
     const std::string suite = XmlEscape(host.empty() ? "(" + scope.tool + ")" : host);
     size_t failures = 0;
-    for (const std::string& rule : rules) failures += by.count({host, rule});
+    for (const std::string& rule : rules) {
+      auto it = by.find({host, rule});
+      failures += it != by.end() && fails(it->second);
+    }
     out += fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\">\n", suite, rules.size(), failures);
     for (const std::string& rule : rules) {
       auto it = by.find({host, rule});
@@ -123,12 +133,18 @@ std::string FindingsJunit(const std::vector<Finding>& findings, const FindingsSc
         continue;
       }
       out += fmt::format("    <testcase classname=\"{}\" name=\"{}\">\n", suite, XmlEscape(rule));
+      std::string notes;
       for (const Finding* f : it->second) {
         std::string body = "fix: " + f->fix;
         for (const auto& [k, v] : f->evidence) body += "\n" + k + ": " + v;
+        if (f->severity == Severity::kInfo) {
+          notes += fmt::format("info: {}: {}\n{}\n", f->object, f->message, body);
+          continue;
+        }
         out += fmt::format("      <failure type=\"{}\" message=\"{}: {}\">{}</failure>\n", ToString(f->severity),
                            XmlEscape(f->object), XmlEscape(f->message), XmlEscape(body));
       }
+      if (!notes.empty()) out += fmt::format("      <system-out>{}</system-out>\n", XmlEscape(notes));
       out += "    </testcase>\n";
     }
     out += "  </testsuite>\n";

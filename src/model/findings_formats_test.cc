@@ -57,6 +57,21 @@ TEST(FindingsFormats, JunitEscapesHostileNamesAndKeepsRulesThatWereNotListed) {
   EXPECT_NE(xml.find("mtu: 1500 [31m"), std::string::npos) << "the evidence is in the failure's body";
 }
 
+// An info finding is a note, not a failure: a CI gating on JUnit failures stops on warnings and
+// errors only, and the note is kept in the case's system-out.
+TEST(FindingsFormats, JunitInfoIsANoteNotAFailure) {
+  FindingsScope scope{"check", {"gpu001"}, {"a-note", "a-fault"}};
+  std::vector<Finding> findings = {Make("a-note", Severity::kInfo, "gpu001", {{"why", "x<y"}}),
+                                   Make("a-fault", Severity::kError, "gpu001", {}),
+                                   Make("a-fault", Severity::kInfo, "gpu001", {})};
+  std::string xml = FindingsJunit(findings, scope);
+  EXPECT_NE(xml.find("tests=\"2\" failures=\"1\""), std::string::npos) << xml;
+  EXPECT_EQ(Count(xml, "<failure "), 1u);
+  EXPECT_EQ(Count(xml, "<system-out>"), 2u);
+  EXPECT_NE(xml.find("why: x&lt;y"), std::string::npos) << xml;
+  EXPECT_NE(FindingsJunit({findings[0]}, scope).find("tests=\"2\" failures=\"0\""), std::string::npos);
+}
+
 TEST(FindingsFormats, JunitOfACleanRunAboutNoHostStillListsWhatPassed) {
   std::string xml = FindingsJunit({}, {"verify", {}, {"missing", "swapped"}});
   EXPECT_NE(xml.find("<testsuite name=\"(verify)\" tests=\"2\" failures=\"0\">"), std::string::npos) << xml;

@@ -62,5 +62,9 @@ for input in "--ibnetdiscover $WORK/garbage.txt" "--iblinkinfo $WORK/garbage.txt
   check "bad input ($input): the error names the file" grep -q "$(basename "$file")" "$WORK/bad.err"
 done
 check "UTF-16 is named as such" bash -c "'$RAILYARD' verify --plan '$PLAN' --lldp leaf01='$WORK/utf16.json' 2>&1 | grep -q UTF-16"
+# An empty fabric capture is a capture that failed: exit 2 naming it, never every cable "unverified".
+: > "$WORK/empty.topo"
+"$RAILYARD" verify --plan "$PLAN" --ibnetdiscover "$WORK/empty.topo" > /dev/null 2> "$WORK/empty.err"
+check "an empty ibnetdiscover: exit 2 naming the file" sh -c "test $? -eq 2 && grep -q 'empty.topo: no link' '$WORK/empty.err'"
 
 finish
