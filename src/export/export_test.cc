@@ -53,6 +53,25 @@ TEST_F(ExportTest, WritesEveryFileAndNoTemporaries) {
   for (const auto& entry : fs::directory_iterator(dir_)) EXPECT_NE(entry.path().extension(), ".tmp");
 }
 
+// README's table of plan outputs names every file the writer writes (per-plane files as
+// `NAME-<plane>.EXT`), and every file in the directory is one the writer says it wrote: a new
+// export cannot be added without its row.
+TEST_F(ExportTest, ReadmeNamesEveryFileThePlanWrites) {
+  const std::string readme = Read(fs::path(RAILYARD_SOURCE_DIR) / "README.md");
+  std::set<std::string> written(files_.begin(), files_.end());
+  for (const auto& entry : fs::directory_iterator(dir_)) {
+    const std::string name = entry.path().filename().string();
+    EXPECT_TRUE(written.count(name)) << name << " is in the directory but not among the files WritePlanOutputs returns";
+  }
+  for (std::string name : written) {
+    for (const auto& plane : result_.fabric.planes) {
+      const std::string tag = "-" + plane.name + ".";
+      if (size_t at = name.find(tag); at != std::string::npos) name.replace(at, tag.size(), "-<plane>.");
+    }
+    EXPECT_NE(readme.find("`" + name + "`"), std::string::npos) << name << ": no row for it in README.md's table of plan outputs";
+  }
+}
+
 TEST_F(ExportTest, PlanJsonIsTheWholeFabric) {
   auto j = nlohmann::json::parse(Read(dir_ / "plan.json"));
   EXPECT_EQ(j["schema"], "railyard.plan/1");
