@@ -1005,10 +1005,10 @@ TEST(Doctor, OutputsAndInputs) {
   EXPECT_EQ(j["findings"][0]["host"], "gpu007");
   EXPECT_EQ(j["summary"]["hosts"], 2);
   EXPECT_NE(DoctorJunit(r).find("<failure type=\"error\""), std::string::npos);
-  EXPECT_NE(DoctorPrometheus(r).find(
-                "railyard_doctor_findings{host=\"gpu007\",rule=\"bond-lacp-not-negotiated\",severity=\"error\"} 2"),
+  EXPECT_NE(DoctorPrometheus(r).find("railyard_doctor_host_rule_findings{host=\"gpu007\",rule=\"bond-lacp-not-negotiated\"} 2"),
             std::string::npos);  // the same host twice
-  EXPECT_NE(DoctorPrometheus(r).find("rule=\"link-down\",severity=\"none\"} 0"), std::string::npos);
+  EXPECT_NE(DoctorPrometheus(r).find("railyard_doctor_rule_findings{rule=\"link-down\",severity=\"error\"} 0"),
+            std::string::npos);
   // A truncated line names file and line.
   {
     std::ofstream out(ndjson);

@@ -141,9 +141,11 @@ TEST(Authenticity, FindingsInTheSharedFormsCarryTheirConfidence) {
   EXPECT_NE(csv.find("vpd-checksum-invalid,error," + a.serial + ","), std::string::npos) << csv;
   std::string prom = AuthenticityRender(found, FindingsFormat::kPrometheus);
   EXPECT_EQ(prom.find(a.serial), std::string::npos) << "a serial is no metric label";
-  EXPECT_NE(prom.find("railyard_ledger_check_findings{rule=\"vpd-checksum-invalid\",severity=\"error\"} 1\n"), std::string::npos)
+  EXPECT_NE(prom.find("railyard_ledger_check_rule_findings{rule=\"vpd-checksum-invalid\",severity=\"error\"} 1\n"),
+            std::string::npos)
       << prom;
-  EXPECT_NE(prom.find("railyard_ledger_check_findings{rule=\"duplicate-identity\",severity=\"none\"} 0\n"), std::string::npos);
+  EXPECT_NE(prom.find("railyard_ledger_check_rule_findings{rule=\"duplicate-identity\",severity=\"error\"} 0\n"),
+            std::string::npos);
   nlohmann::json json = nlohmann::json::parse(AuthenticityRender(found, FindingsFormat::kJson));
   EXPECT_EQ(json["schema"], "railyard.authenticity/1");
   EXPECT_EQ(json["findings"][0]["serial"], a.serial);

@@ -154,36 +154,70 @@ std::string FindingsJunit(const std::vector<Finding>& findings, const FindingsSc
 }
 
 std::string FindingsPrometheus(const std::vector<Finding>& findings, const FindingsScope& scope) {
+  // Every label set is fixed by what ran, never by what was found: a series keeps its identity when
+  // a rule fires (a `severity` label of the worst finding would end one series and start another).
+  // Per host, three series (one per severity), so 10,000 hosts are 30,000 series, not one per host
+  // and rule; per rule, three over the whole run; and the host × rule detail only where there is one.
+  constexpr Severity kSeverities[] = {Severity::kError, Severity::kWarning, Severity::kInfo};
   const bool per_host = !scope.hosts.empty();
-  // (host or "", rule) -> count and worst severity
-  std::map<std::pair<std::string, std::string>, std::pair<size_t, Severity>> count;
+  std::map<std::string, std::map<Severity, size_t>> by_host, by_rule;
+  std::map<std::pair<std::string, std::string>, size_t> by_pair;
   for (const Finding& f : findings) {
-    auto& c = count[{per_host ? f.host : std::string(), f.rule}];
-    c.second = c.first ? std::max(c.second, f.severity) : f.severity;
-    ++c.first;
+    if (per_host) {
+      ++by_host[f.host][f.severity];
+      ++by_pair[{f.host, f.rule}];
+    }
+    ++by_rule[f.rule][f.severity];
   }
   const std::string metric = MetricName(scope.tool);
-  std::string out = fmt::format(
-      "# HELP {0} Findings of railyard {1} per {2}rule (0: the rule ran and found nothing).\n"
-      "# TYPE {0} gauge\n",
-      metric, scope.tool, per_host ? "host and " : "");
-  auto line = [&](const std::string& host, const std::string& rule) {
-    auto it = count.find({host, rule});
-    size_t n = it == count.end() ? 0 : it->second.first;
-    std::string severity = it == count.end() ? "none" : std::string(ToString(it->second.second));
-    std::string labels = per_host ? fmt::format("host=\"{}\",", PrometheusLabelValue(host)) : "";
-    out += fmt::format("{}{{{}rule=\"{}\",severity=\"{}\"}} {}\n", metric, labels, PrometheusLabelValue(rule), severity, n);
+  std::string out;
+  auto counts = [&](const std::string& name, const std::string& help, const std::string& label,
+                    const std::vector<std::string>& keys, const std::map<std::string, std::map<Severity, size_t>>& of) {
+    out += fmt::format("# HELP {0} {1}\n# TYPE {0} gauge\n", name, help);
+    for (const std::string& key : keys) {
+      auto it = of.find(key);
+      for (Severity sev : kSeverities) {
+        size_t n = 0;
+        if (it != of.end()) {
+          if (auto c = it->second.find(sev); c != it->second.end()) n = c->second;
+        }
+        out += fmt::format("{}{{{}=\"{}\",severity=\"{}\"}} {}\n", name, label, PrometheusLabelValue(key), ToString(sev), n);
+      }
+    }
   };
-  std::set<std::pair<std::string, std::string>> written;
-  std::set<std::string> hosts(scope.hosts.begin(), scope.hosts.end());
-  if (!per_host) hosts = {""};
-  for (const std::string& host : hosts) {
-    for (const std::string& rule : scope.rules_run) {
-      if (written.insert({host, rule}).second) line(host, rule);
+  const std::vector<std::string> rules = RulesListed(findings, scope);
+  if (per_host) {  // the hosts examined, and any a finding names that was not listed
+    std::vector<std::string> hosts = scope.hosts;
+    for (const auto& [host, n] : by_host) {
+      if (std::find(hosts.begin(), hosts.end(), host) == hosts.end()) hosts.push_back(host);
+    }
+    std::sort(hosts.begin(), hosts.end());
+    hosts.erase(std::unique(hosts.begin(), hosts.end()), hosts.end());
+    counts(metric, fmt::format("Findings of railyard {} per host and severity (0: none of that severity).", scope.tool), "host",
+           hosts, by_host);
+  } else {
+    std::map<std::string, std::map<Severity, size_t>> all;
+    for (const Finding& f : findings) ++all[""][f.severity];
+    out += fmt::format("# HELP {0} Findings of railyard {1} per severity (0: none of that severity).\n# TYPE {0} gauge\n", metric,
+                       scope.tool);
+    for (Severity sev : kSeverities) {
+      size_t n = all[""].count(sev) ? all[""][sev] : 0;
+      out += fmt::format("{}{{severity=\"{}\"}} {}\n", metric, ToString(sev), n);
     }
   }
-  for (const auto& [key, c] : count) {  // found by a rule not listed as run, or about a host not listed
-    if (written.insert(key).second) line(key.first, key.second);
+  counts(MetricName(scope.tool + " rule"),
+         fmt::format("Findings of railyard {} per rule and severity{} (0: the rule ran and found none of that severity).",
+                     scope.tool, per_host ? ", over every host" : ""),
+         "rule", rules, by_rule);
+  if (per_host && !by_pair.empty()) {
+    const std::string pairs = MetricName(scope.tool + " host rule");
+    out += fmt::format(
+        "# HELP {0} Findings of railyard {1} per host and rule, written for the pairs that have any.\n# TYPE {0} gauge\n", pairs,
+        scope.tool);
+    for (const auto& [key, n] : by_pair) {
+      out += fmt::format("{}{{host=\"{}\",rule=\"{}\"}} {}\n", pairs, PrometheusLabelValue(key.first),
+                         PrometheusLabelValue(key.second), n);
+    }
   }
   return out;
 }

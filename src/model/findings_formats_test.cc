@@ -1,5 +1,8 @@
 #include "model/findings_formats.h"
 
+#include <set>
+#include <sstream>
+
 #include <gtest/gtest.h>
 
 namespace railyard {
@@ -78,16 +81,33 @@ TEST(FindingsFormats, JunitOfACleanRunAboutNoHostStillListsWhatPassed) {
   EXPECT_EQ(Count(xml, "<testcase "), 2u);
 }
 
-TEST(FindingsFormats, PrometheusPerHostWithZerosForCleanPairs) {
+// Every label set is fixed by what ran: a finding changes a value, never which series exist.
+TEST(FindingsFormats, PrometheusSeriesAreFixedByWhatRanNotByWhatWasFound) {
   FindingsScope scope{"doctor", {"gpu001", "gpu002"}, {"link-down", "mtu-mismatch"}};
   std::vector<Finding> findings = {Make("link-down", Severity::kWarning, "gpu001", {}),
                                    Make("link-down", Severity::kError, "gpu001", {})};
   std::string prom = FindingsPrometheus(findings, scope);
-  EXPECT_NE(prom.find("railyard_doctor_findings{host=\"gpu001\",rule=\"link-down\",severity=\"error\"} 2\n"), std::string::npos)
-      << prom;
-  EXPECT_NE(prom.find("railyard_doctor_findings{host=\"gpu002\",rule=\"mtu-mismatch\",severity=\"none\"} 0\n"),
-            std::string::npos);
-  EXPECT_EQ(Count(prom, "railyard_doctor_findings{"), 4u);
+  EXPECT_NE(prom.find("railyard_doctor_findings{host=\"gpu001\",severity=\"error\"} 1\n"), std::string::npos) << prom;
+  EXPECT_NE(prom.find("railyard_doctor_findings{host=\"gpu001\",severity=\"warning\"} 1\n"), std::string::npos);
+  EXPECT_NE(prom.find("railyard_doctor_findings{host=\"gpu002\",severity=\"error\"} 0\n"), std::string::npos);
+  EXPECT_EQ(Count(prom, "railyard_doctor_findings{"), 6u);  // 2 hosts x 3 severities, not hosts x rules
+  EXPECT_NE(prom.find("railyard_doctor_rule_findings{rule=\"link-down\",severity=\"error\"} 1\n"), std::string::npos);
+  EXPECT_NE(prom.find("railyard_doctor_rule_findings{rule=\"mtu-mismatch\",severity=\"info\"} 0\n"), std::string::npos);
+  EXPECT_EQ(Count(prom, "railyard_doctor_rule_findings{"), 6u);
+  EXPECT_NE(prom.find("railyard_doctor_host_rule_findings{host=\"gpu001\",rule=\"link-down\"} 2\n"), std::string::npos);
+  EXPECT_EQ(Count(prom, "railyard_doctor_host_rule_findings{"), 1u);  // only the pair that has findings
+  // The same run with nothing found: the same host and rule series, each at 0.
+  std::string clean = FindingsPrometheus({}, scope);
+  auto series = [](const std::string& text, const char* metric) {
+    std::set<std::string> out;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) {
+      if (line.starts_with(metric)) out.insert(line.substr(0, line.rfind(' ')));
+    }
+    return out;
+  };
+  for (const char* m : {"railyard_doctor_findings{", "railyard_doctor_rule_findings{"})
+    EXPECT_EQ(series(prom, m), series(clean, m)) << m;
 }
 
 TEST(FindingsFormats, PrometheusWithoutHostsCountsPerRuleUnderTheToolsMetric) {
@@ -97,10 +117,13 @@ TEST(FindingsFormats, PrometheusWithoutHostsCountsPerRuleUnderTheToolsMetric) {
                                    Make("foreign-oui", Severity::kWarning, "MT2233X00003", {})};
   std::string prom = FindingsPrometheus(findings, scope);
   EXPECT_EQ(prom.find("MT2233"), std::string::npos) << "serials are not metric labels";
-  EXPECT_NE(prom.find("railyard_ledger_check_findings{rule=\"vpd-checksum\",severity=\"error\"} 2\n"), std::string::npos) << prom;
-  EXPECT_NE(prom.find("railyard_ledger_check_findings{rule=\"duplicate-identity\",severity=\"none\"} 0\n"), std::string::npos);
-  EXPECT_NE(prom.find("railyard_ledger_check_findings{rule=\"foreign-oui\",severity=\"warning\"} 1\n"), std::string::npos)
+  EXPECT_NE(prom.find("railyard_ledger_check_findings{severity=\"warning\"} 2\n"), std::string::npos) << prom;
+  EXPECT_NE(prom.find("railyard_ledger_check_rule_findings{rule=\"vpd-checksum\",severity=\"error\"} 1\n"), std::string::npos);
+  EXPECT_NE(prom.find("railyard_ledger_check_rule_findings{rule=\"duplicate-identity\",severity=\"error\"} 0\n"),
+            std::string::npos);
+  EXPECT_NE(prom.find("railyard_ledger_check_rule_findings{rule=\"foreign-oui\",severity=\"warning\"} 1\n"), std::string::npos)
       << "a rule that found something is never left out";
+  EXPECT_EQ(prom.find("host_rule"), std::string::npos);
 }
 
 TEST(FindingsFormats, PrometheusLabelValuesAreEscaped) { EXPECT_EQ(PrometheusLabelValue("a\"b\\c\nd\x01"), "a\\\"b\\\\c\\nd "); }

@@ -150,8 +150,8 @@ TEST_F(VerifyTest, SwapIsOneFinding) {
   EXPECT_NE(junit.find("<testcase classname=\"(verify)\" name=\"swapped\">"), std::string::npos) << junit;
   EXPECT_NE(junit.find("<testcase classname=\"(verify)\" name=\"missing\"/>"), std::string::npos);
   std::string prom = VerifyRender(r, FindingsFormat::kPrometheus);
-  EXPECT_NE(prom.find("railyard_verify_findings{rule=\"swapped\",severity=\"error\"} 1\n"), std::string::npos) << prom;
-  EXPECT_NE(prom.find("railyard_verify_findings{rule=\"missing\",severity=\"none\"} 0\n"), std::string::npos);
+  EXPECT_NE(prom.find("railyard_verify_rule_findings{rule=\"swapped\",severity=\"error\"} 1\n"), std::string::npos) << prom;
+  EXPECT_NE(prom.find("railyard_verify_rule_findings{rule=\"missing\",severity=\"error\"} 0\n"), std::string::npos);
   EXPECT_NE(prom.find(fmt::format("railyard_verify_links{{plane=\"compute\",state=\"planned\"}} {}\n",
                                   r.per_plane.at("compute").planned)),
             std::string::npos);
