@@ -260,7 +260,7 @@ WaveCheckRun CheckWaveInState(const std::string& state, uint32_t wave, const std
   if (!check.pass) {
     OutputFile script(rollback.string());
     script.Append(check.rollback_script);
-    CommitAll({&script});
+    script.Commit();  // one rename over any earlier script: never a moment without one
     fs::permissions(rollback, fs::perms::owner_exec, fs::perm_options::add);
   } else {
     std::error_code ec;

@@ -39,25 +39,26 @@
 namespace railyard {
 namespace {
 
-// The wave's hosts as Slurm knows them: with slurm_node_name: short, "dgx001.example.com" is
-// dgx001 (slurmd names itself by `hostname -s`). Two hosts that would be one node name are refused
-// before anything is written: a drain of one would drain, and a resume resume, the other.
-std::vector<std::string> SlurmNodeNames(const std::vector<std::string>& hosts, const RolloutPolicy& policy) {
-  if (policy.slurm_node_name != "short") return hosts;
-  std::map<std::string, std::string> of;  // node name -> the host it came from
-  for (const std::string& h : hosts) {
-    const std::string node = h.substr(0, h.find('.'));
-    auto [at, added] = of.emplace(node, h);
-    if (!added && at->second != h) {
-      throw InputError(
-          fmt::format("hosts {} and {} are one Slurm node name, {}: give the policy slurm_node_name: hostname if the "
-                      "scheduler knows them by their full names",
-                      at->second, h, node));
+// Each host of the rollout's drain lists as Slurm knows it: with slurm_node_name: short,
+// "dgx001.example.com" is dgx001 (slurmd names itself by `hostname -s`). Two hosts that would be one
+// node name are refused before anything is written: a drain of one would drain, and a resume
+// resume, the other.
+std::map<std::string, std::string> SlurmNodeNames(const RolloutPlan& plan, const RolloutPolicy& policy) {
+  std::map<std::string, std::string> node_of, host_of;  // host -> node name, and back
+  for (const RolloutWave& w : plan.waves) {
+    for (const std::string& h : w.drain) {
+      const std::string node = policy.slurm_node_name == "short" ? h.substr(0, h.find('.')) : h;
+      auto [at, added] = host_of.emplace(node, h);
+      if (!added && at->second != h) {
+        throw InputError(
+            fmt::format("hosts {} and {} are one Slurm node name, {}: give the policy slurm_node_name: hostname if the "
+                        "scheduler knows them by their full names",
+                        at->second, h, node));
+      }
+      node_of[h] = node;
     }
   }
-  std::vector<std::string> out;
-  for (const auto& [node, host] : of) out.push_back(node);
-  return out;
+  return node_of;
 }
 
 std::string WaveName(const RolloutWave& w) { return WaveFileName(w.index, w.name); }
@@ -290,12 +291,9 @@ std::string RolloutJsonText(const RolloutPlan& plan, const RolloutTarget& target
 std::vector<std::string> WriteRolloutState(const RolloutPlan& plan, const RolloutTarget& target, const RolloutPolicy& policy,
                                            const std::string& dir, const std::string& planned_by,
                                            const std::vector<std::string>& facts_before) {
-  if (policy.drain == "slurm") {
-    // One node name for two hosts anywhere in the rollout is refused, before anything is written.
-    std::set<std::string> every;
-    for (const RolloutWave& w : plan.waves) every.insert(w.drain.begin(), w.drain.end());
-    SlurmNodeNames(std::vector<std::string>(every.begin(), every.end()), policy);
-  }
+  // Computed (and a clash refused) before anything is written.
+  const std::map<std::string, std::string> node_of =
+      policy.drain == "slurm" ? SlurmNodeNames(plan, policy) : std::map<std::string, std::string>();
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) throw std::runtime_error(fmt::format("{}: cannot create the state directory: {}", dir, ec.message()));
@@ -357,7 +355,13 @@ std::vector<std::string> WriteRolloutState(const RolloutPlan& plan, const Rollou
     file(name + ".nodeset").Append(nodeset + "\n");
     file(name + ".sh").Append(w.switches ? SwitchScript(w) : HostScript(w));
     std::string reason = fmt::format("railyard rollout {} (firmware)", name);
-    const std::string drained = CompressHostlist(policy.drain == "slurm" ? SlurmNodeNames(w.drain, policy) : w.drain);
+    std::vector<std::string> scheduler_names = w.drain;  // as the scheduler knows them
+    if (policy.drain == "slurm") {
+      for (std::string& n : scheduler_names) n = node_of.at(n);
+      std::sort(scheduler_names.begin(), scheduler_names.end());
+      scheduler_names.erase(std::unique(scheduler_names.begin(), scheduler_names.end()), scheduler_names.end());
+    }
+    const std::string drained = CompressHostlist(scheduler_names);
     std::string drain, resume;
     if (w.drain.empty()) {
       drain = "# no server loses a link in this wave: nothing to drain\n";
@@ -468,16 +472,6 @@ std::string PrepareStateDir(const std::string& dir, bool replace) {
   return fmt::format("the rollout that was in {} is in {} now", dir, archive.string());
 }
 
-namespace {
-
-// OutputFile's temporary for a file: "." + its name + "." + six characters from mkstemp.
-bool IsOutputTemporary(const std::string& name) {
-  if (name.size() < 9 || name[0] != '.' || name[name.size() - 7] != '.') return false;
-  return std::all_of(name.end() - 6, name.end(), [](unsigned char c) { return std::isalnum(c) != 0; });
-}
-
-}  // namespace
-
 StateDirLock::StateDirLock(const std::string& dir) {
   namespace fs = std::filesystem;
   std::error_code ec;
@@ -495,7 +489,8 @@ StateDirLock::StateDirLock(const std::string& dir) {
     const fs::path at = fs::path(dir) / sub;
     if (!fs::is_directory(fs::symlink_status(at, ec))) continue;
     for (const auto& e : fs::directory_iterator(at, ec)) {
-      if (IsOutputTemporary(e.path().filename().string()) && fs::is_regular_file(e.symlink_status(ec))) fs::remove(e.path(), ec);
+      if (IsOutputFileTemporary(e.path().filename().string()) && fs::is_regular_file(e.symlink_status(ec)))
+        fs::remove(e.path(), ec);
     }
   }
 }
@@ -523,7 +518,7 @@ void WriteOne(const std::string& dir, const std::string& relative, const std::st
   MakeDirectoriesUnder(dir, path.parent_path(), created);
   OutputFile out(path.string());
   out.Append(text);
-  CommitAll({&out});
+  out.Commit();  // one rename over the earlier file (a re-check's record): never a moment without one
 }
 
 }  // namespace

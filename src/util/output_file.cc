@@ -5,6 +5,8 @@
 
 #include <filesystem>
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
@@ -45,6 +47,12 @@ std::string JsonQuote(std::string_view text) {
   JsonEscape(text, out);
   out.push_back('"');
   return fmt::to_string(out);
+}
+
+bool IsOutputFileTemporary(std::string_view name) {
+  // The pattern the constructor gives mkstemp: "." + the target's name + "." + six characters.
+  if (name.size() < 9 || name[0] != '.' || name[name.size() - 7] != '.') return false;
+  return std::all_of(name.end() - 6, name.end(), [](unsigned char c) { return std::isalnum(c) != 0; });
 }
 
 OutputFile::OutputFile(std::string path) : path_(std::move(path)) {

@@ -75,6 +75,10 @@ class OutputFile {
 // every new file renamed into place; if any step fails, the targets renamed so far are put back and the
 // error is thrown, so the set is never half old and half new. `rename` defaults to the system call (tests
 // inject failures).
+// Whether NAME is the name of an OutputFile's temporary (".<target name>.XXXXXX"): what a writer killed
+// before its commit leaves behind.
+bool IsOutputFileTemporary(std::string_view name);
+
 void CommitAll(const std::vector<OutputFile*>& files, const std::function<int(const char*, const char*)>& rename = nullptr);
 
 }  // namespace railyard
