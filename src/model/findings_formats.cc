@@ -162,7 +162,9 @@ std::string FindingsPrometheus(const std::vector<Finding>& findings, const Findi
   const bool per_host = !scope.hosts.empty();
   std::map<std::string, std::map<Severity, size_t>> by_host, by_rule;
   std::map<std::pair<std::string, std::string>, size_t> by_pair;
+  std::map<Severity, size_t> total;
   for (const Finding& f : findings) {
+    ++total[f.severity];
     if (per_host) {
       ++by_host[f.host][f.severity];
       ++by_pair[{f.host, f.rule}];
@@ -196,12 +198,10 @@ std::string FindingsPrometheus(const std::vector<Finding>& findings, const Findi
     counts(metric, fmt::format("Findings of railyard {} per host and severity (0: none of that severity).", scope.tool), "host",
            hosts, by_host);
   } else {
-    std::map<std::string, std::map<Severity, size_t>> all;
-    for (const Finding& f : findings) ++all[""][f.severity];
     out += fmt::format("# HELP {0} Findings of railyard {1} per severity (0: none of that severity).\n# TYPE {0} gauge\n", metric,
                        scope.tool);
     for (Severity sev : kSeverities) {
-      size_t n = all[""].count(sev) ? all[""][sev] : 0;
+      const size_t n = total.count(sev) ? total.at(sev) : 0;
       out += fmt::format("{}{{severity=\"{}\"}} {}\n", metric, ToString(sev), n);
     }
   }
