@@ -32,7 +32,7 @@ struct AdviceAnswers {
   std::string file;                                   // where the answers came from ("" = defaults)
 };
 
-// Throws std::runtime_error("FILE:LINE:COLUMN: KEY: message") on unknown keys or bad values.
+// Throws InputError("FILE:LINE:COLUMN: KEY: message") on unknown keys or bad values.
 AdviceAnswers ParseAdviceAnswers(const std::string& yaml, const std::string& file);
 AdviceAnswers LoadAdviceAnswers(const std::string& path);
 

@@ -15,6 +15,7 @@
 #include "parse/nccl_tests.h"
 #include "parse/perftest.h"
 #include "util/html.h"
+#include "util/input_error.h"
 #include "util/natural_order.h"
 #include "util/terminal.h"
 #include "util/yaml_strict.h"
@@ -583,7 +584,7 @@ std::string FindBurninPlan(const std::string& results_dir) {
                             fs::absolute(results_dir).parent_path() / "burnin-plan.json"}) {
     if (fs::exists(p)) return p.string();
   }
-  throw std::runtime_error(fmt::format("{}: no burnin-plan.json in it or above it (give --burnin)", results_dir));
+  throw InputError(fmt::format("{}: no burnin-plan.json in it or above it (give --burnin)", results_dir));
 }
 
 }  // namespace railyard

@@ -38,7 +38,7 @@ struct BurninPolicy {
 };
 
 // burnin.yaml: perftest: {min_fraction, min_gbps, min_bytes}, nccl: {busbw_per_400g, min_fraction,
-// min_busbw, min_bytes}, counters: {max_module_temp_c}. Throws std::runtime_error("FILE:LINE:COLUMN: key: why").
+// min_busbw, min_bytes}, counters: {max_module_temp_c}. Throws InputError("FILE:LINE:COLUMN: key: why").
 BurninPolicy ParseBurninPolicy(const std::string& yaml, const std::string& file);
 
 struct BurninCheck {
@@ -74,7 +74,7 @@ std::string BurninCheckHtml(const BurninCheck& check);
 BurninPlan BisectPlan(const BurninCheck& check);
 
 // The burnin-plan.json a results directory was written for: in it, or in the directory above it
-// (`burnin plan -o DIR` puts results/ beside it). Throws std::runtime_error naming the directory.
+// (`burnin plan -o DIR` puts results/ beside it). Throws InputError naming the directory.
 std::string FindBurninPlan(const std::string& results_dir);
 
 }  // namespace railyard

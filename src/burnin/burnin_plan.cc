@@ -104,13 +104,11 @@ std::string Stem(int round, size_t pair, const BurninEndpoint& s, const BurninEn
 
 void CheckOptions(const BurninOptions& o) {
   static const std::set<std::string> kPatterns = {"pairwise", "rail", "topo", "loopback"};
-  if (!kPatterns.count(o.pattern))
-    throw std::runtime_error(fmt::format("--pattern '{}': pairwise, rail, topo or loopback", o.pattern));
-  if (o.test != "perftest" && o.test != "nccl") throw std::runtime_error(fmt::format("--test '{}': perftest or nccl", o.test));
-  if (o.test == "nccl" && o.pattern == "loopback")
-    throw std::runtime_error("--test nccl: a loopback is a perftest pattern (one NIC)");
+  if (!kPatterns.count(o.pattern)) throw UsageError(fmt::format("--pattern '{}': pairwise, rail, topo or loopback", o.pattern));
+  if (o.test != "perftest" && o.test != "nccl") throw UsageError(fmt::format("--test '{}': perftest or nccl", o.test));
+  if (o.test == "nccl" && o.pattern == "loopback") throw UsageError("--test nccl: a loopback is a perftest pattern (one NIC)");
   if (o.test == "nccl" && o.pattern == "rail")
-    throw std::runtime_error("--pattern rail with --test nccl: use pairwise (NCCL_TESTS_SPLIT runs every rail of a host pair)");
+    throw UsageError("--pattern rail with --test nccl: use pairwise (NCCL_TESTS_SPLIT runs every rail of a host pair)");
 }
 
 // The plane: the one named, else compute, else the first with host links.
@@ -123,7 +121,7 @@ const PlannedPlane& ChoosePlane(const PlannedFabric& fabric, const std::string& 
   }
   std::string names;
   for (const PlannedPlane& p : fabric.planes) names += (names.empty() ? "" : ", ") + p.name;
-  throw std::runtime_error(fmt::format("--plane '{}': the plan's planes are {}", named, names));
+  throw UsageError(fmt::format("--plane '{}': the plan's planes are {}", named, names));
 }
 
 // The hosts asked for, in plan order: all of the plane's, a glob, or a Slurm host list (every name of
@@ -151,9 +149,8 @@ std::vector<uint32_t> PickHosts(const PlannedFabric& fabric, const Topology& t, 
     }
   }
   if (!unknown.empty()) {
-    throw std::runtime_error(fmt::format("--hosts: {} host(s) with no link on plane {}: {}{}", unknown.size(), plane,
-                                         unknown.front(),
-                                         unknown.size() > 1 ? fmt::format(" and {} more", unknown.size() - 1) : ""));
+    throw UsageError(fmt::format("--hosts: {} host(s) with no link on plane {}: {}{}", unknown.size(), plane, unknown.front(),
+                                 unknown.size() > 1 ? fmt::format(" and {} more", unknown.size() - 1) : ""));
   }
   std::sort(hosts.begin(), hosts.end());
   return hosts;
@@ -164,11 +161,11 @@ void CheckScriptSafeNames(const PlannedFabric& fabric, const Topology& t, const 
   static const std::regex kSafe("^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$");
   for (uint32_t h : hosts) {
     if (!std::regex_match(fabric.devices[h].name, kSafe)) {
-      throw std::runtime_error(fmt::format("host '{}': not a hostname railyard writes into a script", fabric.devices[h].name));
+      throw InputError(fmt::format("host '{}': not a hostname railyard writes into a script", fabric.devices[h].name));
     }
     for (const HostNic& n : t.nics.at(h)) {
       if (!std::regex_match(n.device, kSafe))
-        throw std::runtime_error(fmt::format("{}: device '{}': not a device name", fabric.devices[h].name, n.device));
+        throw InputError(fmt::format("{}: device '{}': not a device name", fabric.devices[h].name, n.device));
     }
   }
 }
@@ -268,8 +265,8 @@ class RoundBuilder {
   void Keep(BurninRound round) {
     total_ += round.pairs.size();
     if (total_ > kMaxPairs) {
-      throw std::runtime_error(fmt::format("--pattern {} over {} hosts is more than {} pairs: give --rounds to run fewer rounds",
-                                           o_.pattern, hosts_.size(), kMaxPairs));
+      throw UsageError(fmt::format("--pattern {} over {} hosts is more than {} pairs: give --rounds to run fewer rounds",
+                                   o_.pattern, hosts_.size(), kMaxPairs));
     }
     plan_.rounds.push_back(std::move(round));
   }
@@ -361,10 +358,9 @@ BurninPlan PlanBurnin(const PlannedFabric& fabric, const BurninOptions& o) {
   plan.hosts = hosts.size();
   CheckScriptSafeNames(fabric, t, hosts);
   if (o.pattern != "loopback" && hosts.size() < 2) {
-    throw std::runtime_error(
-        fmt::format("--pattern {}: {} host(s) on plane {}; a pair needs two", o.pattern, hosts.size(), plane.name));
+    throw UsageError(fmt::format("--pattern {}: {} host(s) on plane {}; a pair needs two", o.pattern, hosts.size(), plane.name));
   }
-  if (hosts.empty()) throw std::runtime_error(fmt::format("no host on plane {}", plane.name));
+  if (hosts.empty()) throw UsageError(fmt::format("no host on plane {}", plane.name));
   RoundBuilder rounds(fabric, t, o, hosts, plan);
   if (o.pattern == "pairwise") rounds.Pairwise();
   if (o.pattern == "rail") rounds.Rail();
@@ -456,7 +452,7 @@ std::vector<HostFile> BurninScripts(const BurninPlan& plan, const std::string& l
                                     const std::string& results) {
   // Names that only reach comments: a line break there would end the comment (util/config_emit.h).
   const std::string plan_name = CommentText(plan.plan_name), plane = CommentText(plan.plane), pattern = CommentText(plan.pattern);
-  if (launcher != "ssh" && launcher != "srun") throw std::runtime_error(fmt::format("--launcher '{}': ssh or srun", launcher));
+  if (launcher != "ssh" && launcher != "srun") throw UsageError(fmt::format("--launcher '{}': ssh or srun", launcher));
   std::vector<HostFile> files;
   // `on HOST CMD OUT`: a command on a host, its output in a file, in the background.
   const std::string on =

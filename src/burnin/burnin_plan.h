@@ -65,7 +65,7 @@ struct BurninOptions {
   bool counters = true;   // perftest: snapshot each NIC's counters (mlxlink -c -m) around every round
 };
 
-// Plans the rounds. Throws std::runtime_error for an unknown plane or pattern, a host list naming
+// Plans the rounds. Throws UsageError for an unknown plane or pattern, a host list naming
 // hosts the plane does not have, fewer than two hosts for a pairing pattern, or a plan too large to
 // write (more than 20 million pairs: give --rounds).
 BurninPlan PlanBurnin(const PlannedFabric& fabric, const BurninOptions& options);

@@ -109,7 +109,7 @@ class Catalog {
   // This catalog with a site's rows laid over it (`--catalog DIR`, RAILYARD_CATALOG): DIR holds any of
   // switches.csv, nics.csv and cables.csv in the embedded files' columns; a row whose model or OPN
   // is already known replaces that row, any other is added. Each row's `origin` says where it came
-  // from. Throws std::runtime_error("<file>:<line>: column <c>: ...") on a bad row, and on a
+  // from. Throws InputError("<file>:<line>: column <c>: ...") on a bad row, and on a
   // directory that holds none of those files or any other file.
   Catalog WithSite(const std::string& dir) const;
 

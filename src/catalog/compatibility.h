@@ -45,7 +45,7 @@ struct CompatMatrix {
   bool empty() const { return entries.empty(); }
 };
 
-// Throws std::runtime_error("FILE:LINE: column C (name): message") on a bad row or header.
+// Throws InputError("FILE:LINE: column C (name): message") on a bad row or header.
 CompatMatrix ParseCompatMatrix(std::string_view text, const std::string& file);
 CompatMatrix LoadCompatMatrix(const std::string& path);
 

@@ -41,7 +41,7 @@ struct PsidIssuer {
 class IdentityCatalog {
  public:
   static const IdentityCatalog& Builtin();
-  // Throws std::runtime_error naming the file, line and column on bad data.
+  // Throws InputError naming the file, line and column on bad data.
   static IdentityCatalog FromCsv(std::string_view families_csv, std::string_view ouis_csv, std::string_view psid_csv);
 
   // "1021", "0x1021", "15b3:1021" all name ConnectX-7's physical function.

@@ -60,70 +60,65 @@ std::function<int()> AddAcceptCommand(CLI::App& app) {
   set->add_option("--reason", a->reason, "why (kept in the ledger)")->required();
   set->add_option("--actor", a->actor, "who (default: $USER)");
   return [a, run, report, sign, set] {
-    try {
-      std::unique_ptr<LedgerStore> ledger = OpenLedger(a->db, report->parsed() ? LedgerAccess::kRead : LedgerAccess::kWrite);
-      std::string actor = a->actor.empty() ? (std::getenv("USER") ? std::getenv("USER") : "unknown") : a->actor;
-      AcceptancePolicy policy = a->policy.empty() ? AcceptancePolicy{} : LoadAcceptancePolicy(a->policy);
-      if (run->parsed()) {
-        std::vector<AcceptanceVerdict> verdicts = RunAcceptance(*ledger, policy, a->batch, actor);
-        std::map<std::string, size_t> counts;
-        size_t moved = 0;
-        for (const AcceptanceVerdict& v : verdicts) {
-          ++counts[v.to];
-          moved += v.to != v.from;
-        }
-        std::cout << fmt::format("{} assets, {} changed state:", verdicts.size(), moved);
-        for (const char* s : kAcceptanceStates) {
-          if (counts[s]) std::cout << fmt::format(" {} {}", counts[s], s);
-        }
-        std::cout << "\n";
-        return counts["rejected"] ? kExitFindings : kExitOk;
+    std::unique_ptr<LedgerStore> ledger = OpenLedger(a->db, report->parsed() ? LedgerAccess::kRead : LedgerAccess::kWrite);
+    std::string actor = a->actor.empty() ? (std::getenv("USER") ? std::getenv("USER") : "unknown") : a->actor;
+    AcceptancePolicy policy = a->policy.empty() ? AcceptancePolicy{} : LoadAcceptancePolicy(a->policy);
+    if (run->parsed()) {
+      std::vector<AcceptanceVerdict> verdicts = RunAcceptance(*ledger, policy, a->batch, actor);
+      std::map<std::string, size_t> counts;
+      size_t moved = 0;
+      for (const AcceptanceVerdict& v : verdicts) {
+        ++counts[v.to];
+        moved += v.to != v.from;
       }
-      if (report->parsed()) {
-        // The report shows the recorded states: evaluate without recording.
-        std::vector<AcceptanceVerdict> verdicts;
-        ledger->ForEachAsset([&](const Asset& asset) {
-          auto b = asset.fields.find("batch");
-          if (!a->batch.empty() && (b == asset.fields.end() || b->second != a->batch)) return;
-          AcceptanceVerdict v = Evaluate(asset, policy);
-          auto state = asset.fields.find("state");
-          v.to = state == asset.fields.end() ? "received" : state->second;
-          if (auto r = asset.fields.find("state.reasons"); r != asset.fields.end() && r->second != "-")
-            v.reasons = {r->second};
-          else
-            v.reasons.clear();
-          verdicts.push_back(std::move(v));
-        });
-        if (verdicts.empty()) throw std::invalid_argument(fmt::format("no asset in batch '{}'", a->batch));
-        // Both outputs or neither: each is written to its temporary file first, then the pair is committed.
-        std::vector<std::unique_ptr<OutputFile>> outputs;
-        if (!a->csv.empty()) outputs.push_back(std::make_unique<OutputFile>(a->csv));
-        if (!a->html.empty()) outputs.push_back(std::make_unique<OutputFile>(a->html));
-        size_t next = 0;
-        if (!a->csv.empty()) outputs[next++]->Append(AcceptanceCsv(verdicts));
-        if (!a->html.empty()) outputs[next++]->Append(AcceptanceHtml(verdicts, a->batch, Now()));
-        std::vector<OutputFile*> outputs_set;
-        for (auto& o : outputs) outputs_set.push_back(o.get());
-        CommitAll(outputs_set);
-        if (a->csv.empty() && a->html.empty()) std::cout << AcceptanceCsv(verdicts);
-        return kExitOk;
+      std::cout << fmt::format("{} assets, {} changed state:", verdicts.size(), moved);
+      for (const char* s : kAcceptanceStates) {
+        if (counts[s]) std::cout << fmt::format(" {} {}", counts[s], s);
       }
-      if (sign->parsed()) {
-        std::vector<std::string> serials = SignOffBatch(*ledger, a->batch, actor);
-        std::cout << fmt::format("batch {}: {} assets accepted by {}\n", a->batch, serials.size(), actor);
-        return kExitOk;
-      }
-      if (set->parsed()) {
-        std::optional<Asset> asset = ledger->Get(a->serial);
-        if (!asset) throw std::invalid_argument(fmt::format("{}: no such serial in {}", a->serial, a->db));
-        ledger->Record({{a->serial, asset->kind, {{"state", a->state}, {"state.reasons", a->reason}}, 0}}, actor,
-                       "railyard accept set");
-        std::cout << fmt::format("{}: {}\n", a->serial, a->state);
-        return kExitOk;
-      }
-    } catch (const std::exception& e) {
-      PrintError(e.what());
-      return kExitInput;
+      std::cout << "\n";
+      return counts["rejected"] ? kExitFindings : kExitOk;
+    }
+    if (report->parsed()) {
+      // The report shows the recorded states: evaluate without recording.
+      std::vector<AcceptanceVerdict> verdicts;
+      ledger->ForEachAsset([&](const Asset& asset) {
+        auto b = asset.fields.find("batch");
+        if (!a->batch.empty() && (b == asset.fields.end() || b->second != a->batch)) return;
+        AcceptanceVerdict v = Evaluate(asset, policy);
+        auto state = asset.fields.find("state");
+        v.to = state == asset.fields.end() ? "received" : state->second;
+        if (auto r = asset.fields.find("state.reasons"); r != asset.fields.end() && r->second != "-")
+          v.reasons = {r->second};
+        else
+          v.reasons.clear();
+        verdicts.push_back(std::move(v));
+      });
+      if (verdicts.empty()) throw UsageError(fmt::format("no asset in batch '{}'", a->batch));
+      // Both outputs or neither: each is written to its temporary file first, then the pair is committed.
+      std::vector<std::unique_ptr<OutputFile>> outputs;
+      if (!a->csv.empty()) outputs.push_back(std::make_unique<OutputFile>(a->csv));
+      if (!a->html.empty()) outputs.push_back(std::make_unique<OutputFile>(a->html));
+      size_t next = 0;
+      if (!a->csv.empty()) outputs[next++]->Append(AcceptanceCsv(verdicts));
+      if (!a->html.empty()) outputs[next++]->Append(AcceptanceHtml(verdicts, a->batch, Now()));
+      std::vector<OutputFile*> outputs_set;
+      for (auto& o : outputs) outputs_set.push_back(o.get());
+      CommitAll(outputs_set);
+      if (a->csv.empty() && a->html.empty()) std::cout << AcceptanceCsv(verdicts);
+      return kExitOk;
+    }
+    if (sign->parsed()) {
+      std::vector<std::string> serials = SignOffBatch(*ledger, a->batch, actor);
+      std::cout << fmt::format("batch {}: {} assets accepted by {}\n", a->batch, serials.size(), actor);
+      return kExitOk;
+    }
+    if (set->parsed()) {
+      std::optional<Asset> asset = ledger->Get(a->serial);
+      if (!asset) throw UsageError(fmt::format("{}: no such serial in {}", a->serial, a->db));
+      ledger->Record({{a->serial, asset->kind, {{"state", a->state}, {"state.reasons", a->reason}}, 0}}, actor,
+                     "railyard accept set");
+      std::cout << fmt::format("{}: {}\n", a->serial, a->state);
+      return kExitOk;
     }
     return kExitInput;
   };

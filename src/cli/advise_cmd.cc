@@ -25,21 +25,16 @@ std::function<int()> AddAdviseCommand(CLI::App& app) {
   cmd->add_option("--format", a->format, "table | json | md")->check(CLI::IsMember({"table", "json", "md"}));
   cmd->add_option("--catalog", a->catalog_dir, "site catalog directory laid over the built-in one");
   return [a] {
-    try {
-      const Catalog& catalog = CatalogFor(a->catalog_dir);
-      Spec spec = LoadSpec(a->spec, catalog);
-      AdviceAnswers answers = a->answers.empty() ? AdviceAnswers{} : LoadAdviceAnswers(a->answers);
-      Advice advice = Advise(spec, answers, catalog);
-      if (a->format == "json") {
-        std::cout << AdviceJson(advice).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-      } else {
-        std::cout << AdviceText(advice, a->format == "md");
-      }
-      return kExitOk;
-    } catch (const std::exception& e) {
-      PrintError(e.what());
-      return kExitInput;
+    const Catalog& catalog = CatalogFor(a->catalog_dir);
+    Spec spec = LoadSpec(a->spec, catalog);
+    AdviceAnswers answers = a->answers.empty() ? AdviceAnswers{} : LoadAdviceAnswers(a->answers);
+    Advice advice = Advise(spec, answers, catalog);
+    if (a->format == "json") {
+      std::cout << AdviceJson(advice).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    } else {
+      std::cout << AdviceText(advice, a->format == "md");
     }
+    return kExitOk;
   };
 }
 

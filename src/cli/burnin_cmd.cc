@@ -120,7 +120,7 @@ SubVerb AddCheck(CLI::App& verb) {
       // Opened before the check, so a wrong --ledger stops here, before anything is recorded.
       std::unique_ptr<LedgerStore> ledger;
       if (!c->ledger.empty()) {
-        if (c->facts.empty()) throw std::runtime_error("--ledger needs --facts: the host facts map each RDMA device to its card");
+        if (c->facts.empty()) throw UsageError("--ledger needs --facts: the host facts map each RDMA device to its card");
         ledger = OpenLedger(c->ledger, LedgerAccess::kWrite);
       }
       std::string burnin;

@@ -31,14 +31,7 @@ std::function<int()> AddCatalogCommand(CLI::App& app) {
   cmd->add_option("--catalog", *site, "site catalog directory laid over the built-in one (shows each row's origin)")
       ->envname("RAILYARD_CATALOG");
   return [what, format, site]() -> int {
-    const Catalog* loaded = nullptr;
-    try {
-      loaded = &CatalogFor(*site);
-    } catch (const std::exception& e) {
-      PrintError(e.what());
-      return kExitInput;
-    }
-    const Catalog& c = *loaded;
+    const Catalog& c = CatalogFor(*site);
     nlohmann::json rows = nlohmann::json::array();
     std::string table;
     if (*what == "switches") {

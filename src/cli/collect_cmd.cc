@@ -41,74 +41,68 @@ std::function<int()> AddCollectCommand(CLI::App& app) {
   cmd->add_flag("--list-slots", a->list_slots, "print every file a capture directory may hold, with the command that makes it");
   cmd->add_option("--timeout-ms", a->timeout_ms, "per-tool timeout (default 10000)")->check(CLI::Range(100, 600000));
   return [a] {
-    try {
-      if (a->list_slots) {
-        std::cout << CaptureSlotsTable();
-        return kExitOk;
-      }
-      if (a->switch_facts) {
-        if (a->from.empty())
-          throw std::runtime_error("--switch needs --from DIR: railyard reads a switch's saved outputs, it does not log in");
-        SwitchFactsSet set = CollectSwitchesFrom(a->from);
-        auto say = [&](const SwitchFactsWarning& w) {
-          Warn(w.source + (w.line ? ":" + std::to_string(w.line) : "") + ": " + w.message);
-        };
-        for (const SwitchFactsWarning& w : set.warnings) say(w);
-        std::string ndjson;
-        size_t written = 0;
-        for (const SwitchFacts& sw : set.switches) {
-          for (const SwitchFactsWarning& w : sw.warnings) say(w);
-          if (sw.ports.empty()) {  // said, and not written: a document without ports would read as a healthy switch
-            say({a->from, 0, fmt::format("{}: no port read, so no document written for it", sw.hostname)});
-            continue;
-          }
-          ndjson += SwitchFactsJson(sw) + "\n";
-          ++written;
+    if (a->list_slots) {
+      std::cout << CaptureSlotsTable();
+      return kExitOk;
+    }
+    if (a->switch_facts) {
+      if (a->from.empty())
+        throw UsageError("--switch needs --from DIR: railyard reads a switch's saved outputs, it does not log in");
+      SwitchFactsSet set = CollectSwitchesFrom(a->from);
+      auto say = [&](const SwitchFactsWarning& w) {
+        Warn(w.source + (w.line ? ":" + std::to_string(w.line) : "") + ": " + w.message);
+      };
+      for (const SwitchFactsWarning& w : set.warnings) say(w);
+      std::string ndjson;
+      size_t written = 0;
+      for (const SwitchFacts& sw : set.switches) {
+        for (const SwitchFactsWarning& w : sw.warnings) say(w);
+        if (sw.ports.empty()) {  // said, and not written: a document without ports would read as a healthy switch
+          say({a->from, 0, fmt::format("{}: no port read, so no document written for it", sw.hostname)});
+          continue;
         }
-        if (written == 0)
-          throw std::runtime_error(fmt::format("{}: no port read from any file (docs/switch.md lists the names)", a->from));
-        if (a->out.empty()) {
-          std::cout << ndjson;
-        } else {
-          OutputFile out(a->out);
-          out.Append(ndjson);
-          out.Commit();
-        }
-        return kExitOk;
+        ndjson += SwitchFactsJson(sw) + "\n";
+        ++written;
       }
-      CollectInputs inputs;
-      if (!a->from.empty()) {
-        // An empty capture directory is a capture that did not happen: said, not written as a host.
-        if (std::filesystem::is_empty(a->from))
-          throw InputError(a->from, 0, 0, "",
-                           "the directory is empty: no tool output to build facts from (docs/facts.md lists the names)");
-        inputs = ReadCaptureDir(a->from);
-      } else {
-        LiveOptions options;
-        options.run_tools = !a->no_tools;
-        options.tool_timeout_ms = a->timeout_ms;
-        inputs = CollectLive(options);
-      }
-      HostFacts built = BuildHostFacts(inputs);
-      // What was read but not understood is said where the user sees it, not only inside the JSON.
-      for (const SourceStatus& s : built.sources) {
-        for (const std::string& w : s.warnings) Warn(s.name + ": " + w);
-      }
-      nlohmann::json facts = ToJson(built);
+      if (written == 0) throw InputError(fmt::format("{}: no port read from any file (docs/switch.md lists the names)", a->from));
       if (a->out.empty()) {
-        std::cout << facts.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
-                  << "\n";  // one line: NDJSON when many hosts write to one stream
+        std::cout << ndjson;
       } else {
         OutputFile out(a->out);
-        out.Append(facts.dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
-        out.Append("\n");
+        out.Append(ndjson);
         out.Commit();
       }
       return kExitOk;
-    } catch (const std::exception& e) {
-      PrintError(e.what());
-      return kExitInput;
     }
+    CollectInputs inputs;
+    if (!a->from.empty()) {
+      // An empty capture directory is a capture that did not happen: said, not written as a host.
+      if (std::filesystem::is_empty(a->from))
+        throw InputError(a->from, 0, 0, "",
+                         "the directory is empty: no tool output to build facts from (docs/facts.md lists the names)");
+      inputs = ReadCaptureDir(a->from);
+    } else {
+      LiveOptions options;
+      options.run_tools = !a->no_tools;
+      options.tool_timeout_ms = a->timeout_ms;
+      inputs = CollectLive(options);
+    }
+    HostFacts built = BuildHostFacts(inputs);
+    // What was read but not understood is said where the user sees it, not only inside the JSON.
+    for (const SourceStatus& s : built.sources) {
+      for (const std::string& w : s.warnings) Warn(s.name + ": " + w);
+    }
+    nlohmann::json facts = ToJson(built);
+    if (a->out.empty()) {
+      std::cout << facts.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+                << "\n";  // one line: NDJSON when many hosts write to one stream
+    } else {
+      OutputFile out(a->out);
+      out.Append(facts.dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
+      out.Append("\n");
+      out.Commit();
+    }
+    return kExitOk;
   };
 }
 

@@ -12,6 +12,7 @@
 
 #include "catalog/catalog.h"
 #include "planfile/planned.h"
+#include "util/input_error.h"
 #include "util/secret_mask.h"
 
 namespace railyard::cli {
@@ -19,7 +20,8 @@ namespace railyard::cli {
 // Exit codes scripts rely on.
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitFindings = 1;  // findings at or above --fail-on
-inline constexpr int kExitInput = 2;     // usage or input error
+inline constexpr int kExitInput = 2;     // usage or input error: an InputError (util/input_error.h)
+inline constexpr int kExitFailure = 3;   // anything else: I/O (a full disk, an unwritable output), a held lock, a bug
 
 // An existing file, or "-" for standard input (for options whose reader takes "-": util/file.h).
 inline const CLI::Validator kFileOrStdin([](std::string& path) { return path == "-" ? std::string() : CLI::ExistingFile(path); },
@@ -65,15 +67,11 @@ inline std::function<int()> RunWhicheverRan(std::vector<SubVerb> verbs) {
 // `railyard: error: WHAT` on stderr, every password in it masked (util/secret_mask): the one way an
 // error reaches the terminal.
 inline void PrintError(std::string_view what) { std::cerr << "railyard: error: " << MaskSecrets(what) << "\n"; }
-// Runs `body`; what it throws is printed as `railyard: error: …` and exits kExitInput.
-inline int ReportingErrors(const std::function<int()>& body) {
-  try {
-    return body();
-  } catch (const std::exception& e) {
-    PrintError(e.what());
-    return kExitInput;
-  }
-}
+// Runs `body`; what it throws is printed as `railyard: error: …` and the exit code says which of the
+// two channels it came by: kExitInput for an InputError (what a user wrote or a tool printed: fix the
+// input), kExitFailure for everything else (I/O, a lock, an internal error: the input may be fine).
+// main() runs every command through it: the one catch in the CLI.
+int ReportingErrors(const std::function<int()>& body);
 
 // Registers the verb on `app`; the returned function runs it when the verb was chosen.
 std::function<int()> AddPlanCommand(CLI::App& app);

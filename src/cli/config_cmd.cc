@@ -67,35 +67,29 @@ std::function<int()> AddConfigCommand(CLI::App& app) {
   switches->add_option("-o,--output", sa->out, "directory (one file per switch) or FILE.tar")->required();
   return [a, hosts, r, roce, sa, switches]() -> int {
     if (!hosts->parsed() && !roce->parsed() && !switches->parsed()) return kExitInput;
-    try {
-      if (switches->parsed()) {
-        SwitchConfigs configs = ReadSwitchConfigs(sa->plan);
-        size_t n = WriteSwitchConfigs(configs, sa->glob, sa->out, sa->os);
-        Note(fmt::format("wrote the {} configuration of {} switch(es) to {}",
-                         sa->os == "sonic" ? "SONiC"
-                         : sa->os == "eos" ? "EOS"
-                                           : "NVUE",
-                         n, sa->out));
-        return kExitOk;
-      }
-      if (roce->parsed()) {
-        HostConfigs configs = ReadHostConfigs(r->plan);
-        size_t n =
-            WriteHostFiles(configs, r->host, r->out, [&](const std::string& host, const std::vector<HostPortConfig>& ports) {
-              return RoceFiles(host, ports, configs.plan_name);
-            });
-        Note(fmt::format("wrote the RoCE QoS script and unit of {} host(s) to {}", n, r->out));
-        return kExitOk;
-      }
-      HostConfigs configs = ReadHostConfigs(a->plan);
-      size_t n = WriteHostConfigs(configs, a->host, a->out, a->format);
-      for (const std::string& note : configs.notes) Note(note);
-      Note(fmt::format("wrote the {} configuration of {} host(s) to {}", a->format, n, a->out));
+    if (switches->parsed()) {
+      SwitchConfigs configs = ReadSwitchConfigs(sa->plan);
+      size_t n = WriteSwitchConfigs(configs, sa->glob, sa->out, sa->os);
+      Note(fmt::format("wrote the {} configuration of {} switch(es) to {}",
+                       sa->os == "sonic" ? "SONiC"
+                       : sa->os == "eos" ? "EOS"
+                                         : "NVUE",
+                       n, sa->out));
       return kExitOk;
-    } catch (const std::exception& e) {
-      PrintError(e.what());
-      return kExitInput;
     }
+    if (roce->parsed()) {
+      HostConfigs configs = ReadHostConfigs(r->plan);
+      size_t n = WriteHostFiles(configs, r->host, r->out, [&](const std::string& host, const std::vector<HostPortConfig>& ports) {
+        return RoceFiles(host, ports, configs.plan_name);
+      });
+      Note(fmt::format("wrote the RoCE QoS script and unit of {} host(s) to {}", n, r->out));
+      return kExitOk;
+    }
+    HostConfigs configs = ReadHostConfigs(a->plan);
+    size_t n = WriteHostConfigs(configs, a->host, a->out, a->format);
+    for (const std::string& note : configs.notes) Note(note);
+    Note(fmt::format("wrote the {} configuration of {} host(s) to {}", a->format, n, a->out));
+    return kExitOk;
   };
 }
 

@@ -73,75 +73,64 @@ std::function<int()> AddDoctorCommand(CLI::App& app) {
       std::cerr << "railyard doctor: give FACTS (files, directories or NDJSON from `railyard collect`)\n";
       return kExitInput;
     }
-    try {
-      DoctorPolicy policy = a->policy.empty() ? DoctorPolicy{} : LoadPolicy(a->policy);
-      if (!a->hcl.empty()) LoadHcl(policy, a->hcl);
-      if (!a->compat.empty()) {
-        try {
-          policy.compat = LoadCompatMatrix(a->compat);
-        } catch (const std::runtime_error& e) {
-          throw PolicyError(e.what());
-        }
-      }
-      std::shared_ptr<HostPlan> plan;
-      if (!a->plan.empty()) plan = std::make_shared<HostPlan>(LoadPlanNoting(a->plan, true));
-      if (!a->names.empty()) {
-        if (!plan) throw std::invalid_argument("--names needs --plan");
-        plan->LoadNames(a->names);
-      }
-      if (!a->symptom.empty()) {
-        if (a->format != "table" && a->format != "json") throw std::invalid_argument("--symptom prints table or json");
-        bool failed = false;
-        RunSymptom(a->symptom, HostFacts{}, policy);  // an unknown symptom is an input error before any reading
-        nlohmann::json hosts = nlohmann::json::array();
-        // The switches first (a walk may look at the switch end), then each host.
-        std::vector<SwitchFacts> switches;
-        ForEachFacts(
-            a->facts, [](HostFacts&&) {}, [&](SwitchFacts&& s) { switches.push_back(std::move(s)); });
-        ForEachFacts(
-            a->facts,
-            [&](HostFacts&& f) {
-              std::vector<StepResult> steps = RunSymptom(a->symptom, f, policy, switches, plan);
-              for (const StepResult& s : steps) failed = failed || s.status == StepStatus::kFailed;
-              if (a->format == "json")
-                hosts.push_back(SymptomJson(a->symptom, f.hostname, steps));
-              else
-                std::cout << SymptomTable(f.hostname, steps);
-            },
-            [](SwitchFacts&&) {});
-        if (a->format == "json") {
-          std::cout << nlohmann::json{{"schema", kSymptomSchema}, {"symptom", a->symptom}, {"hosts", hosts}}.dump(
-                           2, ' ', false, nlohmann::json::error_handler_t::replace)
-                    << "\n";
-        }
-        return failed ? kExitFindings : kExitOk;
-      }
-      Doctor doctor(policy, plan);
-      if (plan) doctor.SetSwitchConfigPlan(a->plan);  // switch-config-drift, read when a running configuration is given
-      // Each host's rules run on the thread that parsed it; the report is assembled here, in input order.
-      ForEachExaminedFacts(
-          a->facts, [&](HostFacts&& f) -> std::any { return doctor.Examine(f); },
-          [&](std::any&& examined) { doctor.Add(std::move(*std::any_cast<Doctor::HostExamination>(&examined))); },
-          [&](SwitchFacts&& f) { doctor.AddSwitch(f); });
-      DoctorReport report = doctor.Finish();
-      // No facts at all is nothing examined, not a clean bill of health.
-      if (report.hosts.empty() && report.switches.empty())
-        throw InputError(fmt::format("{}: no host or switch facts in it: nothing was examined",
-                                     a->facts.size() == 1 ? ShownPath(a->facts[0]) : "the inputs"));
-      Detail(fmt::format("{} host(s) and {} switch(es) from {} input(s); {} rule(s) ran{}; {} finding(s)", report.hosts.size(),
-                         report.switches.size(), a->facts.size(), report.rules_run.size(), plan ? " with the plan" : "",
-                         report.findings.size()));
-      if (a->format == "json")
-        std::cout << DoctorJson(report);
-      else if (a->format == "table")
-        std::cout << DoctorTable(report);
-      else
-        std::cout << RenderFindings(report.findings, DoctorScope(report), *ParseFindingsFormat(a->format));
-      return AnyAtOrAbove(report.findings, *ParseSeverity(a->fail_on)) ? kExitFindings : kExitOk;
-    } catch (const std::exception& e) {
-      PrintError(e.what());
-      return kExitInput;
+    DoctorPolicy policy = a->policy.empty() ? DoctorPolicy{} : LoadPolicy(a->policy);
+    if (!a->hcl.empty()) LoadHcl(policy, a->hcl);
+    if (!a->compat.empty()) policy.compat = LoadCompatMatrix(a->compat);
+    std::shared_ptr<HostPlan> plan;
+    if (!a->plan.empty()) plan = std::make_shared<HostPlan>(LoadPlanNoting(a->plan, true));
+    if (!a->names.empty()) {
+      if (!plan) throw UsageError("--names needs --plan");
+      plan->LoadNames(a->names);
     }
+    if (!a->symptom.empty()) {
+      if (a->format != "table" && a->format != "json") throw UsageError("--symptom prints table or json");
+      bool failed = false;
+      RunSymptom(a->symptom, HostFacts{}, policy);  // an unknown symptom is an input error before any reading
+      nlohmann::json hosts = nlohmann::json::array();
+      // The switches first (a walk may look at the switch end), then each host.
+      std::vector<SwitchFacts> switches;
+      ForEachFacts(
+          a->facts, [](HostFacts&&) {}, [&](SwitchFacts&& s) { switches.push_back(std::move(s)); });
+      ForEachFacts(
+          a->facts,
+          [&](HostFacts&& f) {
+            std::vector<StepResult> steps = RunSymptom(a->symptom, f, policy, switches, plan);
+            for (const StepResult& s : steps) failed = failed || s.status == StepStatus::kFailed;
+            if (a->format == "json")
+              hosts.push_back(SymptomJson(a->symptom, f.hostname, steps));
+            else
+              std::cout << SymptomTable(f.hostname, steps);
+          },
+          [](SwitchFacts&&) {});
+      if (a->format == "json") {
+        std::cout << nlohmann::json{{"schema", kSymptomSchema}, {"symptom", a->symptom}, {"hosts", hosts}}.dump(
+                         2, ' ', false, nlohmann::json::error_handler_t::replace)
+                  << "\n";
+      }
+      return failed ? kExitFindings : kExitOk;
+    }
+    Doctor doctor(policy, plan);
+    if (plan) doctor.SetSwitchConfigPlan(a->plan);  // switch-config-drift, read when a running configuration is given
+    // Each host's rules run on the thread that parsed it; the report is assembled here, in input order.
+    ForEachExaminedFacts(
+        a->facts, [&](HostFacts&& f) -> std::any { return doctor.Examine(f); },
+        [&](std::any&& examined) { doctor.Add(std::move(*std::any_cast<Doctor::HostExamination>(&examined))); },
+        [&](SwitchFacts&& f) { doctor.AddSwitch(f); });
+    DoctorReport report = doctor.Finish();
+    // No facts at all is nothing examined, not a clean bill of health.
+    if (report.hosts.empty() && report.switches.empty())
+      throw InputError(fmt::format("{}: no host or switch facts in it: nothing was examined",
+                                   a->facts.size() == 1 ? ShownPath(a->facts[0]) : "the inputs"));
+    Detail(fmt::format("{} host(s) and {} switch(es) from {} input(s); {} rule(s) ran{}; {} finding(s)", report.hosts.size(),
+                       report.switches.size(), a->facts.size(), report.rules_run.size(), plan ? " with the plan" : "",
+                       report.findings.size()));
+    if (a->format == "json")
+      std::cout << DoctorJson(report);
+    else if (a->format == "table")
+      std::cout << DoctorTable(report);
+    else
+      std::cout << RenderFindings(report.findings, DoctorScope(report), *ParseFindingsFormat(a->format));
+    return AnyAtOrAbove(report.findings, *ParseSeverity(a->fail_on)) ? kExitFindings : kExitOk;
   };
 }
 

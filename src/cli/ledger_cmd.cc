@@ -173,25 +173,20 @@ std::function<int()> AddLedgerCommand(CLI::App& app) {
   labels->add_option("--plan", a->plan, "plan.json: each label's ends and the planned part");
   labels->add_option("--state", a->state, "only assets in this state (default accepted; \"\" for all)");
   return [a, import, show, history, list, check, labels] {
-    try {
-      // Only import writes; every other verb reads (read-only: a mistyped --db is an error, not a new ledger).
-      LedgerAccess access = import->parsed()  ? LedgerAccess::kWrite
-                            : check->parsed() ? LedgerAccess::kReadFull
-                                              : LedgerAccess::kRead;
-      std::unique_ptr<LedgerStore> ledger = OpenLedger(a->db, access);
-      if (import->parsed()) return RunImport(*a, *ledger);
-      if (show->parsed()) return RunShow(*a, *ledger);
-      if (history->parsed()) return RunHistory(*a, *ledger);
-      if (list->parsed()) {
-        std::cout << AssetListing(*ledger, {a->list_batch, a->list_kind, a->list_state}, a->list_csv);
-        return kExitOk;
-      }
-      if (labels->parsed()) return RunLabels(*a, *ledger);
-      if (check->parsed()) return RunCheck(*a, *ledger);
-    } catch (const std::exception& e) {
-      PrintError(e.what());
-      return kExitInput;
+    // Only import writes; every other verb reads (read-only: a mistyped --db is an error, not a new ledger).
+    LedgerAccess access = import->parsed()  ? LedgerAccess::kWrite
+                          : check->parsed() ? LedgerAccess::kReadFull
+                                            : LedgerAccess::kRead;
+    std::unique_ptr<LedgerStore> ledger = OpenLedger(a->db, access);
+    if (import->parsed()) return RunImport(*a, *ledger);
+    if (show->parsed()) return RunShow(*a, *ledger);
+    if (history->parsed()) return RunHistory(*a, *ledger);
+    if (list->parsed()) {
+      std::cout << AssetListing(*ledger, {a->list_batch, a->list_kind, a->list_state}, a->list_csv);
+      return kExitOk;
     }
+    if (labels->parsed()) return RunLabels(*a, *ledger);
+    if (check->parsed()) return RunCheck(*a, *ledger);
     return kExitInput;
   };
 }

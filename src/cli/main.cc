@@ -30,7 +30,8 @@ int main(int argc, char** argv) {
       "  railyard verify --plan out/plan.json --ibnetdiscover fabric.topo   # cabling as built vs plan\n"
       "  railyard collect -o host.json                             # this host's NIC facts\n"
       "  railyard doctor facts/ --fail-on warning                  # faults in many hosts' facts\n"
-      "\nExit codes: 0 ok, 1 findings at or above --fail-on, 2 usage or input error.");
+      "\nExit codes: 0 ok, 1 findings at or above --fail-on, 2 usage or input error (fix what was given),\n"
+      "3 any other failure (I/O such as an unwritable output, a held lock, an internal error).");
   app.require_subcommand(1);
   app.set_version_flag("--version", railyard::VersionLine());
   // Global options, before or after the command ("railyard -q collect", "railyard collect -q"):
@@ -93,7 +94,7 @@ int main(int argc, char** argv) {
   const auto started = std::chrono::steady_clock::now();
   int code = railyard::cli::kExitInput;
   for (const auto& [name, run] : commands) {
-    if (app.got_subcommand(name)) code = run();
+    if (app.got_subcommand(name)) code = railyard::cli::ReportingErrors(run);
   }
   const std::chrono::duration<double> took = std::chrono::steady_clock::now() - started;
   std::string command;  // "ledger import": the command and its sub-command

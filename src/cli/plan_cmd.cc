@@ -20,45 +20,37 @@ namespace railyard::cli {
 
 int RunPlan(const PlanOptions& o, bool check_only) {
   Severity fail_on = *ParseSeverity(o.fail_on);
-  try {
-    const Catalog& catalog = CatalogFor(o.catalog_dir);
-    Spec spec = LoadSpec(o.spec, catalog);
-    Progress("planning");
-    PlanResult result = Plan(spec, catalog);
-    if (check_only) {
-      FindingsScope scope{"check", {}, {}};
-      for (const DesignRule& rule : DesignRules()) scope.rules_run.emplace_back(rule.id);
-      std::cout << RenderFindings(result.findings, scope, *ParseFindingsFormat(o.format));
-    } else {
-      size_t errors = std::count_if(result.findings.begin(), result.findings.end(),
-                                    [](const Finding& f) { return f.severity == Severity::kError; });
-      if (!o.out_dir.empty() && errors > 0 && !o.force) {
-        // A BOM with a plane missing is easy to hand to procurement by mistake: nothing is written.
-        std::cerr << "railyard: error: the plan has " << errors << " error finding(s) (below): nothing written to " << o.out_dir
-                  << "; fix them, or give --force to write files stamped NOT FOR ORDERING\n";
-      } else if (!o.out_dir.empty()) {
-        Progress("writing outputs");
-        WriteOptions write;
-        if (errors > 0) write.not_for_ordering = fmt::format("written with --force despite {} error finding(s)", errors);
-        auto files = WritePlanOutputs(result, catalog, o.out_dir, write);
-        if (o.format != "json") {
-          Note(fmt::format("wrote {} files to {}{}", files.size(), o.out_dir, errors > 0 ? " (stamped NOT FOR ORDERING)" : ""));
-        }
-      }
-      if (o.format == "json") {
-        std::cout << PlanSummaryJson(result, catalog).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-      } else {
-        std::cout << PlanSummaryTable(result, catalog);
+  const Catalog& catalog = CatalogFor(o.catalog_dir);
+  Spec spec = LoadSpec(o.spec, catalog);
+  Progress("planning");
+  PlanResult result = Plan(spec, catalog);
+  if (check_only) {
+    FindingsScope scope{"check", {}, {}};
+    for (const DesignRule& rule : DesignRules()) scope.rules_run.emplace_back(rule.id);
+    std::cout << RenderFindings(result.findings, scope, *ParseFindingsFormat(o.format));
+  } else {
+    size_t errors = std::count_if(result.findings.begin(), result.findings.end(),
+                                  [](const Finding& f) { return f.severity == Severity::kError; });
+    if (!o.out_dir.empty() && errors > 0 && !o.force) {
+      // A BOM with a plane missing is easy to hand to procurement by mistake: nothing is written.
+      std::cerr << "railyard: error: the plan has " << errors << " error finding(s) (below): nothing written to " << o.out_dir
+                << "; fix them, or give --force to write files stamped NOT FOR ORDERING\n";
+    } else if (!o.out_dir.empty()) {
+      Progress("writing outputs");
+      WriteOptions write;
+      if (errors > 0) write.not_for_ordering = fmt::format("written with --force despite {} error finding(s)", errors);
+      auto files = WritePlanOutputs(result, catalog, o.out_dir, write);
+      if (o.format != "json") {
+        Note(fmt::format("wrote {} files to {}{}", files.size(), o.out_dir, errors > 0 ? " (stamped NOT FOR ORDERING)" : ""));
       }
     }
-    return AnyAtOrAbove(result.findings, fail_on) ? kExitFindings : kExitOk;
-  } catch (const SpecError& e) {
-    PrintError(e.what());
-    return kExitInput;
-  } catch (const std::exception& e) {
-    PrintError(e.what());
-    return kExitInput;
+    if (o.format == "json") {
+      std::cout << PlanSummaryJson(result, catalog).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    } else {
+      std::cout << PlanSummaryTable(result, catalog);
+    }
   }
+  return AnyAtOrAbove(result.findings, fail_on) ? kExitFindings : kExitOk;
 }
 
 const Catalog& CatalogFor(const std::string& site_dir) {

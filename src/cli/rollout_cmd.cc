@@ -90,7 +90,7 @@ SubVerb AddPlan(CLI::App& verb) {
         if (input == "-") input = stdin_copy.Of(ReadWholeFile("-"));
       }
       ForEachFacts(inputs, [&](HostFacts&& facts) { fleet.push_back(FleetHostFromFacts(facts)); });
-      if (fleet.empty()) throw std::runtime_error("no host facts in the given --facts");
+      if (fleet.empty()) throw InputError("no host facts in the given --facts");
       std::map<std::string, std::string> suspect;
       if (!a->ledger.empty()) suspect = SuspectCards(*OpenLedger(a->ledger, LedgerAccess::kRead));
       std::vector<SwitchFirmwareSeen> switches;
@@ -98,8 +98,7 @@ SubVerb AddPlan(CLI::App& verb) {
       RolloutPlan rollout = PlanRollout(plan.get(), fleet, target, policy, suspect, switches);
       if (!a->out.empty()) {
         if (policy.two_person && NormalizedApprover(a->by, "--by").empty())
-          throw std::runtime_error(
-              "--by: the policy wants two people, and who plans is unknown ($USER is unset): give --by NAME");
+          throw UsageError("--by: the policy wants two people, and who plans is unknown ($USER is unset): give --by NAME");
         StateDirLock lock(a->out);
         if (std::string done = PrepareStateDir(a->out, a->replace); !done.empty()) Note(done);
         WriteRolloutState(rollout, target, policy, a->out, a->by, inputs);

@@ -51,12 +51,7 @@ std::function<int()> AddServeCommand(CLI::App& app) {
       return kExitInput;
     }
     if (!a->token_file.empty()) {
-      try {
-        options.token = ReadTokenFile(a->token_file);
-      } catch (const std::exception& e) {
-        PrintError(e.what());
-        return kExitInput;
-      }
+      options.token = ReadTokenFile(a->token_file);
     } else {
       options.token = a->token;
       const char* env = std::getenv("RAILYARD_TOKEN");

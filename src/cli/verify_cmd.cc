@@ -84,137 +84,132 @@ std::vector<std::pair<std::string, fs::path>> Captures(const std::vector<std::st
 }
 
 int Run(const VerifyArgs& o) {
-  try {
-    // Nothing observed is nothing verified: without a capture every planned link would be "unverified"
-    // and the run would exit 0, as if the cabling had passed.
-    if (o.lldp.empty() && o.switch_lldp.empty() && o.ibnetdiscover.empty() && o.iblinkinfo.empty() && o.labels.empty())
-      throw std::runtime_error(
-          "nothing to verify: give what was observed (--ibnetdiscover, --lldp, --switch-lldp, --iblinkinfo or --labels)");
-    // Neighbour tables: thousands of small files at scale. Two workers share them through a queue;
-    // one first reads the plan (plan.index, or plan.json), so both cores stay busy. Each file's
-    // records are judged as soon as the plan is ready and every file before it has been (a fixed
-    // order, so the report does not depend on thread timing), then freed: at 100,000 GPUs the
-    // ~600,000 neighbour records are never all held at once.
-    struct Capture {
-      std::string device;
-      fs::path path;
-      bool json;
-    };
-    std::vector<Capture> captures;
-    for (auto& [device, path] : Captures(o.lldp)) captures.push_back({device, path, true});
-    for (auto& [device, path] : Captures(o.switch_lldp)) captures.push_back({device, path, false});
-    railyard::VerifyOptions options;
-    options.check_speed = !o.ignore_speed;
-    options.planes = std::set<std::string, std::less<>>(o.planes.begin(), o.planes.end());
-    options.list_unverified = o.show_unverified;
+  // Nothing observed is nothing verified: without a capture every planned link would be "unverified"
+  // and the run would exit 0, as if the cabling had passed.
+  if (o.lldp.empty() && o.switch_lldp.empty() && o.ibnetdiscover.empty() && o.iblinkinfo.empty() && o.labels.empty())
+    throw UsageError(
+        "nothing to verify: give what was observed (--ibnetdiscover, --lldp, --switch-lldp, --iblinkinfo or --labels)");
+  // Neighbour tables: thousands of small files at scale. Two workers share them through a queue;
+  // one first reads the plan (plan.index, or plan.json), so both cores stay busy. Each file's
+  // records are judged as soon as the plan is ready and every file before it has been (a fixed
+  // order, so the report does not depend on thread timing), then freed: at 100,000 GPUs the
+  // ~600,000 neighbour records are never all held at once.
+  struct Capture {
+    std::string device;
+    fs::path path;
+    bool json;
+  };
+  std::vector<Capture> captures;
+  for (auto& [device, path] : Captures(o.lldp)) captures.push_back({device, path, true});
+  for (auto& [device, path] : Captures(o.switch_lldp)) captures.push_back({device, path, false});
+  railyard::VerifyOptions options;
+  options.check_speed = !o.ignore_speed;
+  options.planes = std::set<std::string, std::less<>>(o.planes.begin(), o.planes.end());
+  options.list_unverified = o.show_unverified;
 
-    std::unique_ptr<PlannedFabric> plan;
-    std::unique_ptr<NameResolver> names;
-    std::unique_ptr<VerifySession> session;
-    std::vector<AdjacencyReport> reports(captures.size());
-    std::vector<char> parsed(captures.size(), 0);
-    std::set<std::string> reporting;  // a capture read whole covers its device; a partly unreadable one does not
-    std::mutex mutex;
-    size_t judged = 0;
-    auto judge_ready = [&] {  // with `mutex` held
-      if (!session) return;
-      for (; judged < captures.size() && parsed[judged]; ++judged) {
-        AdjacencyReport& r = reports[judged];
-        for (const ParseWarning& w : r.warnings) Warn(w.message);
-        if (r.warnings.empty()) reporting.insert(captures[judged].device);
-        session->Observe({r.adjacencies, r.warnings.empty()});
-        r = AdjacencyReport();
+  std::unique_ptr<PlannedFabric> plan;
+  std::unique_ptr<NameResolver> names;
+  std::unique_ptr<VerifySession> session;
+  std::vector<AdjacencyReport> reports(captures.size());
+  std::vector<char> parsed(captures.size(), 0);
+  std::set<std::string> reporting;  // a capture read whole covers its device; a partly unreadable one does not
+  std::mutex mutex;
+  size_t judged = 0;
+  auto judge_ready = [&] {  // with `mutex` held
+    if (!session) return;
+    for (; judged < captures.size() && parsed[judged]; ++judged) {
+      AdjacencyReport& r = reports[judged];
+      for (const ParseWarning& w : r.warnings) Warn(w.message);
+      if (r.warnings.empty()) reporting.insert(captures[judged].device);
+      session->Observe({r.adjacencies, r.warnings.empty()});
+      r = AdjacencyReport();
+    }
+  };
+  std::atomic<size_t> next{0};
+  auto parse_queue = [&] {
+    for (size_t i = next++; i < captures.size(); i = next++) {
+      const Capture& c = captures[i];
+      std::string text = ReadWholeFile(c.path.string());
+      if (text.size() >= 2 && ((text[0] == '\xff' && text[1] == '\xfe') || (text[0] == '\xfe' && text[1] == '\xff'))) {
+        throw InputError(c.path.string(), 0, 0, "",
+                         "UTF-16 text (a Windows export?): convert it to UTF-8 first (iconv -f UTF-16 -t UTF-8)");
       }
-    };
-    std::atomic<size_t> next{0};
-    auto parse_queue = [&] {
-      for (size_t i = next++; i < captures.size(); i = next++) {
-        const Capture& c = captures[i];
-        std::string text = ReadWholeFile(c.path.string());
-        if (text.size() >= 2 && ((text[0] == '\xff' && text[1] == '\xfe') || (text[0] == '\xfe' && text[1] == '\xff'))) {
-          throw InputError(c.path.string(), 0, 0, "",
-                           "UTF-16 text (a Windows export?): convert it to UTF-8 first (iconv -f UTF-16 -t UTF-8)");
-        }
-        AdjacencyReport report = c.json ? ParseLldpctl(text, c.device, c.path.string())  // any lldpctl -f form
-                                        : ParseSwitchLldpTable(text, c.device, c.path.string());
-        RequireRecords(report, c.path.string(), c.json ? "lldpctl" : "switch LLDP table");
-        std::lock_guard<std::mutex> lock(mutex);
-        reports[i] = std::move(report);
-        parsed[i] = 1;
-        judge_ready();
-      }
-    };
-    auto plan_then_parse = std::async(std::launch::async, [&] {
-      try {
-        plan = std::make_unique<PlannedFabric>(LoadPlanNoting(o.plan));
-        names = std::make_unique<NameResolver>(*plan);
-        if (!o.names.empty()) names->LoadMap(o.names);
-        if (!o.ibdev2netdev.empty()) names->LoadIbdev2netdevDir(o.ibdev2netdev);
-        for (const std::string& plane : o.planes) {
-          bool known =
-              std::any_of(plan->planes.begin(), plan->planes.end(), [&](const PlannedPlane& p) { return p.name == plane; });
-          if (!known) {
-            std::string all;
-            for (const PlannedPlane& p : plan->planes) all += (all.empty() ? "" : ", ") + p.name;
-            throw std::runtime_error(fmt::format("--plane {}: the plan has no such plane (it has {})", plane, all));
-          }
-        }
-        auto ready = std::make_unique<VerifySession>(*plan, *names, options);
-        std::lock_guard<std::mutex> lock(mutex);
-        session = std::move(ready);
-        judge_ready();
-      } catch (...) {
-        next = captures.size();  // stop the other worker at its next file
-        throw;
-      }
-      parse_queue();
-    });
-    std::exception_ptr parse_error;
+      AdjacencyReport report = c.json ? ParseLldpctl(text, c.device, c.path.string())  // any lldpctl -f form
+                                      : ParseSwitchLldpTable(text, c.device, c.path.string());
+      RequireRecords(report, c.path.string(), c.json ? "lldpctl" : "switch LLDP table");
+      std::lock_guard<std::mutex> lock(mutex);
+      reports[i] = std::move(report);
+      parsed[i] = 1;
+      judge_ready();
+    }
+  };
+  auto plan_then_parse = std::async(std::launch::async, [&] {
     try {
-      parse_queue();
+      plan = std::make_unique<PlannedFabric>(LoadPlanNoting(o.plan));
+      names = std::make_unique<NameResolver>(*plan);
+      if (!o.names.empty()) names->LoadMap(o.names);
+      if (!o.ibdev2netdev.empty()) names->LoadIbdev2netdevDir(o.ibdev2netdev);
+      for (const std::string& plane : o.planes) {
+        bool known =
+            std::any_of(plan->planes.begin(), plan->planes.end(), [&](const PlannedPlane& p) { return p.name == plane; });
+        if (!known) {
+          std::string all;
+          for (const PlannedPlane& p : plan->planes) all += (all.empty() ? "" : ", ") + p.name;
+          throw UsageError(fmt::format("--plane {}: the plan has no such plane (it has {})", plane, all));
+        }
+      }
+      auto ready = std::make_unique<VerifySession>(*plan, *names, options);
+      std::lock_guard<std::mutex> lock(mutex);
+      session = std::move(ready);
+      judge_ready();
     } catch (...) {
-      parse_error = std::current_exception();
-      next = captures.size();
+      next = captures.size();  // stop the other worker at its next file
+      throw;
     }
-    plan_then_parse.get();
-    if (parse_error) std::rethrow_exception(parse_error);
-    auto observe_whole = [&](AdjacencyReport& report, const std::string& file) {
-      for (ParseWarning& w : report.warnings) Warn(fmt::format("{}:{}: {}", file, w.line, w.message));
-      session->Observe({report.adjacencies, report.warnings.empty()});
-    };
-    for (const std::string& file : o.ibnetdiscover) {
-      AdjacencyReport report = ParseIbnetdiscover(ReadWholeFile(file), ShownPath(file));
-      RequireRecords(report, file, "ibnetdiscover");
-      // A fabric's ibnetdiscover always lists links: none at all is a capture that failed, never a
-      // fabric whose every cable is "unverified".
-      if (report.adjacencies.empty())
-        throw InputError(ShownPath(file), 0, 0, "", "no link in it (empty, or not ibnetdiscover output): capture it again");
-      observe_whole(report, file);
-    }
-    for (const std::string& file : o.iblinkinfo) {
-      IblinkinfoReport r = ParseIblinkinfo(ReadWholeFile(file), ShownPath(file));
-      RequireRecords(r.links, file, "iblinkinfo");
-      if (r.links.adjacencies.empty())
-        throw InputError(ShownPath(file), 0, 0, "", "no link in it (empty, or not iblinkinfo output): capture it again");
-      observe_whole(r.links, file);
-    }
-    std::vector<LabelScan> labels;
-    if (!o.labels.empty()) labels = LoadLabelAudit(o.labels);
-    VerifyResult result = session->Finish(reporting, labels);
-    Detail(
-        fmt::format("plan: {} devices, {} links; {} observation(s) from {} LLDP capture(s), {} ibnetdiscover and {} iblinkinfo "
-                    "file(s); {} device(s) gave an LLDP report; {} label scan(s)",
-                    plan->devices.size(), plan->links.size(), result.counts.observations, captures.size(), o.ibnetdiscover.size(),
-                    o.iblinkinfo.size(), reporting.size(), labels.size()));
-    std::cout << VerifyRender(result, *ParseFindingsFormat(o.format));
-    Severity threshold = *ParseSeverity(o.fail_on);
-    bool fail = std::any_of(result.findings.begin(), result.findings.end(),
-                            [&](const VerifyFinding& f) { return f.severity >= threshold; });
-    return fail ? kExitFindings : kExitOk;
-  } catch (const std::exception& e) {
-    PrintError(e.what());
-    return kExitInput;
+    parse_queue();
+  });
+  std::exception_ptr parse_error;
+  try {
+    parse_queue();
+  } catch (...) {
+    parse_error = std::current_exception();
+    next = captures.size();
   }
+  plan_then_parse.get();
+  if (parse_error) std::rethrow_exception(parse_error);
+  auto observe_whole = [&](AdjacencyReport& report, const std::string& file) {
+    for (ParseWarning& w : report.warnings) Warn(fmt::format("{}:{}: {}", file, w.line, w.message));
+    session->Observe({report.adjacencies, report.warnings.empty()});
+  };
+  for (const std::string& file : o.ibnetdiscover) {
+    AdjacencyReport report = ParseIbnetdiscover(ReadWholeFile(file), ShownPath(file));
+    RequireRecords(report, file, "ibnetdiscover");
+    // A fabric's ibnetdiscover always lists links: none at all is a capture that failed, never a
+    // fabric whose every cable is "unverified".
+    if (report.adjacencies.empty())
+      throw InputError(ShownPath(file), 0, 0, "", "no link in it (empty, or not ibnetdiscover output): capture it again");
+    observe_whole(report, file);
+  }
+  for (const std::string& file : o.iblinkinfo) {
+    IblinkinfoReport r = ParseIblinkinfo(ReadWholeFile(file), ShownPath(file));
+    RequireRecords(r.links, file, "iblinkinfo");
+    if (r.links.adjacencies.empty())
+      throw InputError(ShownPath(file), 0, 0, "", "no link in it (empty, or not iblinkinfo output): capture it again");
+    observe_whole(r.links, file);
+  }
+  std::vector<LabelScan> labels;
+  if (!o.labels.empty()) labels = LoadLabelAudit(o.labels);
+  VerifyResult result = session->Finish(reporting, labels);
+  Detail(
+      fmt::format("plan: {} devices, {} links; {} observation(s) from {} LLDP capture(s), {} ibnetdiscover and {} iblinkinfo "
+                  "file(s); {} device(s) gave an LLDP report; {} label scan(s)",
+                  plan->devices.size(), plan->links.size(), result.counts.observations, captures.size(), o.ibnetdiscover.size(),
+                  o.iblinkinfo.size(), reporting.size(), labels.size()));
+  std::cout << VerifyRender(result, *ParseFindingsFormat(o.format));
+  Severity threshold = *ParseSeverity(o.fail_on);
+  bool fail = std::any_of(result.findings.begin(), result.findings.end(),
+                          [&](const VerifyFinding& f) { return f.severity >= threshold; });
+  return fail ? kExitFindings : kExitOk;
 }
 
 }  // namespace

@@ -499,7 +499,7 @@ std::vector<HostFile> HostFiles(const std::string& host, const std::vector<HostP
 size_t WriteHostConfigs(const HostConfigs& configs, const std::string& host_glob, const std::string& dir,
                         const std::string& format) {
   if (format != "netplan" && format != "nm" && format != "ifcfg" && format != "networkd") {
-    throw std::runtime_error(fmt::format("--format: '{}': netplan, nm, ifcfg or networkd", format));
+    throw UsageError(fmt::format("--format: '{}': netplan, nm, ifcfg or networkd", format));
   }
   return WriteHostFiles(configs, host_glob, dir, [&](const std::string& host, const std::vector<HostPortConfig>& ports) {
     return HostFiles(host, ports, format, configs.plan_name);
@@ -513,7 +513,7 @@ size_t WriteHostFiles(const HostConfigs& configs, const std::string& host_glob, 
     if (!host_glob.empty() && fnmatch(host_glob.c_str(), host.c_str(), 0) != 0) continue;
     if (configs.ports.count(host)) hosts.push_back(host);
   }
-  if (hosts.empty()) throw std::runtime_error(fmt::format("no host of the plan with addressed ports matches '{}'", host_glob));
+  if (hosts.empty()) throw UsageError(fmt::format("no host of the plan with addressed ports matches '{}'", host_glob));
   std::vector<HostFile> files;
   size_t written = 0;
   for (const std::string& host : hosts) {
@@ -521,7 +521,7 @@ size_t WriteHostFiles(const HostConfigs& configs, const std::string& host_glob, 
     written += !mine.empty();  // hosts with nothing to write (no RoCE port for `config roce`) are left out
     for (HostFile& f : mine) files.push_back({host + "/" + f.path, f.mode, std::move(f.content)});
   }
-  if (!written) throw std::runtime_error(fmt::format("no host matching '{}' has a port this configuration is for", host_glob));
+  if (!written) throw UsageError(fmt::format("no host matching '{}' has a port this configuration is for", host_glob));
   WriteFileTree(files, dir);
   return written;
 }

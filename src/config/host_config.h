@@ -45,7 +45,7 @@ struct HostConfigs {
   std::vector<std::string> notes;  // planes left out and why (out-of-band: the BMC, not the host OS)
 };
 
-// Reads plan.json. Throws std::runtime_error("<file>: ...") when it is not a plan, has no host
+// Reads plan.json. Throws InputError("<file>: ...") when it is not a plan, has no host
 // addresses, or a plane with host addresses has no netdevs.
 HostConfigs ReadHostConfigs(const std::string& plan_json);
 HostConfigs ParseHostConfigs(std::string_view json, const std::string& source);

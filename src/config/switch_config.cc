@@ -147,15 +147,15 @@ SwitchConfigs ReadSwitchConfigs(const std::string& plan_json) {
 
 std::string NvueYaml(const SwitchConfig& sw, const std::string& plan_name) {
   if (sw.kind == "roce" && !sw.qos_default) {
-    throw std::runtime_error(
+    throw InputError(
         fmt::format("{}: plane {} sets qos: {{priority: {}, dscp: {}, cnp_dscp: {}, cnp_priority: {}}}; NVUE's `qos roce` "
                     "profile is priority "
                     "3, DSCP 26, CNP 48/6, and railyard does not yet write its explicit PFC/ECN maps",
                     sw.name, sw.plane, sw.qos.priority, sw.qos.dscp, sw.qos.cnp_dscp, sw.qos.cnp_priority));
   }
   if (auto m = Catalog::Builtin().FindSwitch(sw.model); m && Catalog::Builtin().switches()[*m].naming != PortNaming::kCumulus) {
-    throw std::runtime_error(fmt::format("{}: a {} {} does not run Cumulus Linux (NVUE)", sw.name,
-                                         Catalog::Builtin().switches()[*m].vendor, sw.model));
+    throw InputError(fmt::format("{}: a {} {} does not run Cumulus Linux (NVUE)", sw.name,
+                                 Catalog::Builtin().switches()[*m].vendor, sw.model));
   }
   const bool routed = sw.mode == "p2p31";
   std::string y = fmt::format(
@@ -362,12 +362,12 @@ std::optional<std::pair<uint32_t, int>> ParseSwp(std::string_view port) {
 std::string SonicConfigDb(const SwitchConfig& sw, const std::string& plan_name) {
   auto model = SonicPorts().find(sw.model);
   if (model == SonicPorts().end()) {
-    throw std::runtime_error(fmt::format("{}: no SONiC port map for model {} (data/catalog/sonic_ports.csv has {})", sw.name,
-                                         sw.model.empty() ? "(none)" : sw.model, [] {
-                                           std::string list;
-                                           for (const auto& [m, ports] : SonicPorts()) list += (list.empty() ? "" : ", ") + m;
-                                           return list;
-                                         }()));
+    throw InputError(fmt::format("{}: no SONiC port map for model {} (data/catalog/sonic_ports.csv has {})", sw.name,
+                                 sw.model.empty() ? "(none)" : sw.model, [] {
+                                   std::string list;
+                                   for (const auto& [m, ports] : SonicPorts()) list += (list.empty() ? "" : ", ") + m;
+                                   return list;
+                                 }()));
   }
   // Sub-ports per broken-out panel port, as the NVUE output counts them.
   std::map<uint32_t, uint32_t> subports;
@@ -379,10 +379,10 @@ std::string SonicConfigDb(const SwitchConfig& sw, const std::string& plan_name) 
   for (auto& [panel, n] : subports) n = n <= 2 ? 2 : n <= 4 ? 4 : 8;
   auto sonic_name = [&](const std::string& port) -> SonicPortName {
     auto swp = ParseSwp(port);
-    if (!swp) throw std::runtime_error(fmt::format("{}: port {} is not swpN or swpNsM", sw.name, port));
+    if (!swp) throw InputError(fmt::format("{}: port {} is not swpN or swpNsM", sw.name, port));
     const uint32_t panel = swp->first;
     auto it = model->second.find(panel);
-    if (it == model->second.end()) throw std::runtime_error(fmt::format("{}: {} has no panel port {}", sw.name, sw.model, panel));
+    if (it == model->second.end()) throw InputError(fmt::format("{}: {} has no panel port {}", sw.name, sw.model, panel));
     const SonicPanelPort& pp = it->second;
     auto join = [](auto begin, auto end) {
       std::string out;
@@ -393,7 +393,7 @@ std::string SonicConfigDb(const SwitchConfig& sw, const std::string& plan_name) 
     const uint32_t n = subports[panel], sub = static_cast<uint32_t>(swp->second);
     const uint32_t step = static_cast<uint32_t>(pp.lanes.size()) / n;
     if (step == 0 || !SonicBreakoutPublished(sw.model, n)) {
-      throw std::runtime_error(
+      throw InputError(
           fmt::format("{}: {} port {} in {} sub-ports: not a breakout SONiC publishes for it", sw.name, sw.model, panel, n));
     }
     // BreakoutCfg (sonic-config-engine portconfig.py): sub-port i of EthernetB is Ethernet(B + i*lanes/n),
@@ -494,7 +494,7 @@ std::optional<std::pair<uint32_t, uint32_t>> ParseEosPort(std::string_view port)
 std::string EosText(const std::string& text, const SwitchConfig& sw, const std::string& what) {
   for (char c : text) {
     if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) > 0x7e) {
-      throw std::runtime_error(fmt::format("{}: {} has a character EOS cannot take in a description", sw.name, what));
+      throw InputError(fmt::format("{}: {} has a character EOS cannot take in a description", sw.name, what));
     }
   }
   return text;
@@ -506,7 +506,7 @@ std::string EosWord(const std::string& text, const SwitchConfig& sw, const std::
   try {
     return PlainWord(what, text);
   } catch (const EmitError&) {
-    throw std::runtime_error(fmt::format("{}: {} '{}' is not one word EOS can take", sw.name, what, TerminalSafe(text)));
+    throw InputError(fmt::format("{}: {} '{}' is not one word EOS can take", sw.name, what, TerminalSafe(text)));
   }
 }
 
@@ -521,7 +521,7 @@ std::string EosConfig(const SwitchConfig& sw, const std::string& plan_name) {
     for (const SpeedCount& sc : model->ports) native = std::max(native, sc.speed);
   }
   if (model && model->naming != PortNaming::kEos) {
-    throw std::runtime_error(
+    throw InputError(
         fmt::format("{}: a {} {} does not run Arista EOS (--os nvue or sonic for it)", sw.name, model->vendor, sw.model));
   }
   const uint32_t cage_lanes = model ? CageLanes(model->cage) : 0;
@@ -554,8 +554,7 @@ std::string EosConfig(const SwitchConfig& sw, const std::string& plan_name) {
             [](const SwitchPortConfig* a, const SwitchPortConfig* b) { return NaturalLess(a->port, b->port); });
   size_t fabric = 0;
   for (const SwitchPortConfig* p : ports) {
-    if (!ParseEosPort(p->port))
-      throw std::runtime_error(fmt::format("{}: port {} is not an EOS EthernetN/M name", sw.name, p->port));
+    if (!ParseEosPort(p->port)) throw InputError(fmt::format("{}: port {} is not an EOS EthernetN/M name", sw.name, p->port));
     c += fmt::format("interface {}\n   description {}\n   mtu 9214\n", p->port,
                      EosText(fmt::format("{} {} {}", p->label, p->peer_device, p->peer_port), sw, "port " + p->port));
     // A port below the cage's native speed is a breakout: EOS wants its rate and lane count,
@@ -604,7 +603,7 @@ std::string EosConfig(const SwitchConfig& sw, const std::string& plan_name) {
 }
 
 size_t WriteSwitchConfigs(const SwitchConfigs& configs, const std::string& glob, const std::string& dir, const std::string& os) {
-  if (os != "nvue" && os != "sonic" && os != "eos") throw std::runtime_error(fmt::format("--os: '{}': nvue, sonic or eos", os));
+  if (os != "nvue" && os != "sonic" && os != "eos") throw UsageError(fmt::format("--os: '{}': nvue, sonic or eos", os));
   std::vector<HostFile> files;
   for (const SwitchConfig& sw : configs.switches) {
     if (!glob.empty() && fnmatch(glob.c_str(), sw.name.c_str(), 0) != 0) continue;
@@ -623,7 +622,7 @@ size_t WriteSwitchConfigs(const SwitchConfigs& configs, const std::string& glob,
       throw InputError(fmt::format("{}: {}", configs.source, e.what()));
     }
   }
-  if (files.empty()) throw std::runtime_error(fmt::format("no Ethernet switch of the plan matches '{}'", glob));
+  if (files.empty()) throw UsageError(fmt::format("no Ethernet switch of the plan matches '{}'", glob));
   WriteFileTree(files, dir);
   return files.size();
 }

@@ -45,11 +45,11 @@ struct SwitchConfigs {
   std::vector<SwitchConfig> switches;  // Ethernet and RoCE planes' switches, in plan order
 };
 
-// Reads plan.json. Throws std::runtime_error("<file>: ...") when it is not a plan or has no Ethernet switch.
+// Reads plan.json. Throws InputError("<file>: ...") when it is not a plan or has no Ethernet switch.
 SwitchConfigs ReadSwitchConfigs(const std::string& plan_json);
 SwitchConfigs ParseSwitchConfigs(std::string_view json, const std::string& source);
 
-// One switch's NVUE YAML. Throws std::runtime_error for what NVUE's roce profile cannot say.
+// One switch's NVUE YAML. Throws InputError for what NVUE's roce profile cannot say.
 std::string NvueYaml(const SwitchConfig& sw, const std::string& plan_name);
 
 // One switch's SONiC CONFIG_DB fragment (`sonic-cfggen -j FILE --write-to-db`): DEVICE_METADATA, PORT
@@ -58,7 +58,7 @@ std::string NvueYaml(const SwitchConfig& sw, const std::string& plan_name);
 // LOOPBACK_INTERFACE with the /31s and loopback, numbered eBGP neighbours (BGP_NEIGHBOR with the far
 // switch's ASN), VLAN/VLAN_MEMBER for host-mode planes, and on RoCE planes the plane's class as
 // DSCP_TO_TC_MAP, TC_TO_QUEUE_MAP, TC_TO_PRIORITY_GROUP_MAP and PORT_QOS_MAP (pfc_enable). Throws
-// std::runtime_error for a model or breakout the SONiC data does not have.
+// InputError for a model or breakout the SONiC data does not have.
 std::string SonicConfigDb(const SwitchConfig& sw, const std::string& plan_name);
 
 // One switch's Arista EOS configuration (`configure replace`): per port a description with the

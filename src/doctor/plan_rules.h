@@ -48,7 +48,7 @@ class HostPlan {
   explicit HostPlan(PlannedFabric plan);
   HostPlan(const HostPlan&) = delete;  // names_ refers to plan_
   HostPlan& operator=(const HostPlan&) = delete;
-  // A --names file (verify's format). Throws std::runtime_error naming file and line.
+  // A --names file (verify's format). Throws InputError naming file and line.
   void LoadNames(const std::string& path) { names_.LoadMap(path); }
   void LoadNamesText(std::string_view text, const std::string& source) { names_.LoadMapText(text, source); }
 

@@ -12,6 +12,7 @@
 
 #include "doctor/doctor.h"
 #include "doctor/rules.h"
+#include "util/input_error.h"
 
 namespace railyard {
 namespace {
@@ -460,7 +461,7 @@ std::vector<StepResult> RunSymptom(const std::string& symptom, const HostFacts& 
   }
   std::vector<std::string> ids;
   for (const Symptom& s : Symptoms()) ids.push_back(s.id);
-  throw std::invalid_argument(fmt::format("unknown symptom '{}'; known: {}", symptom, fmt::join(ids, ", ")));
+  throw UsageError(fmt::format("unknown symptom '{}'; known: {}", symptom, fmt::join(ids, ", ")));
 }
 
 std::string SymptomTable(const std::string& host, const std::vector<StepResult>& steps) {

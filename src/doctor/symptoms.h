@@ -31,7 +31,7 @@ struct Symptom {
 };
 const std::vector<Symptom>& Symptoms();
 
-// Throws std::invalid_argument naming the known symptoms for an unknown id.
+// Throws UsageError naming the known symptoms for an unknown id.
 std::vector<StepResult> RunSymptom(const std::string& symptom, const HostFacts& facts, const DoctorPolicy& policy);
 // With the switches' facts, the walks also look at the switch end: vlan-unreachable checks that the
 // switch port each VLAN's port reaches (LLDP) carries that VLAN.

@@ -11,6 +11,7 @@
 #include "facts/capture_testing.h"
 #include "facts/collect.h"
 #include "parse/fixtures.h"
+#include "util/input_error.h"
 
 namespace railyard {
 namespace {
@@ -39,7 +40,7 @@ TEST(Symptom, EmptyFactsAreUnknownWithTheCommand) {
       EXPECT_NE(step.status, F) << s.id << ": " << step.step;  // nothing known, nothing failed
     }
   }
-  EXPECT_THROW(RunSymptom("no-such-symptom", HostFacts{}, {}), std::invalid_argument);
+  EXPECT_THROW(RunSymptom("no-such-symptom", HostFacts{}, {}), UsageError);
   nlohmann::json j = SymptomJson("no-link-light", "h", RunSymptom("no-link-light", HostFacts{}, {}));
   EXPECT_EQ(j["failed"], 0);
   EXPECT_EQ(j["steps"][0]["status"], "unknown");

@@ -91,7 +91,7 @@ std::map<std::string, BondStatus> BondsFromIpLinks(const std::vector<IpLink>& li
 
 // A capture directory: the files of facts/capture_slots.h (`railyard collect --list-slots`,
 // docs/facts.md). Missing files are recorded as absent sources, not errors; a file of no slot is a
-// warning. Throws std::runtime_error for an unreadable directory or a malformed ip-j-d-link.json
+// warning. Throws InputError for an unreadable directory or a malformed ip-j-d-link.json
 // (naming the file).
 CollectInputs ReadCaptureDir(const std::string& dir);
 

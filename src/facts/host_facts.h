@@ -26,6 +26,7 @@
 #include "parse/qos.h"
 #include "parse/system_identity.h"
 #include "parse/vpd.h"
+#include "util/input_error.h"
 
 namespace railyard {
 
@@ -147,11 +148,11 @@ struct HostFacts {
 // Why a text is not a HostFacts document: not JSON at all, JSON naming another schema (schema() says
 // which: a switch's facts in a stream of hosts' is not an error to every reader), or a field that does
 // not fit.
-class FactsDocumentError : public std::runtime_error {
+class FactsDocumentError : public InputError {
  public:
   enum class Kind { kNotJson, kOtherSchema, kBadField };
   FactsDocumentError(Kind kind, const std::string& message, std::string schema = "")
-      : std::runtime_error(message), kind_(kind), schema_(std::move(schema)) {}
+      : InputError(message), kind_(kind), schema_(std::move(schema)) {}
   Kind kind() const { return kind_; }
   const std::string& schema() const { return schema_; }
 

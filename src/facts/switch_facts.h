@@ -38,7 +38,7 @@ struct SwitchFacts {
 };
 
 std::string SwitchFactsJson(const SwitchFacts& facts);  // one line: NDJSON-ready
-// Throws std::runtime_error("<source>: ...") for a document that is not railyard.switch-facts/1.
+// Throws InputError("<source>: ...") for a document that is not railyard.switch-facts/1.
 SwitchFacts ParseSwitchFactsJson(const std::string& json, const std::string& source);
 
 // Reads the outputs saved in `dir`, each file named for its command (docs/switch.md):

@@ -27,7 +27,7 @@ struct AcceptancePolicy {
   CompatMatrix compat;
 };
 
-// Throws std::runtime_error("FILE:LINE: key: ...") on a bad policy; unknown keys are errors.
+// Throws InputError("FILE:LINE: key: ...") on a bad policy; unknown keys are errors.
 AcceptancePolicy ParseAcceptancePolicy(const std::string& yaml_text, const std::string& file);
 AcceptancePolicy LoadAcceptancePolicy(const std::string& path);
 

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "util/input_error.h"
 #include "util/utc_time.h"
 
 namespace railyard {
@@ -138,26 +139,26 @@ ImportResult ApplyImport(LedgerTransaction& tx, const ImportStream& stream, cons
       result.events += changes.size();
     };
     auto apply = [&](const AssetObservation& o) {
-      if (o.serial.empty()) throw LedgerError(fmt::format("{}:{}: serial: an asset needs a serial", source, o.line));
+      if (o.serial.empty()) throw InputError(fmt::format("{}:{}: serial: an asset needs a serial", source, o.line));
       auto [first, fresh] = seen.emplace(o.serial, std::make_pair(o.line, o.kind));
       if (fresh) ++result.assets_seen;
       if (!fresh && first->second.second != o.kind) {
-        throw LedgerError(fmt::format("{}:{}: kind: {} is a {} here but a {} on line {}", source, o.line, o.serial, o.kind,
-                                      first->second.second, first->second.first));
+        throw InputError(fmt::format("{}:{}: kind: {} is a {} here but a {} on line {}", source, o.line, o.serial, o.kind,
+                                     first->second.second, first->second.first));
       }
       std::optional<std::pair<std::string, LedgerFields>> known = tx.GetAsset(o.serial);
       const std::string kind = known ? known->first : o.kind;
       LedgerFields state = known ? known->second : LedgerFields{};
       if (known && !o.kind.empty() && kind != o.kind) {
-        throw LedgerError(fmt::format("{}:{}: kind: {} is a {} in the ledger, not a {}", source, o.line, o.serial, kind, o.kind));
+        throw InputError(fmt::format("{}:{}: kind: {} is a {} in the ledger, not a {}", source, o.line, o.serial, kind, o.kind));
       }
       if (!fresh) {
         const LedgerFields set_here = tx.SetByImport(result.import_id, o.serial);
         for (const auto& [field, value] : o.fields) {
           auto f = set_here.find(field);
           if (stream.repeats_are_conflicts && f != set_here.end() && f->second != value) {
-            throw LedgerError(fmt::format("{}:{}: {}: {} is '{}' here but '{}' on line {}", source, o.line, field, o.serial,
-                                          value, f->second, first->second.first));
+            throw InputError(fmt::format("{}:{}: {}: {} is '{}' here but '{}' on line {}", source, o.line, field, o.serial, value,
+                                         f->second, first->second.first));
           }
         }
         if (!stream.repeats_are_conflicts) {

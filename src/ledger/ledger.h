@@ -103,6 +103,8 @@ struct ImportResult {
   uint64_t events = 0;  // fields that changed
 };
 
+// The store failed: the database cannot be opened, locked, written or is damaged (exit 3). What an
+// imported document gets wrong is an InputError naming the document, never this.
 class LedgerError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;

@@ -12,6 +12,7 @@
 
 #include "ledger/ledger.h"
 #include "ledger/ledger_testing.h"
+#include "util/input_error.h"
 
 namespace railyard {
 namespace {
@@ -83,7 +84,7 @@ TEST_P(LedgerBackends, ContradictionsAreRefusedWholeWithTheLine) {
   try {
     ledger->Import(bad, "alice");
     FAIL() << "expected a contradiction";
-  } catch (const LedgerError& e) {
+  } catch (const InputError& e) {
     EXPECT_STREQ(e.what(), "list.csv:4: opn: A1 is 'Z' here but 'X' on line 2");
   }
   EXPECT_EQ(ledger->CountEvents(), 0u);  // not half-applied: B2 is not there either
@@ -93,9 +94,9 @@ TEST_P(LedgerBackends, ContradictionsAreRefusedWholeWithTheLine) {
   EXPECT_THROW(
       ledger->Import(Doc("b.csv", "receiving-csv", "fp-b", {Obs("D4", "nic", {{"opn", "Q"}}), Obs("C3", "nic", {{"opn", "Q"}})}),
                      "bob"),
-      LedgerError);
+      InputError);
   EXPECT_FALSE(ledger->Get("D4"));  // the whole import rolled back
-  EXPECT_THROW(ledger->Import(Doc("c.csv", "x", "fp-c", {Obs("", "nic", {{"opn", "Q"}})}), "bob"), LedgerError);
+  EXPECT_THROW(ledger->Import(Doc("c.csv", "x", "fp-c", {Obs("", "nic", {{"opn", "Q"}})}), "bob"), InputError);
 }
 
 TEST_P(LedgerBackends, OneCardInTwoPlacesIsNotedAndChangesAreListed) {
@@ -215,7 +216,7 @@ TEST_P(LedgerBackends, CardsReadAtOnceKeepHostileSerialsAndTheImportsOwnWrites) 
 }
 
 TEST_P(LedgerBackends, ReadingNeverCreatesALedger) {
-  EXPECT_THROW(Open(LedgerAccess::kRead), LedgerError);
+  EXPECT_THROW(Open(LedgerAccess::kRead), InputError);
   auto ledger = Open();  // created by a write
   EXPECT_FALSE(ledger->Get("nothing"));
   EXPECT_NO_THROW(Open(LedgerAccess::kRead));

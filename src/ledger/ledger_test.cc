@@ -23,6 +23,7 @@
 #include "parse/lspci.h"
 #include "plan/planner.h"
 #include "spec/spec.h"
+#include "util/input_error.h"
 
 namespace railyard {
 namespace {
@@ -110,7 +111,7 @@ TEST_F(LedgerTest, ReceivingListErrorsNameLineAndField) {
   auto error = [&](const std::string& text) {
     try {
       ReadImportDocument(Write("bad.csv", text), o, *ledger);
-    } catch (const LedgerError& e) {
+    } catch (const InputError& e) {
       return std::string(e.what()).substr(std::string(e.what()).find("bad.csv"));
     }
     return std::string("no error");
@@ -144,7 +145,7 @@ TEST_F(LedgerTest, RealLspciVpdAndFlintImport) {
   // A flint query names no serial: it attaches to the card with its base GUID. The real CX6 Lx
   // query is attached to a card the test records by hand with that GUID.
   auto flint = FixturePath("flint/cx6lx-mstflint-q-by-pci-address-arm64.txt");
-  EXPECT_THROW(ReadImportDocument(flint.string(), {}, *ledger), LedgerError);  // no card has its GUID yet
+  EXPECT_THROW(ReadImportDocument(flint.string(), {}, *ledger), InputError);  // no card has its GUID yet
   ledger->Record({Obs("MT2152X00001", "nic", {{"fw.base_guid", "e8ebd3030070cf12"}})}, "test", "hand");
   ImportDocument q = ReadImportDocument(flint.string(), {}, *ledger);
   ASSERT_EQ(q.observations.size(), 1u);
@@ -212,7 +213,7 @@ TEST_F(LedgerTest, LabelAuditsAndCableLabelsAgainstThePlan) {
   ledger->Import(audit, "tech");
   EXPECT_EQ(ledger->Get("FIB0001")->fields.at("label"), "COMP-000001");
   EXPECT_THROW(ReadImportDocument(Write("scan2.csv", "serial,label\nZZZ9,COMP-000003\n"), o, *ledger),
-               LedgerError);  // not received
+               InputError);  // not received
   std::vector<LabelledCable> labels = LabelledCables(*ledger, &plan, "");
   std::map<std::string, std::string> status;
   for (const LabelledCable& c : labels) status[c.serial] = c.status;
@@ -245,7 +246,7 @@ TEST_F(LedgerTest, RealMlxupAttachesByBaseMac) {
   auto ledger = OpenSqliteLedger(db_);
   // The real output covers two cards; with one of them unknown nothing is imported.
   ledger->Record({Obs("MT2330X00001", "nic", {{"fw.base_mac", "e09d73126474"}})}, "test", "hand");
-  EXPECT_THROW(ReadImportDocument(mlxup.string(), {}, *ledger), LedgerError);
+  EXPECT_THROW(ReadImportDocument(mlxup.string(), {}, *ledger), InputError);
   ledger->Record({Obs("MT2330X00002", "nic", {{"fw.base_mac", "E0:9D:73:12:5F:C4"}})}, "test", "hand");
   ImportDocument d = ReadImportDocument(mlxup.string(), {}, *ledger);
   EXPECT_EQ(d.format, "mlxfwmanager");
@@ -293,7 +294,7 @@ TEST_F(LedgerTest, FlintOnlyCaptureAttachesByLocationOrSaysWhy) {
   try {
     ReadImportDocument(cap.string(), as_capture, *ledger);
     ADD_FAILURE() << "a flint query with no card to attach to must be refused";
-  } catch (const LedgerError& e) {
+  } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("this capture has no lspci VPD"), std::string::npos) << e.what();
   }
   // The ledger saw a card at arm01 0002:01:00.0 (another GUID recorded by hand): the query attaches by location.

@@ -23,6 +23,7 @@
 #include "parse/vpd.h"
 #include "util/content_hash.h"
 #include "util/csv.h"
+#include "util/input_error.h"
 #include "util/suggest.h"
 #include "util/text.h"
 #include "util/version.h"
@@ -34,7 +35,7 @@ namespace fs = std::filesystem;
 
 std::string ReadFile(const std::string& path) {
   std::optional<std::string> text = ReadFileIfReadable(path);
-  if (!text) throw LedgerError(fmt::format("{}: cannot read", path));
+  if (!text) throw InputError(fmt::format("{}: cannot read", path));
   return std::move(*text);
 }
 
@@ -122,21 +123,16 @@ void AddModule(std::vector<AssetObservation>& out, const ModuleInfo& m, const st
 CsvTable ReadLedgerCsv(const std::string& text, const std::string& path, const std::vector<std::string>& columns,
                        const std::vector<std::string>& required, const char* what) {
   CsvTable t;
-  try {
-    t = ParseCsv(text, path);
-  } catch (const std::runtime_error& e) {
-    throw LedgerError(e.what());
-  }
+  t = ParseCsv(text, path);
   for (const std::string& h : t.header) {
     if (std::find(columns.begin(), columns.end(), h) == columns.end()) {
       std::string hint = ClosestMatch(h, columns);
-      throw LedgerError(
+      throw InputError(
           fmt::format("{}:1: {}: unknown column{}", path, h, hint.empty() ? "" : fmt::format(" (did you mean {}?)", hint)));
     }
   }
   for (const std::string& r : required) {
-    if (t.Column(r) < 0)
-      throw LedgerError(fmt::format("{}:1: {} needs the columns {}", path, what, fmt::join(required, " and ")));
+    if (t.Column(r) < 0) throw InputError(fmt::format("{}:1: {} needs the columns {}", path, what, fmt::join(required, " and ")));
   }
   return t;
 }
@@ -157,20 +153,20 @@ std::vector<AssetObservation> ObservationsFromReceivingCsv(const std::string& te
     AssetObservation o;
     o.line = r.line;
     o.serial = col("serial");
-    if (o.serial.empty()) throw LedgerError(fmt::format("{}:{}: serial: empty", path, r.line));
+    if (o.serial.empty()) throw InputError(fmt::format("{}:{}: serial: empty", path, r.line));
     std::string opn = col("opn");
-    if (opn.empty()) throw LedgerError(fmt::format("{}:{}: opn: empty", path, r.line));
+    if (opn.empty()) throw InputError(fmt::format("{}:{}: opn: empty", path, r.line));
     if (!options.allow_unknown_opn && !catalog.FindNic(opn) && !catalog.FindCable(opn) && !catalog.FindSwitch(opn)) {
       std::vector<std::string> known;
       for (const NicModel& n : catalog.nics()) known.push_back(n.opn);
       for (const CableItem& c : catalog.cables()) known.push_back(c.opn);
       std::string hint = ClosestMatch(opn, known);
-      throw LedgerError(fmt::format("{}:{}: opn: {} is not in railyard's catalog{} (--allow-unknown-opn accepts it)", path,
-                                    r.line, opn, hint.empty() ? "" : fmt::format("; did you mean {}?", hint)));
+      throw InputError(fmt::format("{}:{}: opn: {} is not in railyard's catalog{} (--allow-unknown-opn accepts it)", path, r.line,
+                                   opn, hint.empty() ? "" : fmt::format("; did you mean {}?", hint)));
     }
     o.kind = col("kind").empty() ? KindOfOpn(opn) : col("kind");
     if (o.kind != "nic" && o.kind != "cable" && o.kind != "transceiver" && o.kind != "switch") {
-      throw LedgerError(fmt::format("{}:{}: kind: '{}' is not nic, cable, transceiver or switch", path, r.line, o.kind));
+      throw InputError(fmt::format("{}:{}: kind: '{}' is not nic, cable, transceiver or switch", path, r.line, o.kind));
     }
     Put(o, "opn", opn);
     Put(o, "batch", col("batch").empty() ? options.batch : col("batch"));
@@ -195,13 +191,13 @@ std::vector<AssetObservation> ObservationsFromLabelAudit(const std::string& text
     AssetObservation o;
     o.line = r.line;
     o.serial = col("serial");
-    if (o.serial.empty()) throw LedgerError(fmt::format("{}:{}: serial: empty", path, r.line));
+    if (o.serial.empty()) throw InputError(fmt::format("{}:{}: serial: empty", path, r.line));
     std::optional<Asset> known = ledger.Get(o.serial);
     if (!known)
-      throw LedgerError(
+      throw InputError(
           fmt::format("{}:{}: serial: {} is not in the ledger: import its receiving list first", path, r.line, o.serial));
     o.kind = known->kind;
-    if (col("label").empty()) throw LedgerError(fmt::format("{}:{}: label: empty", path, r.line));
+    if (col("label").empty()) throw InputError(fmt::format("{}:{}: label: empty", path, r.line));
     Put(o, "label", col("label"));
     Put(o, "label.device", col("device"));
     Put(o, "label.port", col("port"));
@@ -243,10 +239,10 @@ std::string SerialOf(const std::map<std::string, std::string>& by_identity, cons
 std::vector<AssetObservation> FromFlint(const std::string& text, const std::string& path, const LedgerStore& ledger) {
   FirmwareQuery q = ParseFlintQuery(text);
   if (q.base_guid.empty() && q.base_mac.empty())
-    throw LedgerError(fmt::format("{}: no Base GUID or Base MAC: not a flint query?", path));
+    throw InputError(fmt::format("{}: no Base GUID or Base MAC: not a flint query?", path));
   std::string serial = SerialOf(SerialsByFirmwareIdentity(ledger), q.base_guid, q.base_mac);
   if (serial.empty()) {
-    throw LedgerError(
+    throw InputError(
         fmt::format("{}: no card in the ledger has base GUID {} / MAC {}: import the host's facts (or lspci VPD) "
                     "first, so the serial is known",
                     path, q.base_guid, q.base_mac));
@@ -261,13 +257,13 @@ std::vector<AssetObservation> FromFlint(const std::string& text, const std::stri
 // mlxfwmanager/mlxup queries name no serial either: each device attaches by base GUID or MAC.
 std::vector<AssetObservation> FromFwManager(const std::string& text, const std::string& path, const LedgerStore& ledger) {
   FwManagerReport report = ParseMlxfwmanager(text);
-  if (report.devices.empty()) throw LedgerError(fmt::format("{}: no device in this mlxfwmanager/mlxup output", path));
+  if (report.devices.empty()) throw InputError(fmt::format("{}: no device in this mlxfwmanager/mlxup output", path));
   const std::map<std::string, std::string> by_identity = SerialsByFirmwareIdentity(ledger);
   std::vector<AssetObservation> out;
   for (const FwManagerDevice& d : report.devices) {
     std::string serial = SerialOf(by_identity, d.base_guid, d.base_mac);
     if (serial.empty()) {
-      throw LedgerError(
+      throw InputError(
           fmt::format("{}: {} ({}, base MAC {}): no card in the ledger has this GUID or MAC: import the host's facts "
                       "(or lspci VPD and flint q) first",
                       path, d.pci_device_name, d.part_number, d.base_mac));
@@ -284,15 +280,9 @@ std::vector<AssetObservation> FromFwManager(const std::string& text, const std::
 // Facts of many hosts, one observation at a time (ForEachFacts reads a line or a file at a time).
 std::function<void(const ObservationSink&)> FactsProducer(const std::string& path) {
   return [path](const ObservationSink& sink) {
-    try {
-      ForEachFacts({path}, [&](HostFacts&& f) {
-        for (const AssetObservation& o : ObservationsFromFacts(f)) sink(o);
-      });
-    } catch (const LedgerError&) {
-      throw;
-    } catch (const std::exception& e) {
-      throw LedgerError(e.what());
-    }
+    ForEachFacts({path}, [&](HostFacts&& f) {
+      for (const AssetObservation& o : ObservationsFromFacts(f)) sink(o);
+    });
   };
 }
 
@@ -300,24 +290,18 @@ std::function<void(const ObservationSink&)> FactsProducer(const std::string& pat
 // whose digest the importer knows is not parsed unless the importer asks after all.
 std::function<void(const KnownDigest&, const DocumentSink&)> FactsDocumentProducer(const std::string& path) {
   return [path](const KnownDigest& known, const DocumentSink& sink) {
-    try {
-      ForEachFactsDocument(path, known, [&](FactsDocument&& d) {
-        StreamDocument document;
-        document.line = d.line;
-        document.digest = d.digest;
-        if (d.facts) {
-          document.observations = ObservationsFromFacts(*d.facts);
-        } else {
-          document.known = true;
-          document.read_again = [text = std::move(d.text)] { return ObservationsFromFacts(FactsFromJsonText(text)); };
-        }
-        sink(std::move(document));
-      });
-    } catch (const LedgerError&) {
-      throw;
-    } catch (const std::exception& e) {
-      throw LedgerError(e.what());
-    }
+    ForEachFactsDocument(path, known, [&](FactsDocument&& d) {
+      StreamDocument document;
+      document.line = d.line;
+      document.digest = d.digest;
+      if (d.facts) {
+        document.observations = ObservationsFromFacts(*d.facts);
+      } else {
+        document.known = true;
+        document.read_again = [text = std::move(d.text)] { return ObservationsFromFacts(FactsFromJsonText(text)); };
+      }
+      sink(std::move(document));
+    });
   };
 }
 
@@ -331,7 +315,7 @@ std::vector<AssetObservation> FromMstvpd(const std::string& text, const std::str
   BinaryVpd v = ParseMstvpd(text);
   auto sn = v.read_only.find("SN");
   if (sn == v.read_only.end() || Trim(sn->second).empty()) {
-    throw LedgerError(fmt::format("{}: this mstvpd output has no SN keyword: the card cannot be named", path));
+    throw InputError(fmt::format("{}: this mstvpd output has no SN keyword: the card cannot be named", path));
   }
   AssetObservation o;
   o.serial = Trim(sn->second);
@@ -364,7 +348,7 @@ struct Fingerprinter {
 // A file's fingerprint, read in 1 MiB pieces: a 160 MB NDJSON is never held whole.
 std::string FileFingerprint(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw LedgerError(fmt::format("{}: cannot read", path));
+  if (!in) throw InputError(fmt::format("{}: cannot read", path));
   Fingerprinter f;
   std::string buf(1 << 20, '\0');
   while (in.read(buf.data(), static_cast<std::streamsize>(buf.size())) || in.gcount() > 0) {
@@ -555,7 +539,7 @@ ImportStream OpenImport(const std::string& path, const ImportOptions& options, c
       doc.reader = "facts " + VersionLine();
     }
   } else if (format == "capture") {
-    if (!fs::is_directory(path)) throw LedgerError(fmt::format("{}: a capture is a directory", path));
+    if (!fs::is_directory(path)) throw InputError(fmt::format("{}: a capture is a directory", path));
     HostFacts facts = BuildHostFacts(ReadCaptureDir(path));
     observations = ObservationsFromFacts(facts);
     // A flint query of a card this capture's lspci does not show (no lspci, or no VPD): attach it by the
@@ -581,7 +565,7 @@ ImportStream OpenImport(const std::string& path, const ImportOptions& options, c
           serial = s;
       }
       if (serial.empty()) {
-        throw LedgerError(
+        throw InputError(
             fmt::format("{}: flint-q-{}: this capture has no lspci VPD for the card at {} (so no serial), and no card in "
                         "the ledger has its base GUID {} / MAC {} or was seen at {} {}: add lspci-vvv.txt (run as root, "
                         "VPD needs it) or import the card first",
@@ -613,7 +597,7 @@ ImportStream OpenImport(const std::string& path, const ImportOptions& options, c
       else if (LooksLikeMstvpd(text))
         format = "mstvpd";
       else
-        throw LedgerError(
+        throw InputError(
             fmt::format("{}: cannot tell what this document is: give --as "
                         "receiving-csv|label-audit|facts|capture|lspci|flint|mlxfwmanager|ethtool-m|mstvpd",
                         path));
@@ -633,7 +617,7 @@ ImportStream OpenImport(const std::string& path, const ImportOptions& options, c
     else if (format == "mstvpd")
       observations = FromMstvpd(text, path);
     else
-      throw LedgerError(fmt::format("{}: unknown format '{}'", path, format));
+      throw InputError(fmt::format("{}: unknown format '{}'", path, format));
   }
   doc.format = format;
   if (!doc.produce) {

@@ -11,6 +11,7 @@
 
 #include "ledger/import_apply.h"
 #include "ledger/ledger.h"
+#include "util/input_error.h"
 #include "util/secret_mask.h"
 
 namespace railyard {
@@ -77,7 +78,8 @@ class PostgresLedger final : public LedgerStore {
       int version = exists ? q.exec1("SELECT version FROM railyard_schema")[0].as<int>() : 0;
       q.commit();
       if (access != LedgerAccess::kWrite) {
-        if (!exists) throw LedgerError("no ledger here (a mistyped --db or RAILYARD_DB?); `railyard ledger import` creates one");
+        if (!exists)
+          throw InputError(url_ + ": no ledger here (a mistyped --db or RAILYARD_DB?); `railyard ledger import` creates one");
         if (version != kLedgerSchemaVersion) {
           throw LedgerError(
               fmt::format("the ledger's schema is version {}, this railyard reads {}: {}", version, kLedgerSchemaVersion,
@@ -91,6 +93,8 @@ class PostgresLedger final : public LedgerStore {
       conn_->prepare("get_asset", "SELECT kind, state FROM assets WHERE serial = $1");
       conn_->prepare("get_assets", "SELECT serial, kind, state FROM assets WHERE serial = ANY($1::text[])");
       conn_->prepare("set_by_import", "SELECT changes FROM events WHERE import_id = $1 AND serial = $2 ORDER BY id");
+    } catch (const InputError&) {
+      throw;
     } catch (const LedgerError& e) {
       throw LedgerError(fmt::format("{}: {}", url_, e.what()));
     } catch (const std::exception& e) {
@@ -367,6 +371,8 @@ class PostgresLedger final : public LedgerStore {
       return ApplyImport(tx, stream, actor);
     } catch (const LedgerError&) {
       throw;
+    } catch (const InputError&) {
+      throw;  // what the document got wrong, as the document's error (the transaction is rolled back)
     } catch (const std::exception& e) {
       throw LedgerError(fmt::format("{}: the import was rolled back: {}", url_, e.what()));
     }

@@ -16,6 +16,7 @@
 
 #include "ledger/import_apply.h"
 #include "ledger/ledger.h"
+#include "util/input_error.h"
 
 namespace railyard {
 namespace {
@@ -117,7 +118,7 @@ class SqliteLedger final : public LedgerStore {
   SqliteLedger(const std::string& path, LedgerAccess access) : path_(path) {
     const bool write = access == LedgerAccess::kWrite;
     if (!write && !std::filesystem::exists(path)) {
-      throw LedgerError(
+      throw InputError(
           fmt::format("{}: no ledger here (a mistyped --db or RAILYARD_DB?); `railyard ledger import` creates one", path));
     }
     int flags = (write ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY) | SQLITE_OPEN_FULLMUTEX;

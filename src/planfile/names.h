@@ -27,7 +27,7 @@ class NameResolver {
 
   // A --names file: CSV rows "observed_device,plan_device" or
   // "observed_device,observed_port,plan_device,plan_port"; '#' comments. Throws
-  // std::runtime_error("<path>:<line>: ...") on a malformed row or an unknown plan name.
+  // InputError("<path>:<line>: ...") on a malformed row or an unknown plan name.
   void LoadMap(const std::string& path);
   void LoadMapText(std::string_view text, const std::string& source);
   // A directory of HOST.txt files, each a host's `ibdev2netdev [-v]`: its netdev names (what LLDP reports)

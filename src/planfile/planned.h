@@ -84,7 +84,7 @@ struct PlannedFabric {
 };
 
 // Reads a plan: the plan.index beside `path` when it was written with this very plan.json (same
-// size and fingerprint), else plan.json itself. Throws std::runtime_error("<path>: ...") when the
+// size and fingerprint), else plan.json itself. Throws InputError("<path>: ...") when the
 // file is not a railyard plan (bad JSON, wrong schema, a link naming an unknown device).
 PlannedFabric LoadPlannedFabric(const std::string& path, bool with_addresses = false);
 PlannedFabric ParsePlannedFabric(std::string_view json, const std::string& source, bool with_addresses = false);

@@ -69,7 +69,7 @@ WaveCheck CheckSwitchWave(const nlohmann::json& w, const std::string& name, cons
                           const std::vector<HostFacts>& after, std::shared_ptr<const HostPlan> plan,
                           const std::vector<SwitchFirmwareSeen>* switches_after) {
   if (!switches_after) {
-    throw std::runtime_error(fmt::format("{} is a wave of switches: give --switches with what they run now", name));
+    throw UsageError(fmt::format("{} is a wave of switches: give --switches with what they run now", name));
   }
   WaveCheck check;
   check.wave = name;
@@ -136,8 +136,7 @@ WaveCheck CheckCheckedWave(const nlohmann::json& rollout, uint32_t wave, const s
                            const std::vector<HostFacts>& after, std::shared_ptr<const HostPlan> plan,
                            const std::vector<SwitchFirmwareSeen>* switches_after) {
   const nlohmann::json& waves = rollout.at("waves");
-  if (wave >= waves.size())
-    throw std::runtime_error(fmt::format("the rollout has waves 0 to {}; no wave {}", waves.size() - 1, wave));
+  if (wave >= waves.size()) throw UsageError(fmt::format("the rollout has waves 0 to {}; no wave {}", waves.size() - 1, wave));
   const nlohmann::json& w = waves.at(wave);
   WaveCheck check;
   check.wave = WaveFileName(wave, w.at("name").get<std::string>());
@@ -232,12 +231,12 @@ WaveCheckRun CheckWaveInState(const std::string& state, uint32_t wave, const std
   std::vector<WaveStatus> status = RolloutStatus(state, rollout);
   for (uint32_t i = 0; i < wave && i < status.size(); ++i) {
     if (status[i].state != "done")
-      throw std::runtime_error(fmt::format("wave {} ({}) is {}: check the waves in order (wave {} comes after it)", i,
-                                           status[i].name, status[i].state, wave));
+      throw UsageError(fmt::format("wave {} ({}) is {}: check the waves in order (wave {} comes after it)", i, status[i].name,
+                                   status[i].state, wave));
   }
   const nlohmann::json* planned = rollout.contains("waves") && wave < rollout["waves"].size() ? &rollout["waves"][wave] : nullptr;
   if (facts_after.empty() && (!planned || planned->value("kind", "host") != "switch")) {
-    throw std::runtime_error(fmt::format("--facts: wave {} is a wave of hosts: give the facts collected after it", wave));
+    throw UsageError(fmt::format("--facts: wave {} is a wave of hosts: give the facts collected after it", wave));
   }
   std::vector<HostFacts> before, after;
   if (fs::is_directory(fs::path(state) / "facts-before")) {

@@ -43,8 +43,9 @@ std::vector<AssetObservation> CheckObservations(const WaveCheck& check);
 // directory), `after` the facts collected once the wave ran. A switch wave is judged on
 // `switches_after` (the switch inventory taken after it: every switch of the wave at its target),
 // and, where facts are given, on the drained hosts behind it (their links back, nothing new wrong).
-// Throws std::runtime_error when the wave does not exist, rollout.json is not railyard.rollout/1, or
-// the wave is of switches and no inventory was given.
+// Throws UsageError when the wave does not exist or is out of order, or the wave is of switches and
+// no inventory was given; InputError when rollout.json is not railyard.rollout/1; std::runtime_error
+// when a stale rollback script cannot be removed (I/O).
 WaveCheck CheckWave(const nlohmann::json& rollout, uint32_t wave, const std::vector<HostFacts>& before,
                     const std::vector<HostFacts>& after, std::shared_ptr<const HostPlan> plan,
                     const std::vector<SwitchFirmwareSeen>* switches_after = nullptr);

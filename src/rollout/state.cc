@@ -451,7 +451,7 @@ std::string PrepareStateDir(const std::string& dir, bool replace) {
     return fmt::format("removed what a plan interrupted before its rollout.json left in {} ({} wave script(s))", dir, scripts);
   }
   if (!replace) {
-    throw std::runtime_error(fmt::format(
+    throw UsageError(fmt::format(
         "{} holds a rollout already ({}{} check(s), {} approval(s), {} wave script(s)): its checks and approvals would "
         "count for the new plan's waves. Give --replace to move it into {}/superseded-<time>/ and plan anew, or another "
         "-o",
@@ -531,28 +531,27 @@ void ApproveWave(const std::string& dir, uint32_t wave, const std::string& by) {
   StateDirLock lock(dir);
   nlohmann::json rollout = ReadRolloutFile(dir);
   const nlohmann::json& waves = rollout.at("waves");
-  if (wave >= waves.size())
-    throw std::runtime_error(fmt::format("the rollout has waves 0 to {}; no wave {}", waves.size() - 1, wave));
+  if (wave >= waves.size()) throw UsageError(fmt::format("the rollout has waves 0 to {}; no wave {}", waves.size() - 1, wave));
   // Who approves is shown in status and reports, and compared with who planned: one line of visible
   // text, compared without case or surrounding space.
   const std::string approver = NormalizedApprover(by, "--by");
-  if (approver.empty()) throw std::runtime_error("--by: who approves (a name, not blank)");
+  if (approver.empty()) throw UsageError("--by: who approves (a name, not blank)");
   bool two = rollout.value("policy", nlohmann::json::object()).value("two_person", false);
   if (two) {
     const std::string planner = NormalizedApprover(rollout.value("planned_by", ""), dir + "/rollout.json");
     if (planner.empty())
-      throw std::runtime_error(
+      throw InputError(
           "rollout.json names nobody as its planner: the two-person rule cannot be kept (plan it again with --by NAME)");
     if (approver == planner)
-      throw std::runtime_error(
+      throw UsageError(
           fmt::format("{} planned this rollout; the policy wants a second person to approve wave {}", TerminalSafe(by), wave));
   }
   // In order: a wave is approved once every wave before it is done (a halted one blocks the rest).
   std::vector<WaveStatus> status = RolloutStatus(dir, rollout);
   for (uint32_t i = 0; i < wave; ++i) {
     if (status[i].state != "done")
-      throw std::runtime_error(fmt::format("wave {} ({}) is {}: wave {} can be approved once every wave before it is done", i,
-                                           status[i].name, status[i].state, wave));
+      throw UsageError(fmt::format("wave {} ({}) is {}: wave {} can be approved once every wave before it is done", i,
+                                   status[i].name, status[i].state, wave));
   }
   std::string name = WaveFileName(wave, waves.at(wave).at("name").get<std::string>());
   // One approval per wave, never lost: the file is linked into place only where none is (link(2)
@@ -566,7 +565,7 @@ void ApproveWave(const std::string& dir, uint32_t wave, const std::string& by) {
   if (::link(out.temp_path().c_str(), path.c_str()) != 0) {
     const int err = errno;
     if (err == EEXIST) {
-      throw std::runtime_error(fmt::format("wave {} is approved already, by {}", wave, Approver(path)));
+      throw UsageError(fmt::format("wave {} is approved already, by {}", wave, Approver(path)));
     }
     throw std::runtime_error(fmt::format("{}: cannot record the approval: {}", path.string(), std::strerror(err)));
   }

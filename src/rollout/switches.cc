@@ -163,7 +163,7 @@ SwitchRollout PlanSwitchWaves(const PlannedFabric* plan, const std::vector<Switc
     }
     return out;
   }
-  if (!plan) throw std::runtime_error("--switches needs --plan: the order of switch steps comes from the plan's tiers and links");
+  if (!plan) throw UsageError("--switches needs --plan: the order of switch steps comes from the plan's tiers and links");
 
   // 1. Which switch moves: its family has an image in target.yaml and it runs an older version.
   NameResolver names(*plan);

@@ -31,7 +31,7 @@ struct SwitchFirmwareSeen {
   std::string serial;
 };
 
-// Throws std::runtime_error("<file>:<line>: <column>: ...") on a missing column, an empty or
+// Throws InputError("<file>:<line>: <column>: ...") on a missing column, an empty or
 // unsafe name, a firmware that is not a version, or a switch listed twice.
 std::vector<SwitchFirmwareSeen> ParseSwitchInventory(std::string_view csv, const std::string& source);
 std::vector<SwitchFirmwareSeen> LoadSwitchInventory(const std::string& path);

@@ -90,7 +90,7 @@ struct RolloutPolicy {
   std::vector<std::string> protected_racks;
 };
 
-// Throw std::runtime_error("<file>:<line>:<column>: <key>: <message>") on anything wrong: an unknown
+// Throw InputError("<file>:<line>:<column>: <key>: <message>") on anything wrong: an unknown
 // key, a PSID twice, an image without a 64-digit sha256, a bound of 0, NaN or a version that is not one.
 RolloutTarget LoadRolloutTarget(const std::string& path);
 RolloutTarget ParseRolloutTarget(const std::string& yaml, const std::string& file);

@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "util/input_error.h"
 #include "util/text.h"
 
 namespace railyard {
@@ -60,27 +61,25 @@ std::string RandomHex(size_t bytes) {
 
 std::string ReadTokenFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(fmt::format("{}: cannot read the token file: {}", path, std::strerror(errno)));
+  if (!in) throw InputError(fmt::format("{}: cannot read the token file: {}", path, std::strerror(errno)));
   std::ostringstream text;
   text << in.rdbuf();
   std::string token = text.str();
-  if (token.size() > 4096) throw std::runtime_error(fmt::format("{}: not a token (over 4096 bytes)", path));
+  if (token.size() > 4096) throw InputError(fmt::format("{}: not a token (over 4096 bytes)", path));
   if (!token.empty() && token.back() == '\n') token.pop_back();
   if (!token.empty() && token.back() == '\r') token.pop_back();
-  if (token.empty()) throw std::runtime_error(fmt::format("{}: the token file is empty", path));
-  if (token.find('\n') != std::string::npos)
-    throw std::runtime_error(fmt::format("{}: the token file has more than one line", path));
+  if (token.empty()) throw InputError(fmt::format("{}: the token file is empty", path));
+  if (token.find('\n') != std::string::npos) throw InputError(fmt::format("{}: the token file has more than one line", path));
   return token;
 }
 
 void CheckToken(std::string_view token) {
   if (token.size() < kMinTokenLength)
-    throw std::invalid_argument(
-        fmt::format("the token is {} characters; give at least {} (for example `openssl rand -hex 32 > token`)", token.size(),
-                    kMinTokenLength));
+    throw UsageError(fmt::format("the token is {} characters; give at least {} (for example `openssl rand -hex 32 > token`)",
+                                 token.size(), kMinTokenLength));
   for (char c : token) {
     const auto u = static_cast<unsigned char>(c);
-    if (u <= 0x20 || u == 0x7f) throw std::invalid_argument("the token holds a space or control character");
+    if (u <= 0x20 || u == 0x7f) throw UsageError("the token holds a space or control character");
   }
 }
 

@@ -23,12 +23,12 @@ std::string CookieValue(std::string_view cookie_header, std::string_view name);
 // `bytes` bytes from the kernel's random source, as hex. Throws std::runtime_error when there is none.
 std::string RandomHex(size_t bytes);
 
-// The token read from a file: one line, the newline after it dropped. Throws std::runtime_error
+// The token read from a file: one line, the newline after it dropped. Throws InputError
 // naming the file when it cannot be read, is empty, or is more than one line; a token shorter than
 // kMinTokenLength is refused by CheckToken.
 std::string ReadTokenFile(const std::string& path);
 inline constexpr size_t kMinTokenLength = 16;
-// Throws std::invalid_argument when the token is too short to resist guessing or holds a space or
+// Throws UsageError when the token is too short to resist guessing or holds a space or
 // control character (it could not be sent in a header as given).
 void CheckToken(std::string_view token);
 

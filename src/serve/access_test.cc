@@ -1,4 +1,5 @@
 #include "serve/access.h"
+#include "util/input_error.h"
 
 #include <unistd.h>
 
@@ -55,8 +56,8 @@ TEST(Token, FileAndStrength) {
   EXPECT_THROW(ReadTokenFile(path), std::runtime_error);
   std::remove(path);
   EXPECT_THROW(ReadTokenFile(path), std::runtime_error);
-  EXPECT_THROW(CheckToken("s3cret"), std::invalid_argument);
-  EXPECT_THROW(CheckToken("0123456789abcdef 0123"), std::invalid_argument);
+  EXPECT_THROW(CheckToken("s3cret"), UsageError);
+  EXPECT_THROW(CheckToken("0123456789abcdef 0123"), UsageError);
   EXPECT_NO_THROW(CheckToken("0123456789abcdef"));
 }
 

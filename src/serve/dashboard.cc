@@ -118,7 +118,7 @@ std::vector<std::string> Dashboard::RacksOf(size_t index) const {
 bool Dashboard::IsFleet(size_t index) const { return index >= report_.fleet_begin && index < report_.fleet_end; }
 
 Dashboard::Dashboard(DashboardSources sources) : sources_(std::move(sources)) {
-  if (sources_.plan.empty()) throw std::runtime_error("serve needs --plan plan.json");
+  if (sources_.plan.empty()) throw UsageError("serve needs --plan plan.json");
   LoadPlan();
   LoadFacts();
   LoadVerify();

@@ -43,7 +43,7 @@ std::vector<std::string> RacksOfFinding(const Finding& finding, const HostPlan& 
 
 class Dashboard {
  public:
-  // Throws std::runtime_error naming the file that cannot be read.
+  // Throws InputError naming the file that cannot be read.
   explicit Dashboard(DashboardSources sources);
 
   // Reloads what changed; returns true when anything was reloaded. A source that became unreadable

@@ -25,6 +25,7 @@
 
 #include <fmt/format.h>
 
+#include "util/input_error.h"
 #include "util/text.h"
 
 namespace railyard {
@@ -130,34 +131,31 @@ ListenAddress ParseListenAddress(const std::string& text) {
   if (!text.empty() && text.front() == '[') {
     const size_t close = text.find(']');
     if (close == std::string::npos || close + 1 >= text.size() || text[close + 1] != ':')
-      throw std::invalid_argument("an IPv6 address is written [ADDRESS]:PORT");
+      throw UsageError("an IPv6 address is written [ADDRESS]:PORT");
     out.host = text.substr(1, close - 1);
     in6_addr a6{};
-    if (inet_pton(AF_INET6, out.host.c_str(), &a6) != 1)
-      throw std::invalid_argument(fmt::format("'{}' is not an IPv6 address", out.host));
+    if (inet_pton(AF_INET6, out.host.c_str(), &a6) != 1) throw UsageError(fmt::format("'{}' is not an IPv6 address", out.host));
     out.ipv6 = true;
     port = std::string_view(text).substr(close + 2);
   } else {
     const size_t colon = text.rfind(':');
-    if (colon == std::string::npos) throw std::invalid_argument("not ADDRESS:PORT (the port is required)");
+    if (colon == std::string::npos) throw UsageError("not ADDRESS:PORT (the port is required)");
     out.host = text.substr(0, colon);
-    if (out.host.find(':') != std::string::npos)
-      throw std::invalid_argument("an IPv6 address is written in brackets: [ADDRESS]:PORT");
+    if (out.host.find(':') != std::string::npos) throw UsageError("an IPv6 address is written in brackets: [ADDRESS]:PORT");
     port = std::string_view(text).substr(colon + 1);
-    if (out.host.empty()) throw std::invalid_argument("no address before the port");
+    if (out.host.empty()) throw UsageError("no address before the port");
     in_addr a4{};
     const bool dotted = std::all_of(out.host.begin(), out.host.end(), [](char c) { return (c >= '0' && c <= '9') || c == '.'; });
     if (dotted && inet_pton(AF_INET, out.host.c_str(), &a4) != 1)
-      throw std::invalid_argument(fmt::format("'{}' is not an IPv4 address", out.host));
+      throw UsageError(fmt::format("'{}' is not an IPv4 address", out.host));
     const bool name_chars = std::all_of(out.host.begin(), out.host.end(), [](char c) {
       return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.';
     });
-    if (!name_chars || out.host.front() == '-')
-      throw std::invalid_argument(fmt::format("'{}' is not a host name or address", out.host));
+    if (!name_chars || out.host.front() == '-') throw UsageError(fmt::format("'{}' is not a host name or address", out.host));
   }
-  if (!IsDigits(port) || port.size() > 5) throw std::invalid_argument(fmt::format("'{}' is not a port", port));
+  if (!IsDigits(port) || port.size() > 5) throw UsageError(fmt::format("'{}' is not a port", port));
   out.port = std::stoi(std::string(port));
-  if (out.port > 65535) throw std::invalid_argument(fmt::format("'{}' is not a port (0 to 65535)", port));
+  if (out.port > 65535) throw UsageError(fmt::format("'{}' is not a port (0 to 65535)", port));
   return out;
 }
 

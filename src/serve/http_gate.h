@@ -46,7 +46,7 @@ struct ListenAddress {
   // host:port as a URL authority: [::1]:8080.
   std::string Authority(int bound_port) const;
 };
-// Throws std::invalid_argument naming what is wrong ("8080junk" is not a port).
+// Throws UsageError naming what is wrong ("8080junk" is not a port).
 ListenAddress ParseListenAddress(const std::string& text);
 
 class GatedHttpServer : public httplib::Server {

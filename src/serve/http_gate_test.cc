@@ -1,4 +1,5 @@
 #include "serve/http_gate.h"
+#include "util/input_error.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -102,7 +103,7 @@ TEST(ListenAddress, ReadsEveryFormAndRefusesJunk) {
   EXPECT_EQ(ParseListenAddress("localhost:80").host, "localhost");
   for (const char* bad : {"127.0.0.1:8080junk", "127.0.0.1:", "127.0.0.1", ":8080", "::1:8080", "[::1]8080", "[zz]:80",
                           "127.0.0.1:65536", "127.0.0.1:-1", "127.0.0.1: 80", "300.1.1.1:80", "a b:80", "-x:80", "[::1]:"}) {
-    EXPECT_THROW(ParseListenAddress(bad), std::invalid_argument) << bad;
+    EXPECT_THROW(ParseListenAddress(bad), UsageError) << bad;
   }
 }
 

@@ -11,6 +11,7 @@
 
 #include "serve/access.h"
 #include "util/csv.h"
+#include "util/input_error.h"
 #include "util/secret_mask.h"
 
 namespace railyard {
@@ -84,7 +85,7 @@ int RunServe(const ServeOptions& options, std::ostream& out, std::ostream& err) 
   ListenAddress address;
   try {
     address = ParseListenAddress(options.listen);
-  } catch (const std::invalid_argument& e) {
+  } catch (const InputError& e) {
     err << "railyard: error: --listen " << options.listen << ": " << e.what() << "\n";
     return 2;
   }
@@ -96,7 +97,7 @@ int RunServe(const ServeOptions& options, std::ostream& out, std::ostream& err) 
   if (!options.token.empty()) {
     try {
       CheckToken(options.token);
-    } catch (const std::invalid_argument& e) {
+    } catch (const InputError& e) {
       err << "railyard: error: " << e.what() << "\n";
       return 2;
     }

@@ -21,7 +21,7 @@ struct CsvTable {
   int Column(std::string_view name) const;
 };
 
-// Parses `text`. Throws std::runtime_error("<source>:<line>: ...") on an unterminated quote
+// Parses `text`. Throws InputError("<source>:<line>: ...") on an unterminated quote
 // or a row whose field count differs from the header's.
 CsvTable ParseCsv(std::string_view text, std::string_view source);
 

@@ -1,4 +1,5 @@
 #include "util/hostlist.h"
+#include "util/input_error.h"
 
 #include <cctype>
 #include <stdexcept>
@@ -10,7 +11,7 @@ namespace {
 
 // One comma-separated part ("node[001-004,7]x"): each name it stands for, appended to `out`.
 void ExpandPart(std::string_view part, std::string_view expression, size_t limit, std::vector<std::string>& out) {
-  auto fail = [&](const std::string& why) { throw std::runtime_error(fmt::format("host list '{}': {}", expression, why)); };
+  auto fail = [&](const std::string& why) { throw InputError(fmt::format("host list '{}': {}", expression, why)); };
   const size_t open = part.find('[');
   if (open == std::string_view::npos) {
     if (part.find(']') != std::string_view::npos) fail("a ']' without its '['");
@@ -64,7 +65,7 @@ std::vector<std::string> ExpandHostlist(std::string_view expression, size_t limi
   for (size_t i = 0; i <= expression.size(); ++i) {
     const char c = i < expression.size() ? expression[i] : ',';
     if (c == '[') {
-      if (++depth > 1) throw std::runtime_error(fmt::format("host list '{}': a '[' inside brackets", expression));
+      if (++depth > 1) throw InputError(fmt::format("host list '{}': a '[' inside brackets", expression));
     } else if (c == ']') {
       --depth;
     } else if (c == ',' && depth == 0) {
@@ -75,7 +76,7 @@ std::vector<std::string> ExpandHostlist(std::string_view expression, size_t limi
       start = i + 1;
     }
   }
-  if (depth != 0) throw std::runtime_error(fmt::format("host list '{}': a '[' without its ']'", expression));
+  if (depth != 0) throw InputError(fmt::format("host list '{}': a '[' without its ']'", expression));
   return out;
 }
 

@@ -9,7 +9,7 @@
 namespace railyard {
 
 // Expands a host list in order, ranges keeping their zero padding (node[08-10] = node08 node09
-// node10). Throws std::runtime_error naming the expression and what is wrong (an unclosed bracket,
+// node10). Throws InputError naming the expression and what is wrong (an unclosed bracket,
 // a range running backwards, more than `limit` names) rather than guessing.
 std::vector<std::string> ExpandHostlist(std::string_view expression, size_t limit = 1'000'000);
 

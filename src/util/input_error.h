@@ -1,6 +1,7 @@
 // The one error a user's input earns: which file, where in it, which key, and what is wrong. Every
 // reader of a file a person writes or a tool printed throws this (or a type derived from it) and the
-// CLI turns it into exit code 2 with what() on stderr:
+// CLI turns it into exit code 2 with what() on stderr (anything else that escapes — a full disk, a
+// refused lock, a bug — is exit 3: docs/design.md, "Two error channels"):
 //   "cluster.yaml:12:5: planes[0].speed: expected a number"   (line and column 1-based; 0 = unknown,
 //   left out of the text, as is an empty key). It lives in util, beneath every part, because the
 // lowest readers (util/yaml_strict, util/csv) throw it.
@@ -62,6 +63,14 @@ class InputError : public std::runtime_error {
   int column_;
   std::string key_;
   std::string message_;
+};
+
+// An option or argument on the command line that cannot be used as given ("--os: 'junos': nvue, sonic
+// or eos", "the rollout has waves 0 to 3; no wave 7"): what the user typed, so exit 2 like a bad file.
+// The message names the option itself; there is no file to name.
+class UsageError : public InputError {
+ public:
+  explicit UsageError(const std::string& message) : InputError(message) {}
 };
 
 // "unknown key; did you mean 'speed'?" when one known key is a near miss, else the known keys: the one

@@ -35,16 +35,17 @@
 #include <simdjson.h>
 #include <nlohmann/json.hpp>
 
+#include "util/input_error.h"
+
 namespace railyard {
 
 // Where a value did not fit its field. what() is "PATH: MESSAGE"; the path grows outward as the
 // error passes each enclosing key or index.
-class JsonFieldError : public std::runtime_error {
+// An InputError (what a tool or a person wrote): a document read back is input, whoever wrote it.
+class JsonFieldError : public InputError {
  public:
   JsonFieldError(std::string path, std::string message)
-      : std::runtime_error(path.empty() ? message : path + ": " + message),
-        path_(std::move(path)),
-        message_(std::move(message)) {}
+      : InputError(path.empty() ? message : path + ": " + message), path_(std::move(path)), message_(std::move(message)) {}
   const std::string& path() const { return path_; }
   const std::string& message() const { return message_; }
   // The same error one level out: under `key` ("mtu" -> "netdevs[3].mtu" once "[3]" and "netdevs" are added).

@@ -77,7 +77,7 @@ struct LabelScan {
 };
 
 // Reads a label audit CSV with a header naming device, port and label columns.
-// Throws std::runtime_error("<path>:<line>: ...").
+// Throws InputError("<path>:<line>: ...").
 std::vector<LabelScan> LoadLabelAudit(const std::string& path);
 
 struct VerifyOptions {

@@ -46,10 +46,10 @@ page=$(sqlite3 "$WORK/l3.db" "PRAGMA page_size")
 # no damage, and where the middle falls depends on how many tables the schema has.
 printf '\xde\xad\xbe\xef%.0s' $(seq 1 256) | dd of="$WORK/l3.db" bs=1 seek=$((size / 2 / page * page)) conv=notrunc 2> /dev/null
 "$RAILYARD" ledger --db "$WORK/l3.db" import "$FIXTURES/lspci/cx7-ndr-osfp-gen5-x16-vpd.txt" > /dev/null 2> "$WORK/3.err"
-check "3: import into a damaged ledger exits 2" test $? -eq 2
+check "3: import into a damaged ledger exits 3 (the store, not the input)" test $? -eq 3
 check "3: and says it is damaged, and how to recover" grep -q "damaged.*recover" "$WORK/3.err"
 "$RAILYARD" ledger --db "$WORK/l3.db" list > "$WORK/3.out" 2> /dev/null
-check "3: list of a damaged ledger exits 2 and prints no row" test $? -eq 2 -a ! -s "$WORK/3.out"
+check "3: list of a damaged ledger exits 3 and prints no row" test $? -eq 3 -a ! -s "$WORK/3.out"
 "$RAILYARD" ledger --db "$WORK/no-such.db" list 2> "$WORK/3b.err"
 check "3: list with a mistyped --db exits 2" test $? -eq 2
 check "3: and creates no database" test ! -e "$WORK/no-such.db"
@@ -147,7 +147,7 @@ check "11: saying the limit" grep -q "at most" "$WORK/11.err"
 
 # 12. accept report with a bad second path writes neither file.
 "$RAILYARD" accept --db "$WORK/l2.db" report --csv "$WORK/12.csv" --html "$WORK/no-such-dir/12.html" > /dev/null 2>&1
-check "12: a bad --html path exits 2" test $? -eq 2
+check "12: a bad --html path exits 3 (I/O)" test $? -eq 3
 check "12: and the CSV was not written either" test ! -e "$WORK/12.csv"
 
 # 13. Burn-in results an attacker or a broken run left: a result symlinked to another file, garbage,
@@ -253,13 +253,13 @@ check "16: a plan name that is text is written, as comments only: the unit verif
 mkdir -p "$WORK/16/out/elsewhere"
 ln -s "$WORK/16/out/elsewhere" "$WORK/16/out/node001"
 "$RAILYARD" config hosts --plan "$P16" --host node001 -o "$WORK/16/out" 2> "$WORK/16/d.err"
-check "16: a host directory that is a symlink: refused" sh -c "test $? -eq 2 && grep -q 'is a symlink' '$WORK/16/d.err'"
+check "16: a host directory that is a symlink: refused (exit 3)" sh -c "test $? -eq 3 && grep -q 'is a symlink' '$WORK/16/d.err'"
 check "16: and nothing written through it" test -z "$(ls -A "$WORK/16/out/elsewhere")"
 # A directory where a file goes is refused before anything moves: no .old directory left behind.
 mkdir -p "$WORK/16/out2/node001/etc/netplan/60-railyard.yaml/x"
 "$RAILYARD" config hosts --plan "$P16" --host node001 -o "$WORK/16/out2" > /dev/null 2>&1
-check "16: a directory where a file goes: exit 2, the directory kept, no .old left" \
-  sh -c "test $? -eq 2 && test -d '$WORK/16/out2/node001/etc/netplan/60-railyard.yaml/x' && test -z \"\$(find '$WORK/16/out2' -name '*.old')\""
+check "16: a directory where a file goes: exit 3, the directory kept, no .old left" \
+  sh -c "test $? -eq 3 && test -d '$WORK/16/out2/node001/etc/netplan/60-railyard.yaml/x' && test -z \"\$(find '$WORK/16/out2' -name '*.old')\""
 # rollout.json: a wave name that walks out of the state dir; a device that is a command.
 (cd "$SRC" && examples/rollout/fleet.sh "$(dirname "$RAILYARD")" 2> /dev/null || examples/rollout/fleet.sh build) > "$WORK/16/fleet.ndjson"
 "$RAILYARD" plan "$SRC/examples/superpod-h100-4su.yaml" -o "$WORK/16/sp" -q > /dev/null 2>&1

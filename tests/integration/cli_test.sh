@@ -71,10 +71,13 @@ printf 'name: x\nnodes: {count: 2\n' > "$WORK/syntax.yaml"
 check "YAML syntax error exits 2" test $? -eq 2
 check "syntax error has a position" grep -q "syntax.yaml:[0-9]*:[0-9]*: (syntax)" "$WORK/syntax.err"
 
-# An output directory that cannot be created: exit 2, no partial files.
+# An output directory that cannot be created: exit 3 (I/O, not the input: the spec is fine), no
+# partial files; exit 2 is kept for what the user gave wrong.
 touch "$WORK/file"
 "$RAILYARD" plan "$SRC/examples/superpod-h100-4su.yaml" -o "$WORK/file/sub" > /dev/null 2>&1
-check "unwritable output exits 2" test $? -eq 2
+check "unwritable output exits 3" test $? -eq 3
+"$RAILYARD" --help | grep -q "3 any other failure"
+check "--help documents exit 3" test $? -eq 0
 
 # The catalog the spec refers users to.
 "$RAILYARD" catalog switches | grep -q "^QM9700 "
