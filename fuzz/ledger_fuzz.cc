@@ -1,15 +1,15 @@
 // libFuzzer target: any bytes as a receiving list (CSV) or an acceptance policy (YAML), chosen by
-// the first byte. Both must accept or throw their input error (LedgerError / runtime_error),
-// never crash; every asset a list yields goes through the authenticity checks and the
+// the first byte. Both must accept or throw InputError (what a user wrote is wrong), never crash
+// and never throw anything else; every asset a list yields goes through the authenticity checks and the
 // acceptance evaluation, whose inputs are then as hostile as the list.
 #include <cstddef>
 #include <cstdint>
-#include <stdexcept>
 #include <string>
 
 #include "ledger/acceptance.h"
 #include "ledger/authenticity.h"
 #include "ledger/observe.h"
+#include "util/input_error.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
@@ -17,7 +17,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (data[0] & 1) {
     try {
       (void)railyard::ParseAcceptancePolicy(text, "fuzz.yaml");
-    } catch (const std::runtime_error&) {
+    } catch (const railyard::InputError&) {
     }
     return 0;
   }
@@ -25,7 +25,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {
     observations =
         railyard::ObservationsFromReceivingCsv(text, "fuzz.csv", {.format = "", .batch = "", .allow_unknown_opn = true});
-  } catch (const railyard::LedgerError&) {
+  } catch (const railyard::InputError&) {
     return 0;
   }
   railyard::AcceptancePolicy policy;
