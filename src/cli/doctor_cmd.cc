@@ -27,6 +27,7 @@ std::function<int()> AddDoctorCommand(CLI::App& app) {
     std::string format = "table";
     std::string fail_on = "error";
     bool list_rules = false;
+    bool list_policy = false;
     std::string symptom;
     bool list_symptoms = false;
   };
@@ -40,7 +41,8 @@ std::function<int()> AddDoctorCommand(CLI::App& app) {
       "  railyard doctor fleet.ndjson --format prometheus > /var/lib/node_exporter/railyard.prom\n"
       "  railyard doctor facts/ --plan out/plan.json         # plus: NIC ports on their planned rail and speed\n"
       "  railyard doctor --symptom bandwidth-below-rated gpu042.json   # the expert's checks, in order\n"
-      "  railyard doctor --list-rules");
+      "  railyard doctor --list-rules\n"
+      "  railyard doctor --list-policy                       # every key a --policy file may set");
   cmd->add_option("FACTS", a->facts, "HostFacts files, directories of them, or NDJSON");
   cmd->add_option("--plan", a->plan, "plan.json from `railyard plan`: adds rail-mismatch and speed-below-plan");
   cmd->add_option("--names", a->names, "with --plan: map the field's names to the plan's (verify's --names CSV)");
@@ -53,6 +55,7 @@ std::function<int()> AddDoctorCommand(CLI::App& app) {
   cmd->add_option("--fail-on", a->fail_on, "exit 1 when a finding reaches: info, warning or error (default)")
       ->check(CLI::IsMember({"info", "warning", "error"}));
   cmd->add_flag("--list-rules", a->list_rules, "print every rule and exit");
+  cmd->add_flag("--list-policy", a->list_policy, "print every policy key (default, meaning, the rules that read it) and exit");
   cmd->add_option("--symptom", a->symptom, "guided mode: walk the checks for a symptom (see --list-symptoms)");
   cmd->add_flag("--list-symptoms", a->list_symptoms, "print every symptom and exit");
   return [a] {
@@ -63,6 +66,10 @@ std::function<int()> AddDoctorCommand(CLI::App& app) {
       for (const FleetRule& r : PlanRules()) std::cout << fmt::format("{:<26} {:<8} {}\n", r.id, ToString(r.severity), r.summary);
       for (const FleetRule& r : SwitchRules())
         std::cout << fmt::format("{:<26} {:<8} {}\n", r.id, ToString(r.severity), r.summary);
+      return kExitOk;
+    }
+    if (a->list_policy) {
+      std::cout << PolicyListing();
       return kExitOk;
     }
     if (a->list_symptoms) {

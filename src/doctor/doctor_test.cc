@@ -236,8 +236,7 @@ TEST(Doctor, BerHigh) {
   EXPECT_EQ(Count(RunHostRules(f, {}), "ber-high"), 0u);
   f.links.begin()->second.effective_ber = 3e-10;  // in memory
   EXPECT_EQ(Count(RunHostRules(f, {}), "ber-high"), 1u);
-  DoctorPolicy lenient;
-  lenient.max_effective_ber = 1e-9;
+  DoctorPolicy lenient = ParsePolicy("max_effective_ber: 1e-9\n", "p.yaml");
   EXPECT_EQ(Count(RunHostRules(f, lenient), "ber-high"), 0u);
 }
 
@@ -331,8 +330,7 @@ TEST(Doctor, RdmaPortsWithoutIbstat) {
 }
 
 TEST(Doctor, DriverStackFromEthtoolWhereOfedInfoIsMissing) {
-  DoctorPolicy any;
-  any.driver_stack = "any";
+  DoctorPolicy any = ParsePolicy("driver_stack: any\n", "p.yaml");
   HostFacts inbox =
       Capture("h", {{"ethtool-i-enp1s0f0np0.txt", "ethtool/mlx5-inbox-6.5.0-14-generic-hpe-640sfp28-psid-in-fwver.txt"}});
   EXPECT_EQ(inbox.netdevs.at(0).driver_origin, "inbox");
@@ -444,15 +442,14 @@ TEST(Doctor, RoceQosAndEcn) {
   eth4.ecn = ParseEcnGrep("/sys/class/net/eth4/ecn/roce_np/enable/3:1\n/sys/class/net/eth4/ecn/roce_rp/enable/3:1\n");
   f.netdevs = {eth4};
   EXPECT_EQ(Rules(RunHostRules(f, {})), std::vector<std::string>{});
-  DoctorPolicy prio5;
-  prio5.roce_priority = 5;  // this fabric's lossless priority is 5: PFC and ECN there are off
+  DoctorPolicy prio5 =
+      ParsePolicy("roce_priority: 5\n", "p.yaml");  // this fabric's lossless priority is 5: PFC and ECN there are off
   std::vector<Finding> found = RunHostRules(f, prio5);
   EXPECT_EQ(Count(found, "roce-pfc-off"), 1u);
   EXPECT_EQ(Count(found, "roce-ecn-off"), 0u);  // unknown (-1), not off
   f.netdevs[0].ecn->rp_enabled[3] = 0;
   EXPECT_EQ(Count(RunHostRules(f, {}), "roce-ecn-off"), 1u);
-  DoctorPolicy pcp;
-  pcp.roce_trust = "pcp";
+  DoctorPolicy pcp = ParsePolicy("roce_trust: pcp\n", "p.yaml");
   EXPECT_EQ(Count(RunHostRules(f, pcp), "roce-trust-not-dscp"), 1u);
 
   // Across a fleet: three hosts with the real QoS sample (ECN on at 3), one with ECN's reaction point off.
@@ -485,9 +482,8 @@ TEST(Doctor, ModuleTemperatureAndDrops) {
                     {"ethtool-m-ens1f0np0.txt", "ethtool/m-sfp-1000base-sx-sff8472-dom-thresholds.txt"}});
   std::vector<Finding> found = RunHostRules(f, {});
   EXPECT_EQ(Count(found, "rx-drops-high"), 1u);
-  EXPECT_EQ(Count(found, "module-temperature-high"), 0u);  // 41.7 °C
-  DoctorPolicy p;
-  p.max_rx_discards = 100'000'000'000;  // above both counters of the sample
+  EXPECT_EQ(Count(found, "module-temperature-high"), 0u);                     // 41.7 °C
+  DoctorPolicy p = ParsePolicy("max_rx_discards: 100000000000\n", "p.yaml");  // above both counters of the sample
   EXPECT_EQ(Count(RunHostRules(f, p), "rx-drops-high"), 0u);
   for (NetdevFacts& n : f.netdevs) {
     if (n.module) n.module->temperature_c = 83.5;  // in memory
@@ -534,10 +530,10 @@ TEST(Doctor, FirmwareBaselineAndIommu) {
   HostFacts f = Capture("h", {{"lspci-vvv.txt", "lspci/cx7-ndr-osfp-gen5-x16-vpd.txt"},
                               {"flint-q-19:00.0.txt", "flint/cx7-fs4-secure-fw-query-rom-info-two-lines.txt"}});
   const std::string fw = f.firmware.begin()->second.fw_version;
-  DoctorPolicy p;
-  p.firmware_baseline["ConnectX-7"] = fw;  // by family (from the lspci name): exactly at baseline
+  DoctorPolicy p = ParsePolicy("firmware_baseline: {ConnectX-7: '" + fw + "'}\n", "p.yaml");  // by family: at baseline
   EXPECT_EQ(Count(RunHostRules(f, p), "firmware-below-baseline"), 0u);
-  p.firmware_baseline[f.firmware.begin()->second.psid] = "99.0.0";  // by PSID, which wins
+  p = ParsePolicy("firmware_baseline: {ConnectX-7: '" + fw + "', " + f.firmware.begin()->second.psid + ": 99.0.0}\n",
+                  "p.yaml");  // by PSID, which wins
   std::vector<Finding> found = RunHostRules(f, p);
   ASSERT_EQ(Count(found, "firmware-below-baseline"), 1u);
   // The kernel command line (a capture file written here, as /proc/cmdline reads).
@@ -546,8 +542,7 @@ TEST(Doctor, FirmwareBaselineAndIommu) {
   f.kernel_params = {{"BOOT_IMAGE", "/vmlinuz"}, {"ro", ""}, {"intel_iommu", "off"}};
   EXPECT_EQ(Count(RunHostRules(f, {}), "iommu-off"), 1u);
   f.kernel_params = {{"ro", ""}};
-  DoctorPolicy vms;
-  vms.require_iommu = true;
+  DoctorPolicy vms = ParsePolicy("require_iommu: true\n", "p.yaml");
   EXPECT_EQ(Count(RunHostRules(f, {}), "iommu-off"), 0u);
   EXPECT_EQ(Count(RunHostRules(f, vms), "iommu-off"), 1u);
   f.kernel_params = {{"intel_iommu", "on"}, {"iommu", "pt"}};
@@ -666,8 +661,7 @@ TEST(Doctor, PowerSavingAndSriov) {
   EXPECT_EQ(Count(RunHostRules(cx7, {}), "power-saving-on"), 1u);
   // SR-IOV only matters where the policy asks for it.
   EXPECT_EQ(Count(RunHostRules(cx3, {}), "sriov-off"), 0u);
-  DoctorPolicy vfs;
-  vfs.require_sriov = true;
+  DoctorPolicy vfs = ParsePolicy("require_sriov: true\n", "p.yaml");
   // The real CX-3 offers 63 VFs and has none created; the real CX-7 dump shows no SR-IOV capability.
   std::vector<Finding> found = RunHostRules(cx3, vfs);
   ASSERT_EQ(Count(found, "sriov-off"), 1u);
@@ -683,8 +677,7 @@ TEST(Doctor, PowerSavingAndSriov) {
 
 TEST(Doctor, DriverStackMissing) {
   HostFacts f = Capture("h", {{"lspci-vvv.txt", "lspci/cx7-ndr-osfp-gen5-x16-vpd.txt"}});
-  DoctorPolicy doca;
-  doca.driver_stack = "doca";
+  DoctorPolicy doca = ParsePolicy("driver_stack: doca\n", "p.yaml");
   // The capture has no ofed_info-s.txt: unknown, not missing.
   EXPECT_EQ(Count(RunHostRules(f, doca), "driver-stack-missing"), 0u);
   // As a live collect records a host without ofed_info.
@@ -694,8 +687,7 @@ TEST(Doctor, DriverStackMissing) {
   f.sources.back() = {"ofed_info -s", true, "exit 0", {}};
   f.ofed = "MLNX_OFED_LINUX-24.10-1.1.4.0";  // ofed_info -s as printed (catalog.md §10), colon stripped
   EXPECT_EQ(Count(RunHostRules(f, doca), "driver-stack-missing"), 1u);  // the wrong stack
-  DoctorPolicy any;
-  any.driver_stack = "any";
+  DoctorPolicy any = ParsePolicy("driver_stack: any\n", "p.yaml");
   EXPECT_EQ(Count(RunHostRules(f, any), "driver-stack-missing"), 0u);
   f.ofed = "OFED-internal-24.07-0.3.5.0.110";  // what DOCA-OFED's ofed_info -s prints (lshca issue #102)
   EXPECT_EQ(Count(RunHostRules(f, doca), "driver-stack-missing"), 0u);
@@ -873,8 +865,7 @@ TEST(Doctor, ModuleNotQualified) {
             0u);
   HostFacts jdsu = with_module("ethtool/m-sfp-1000base-sx-sff8472-dom-thresholds.txt");
   EXPECT_EQ(Count(RunHostRules(jdsu, {}), "module-not-qualified"), 1u);  // a JDSU SFP: third-party
-  DoctorPolicy p;
-  p.qualified_module_vendors.push_back("JDSU");
+  DoctorPolicy p = ParsePolicy("qualified_module_vendors: [NVIDIA, Mellanox, JDSU]\n", "p.yaml");
   EXPECT_EQ(Count(RunHostRules(jdsu, p), "module-not-qualified"), 0u);
   // The real "netlink error: Input/output error" on a port that is up: the EEPROM is unreadable.
   EXPECT_EQ(Count(RunHostRules(with_module("ethtool/m-cx3pro-40g-netlink-input-output-error.txt"), {}), "module-not-qualified"),
@@ -1055,6 +1046,34 @@ TEST(Doctor, EveryRuleHasADocPage) {
   }
 }
 
+// Every policy key is read by rules that exist, and each of those rules' pages names the key: a user
+// reading why a rule fired learns which key moves it. The default each key declares parses back as
+// itself (what --list-policy prints is a value a policy file may hold).
+TEST(Doctor, EveryPolicyKeyIsNamedOnItsRulesPages) {
+  const std::set<std::string> ids = AllRuleIds();
+  std::set<std::string> names;
+  for (const PolicyKeyInfo* k : PolicyKeys()) {
+    EXPECT_TRUE(names.insert(k->name).second) << k->name << " declared twice";
+    EXPECT_FALSE(k->read_by.empty()) << k->name << " is read by no rule";
+    EXPECT_FALSE(k->meaning.empty() || k->expect.empty()) << k->name;
+    for (const std::string& rule : k->read_by) {
+      ASSERT_TRUE(ids.count(rule)) << k->name << ": no rule " << rule;
+      std::ifstream in(fs::path(RAILYARD_SOURCE_DIR) / "docs/rules" / (rule + ".md"));
+      const std::string page(std::istreambuf_iterator<char>(in), {});
+      const bool named =
+          page.find("`" + k->name + "`") != std::string::npos || page.find("`" + k->name + ":") != std::string::npos;
+      EXPECT_TRUE(named) << "docs/rules/" << rule << ".md does not name " << k->name;
+    }
+    const std::string fallback = k->fallback == "(none)" ? "" : k->fallback;
+    if (!fallback.empty()) {
+      EXPECT_NO_THROW(ParsePolicy(k->name + ": " + fallback + "\n", "defaults.yaml")) << k->name << ": " << fallback;
+    }
+  }
+  for (const std::string& global : PolicyFileKeys()) EXPECT_FALSE(names.count(global)) << global;
+  const std::string listing = "\n" + PolicyListing();
+  for (const std::string& name : names) EXPECT_NE(listing.find("\n" + name + ": "), std::string::npos) << name;
+}
+
 // Every rule id named anywhere exists: a symptom step naming an unknown rule throws (walked here on empty
 // facts), and every page in docs/rules is a rule's.
 TEST(Doctor, EveryRuleIdNamedAnywhereExists) {
@@ -1102,8 +1121,16 @@ TEST(DoctorPolicy, ParsesAndRejectsWithTheLine) {
       "ethernet_mtu: 4200\nroce_priority: 5\ndisabled_rules: [bond-active-backup]\n"
       "severity: {mtu-not-jumbo: error}\nfirmware_baseline: {MT_0000000834: 28.39.1002}\n",
       "p.yaml");
-  EXPECT_EQ(p.ethernet_mtu, 4200u);
-  EXPECT_EQ(p.roce_priority, 5);
+  // The values land in the slots of the keys the rules declared (rules_config.cc, rules_roce.cc).
+  auto value = [&](const std::string& name) -> PolicyValue {
+    for (const PolicyKeyInfo* k : PolicyKeys()) {
+      if (k->name == name && k->id < p.values.size() && p.values[k->id]) return *p.values[k->id];
+    }
+    ADD_FAILURE() << name << " was not set";
+    return false;
+  };
+  EXPECT_EQ(std::get<uint32_t>(value("ethernet_mtu")), 4200u);
+  EXPECT_EQ(std::get<int>(value("roce_priority")), 5);
   EXPECT_TRUE(p.disabled_rules.count("bond-active-backup"));
   EXPECT_EQ(p.severity.at("mtu-not-jumbo"), Severity::kError);
   try {

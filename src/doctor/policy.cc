@@ -1,6 +1,16 @@
 #include "doctor/policy.h"
 
 #include <algorithm>
+#include <charconv>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <type_traits>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <yaml-cpp/yaml.h>
+
 #include "doctor/fleet.h"
 #include "doctor/plan_rules.h"
 #include "doctor/rules.h"
@@ -8,20 +18,9 @@
 #include "util/csv.h"
 #include "util/file.h"
 #include "util/lines.h"
-#include "util/text.h"
-
-#include <type_traits>
-
-#include <charconv>
-#include <fstream>
-#include <sstream>
-
-#include <fmt/format.h>
-#include <yaml-cpp/yaml.h>
-
-#include "util/yaml_strict.h"
-
 #include "util/suggest.h"
+#include "util/text.h"
+#include "util/yaml_strict.h"
 
 namespace railyard {
 namespace {
@@ -53,6 +52,25 @@ T As(const std::string& file, const YAML::Node& node, const std::string& key, co
 
 }  // namespace
 
+const std::vector<std::string>& PolicyFileKeys() {
+  static const std::vector<std::string> keys = {"disabled_rules", "severity"};
+  return keys;
+}
+
+std::string PolicyListing() {
+  std::string out;
+  auto paragraph = [&](const std::string& name, const std::string& fallback, const std::string& expect,
+                       const std::string& meaning, const std::string& read_by) {
+    out += fmt::format("{}: {}\n  {} ({})\n  read by: {}\n", name, fallback, meaning, expect, read_by);
+  };
+  for (const PolicyKeyInfo* k : PolicyKeys())
+    paragraph(k->name, k->fallback, k->expect, k->meaning, fmt::format("{}", fmt::join(k->read_by, ", ")));
+  paragraph("disabled_rules", "[]", "a list of rule ids", "rules not to run", "every rule");
+  paragraph("severity", "{}", "a mapping of rule id to info, warning or error", "a rule's findings at another severity",
+            "every rule");
+  return out;
+}
+
 const std::vector<std::string>& KnownRuleIds() {
   static const std::vector<std::string> ids = [] {
     std::vector<std::string> out;
@@ -79,54 +97,17 @@ DoctorPolicy ParsePolicy(const std::string& yaml_text, const std::string& file) 
     throw PolicyError(file, d->line, d->column, d->key,
                       fmt::format("appears twice (first at line {}): YAML would keep only one of them", d->first_line));
   }
-  static const std::vector<std::string> kKeys = {"ethernet_mtu",        "ib_mtu",
-                                                 "roce_priority",       "roce_trust",
-                                                 "max_effective_ber",   "module_temp_warn_c",
-                                                 "module_temp_alarm_c", "max_rx_discards",
-                                                 "link_flap_downs",     "firmware_baseline",
-                                                 "require_iommu",       "require_sriov",
-                                                 "driver_stack",        "qualified_module_vendors",
-                                                 "disabled_rules",      "severity"};
+  std::map<std::string, const PolicyKeyInfo*> keys;
+  for (const PolicyKeyInfo* k : PolicyKeys()) keys[k->name] = k;
+  std::vector<std::pair<const PolicyKeyInfo*, YAML::Node>> set;
   for (const auto& kv : root) {
     const std::string key = kv.first.as<std::string>("");
     const YAML::Node& v = kv.second;
-    if (key == "ethernet_mtu")
-      p.ethernet_mtu = As<uint32_t>(file, v, key, "an MTU in bytes");
-    else if (key == "ib_mtu")
-      p.ib_mtu = As<uint32_t>(file, v, key, "an MTU in bytes");
-    else if (key == "roce_priority") {
-      p.roce_priority = As<int>(file, v, key, "a priority 0-7");
-      if (p.roce_priority < 0 || p.roce_priority > 7) Fail(file, v, key, "expected a priority 0-7");
-    } else if (key == "roce_trust") {
-      p.roce_trust = As<std::string>(file, v, key, "pcp or dscp");
-      if (p.roce_trust != "pcp" && p.roce_trust != "dscp") Fail(file, v, key, "expected pcp or dscp");
-    } else if (key == "max_effective_ber")
-      p.max_effective_ber = As<double>(file, v, key, "a number such as 1e-12");
-    else if (key == "module_temp_warn_c")
-      p.module_temp_warn_c = As<double>(file, v, key, "degrees Celsius");
-    else if (key == "module_temp_alarm_c")
-      p.module_temp_alarm_c = As<double>(file, v, key, "degrees Celsius");
-    else if (key == "require_iommu")
-      p.require_iommu = As<bool>(file, v, key, "true or false");
-    else if (key == "require_sriov")
-      p.require_sriov = As<bool>(file, v, key, "true or false");
-    else if (key == "driver_stack") {
-      p.driver_stack = As<std::string>(file, v, key, "any, mlnx_ofed or doca");
-      if (p.driver_stack != "any" && p.driver_stack != "mlnx_ofed" && p.driver_stack != "doca") {
-        Fail(file, v, key, "expected any, mlnx_ofed or doca");
-      }
-    } else if (key == "qualified_module_vendors") {
-      if (!v.IsSequence()) Fail(file, v, key, "expected a list of module vendor names");
-      p.qualified_module_vendors.clear();
-      for (const auto& r : v) p.qualified_module_vendors.push_back(As<std::string>(file, r, key, "a vendor name"));
-    } else if (key == "max_rx_discards")
-      p.max_rx_discards = As<uint64_t>(file, v, key, "a count");
-    else if (key == "link_flap_downs")
-      p.link_flap_downs = As<int>(file, v, key, "a count");
-    else if (key == "firmware_baseline") {
-      if (!v.IsMap()) Fail(file, v, key, "expected a mapping of PSID or family to version");
-      for (const auto& b : v)
-        p.firmware_baseline[b.first.as<std::string>("")] = As<std::string>(file, b.second, key, "a version");
+    if (auto k = keys.find(key); k != keys.end()) {
+      const PolicyKeyInfo& info = *k->second;
+      if (p.values.size() <= info.id) p.values.resize(info.id + 1);
+      p.values[info.id] = info.read(v, file);
+      set.emplace_back(&info, kv.first);
     } else if (key == "disabled_rules") {
       if (!v.IsSequence()) Fail(file, v, key, "expected a list of rule ids");
       for (const auto& r : v) {
@@ -141,11 +122,15 @@ DoctorPolicy ParsePolicy(const std::string& yaml_text, const std::string& file) 
         p.severity[RuleId(file, r.first, key)] = *sev;
       }
     } else {
-      Fail(file, kv.first, key, UnknownKeyMessage(key, kKeys));
+      std::vector<std::string> known = PolicyFileKeys();
+      for (const auto& [name, info] : keys) known.push_back(name);
+      Fail(file, kv.first, key, UnknownKeyMessage(key, known));
     }
   }
-  if (p.module_temp_alarm_c < p.module_temp_warn_c) {
-    throw PolicyError(file, 0, 0, "module_temp_alarm_c", "is below module_temp_warn_c");
+  // Checks see the whole policy (an alarm threshold below its warning is refused), so they run last.
+  for (const auto& [info, where] : set) {
+    if (!info->check) continue;
+    if (std::string why = info->check(*p.values[info->id], p); !why.empty()) Fail(file, where, info->name, why);
   }
   return p;
 }

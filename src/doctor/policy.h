@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "catalog/compatibility.h"
+#include "doctor/policy_key.h"
 #include "model/finding.h"
 #include "util/input_error.h"
 #include "util/versions.h"
@@ -18,20 +19,21 @@
 namespace railyard {
 
 struct DoctorPolicy {
-  uint32_t ethernet_mtu = 9000;  // RoCE / storage Ethernet interfaces
-  uint32_t ib_mtu = 4096;        // InfiniBand (IPoIB datagram payload excluded)
-  int roce_priority = 3;         // the lossless priority: PFC on, ECN on
-  std::string roce_trust = "dscp";
-  double max_effective_ber = 1e-12;
-  double module_temp_warn_c = 70;
-  double module_temp_alarm_c = 80;
-  int link_flap_downs = 3;                               // link-down events per port in the kernel log that make link-flapping
-  uint64_t max_rx_discards = 0;                          // rx_discards_phy / rx_out_of_buffer above this warn; 0 = any
-  std::map<std::string, std::string> firmware_baseline;  // PSID or device family ("ConnectX-7") -> minimum version
-  bool require_iommu = false;                            // hosts run VMs / SR-IOV passthrough: the IOMMU must be on
-  bool require_sriov = false;                            // hosts hand VFs to VMs or pods: SR-IOV must be on with VFs created
-  std::string driver_stack;                              // "" no requirement | any | mlnx_ofed | doca (ofed_info -s must show it)
-  std::vector<std::string> qualified_module_vendors = {"NVIDIA", "Mellanox"};  // module EEPROM vendor names
+  // A threshold or setting a rule reads: declared beside that rule as a PolicyKey (doctor/policy_key.h),
+  // set here by ParsePolicy (or by a caller), else the key's default.
+  template <typename T>
+  const T& Get(const PolicyKey<T>& key) const {
+    const size_t id = key.info().id;
+    if (id < values.size() && values[id]) return std::get<T>(*values[id]);
+    return key.fallback();
+  }
+  template <typename T>
+  DoctorPolicy& Set(const PolicyKey<T>& key, T value) {
+    if (values.size() <= key.info().id) values.resize(key.info().id + 1);
+    values[key.info().id] = PolicyValue(std::move(value));
+    return *this;
+  }
+  std::vector<std::optional<PolicyValue>> values;  // by PolicyKeyInfo::id; unset: the key's default
   // A hardware compatibility list the user supplies (`doctor --hcl FILE`, docs/rules/esxi-nic-not-on-hcl.md).
   struct HclEntry {
     std::string vendor_id, device_id;   // "8086", "1563" (lower-case hex, no 0x)
@@ -54,9 +56,16 @@ class PolicyError : public InputError {
   using InputError::InputError;
 };
 
+// The keys every policy has besides the rules' own (PolicyKeys()): disabled_rules and severity.
+const std::vector<std::string>& PolicyFileKeys();
+
 // Every rule id the doctor knows (host, fleet, plan and switch rules): a policy naming another would
 // disable or regrade nothing, in silence, so ParsePolicy refuses it.
 const std::vector<std::string>& KnownRuleIds();
+
+// `railyard doctor --list-policy`: every key a policy file may set — name, default, what a value must
+// be, its meaning and the rules that read it — from the declarations, one key per paragraph.
+std::string PolicyListing();
 
 DoctorPolicy ParsePolicy(const std::string& yaml_text, const std::string& file_name);
 DoctorPolicy LoadPolicy(const std::string& path);

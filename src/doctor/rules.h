@@ -63,6 +63,12 @@ uint32_t BestLinkModeMbps(const std::vector<std::string>& modes, const std::vect
 // A ConnectX/BlueField function's family ("ConnectX-7"): by its PCI device id, else lspci's "[ConnectX-7]"; "" unknown.
 std::string FamilyOf(const PciFunction& p);
 
+// Policy keys more than one family file reads (declared in the file named; a key one file reads is
+// declared there alone).
+extern const PolicyKey<double> kModuleTempWarnC;   // rules_optics.cc; switch_rules.cc too
+extern const PolicyKey<double> kModuleTempAlarmC;  // rules_optics.cc; switch_rules.cc too
+extern const PolicyKey<int> kLinkFlapDowns;        // rules_kernel.cc; rules_other_nics.cc too
+
 // Family rule registrations (one file each), concatenated by HostRules().
 void AddPcieRules(std::vector<HostRule>& rules);
 void AddLinkRules(std::vector<HostRule>& rules);

@@ -8,6 +8,10 @@
 namespace railyard {
 namespace {
 
+const PolicyKey<uint32_t> kEthernetMtu{"ethernet_mtu",    9000,
+                                       "an MTU in bytes", "MTU a RoCE or storage Ethernet interface must have",
+                                       {"mtu-not-jumbo"}, InRange<uint32_t>(68, 65535)};
+
 const NetdevFacts* Netdev(const HostFacts& f, const std::string& name) {
   for (const NetdevFacts& n : f.netdevs) {
     if (n.name == name) return &n;
@@ -17,15 +21,15 @@ const NetdevFacts* Netdev(const HostFacts& f, const std::string& name) {
 
 void MtuNotJumbo(RuleContext& c) {
   for (const NetdevFacts& n : c.facts.netdevs) {
-    if (!IsRoceNetdev(n) || n.mtu == 0 || n.mtu >= c.policy.ethernet_mtu) continue;
+    if (!IsRoceNetdev(n) || n.mtu == 0 || n.mtu >= c.policy.Get(kEthernetMtu)) continue;
     c.Report(fmt::format("netdev {}", n.name),
              fmt::format("MTU {} on a RoCE interface: RDMA messages use 1024-byte frames instead of 4096 and storage/TCP "
                          "traffic pays per-packet overhead",
                          n.mtu),
              fmt::format("set MTU {} on the interface (and its bond/VLAN) in its persistent config (netplan, ifcfg MTU=, nmcli "
                          "802-3-ethernet.mtu), and on the switch ports",
-                         c.policy.ethernet_mtu))
-        .evidence = {{"mtu", std::to_string(n.mtu)}, {"policy", std::to_string(c.policy.ethernet_mtu)}};
+                         c.policy.Get(kEthernetMtu)))
+        .evidence = {{"mtu", std::to_string(n.mtu)}, {"policy", std::to_string(c.policy.Get(kEthernetMtu))}};
   }
 }
 

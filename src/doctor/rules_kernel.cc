@@ -9,6 +9,13 @@
 #include "doctor/rules.h"
 
 namespace railyard {
+
+const PolicyKey<int> kLinkFlapDowns{"link_flap_downs",
+                                    3,
+                                    "a count",
+                                    "link-down events of one port in the kernel log that make it flapping",
+                                    {"link-flapping", "realtek-inbox-driver"},
+                                    InRange(1, 1'000'000)};
 namespace {
 
 // "0000:0d:00.3" -> "0000:0d:00": the card whose functions (PFs, VFs) share one firmware.
@@ -98,7 +105,7 @@ void LinkFlapping(RuleContext& c) {
   for (const auto& [port, events] : ByDevice(c.facts, KernelEventKind::kLinkEvent, true)) {
     int downs = 0;
     for (const KernelEvent* e : events) downs += e->values.count("state") && e->values.at("state") == "down";
-    if (downs < c.policy.link_flap_downs) continue;
+    if (downs < c.policy.Get(kLinkFlapDowns)) continue;
     const KernelEvent& last = *events.back();
     c.Report(fmt::format("port {}", port),
              fmt::format("the link went down {} times in the kernel log: a flapping link stalls collectives and "

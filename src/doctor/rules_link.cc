@@ -10,6 +10,9 @@
 namespace railyard {
 namespace {
 
+const PolicyKey<double> kMaxEffectiveBer{
+    "max_effective_ber", 1e-12, "a number such as 1e-12", "effective and symbol BER limit", {"ber-high"}, InRange(0.0, 1.0)};
+
 // An interface name the host's network configuration mentions (ifcfg, netplan, a NetworkManager connection).
 bool ConfiguredName(const HostFacts& f, const std::string& name) {
   if (name.empty()) return false;
@@ -85,10 +88,10 @@ void BerHigh(RuleContext& c) {
     const std::string& device = entry.first;  // not a structured binding: lambdas capture it (clang < 16)
     const MlxlinkPort& l = entry.second;
     auto check = [&](const char* name, const std::optional<double>& ber) {
-      if (!ber || *ber <= c.policy.max_effective_ber) return;
+      if (!ber || *ber <= c.policy.Get(kMaxEffectiveBer)) return;
       c.Report(fmt::format("{} ({})", device, name),
                fmt::format("{} BER {:.1e} is above {:.0e}: the link loses data after FEC and will retransmit or flap", name, *ber,
-                           c.policy.max_effective_ber),
+                           c.policy.Get(kMaxEffectiveBer)),
                "clean or replace the cable/module (swap ends to see whether the fault follows), check the module "
                "temperature and that both ends run the same FEC")
           .evidence = {{std::string(name) + "_ber", fmt::format("{:.2e}", *ber)}, {"speed", l.speed}, {"fec", l.fec}};

@@ -7,17 +7,42 @@
 #include "doctor/rules.h"
 
 namespace railyard {
+
+const PolicyKey<double> kModuleTempWarnC{"module_temp_warn_c",
+                                         70.0,
+                                         "degrees Celsius",
+                                         "module temperature at which a warning is raised",
+                                         {"module-temperature-high", "switch-module-temperature-high"}};
+const PolicyKey<double> kModuleTempAlarmC{"module_temp_alarm_c",
+                                          80.0,
+                                          "degrees Celsius",
+                                          "module temperature at which the finding is an error",
+                                          {"module-temperature-high", "switch-module-temperature-high"},
+                                          [](const double& alarm, const DoctorPolicy& p) {
+                                            return alarm < p.Get(kModuleTempWarnC) ? std::string("is below module_temp_warn_c")
+                                                                                   : std::string();
+                                          }};
+
 namespace {
+
+const PolicyKey<uint64_t> kMaxRxDiscards{
+    "max_rx_discards", 0, "a count", "rx_discards_phy / rx_out_of_buffer above this warn (0: any)", {"rx-drops-high"}};
+const PolicyKey<std::vector<std::string>> kQualifiedModuleVendors{"qualified_module_vendors",
+                                                                  {"NVIDIA", "Mellanox"},
+                                                                  "a list of module vendor names",
+                                                                  "module EEPROM vendor names accepted as qualified",
+                                                                  {"module-not-qualified"}};
 
 void ModuleTemperatureHigh(RuleContext& c) {
   auto check = [&](const std::string& object, double t, const std::string& source) {
-    if (t < c.policy.module_temp_warn_c) return;
-    bool alarm = t >= c.policy.module_temp_alarm_c;
-    c.Report(alarm ? Severity::kError : Severity::kWarning, object,
-             fmt::format("module at {:.1f} °C ({} {:.0f} °C): hot optics age fast and raise the BER", t,
-                         alarm ? "alarm at" : "warning at", alarm ? c.policy.module_temp_alarm_c : c.policy.module_temp_warn_c),
-             "check airflow (blanking panels, fan direction, neighbouring hot modules) and the module's own thresholds in "
-             "ethtool -m; replace it if it stays hot")
+    if (t < c.policy.Get(kModuleTempWarnC)) return;
+    bool alarm = t >= c.policy.Get(kModuleTempAlarmC);
+    c.Report(
+         alarm ? Severity::kError : Severity::kWarning, object,
+         fmt::format("module at {:.1f} °C ({} {:.0f} °C): hot optics age fast and raise the BER", t,
+                     alarm ? "alarm at" : "warning at", alarm ? c.policy.Get(kModuleTempAlarmC) : c.policy.Get(kModuleTempWarnC)),
+         "check airflow (blanking panels, fan direction, neighbouring hot modules) and the module's own thresholds in "
+         "ethtool -m; replace it if it stays hot")
         .evidence = {{"temperature_c", fmt::format("{:.1f}", t)}, {"source", source}};
   };
   for (const NetdevFacts& n : c.facts.netdevs) {
@@ -120,7 +145,7 @@ void RxDropsHigh(RuleContext& c) {
   for (const NetdevFacts& n : c.facts.netdevs) {
     std::vector<std::pair<std::string, std::string>> evidence;
     for (const char* counter : {"rx_discards_phy", "rx_out_of_buffer"}) {
-      if (std::optional<uint64_t> v = KeptCounter(n, counter); v && *v > c.policy.max_rx_discards)
+      if (std::optional<uint64_t> v = KeptCounter(n, counter); v && *v > c.policy.Get(kMaxRxDiscards))
         evidence.emplace_back(counter, std::to_string(*v));
     }
     if (evidence.empty()) continue;
@@ -140,7 +165,7 @@ bool Qualified(const DoctorPolicy& p, std::string_view vendor) {
     return out;
   };
   std::string have = lower(vendor);
-  for (const std::string& q : p.qualified_module_vendors) {
+  for (const std::string& q : p.Get(kQualifiedModuleVendors)) {
     if (!q.empty() && have.starts_with(lower(q))) return true;
   }
   return false;
@@ -153,7 +178,7 @@ void ModuleNotQualified(RuleContext& c) {
                          "only with LinkX parts, and third-party modules are the usual cause of links that train slowly, "
                          "flap or run hot",
                          vendor, pn.empty() ? "no part number" : pn,
-                         fmt::format("{}", fmt::join(c.policy.qualified_module_vendors, ", "))),
+                         fmt::format("{}", fmt::join(c.policy.Get(kQualifiedModuleVendors), ", "))),
              "replace it with the qualified LinkX part for this port, or add the vendor to qualified_module_vendors in "
              "the policy if it has passed your own qualification")
         .evidence = {{"vendor", vendor}, {"part_number", pn}, {"source", source}};

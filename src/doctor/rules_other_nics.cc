@@ -168,7 +168,7 @@ void RealtekInboxDriver(RuleContext& c) {
   for (const auto& [device, events] : trouble) {
     int downs = 0, timeouts = 0;
     for (const KernelEvent* e : events) (e->kind == KernelEventKind::kLinkEvent ? downs : timeouts)++;
-    if (downs < c.policy.link_flap_downs && timeouts == 0) continue;
+    if (downs < c.policy.Get(kLinkFlapDowns) && timeouts == 0) continue;
     const RealtekChip* chip = ChipOf(f, device);
     std::string firmware;
     for (const NetdevFacts& n : f.netdevs) {

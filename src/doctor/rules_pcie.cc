@@ -15,6 +15,20 @@
 namespace railyard {
 namespace {
 
+const PolicyKey<std::map<std::string, std::string>> kFirmwareBaseline{
+    "firmware_baseline",
+    {},
+    "a mapping of PSID or family to version",
+    "PSID or family (\"ConnectX-7\") -> minimum firmware version",
+    {"firmware-below-baseline"}};
+const PolicyKey<bool> kRequireIommu{
+    "require_iommu", false, "true or false", "hosts pass NICs to VMs: the IOMMU must be on", {"iommu-off"}};
+const PolicyKey<bool> kRequireSriov{
+    "require_sriov", false, "true or false", "hosts hand VFs to VMs or pods: SR-IOV on, VFs created", {"sriov-off"}};
+const PolicyKey<std::string> kDriverStack{"driver_stack",           "",
+                                          "any, mlnx_ofed or doca", "the driver stack `ofed_info -s` must show",
+                                          {"driver-stack-missing"}, OneOf({"any", "mlnx_ofed", "doca"})};
+
 std::string Link(const PcieLink& l) {
   return l.speed_gts > 0 ? fmt::format("{:g} GT/s (Gen{}) x{}", l.speed_gts, PcieGeneration(l.speed_gts), l.width) : "unknown";
 }
@@ -182,15 +196,15 @@ std::string Family(const std::string& description) {
 }
 
 void FirmwareBelowBaseline(RuleContext& c) {
-  if (c.policy.firmware_baseline.empty()) return;
+  if (c.policy.Get(kFirmwareBaseline).empty()) return;
   for (const auto& [bdf, q] : c.facts.firmware) {
     std::string family;
     for (const PciFunction& p : c.facts.pci) {
       if (SamePciAddress(p.bdf, bdf)) family = Family(p.description);
     }
-    auto it = c.policy.firmware_baseline.find(q.psid);
-    if (it == c.policy.firmware_baseline.end() && !family.empty()) it = c.policy.firmware_baseline.find(family);
-    if (it == c.policy.firmware_baseline.end() || q.fw_version.empty() || CompareVersions(q.fw_version, it->second) >= 0)
+    auto it = c.policy.Get(kFirmwareBaseline).find(q.psid);
+    if (it == c.policy.Get(kFirmwareBaseline).end() && !family.empty()) it = c.policy.Get(kFirmwareBaseline).find(family);
+    if (it == c.policy.Get(kFirmwareBaseline).end() || q.fw_version.empty() || CompareVersions(q.fw_version, it->second) >= 0)
       continue;
     c.Report(
          fmt::format("PCI {}", bdf),
@@ -210,7 +224,7 @@ void IommuOff(RuleContext& c) {
   };
   bool off = has("intel_iommu", "off") || has("amd_iommu", "off") || has("iommu", "off");
   bool on = has("intel_iommu", "on") || has("amd_iommu", "on") || has("iommu", "pt") || has("iommu", "on");
-  if (!off && !(c.policy.require_iommu && !on)) return;
+  if (!off && !(c.policy.Get(kRequireIommu) && !on)) return;
   c.Report("kernel command line",
            off ? "the IOMMU is turned off on the kernel command line: SR-IOV VFs cannot be passed to VMs or containers, and "
                  "GPUDirect RDMA with ATS/ACS setups misbehave"
@@ -235,7 +249,7 @@ void PowerSavingOn(RuleContext& c) {
 }
 
 void SriovOff(RuleContext& c) {
-  if (!c.policy.require_sriov) return;
+  if (!c.policy.Get(kRequireSriov)) return;
   for (const PciFunction& p : c.facts.pci) {
     // A PF whose capabilities lspci could read (LnkCap needs root; without it the list is absent).
     if (IsVirtualFunction(p) || p.cap.width == 0) continue;
@@ -260,7 +274,7 @@ void SriovOff(RuleContext& c) {
 }
 
 void DriverStackMissing(RuleContext& c) {
-  const std::string& want = c.policy.driver_stack;
+  const std::string& want = c.policy.Get(kDriverStack);
   if (want.empty()) return;
   // Known only when ofed_info was asked (live: "not installed" is an answer; a capture: the file).
   const SourceStatus* asked = nullptr;

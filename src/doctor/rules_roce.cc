@@ -6,8 +6,15 @@
 namespace railyard {
 namespace {
 
+const PolicyKey<int> kRocePriority{
+    "roce_priority", 3, "a priority 0-7", "the lossless priority: PFC and ECN must be on there", {"roce-pfc-off", "roce-ecn-off"},
+    InRange(0, 7)};
+const PolicyKey<std::string> kRoceTrust{
+    "roce_trust",          "dscp", "pcp or dscp", "the QoS trust mode RoCE interfaces must have", {"roce-trust-not-dscp"},
+    OneOf({"pcp", "dscp"})};
+
 void PfcOff(RuleContext& c) {
-  const int prio = c.policy.roce_priority;
+  const int prio = c.policy.Get(kRocePriority);
   for (const NetdevFacts& n : c.facts.netdevs) {
     if (!n.qos || n.qos->pfc_enabled[static_cast<size_t>(prio)] != 0) continue;
     std::vector<int> on = n.qos->PfcPriorities();
@@ -26,17 +33,17 @@ void PfcOff(RuleContext& c) {
 
 void TrustNotDscp(RuleContext& c) {
   for (const NetdevFacts& n : c.facts.netdevs) {
-    if (!n.qos || n.qos->trust.empty() || n.qos->trust == c.policy.roce_trust) continue;
+    if (!n.qos || n.qos->trust.empty() || n.qos->trust == c.policy.Get(kRoceTrust)) continue;
     c.Report(fmt::format("netdev {}", n.name),
              fmt::format("trust mode is {}, not {}: routed (L3) RoCE marks priority in DSCP, so packets land in the wrong queue",
-                         n.qos->trust, c.policy.roce_trust),
-             fmt::format("mlnx_qos -i {} --trust {}", n.name, c.policy.roce_trust))
+                         n.qos->trust, c.policy.Get(kRoceTrust)),
+             fmt::format("mlnx_qos -i {} --trust {}", n.name, c.policy.Get(kRoceTrust)))
         .evidence = {{"trust", n.qos->trust}};
   }
 }
 
 void EcnOff(RuleContext& c) {
-  const size_t prio = static_cast<size_t>(c.policy.roce_priority);
+  const size_t prio = static_cast<size_t>(c.policy.Get(kRocePriority));
   for (const NetdevFacts& n : c.facts.netdevs) {
     if (!n.ecn) continue;
     std::vector<std::string> off;

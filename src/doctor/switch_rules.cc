@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "doctor/rules.h"
 #include "parse/ib_counters.h"
 
 namespace railyard {
@@ -96,14 +97,14 @@ std::vector<Finding> RunSwitchRules(const SwitchFacts& sw, const DoctorPolicy& p
                        {"tx_bias_ma", p.has_tx_bias ? fmt::format("{:.2f}", p.tx_bias_ma) : "(not read)"},
                        {"source", p.module_source.empty() ? Where(p) : p.module_source}};
     }
-    if (p.has_temp && p.module_temp_c >= policy.module_temp_warn_c && on("switch-module-temperature-high")) {
-      const bool alarm = p.module_temp_c >= policy.module_temp_alarm_c;
+    if (p.has_temp && p.module_temp_c >= policy.Get(kModuleTempWarnC) && on("switch-module-temperature-high")) {
+      const bool alarm = p.module_temp_c >= policy.Get(kModuleTempAlarmC);
       Add(out, "switch-module-temperature-high", alarm ? Severity::kError : Severity::kWarning, sw.hostname, "port " + p.name,
           fmt::format("the module in {} is at {:.1f} °C{}", shown, p.module_temp_c, cable),
           "check the switch's airflow and fans (a blocked or reversed-airflow cage), then the module's power class against the "
           "cage")
           .evidence = {{"module_temp_c", fmt::format("{:.1f}", p.module_temp_c)},
-                       {"warn_at_c", fmt::format("{:g}", policy.module_temp_warn_c)},
+                       {"warn_at_c", fmt::format("{:g}", policy.Get(kModuleTempWarnC))},
                        {"source", p.module_source.empty() ? Where(p) : p.module_source}};
     }
     if (p.status == "errdisabled" && !xcvr && on("switch-port-errdisabled")) {

@@ -204,6 +204,8 @@ check "doctor --names without --plan exits 2" test $? -eq 2
 check "doctor --list-rules lists the plan rules" test $? -eq 0
 "$RAILYARD" doctor --list-rules | grep -q "^roce-pfc-off"
 check "doctor --list-rules" test $? -eq 0
+"$RAILYARD" doctor --list-policy | grep -A2 "^ethernet_mtu: 9000$" | grep -q "read by: mtu-not-jumbo"
+check "doctor --list-policy names each key's default and the rules that read it" test $? -eq 0
 
 # advise: the worked examples in docs/advise.md are what the tool prints today.
 for pair in "examples/ib-10k-gpu.yaml examples/advise/training-team.yaml" "examples/inference-64-node.yaml examples/advise/inference-team.yaml"; do
