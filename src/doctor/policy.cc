@@ -25,10 +25,7 @@
 namespace railyard {
 namespace {
 
-[[noreturn]] void Fail(const std::string& file, const YAML::Node& node, const std::string& key, const std::string& message) {
-  const YAML::Mark m = node.Mark();
-  throw PolicyError(file, m.is_null() ? 0 : m.line + 1, m.is_null() ? 0 : m.column + 1, key, message);
-}
+using policy_key_detail::Fail;
 
 std::string RuleId(const std::string& file, const YAML::Node& node, const std::string& key) {
   std::string id = node.as<std::string>("");
@@ -40,20 +37,26 @@ std::string RuleId(const std::string& file, const YAML::Node& node, const std::s
                     : fmt::format("no rule \"{}\" (did you mean {}?)", id, hint));
 }
 
-template <typename T>
-T As(const std::string& file, const YAML::Node& node, const std::string& key, const char* what) {
-  T v{};
-  if (!node.IsScalar() || !YAML::convert<T>::decode(node, v)) Fail(file, node, key, fmt::format("expected {}", what));
-  if constexpr (std::is_floating_point_v<T>) {
-    if (!FiniteNumber(node)) Fail(file, node, key, fmt::format("expected {}, not NaN or infinity", what));
-  }
-  return v;
-}
+// The keys a policy has besides the rules' own, as --list-policy shows them.
+struct FileKey {
+  const char* name;
+  const char* fallback;
+  const char* expect;
+  const char* meaning;
+};
+constexpr FileKey kFileKeys[] = {
+    {"disabled_rules", "[]", "a list of rule ids", "rules not to run"},
+    {"severity", "{}", "a mapping of rule id to info, warning or error", "a rule's findings at another severity"},
+};
 
 }  // namespace
 
 const std::vector<std::string>& PolicyFileKeys() {
-  static const std::vector<std::string> keys = {"disabled_rules", "severity"};
+  static const std::vector<std::string> keys = [] {
+    std::vector<std::string> out;
+    for (const FileKey& k : kFileKeys) out.push_back(k.name);
+    return out;
+  }();
   return keys;
 }
 
@@ -65,9 +68,7 @@ std::string PolicyListing() {
   };
   for (const PolicyKeyInfo* k : PolicyKeys())
     paragraph(k->name, k->fallback, k->expect, k->meaning, fmt::format("{}", fmt::join(k->read_by, ", ")));
-  paragraph("disabled_rules", "[]", "a list of rule ids", "rules not to run", "every rule");
-  paragraph("severity", "{}", "a mapping of rule id to info, warning or error", "a rule's findings at another severity",
-            "every rule");
+  for (const FileKey& k : kFileKeys) paragraph(k.name, k.fallback, k.expect, k.meaning, "every rule");
   return out;
 }
 
@@ -111,13 +112,13 @@ DoctorPolicy ParsePolicy(const std::string& yaml_text, const std::string& file) 
     } else if (key == "disabled_rules") {
       if (!v.IsSequence()) Fail(file, v, key, "expected a list of rule ids");
       for (const auto& r : v) {
-        As<std::string>(file, r, key, "a rule id");
+        policy_key_detail::Scalar<std::string>(file, r, key, "a rule id");
         p.disabled_rules.insert(RuleId(file, r, key));
       }
     } else if (key == "severity") {
       if (!v.IsMap()) Fail(file, v, key, "expected a mapping of rule id to info|warning|error");
       for (const auto& r : v) {
-        auto sev = ParseSeverity(As<std::string>(file, r.second, key, "info, warning or error"));
+        auto sev = ParseSeverity(policy_key_detail::Scalar<std::string>(file, r.second, key, "info, warning or error"));
         if (!sev) Fail(file, r.second, key, "expected info, warning or error");
         p.severity[RuleId(file, r.first, key)] = *sev;
       }

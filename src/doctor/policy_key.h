@@ -5,7 +5,7 @@
 // one declared key — no struct member, key list, `if` chain or docs table kept by hand.
 //
 //   const PolicyKey<double> kMaxFoo{"max_foo", 3.0, "a count", "foo above this warns", {"foo-high"},
-//                                   AtLeast(0.0)};
+//                                   InRange(0.0, 1e6)};
 //   ... if (x > c.policy.Get(kMaxFoo)) ...
 #pragma once
 

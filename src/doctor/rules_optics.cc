@@ -34,15 +34,15 @@ const PolicyKey<std::vector<std::string>> kQualifiedModuleVendors{"qualified_mod
                                                                   {"module-not-qualified"}};
 
 void ModuleTemperatureHigh(RuleContext& c) {
+  const double warn_c = c.policy.Get(kModuleTempWarnC), alarm_c = c.policy.Get(kModuleTempAlarmC);
   auto check = [&](const std::string& object, double t, const std::string& source) {
-    if (t < c.policy.Get(kModuleTempWarnC)) return;
-    bool alarm = t >= c.policy.Get(kModuleTempAlarmC);
-    c.Report(
-         alarm ? Severity::kError : Severity::kWarning, object,
-         fmt::format("module at {:.1f} °C ({} {:.0f} °C): hot optics age fast and raise the BER", t,
-                     alarm ? "alarm at" : "warning at", alarm ? c.policy.Get(kModuleTempAlarmC) : c.policy.Get(kModuleTempWarnC)),
-         "check airflow (blanking panels, fan direction, neighbouring hot modules) and the module's own thresholds in "
-         "ethtool -m; replace it if it stays hot")
+    if (t < warn_c) return;
+    bool alarm = t >= alarm_c;
+    c.Report(alarm ? Severity::kError : Severity::kWarning, object,
+             fmt::format("module at {:.1f} °C ({} {:.0f} °C): hot optics age fast and raise the BER", t,
+                         alarm ? "alarm at" : "warning at", alarm ? alarm_c : warn_c),
+             "check airflow (blanking panels, fan direction, neighbouring hot modules) and the module's own thresholds in "
+             "ethtool -m; replace it if it stays hot")
         .evidence = {{"temperature_c", fmt::format("{:.1f}", t)}, {"source", source}};
   };
   for (const NetdevFacts& n : c.facts.netdevs) {

@@ -196,16 +196,16 @@ std::string Family(const std::string& description) {
 }
 
 void FirmwareBelowBaseline(RuleContext& c) {
-  if (c.policy.Get(kFirmwareBaseline).empty()) return;
+  const std::map<std::string, std::string>& baseline = c.policy.Get(kFirmwareBaseline);
+  if (baseline.empty()) return;
   for (const auto& [bdf, q] : c.facts.firmware) {
     std::string family;
     for (const PciFunction& p : c.facts.pci) {
       if (SamePciAddress(p.bdf, bdf)) family = Family(p.description);
     }
-    auto it = c.policy.Get(kFirmwareBaseline).find(q.psid);
-    if (it == c.policy.Get(kFirmwareBaseline).end() && !family.empty()) it = c.policy.Get(kFirmwareBaseline).find(family);
-    if (it == c.policy.Get(kFirmwareBaseline).end() || q.fw_version.empty() || CompareVersions(q.fw_version, it->second) >= 0)
-      continue;
+    auto it = baseline.find(q.psid);
+    if (it == baseline.end() && !family.empty()) it = baseline.find(family);
+    if (it == baseline.end() || q.fw_version.empty() || CompareVersions(q.fw_version, it->second) >= 0) continue;
     c.Report(
          fmt::format("PCI {}", bdf),
          fmt::format("firmware {} is below the baseline {} for {}", q.fw_version, it->second, it->first),

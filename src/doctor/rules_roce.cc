@@ -32,12 +32,13 @@ void PfcOff(RuleContext& c) {
 }
 
 void TrustNotDscp(RuleContext& c) {
+  const std::string& want = c.policy.Get(kRoceTrust);
   for (const NetdevFacts& n : c.facts.netdevs) {
-    if (!n.qos || n.qos->trust.empty() || n.qos->trust == c.policy.Get(kRoceTrust)) continue;
+    if (!n.qos || n.qos->trust.empty() || n.qos->trust == want) continue;
     c.Report(fmt::format("netdev {}", n.name),
              fmt::format("trust mode is {}, not {}: routed (L3) RoCE marks priority in DSCP, so packets land in the wrong queue",
-                         n.qos->trust, c.policy.Get(kRoceTrust)),
-             fmt::format("mlnx_qos -i {} --trust {}", n.name, c.policy.Get(kRoceTrust)))
+                         n.qos->trust, want),
+             fmt::format("mlnx_qos -i {} --trust {}", n.name, want))
         .evidence = {{"trust", n.qos->trust}};
   }
 }
