@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "doctor/doctor.h"
+#include "doctor/policy.h"
 #include "doctor/rules.h"
 #include "doctor/symptoms.h"
 #include "facts/host_facts.h"
@@ -28,11 +29,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string once = railyard::ToJson(facts).dump();
   if (railyard::ToJson(railyard::FactsFromJsonText(once)).dump() != once) __builtin_trap();
   // A policy that turns every conditional rule on.
-  railyard::DoctorPolicy policy;
-  policy.require_iommu = true;
-  policy.require_sriov = true;
-  policy.driver_stack = "doca";
-  policy.firmware_baseline["ConnectX-7"] = "28.40.1000";
+  // Read as a user's policy file is, so the fuzzer follows the keys wherever their rules declare them.
+  static const railyard::DoctorPolicy policy = railyard::ParsePolicy(
+      "require_iommu: true\nrequire_sriov: true\ndriver_stack: doca\n"
+      "firmware_baseline:\n  ConnectX-7: 28.40.1000\n",
+      "fuzz-policy.yaml");
   (void)railyard::RunHostRules(facts, policy);
   for (const railyard::Symptom& s : railyard::Symptoms()) (void)railyard::RunSymptom(s.id, facts, policy);
   railyard::Doctor doctor(policy);
