@@ -9,6 +9,7 @@
 #include "catalog/catalog.h"
 #include "cli/commands.h"
 #include "cli/messages.h"
+#include "export/plan_outputs.h"
 #include "export/summary.h"
 #include "export/write_all.h"
 #include "model/findings_formats.h"
@@ -80,10 +81,9 @@ std::function<int()> AddPlanCommand(CLI::App& app) {
   cmd->footer(
       "Examples:\n"
       "  railyard plan examples/superpod-h100-4su.yaml\n"
-      "  railyard plan examples/ib-10k-gpu.yaml -o plan/      # writes plan.json, cutsheet.csv, bom.csv,\n"
-      "                                                        # labels.csv, ip-plan.csv, netbox-8-cables.csv,\n"
-      "                                                        # topology.dot, topology.conf, ibnetdiscover-*.topo\n"
-      "  railyard plan cluster.yaml --format json | jq '.planes[] | {name, switches}'");
+      "  railyard plan examples/ib-10k-gpu.yaml -o plan/\n"
+      "  railyard plan cluster.yaml --format json | jq '.planes[] | {name, switches}'\n\n" +
+      PlanOutputsHelp());
   AddSpecOptions(cmd, *options, false);
   cmd->add_option("-o,--output", options->out_dir, "write every plan file into this directory");
   cmd->add_flag("--force", options->force,

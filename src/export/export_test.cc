@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "export/exporters.h"
+#include "export/plan_outputs.h"
 #include "export/summary.h"
 #include "export/write_all.h"
 #include "plan/test_specs.h"
@@ -43,33 +44,22 @@ class ExportTest : public ::testing::Test {
   std::vector<std::string> files_;
 };
 
-TEST_F(ExportTest, WritesEveryFileAndNoTemporaries) {
-  std::set<std::string> names(files_.begin(), files_.end());
-  for (const char* f : {"plan.json", "cutsheet.csv", "bom.csv", "labels.csv", "ip-plan.csv", "netbox-8-cables.csv",
-                        "topology.dot", "topology.conf", "ibnetdiscover-compute.topo"}) {
-    EXPECT_TRUE(names.count(f)) << f;
-    EXPECT_TRUE(fs::exists(dir_ / f)) << f;
-  }
-  for (const auto& entry : fs::directory_iterator(dir_)) EXPECT_NE(entry.path().extension(), ".tmp");
-}
-
-// README's table of plan outputs names every file the writer writes (per-plane files as
-// `NAME-<plane>.EXT`), and every file in the directory is one the writer says it wrote: a new
-// export cannot be added without its row.
-TEST_F(ExportTest, ReadmeNamesEveryFileThePlanWrites) {
-  const std::string readme = Read(fs::path(RAILYARD_SOURCE_DIR) / "README.md");
-  std::set<std::string> written(files_.begin(), files_.end());
-  for (const auto& entry : fs::directory_iterator(dir_)) {
-    const std::string name = entry.path().filename().string();
-    EXPECT_TRUE(written.count(name)) << name << " is in the directory but not among the files WritePlanOutputs returns";
-  }
-  for (std::string name : written) {
-    for (const auto& plane : result_.fabric.planes) {
-      const std::string tag = "-" + plane.name + ".";
-      if (size_t at = name.find(tag); at != std::string::npos) name.replace(at, tag.size(), "-<plane>.");
+// The writer writes exactly the table's files (a per-plane row once per InfiniBand plane) and the
+// manifest, and leaves nothing else in the directory: no temporaries, no file the table does not name.
+TEST_F(ExportTest, WritesExactlyTheDeclaredOutputsAndNoTemporaries) {
+  std::set<std::string> want = {kPlanManifest};
+  for (const PlanOutput& row : PlanOutputs()) {
+    if (row.scope != OutputScope::kPerInfinibandPlane) want.insert(row.name);
+    for (const Plane& plane : result_.fabric.planes) {
+      if (row.scope == OutputScope::kPerInfinibandPlane && plane.kind == FabricKind::kInfiniband)
+        want.insert(PlanOutputName(row, plane.name));
     }
-    EXPECT_NE(readme.find("`" + name + "`"), std::string::npos) << name << ": no row for it in README.md's table of plan outputs";
   }
+  EXPECT_TRUE(want.count("ibnetdiscover-compute.topo"));
+  EXPECT_EQ(std::set<std::string>(files_.begin(), files_.end()), want);
+  std::set<std::string> present;
+  for (const auto& entry : fs::directory_iterator(dir_)) present.insert(entry.path().filename().string());
+  EXPECT_EQ(present, want);
 }
 
 TEST_F(ExportTest, PlanJsonIsTheWholeFabric) {

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include <gtest/gtest.h>
@@ -55,6 +56,13 @@ TEST(Golden, LabExampleOutputs) {
     ASSERT_TRUE(fs::exists(golden / name)) << "no golden file; run with RAILYARD_UPDATE_GOLDEN=1";
     std::string want = Read(golden / name);
     EXPECT_TRUE(want == got) << FirstDifference(want, got);
+  }
+  // And nothing is left there that the writer no longer writes: a renamed or removed export takes its
+  // golden file with it.
+  if (!update) {
+    const std::set<std::string> written(files.begin(), files.end());
+    for (const auto& entry : fs::directory_iterator(golden))
+      EXPECT_TRUE(written.count(entry.path().filename().string())) << entry.path().filename() << " is no longer written";
   }
   fs::remove_all(out);
 }

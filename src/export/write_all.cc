@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "export/exporters.h"
+#include "export/plan_outputs.h"
 
 namespace railyard {
 
@@ -53,44 +54,39 @@ std::vector<std::string> WritePlanOutputs(const PlanResult& result, const Catalo
     std::string name;
     std::function<void(OutputFile&)> write;
   };
-  // Largest first (at 100,000 GPUs: labels ~140 MB, plan.json ~130 MB, ip-plan ~65 MB ...).
-  // plan.index names plan.json's fingerprint, so the same worker writes it right after plan.json.
-  auto index = std::make_unique<OutputFile>((std::filesystem::path(dir) / "plan.index").string());
-  std::vector<Job> jobs = {
-      {"labels.csv", [&](OutputFile& o) { WriteLabels(ctx, o); }},
-      {"plan.json",
-       [&](OutputFile& o) {
-         WritePlanJson(ctx, o);
-         o.Close();
-         WritePlanIndex(ctx, o.content_hash(), *index);
-         index->Close();
-       }},
-      {"ip-plan.csv", [&](OutputFile& o) { WriteIpPlan(ctx, o); }},
-      {"plan.html", [&](OutputFile& o) { WritePlanHtml(ctx, o); }},
-      {"cutsheet.csv", [&](OutputFile& o) { WriteCutsheet(ctx, o); }},
-      {"netbox-8-cables.csv", [&](OutputFile& o) { WriteNetboxCables(ctx, o); }},
-      {"netbox-7-interfaces.csv", [&](OutputFile& o) { WriteNetboxInterfaces(ctx, o); }},
-      {"netbox-6-devices.csv", [&](OutputFile& o) { WriteNetboxDevices(ctx, o); }},
-      {"topology.dot", [&](OutputFile& o) { WriteDot(ctx, o); }},
-  };
-  for (size_t p = 0; p < result.fabric.planes.size(); ++p) {
-    const Plane& plane = result.fabric.planes[p];
-    if (plane.kind == FabricKind::kInfiniband && plane.tiers > 0) {
-      jobs.push_back(
-          {fmt::format("ibnetdiscover-{}.topo", plane.name), [&ctx, p](OutputFile& o) { WriteIbnetdiscover(ctx, p, o); }});
-      jobs.push_back(
-          {fmt::format("opensm-root-guids-{}.txt", plane.name), [&ctx, p](OutputFile& o) { WriteOpensmRootGuids(ctx, p, o); }});
-      jobs.push_back(
-          {fmt::format("opensm-cn-guids-{}.txt", plane.name), [&ctx, p](OutputFile& o) { WriteOpensmCnGuids(ctx, p, o); }});
+  // The table's rows in its order (largest first), a per-plane row once per InfiniBand plane. An index
+  // row (plan.index) is written by the job of the row before it, from that file's fingerprint, as soon
+  // as it is complete.
+  std::vector<Job> jobs;
+  std::vector<std::unique_ptr<OutputFile>> indexes;
+  std::vector<std::string> index_names;
+  for (const PlanOutput& row : PlanOutputs()) {
+    switch (row.scope) {
+      case OutputScope::kOnce:
+        jobs.push_back({row.name, [&ctx, write = row.write](OutputFile& o) { write(ctx, o); }});
+        break;
+      case OutputScope::kPerInfinibandPlane:
+        for (size_t p = 0; p < result.fabric.planes.size(); ++p) {
+          const Plane& plane = result.fabric.planes[p];
+          if (plane.kind != FabricKind::kInfiniband || plane.tiers == 0) continue;
+          jobs.push_back(
+              {PlanOutputName(row, plane.name), [&ctx, p, write = row.write_plane](OutputFile& o) { write(ctx, p, o); }});
+        }
+        break;
+      case OutputScope::kIndexOfPrevious: {
+        OutputFile* index =
+            indexes.emplace_back(std::make_unique<OutputFile>((std::filesystem::path(dir) / row.name).string())).get();
+        index_names.push_back(row.name);
+        jobs.back().write = [&ctx, index, indexed = std::move(jobs.back().write), write = row.write_index](OutputFile& o) {
+          indexed(o);
+          o.Close();
+          write(ctx, o.content_hash(), *index);
+          index->Close();
+        };
+        break;
+      }
     }
   }
-  jobs.push_back({"bom.csv", [&](OutputFile& o) { WriteBomCsv(ctx, o); }});
-  jobs.push_back({"netbox-1-sites.csv", [&](OutputFile& o) { WriteNetboxSites(ctx, o); }});
-  jobs.push_back({"netbox-2-racks.csv", [&](OutputFile& o) { WriteNetboxRacks(ctx, o); }});
-  jobs.push_back({"netbox-3-manufacturers.csv", [&](OutputFile& o) { WriteNetboxManufacturers(ctx, o); }});
-  jobs.push_back({"netbox-4-device-types.csv", [&](OutputFile& o) { WriteNetboxDeviceTypes(ctx, o); }});
-  jobs.push_back({"netbox-5-device-roles.csv", [&](OutputFile& o) { WriteNetboxDeviceRoles(ctx, o); }});
-  jobs.push_back({"topology.conf", [&](OutputFile& o) { WriteSlurmTopology(ctx, o); }});
   std::vector<std::unique_ptr<OutputFile>> files;
   for (const Job& job : jobs) files.push_back(std::make_unique<OutputFile>((std::filesystem::path(dir) / job.name).string()));
   // Two workers (the machines this runs on have two cores or more) take files from a queue,
@@ -126,8 +122,10 @@ std::vector<std::string> WritePlanOutputs(const PlanResult& result, const Catalo
     set.push_back(files[i].get());
     names.push_back(jobs[i].name);
   }
-  set.push_back(index.get());
-  names.push_back("plan.index");
+  for (size_t i = 0; i < indexes.size(); ++i) {
+    set.push_back(indexes[i].get());
+    names.push_back(index_names[i]);
+  }
   OutputFile manifest((std::filesystem::path(dir) / kPlanManifest).string());
   manifest.Print("# files written by railyard {} for plan '{}': name, bytes, content fingerprint{}\n", kVersion,
                  result.fabric.name, ctx.not_for_ordering.empty() ? "" : " (NOT FOR ORDERING: " + ctx.not_for_ordering + ")");

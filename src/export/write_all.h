@@ -9,10 +9,9 @@
 
 namespace railyard {
 
-// Writes plan.json (and plan.index, its compact index for verify), cutsheet.csv, bom.csv, labels.csv, ip-plan.csv,
-// netbox-8-cables.csv, topology.dot, topology.conf and ibnetdiscover-<plane>.topo per InfiniBand plane into `dir` (created if
-// missing). Files are written under temporary names on two threads and renamed into place only when all are complete. Returns the
-// file names. Throws std::runtime_error.
+// Writes every file of PlanOutputs() (export/plan_outputs.h) into `dir` (created if missing). Files are
+// written under temporary names on two threads and renamed into place only when all are complete.
+// Returns the file names. Throws std::runtime_error (I/O).
 struct WriteOptions {
   // Non-empty: the plan has error findings and is written anyway (`plan --force`). Every file says
   // so in its first line (plan.json in "not_for_ordering"), so it cannot be ordered from by mistake.
