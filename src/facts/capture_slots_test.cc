@@ -53,6 +53,45 @@ TEST(CaptureSlots, DocsFactsNamesEverySlot) {
   }
 }
 
+// Live commands run in table order: a fallback after every slot it stands in for, a per-CA command after
+// ibstat, each into a member that fits its scope.
+TEST(CaptureSlots, LiveCommandsComeAfterWhatTheyDependOnAndFillTheirMember) {
+  const std::vector<CaptureSlot>& slots = CaptureSlots();
+  for (size_t i = 0; i < slots.size(); ++i) {
+    const CaptureSlot& s = slots[i];
+    const LiveCommand& live = s.live;
+    SCOPED_TRACE(s.names[0]);
+    if (live.scope == LiveScope::kNone) {
+      EXPECT_TRUE(live.argv.empty() && live.also.empty() && live.unless.empty());
+      continue;
+    }
+    ASSERT_FALSE(live.argv.empty());
+    const bool per_object = live.scope != LiveScope::kOnce;
+    EXPECT_EQ(per_object, s.per_object != nullptr) << "a per-object command fills a map, a single one a text or identity";
+    for (auto member : live.unless) {
+      bool earlier = false;
+      for (size_t j = 0; j < i; ++j) earlier |= slots[j].text == member && slots[j].live.scope != LiveScope::kNone;
+      EXPECT_TRUE(earlier) << "a fallback for a slot that runs later (or not live) is always run";
+    }
+    if (live.scope == LiveScope::kEachIbstatCa) {
+      bool ibstat_before = false;
+      for (size_t j = 0; j < i; ++j) ibstat_before |= slots[j].text == &CollectInputs::ibstat;
+      EXPECT_TRUE(ibstat_before);
+    }
+  }
+}
+
+// docs/facts.md says what live collection runs: every live command, as the table words it.
+TEST(CaptureSlots, DocsFactsNamesEveryLiveCommand) {
+  const std::string docs = ReadWholeFile(std::string(RAILYARD_SOURCE_DIR) + "/docs/facts.md");
+  for (const CaptureSlot& s : CaptureSlots()) {
+    const std::string live = LiveCommandText(s);
+    if (!live.empty()) {
+      EXPECT_NE(docs.find("`" + live + "`"), std::string::npos) << live << " is not in docs/facts.md";
+    }
+  }
+}
+
 TEST(CaptureSlots, TheListNamesEveryFileAndItsCommand) {
   const std::string table = CaptureSlotsTable();
   for (const CaptureSlot& s : CaptureSlots()) {
@@ -60,6 +99,9 @@ TEST(CaptureSlots, TheListNamesEveryFileAndItsCommand) {
   }
   EXPECT_NE(table.find("ethtool-S-<if>.txt"), std::string::npos);
   EXPECT_NE(table.find("ethtool -S IF"), std::string::npos);
+  EXPECT_NE(table.find("mstflint -d BDF q"), std::string::npos);
+  EXPECT_NE(table.find("reads /sys/class/dmi/id"), std::string::npos);
+  EXPECT_NE(table.find("not collected live"), std::string::npos);
 }
 
 }  // namespace

@@ -51,8 +51,9 @@ std::vector<std::string> AsStrings(const std::vector<ParseWarning>& warnings) {
   return out;
 }
 
-// The source a file's facts came from ("flint q 19:00.0" from a capture, "mstflint q 19:00.0" live):
-// the first whose name is one of `names`, created (as present) when neither exists.
+// The source a file's facts came from, by the slot's source name (live collection names its runs as a
+// capture's files are named: "flint q 19:00.0" either way): the first whose name is one of `names`,
+// created (as present) when none exists.
 SourceStatus& SourceNamed(HostFacts& f, std::initializer_list<std::string> names) {
   for (SourceStatus& s : f.sources) {
     for (const std::string& n : names) {
@@ -363,8 +364,7 @@ void ReadPciFunctions(HostFacts& f, const CollectInputs& in) {
 void ReadFirmwareAndBonds(HostFacts& f, const CollectInputs& in) {
   for (const auto& [bdf, text] : in.flint) {
     FirmwareQuery q = ParseFlintQuery(text);
-    Account(f, {"flint q " + bdf, "mstflint q " + bdf}, q.warnings, !q.fw_version.empty() || !q.psid.empty(),
-            "flint/mstflint query");
+    Account(f, {"flint q " + bdf}, q.warnings, !q.fw_version.empty() || !q.psid.empty(), "flint/mstflint query");
     f.firmware[bdf] = std::move(q);
   }
   for (const auto& [bond, text] : in.bonding) {
@@ -382,7 +382,7 @@ void ReadRdmaPorts(HostFacts& f, const CollectInputs& in) {
   if (in.ibdev2netdev) {
     std::vector<ParseWarning> w;
     map = ParseIbdev2netdev(*in.ibdev2netdev, &w);
-    Account(f, {"ibdev2netdev", "ibdev2netdev -v"}, w, !map.empty(), "`mlx5_0 port 1 ==> ib0 (Up)` line");
+    Account(f, {"ibdev2netdev"}, w, !map.empty(), "`mlx5_0 port 1 ==> ib0 (Up)` line");
   }
   if (in.ibstat) {
     IbstatReport report = ParseIbstat(*in.ibstat);
@@ -520,7 +520,7 @@ void ReadRdmaPorts(HostFacts& f, const CollectInputs& in) {
       bool known = false;
       for (const RdmaFacts& r : f.rdma) known |= r.ca.name == m.rdma_device;
       if (!known) {
-        SourceNamed(f, {"ibdev2netdev", "ibdev2netdev -v"})
+        SourceNamed(f, {"ibdev2netdev"})
             .warnings.push_back(
                 fmt::format("{} ({}) is in ibdev2netdev but not in ibstat/ibstatus: kept there only", m.rdma_device, m.netdev));
       }
@@ -578,7 +578,7 @@ void ReadToolReports(HostFacts& f, const CollectInputs& in) {
   if (in.nmcli) {
     std::vector<ParseWarning> w;
     f.networkmanager = ParseNmcli(*in.nmcli, &w);
-    Account(f, {"nmcli", "nmcli -t device status"}, w, !f.networkmanager.empty(), "NetworkManager device");
+    Account(f, {"nmcli"}, w, !f.networkmanager.empty(), "NetworkManager device");
   }
   for (const auto& [name, text] : in.ifcfg) {
     IfcfgFile x = ParseIfcfg(text);
@@ -805,14 +805,20 @@ void ReadCaptureIdentity(const fs::path& root, CollectInputs& in) {
     for (std::string& w : OneLineWarnings(name, *t)) warnings.push_back(std::move(w));
     return FirstLine(*t);
   };
-  if (auto t = one_line("hostname.txt")) in.hostname = *t;
-  if (auto t = one_line("uname-r.txt")) in.kernel = *t;
-  if (auto t = one_line("ofed_info-s.txt")) {
-    in.ofed = *t;
-    if (!in.ofed.empty() && in.ofed.back() == ':') in.ofed.pop_back();  // "MLNX_OFED_LINUX-24.10-1.1.4.0:"
-    in.sources.push_back({"ofed_info -s", true, (root / "ofed_info-s.txt").string(), {}});
-  } else {
-    in.sources.push_back({"ofed_info -s", false, "ofed_info-s.txt not in the capture", {}});
+  for (const CaptureSlot& slot : CaptureSlots()) {
+    if (slot.kind != SlotKind::kIdentity) continue;
+    const char* name = slot.names[0];
+    std::optional<std::string> t = one_line(name);
+    if (t) {
+      std::string& into = in.*slot.identity;
+      into = std::move(*t);
+      if (!into.empty() && into.back() == ':') into.pop_back();  // "MLNX_OFED_LINUX-24.10-1.1.4.0:"
+    }
+    if (!slot.tool) continue;
+    if (t)
+      in.sources.push_back({slot.tool, true, (root / name).string(), {}});
+    else
+      in.sources.push_back({slot.tool, false, fmt::format("{} not in the capture", name), {}});
   }
   if (!warnings.empty()) in.sources.push_back({"capture directory", true, root.string(), std::move(warnings)});
 }

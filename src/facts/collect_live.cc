@@ -14,9 +14,11 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <string_view>
 
 #include <fmt/format.h>
 
+#include "facts/capture_slots.h"
 #include "facts/collect.h"
 #include "parse/ibstat.h"
 #include "util/file.h"
@@ -305,79 +307,85 @@ class ToolRunner {
   SourceLog& note_;
 };
 
-// lspci: the Mellanox/NVIDIA functions (LnkCap and VPD need root; what lspci cannot read it omits), then
-// every other network function (Ethernet 0200, Network 0280, InfiniBand 0207, Fabric 0208) with ids (-nn)
-// so that no other vendor's card is taken for a ConnectX.
-void RunLspci(const ToolRunner& run, CollectInputs& in) {
-  in.lspci = run({"lspci", "-vvv", "-d", "15b3:"}, "lspci -vvv", true);
-  for (const char* cls : {"::0200", "::0280", "::0207", "::0208"}) {
-    RunResult r = RunTool({"lspci", "-vvvnn", "-d", cls}, run.timeout_ms());
-    if (r.started && !r.timed_out && r.exit_code == 0 && !r.output.empty()) {
-      if (!in.lspci) in.lspci = std::string();
-      *in.lspci += (in.lspci->empty() || in.lspci->ends_with("\n") ? "" : "\n") + r.output;
+// The objects a live command runs for, from what live collection has read so far.
+std::vector<std::string> LiveObjects(LiveScope scope, const CollectInputs& in) {
+  std::vector<std::string> out;
+  switch (scope) {
+    case LiveScope::kNone:
+      break;
+    case LiveScope::kOnce:
+      out.emplace_back();
+      break;
+    case LiveScope::kEachNetdev:
+    case LiveScope::kEachPhysicalNetdev:
+    case LiveScope::kEachRoceNetdev:
+      for (const NetdevSnapshot& s : in.netdevs) {
+        if (s.kind == "loopback") continue;
+        if (scope != LiveScope::kEachNetdev && s.kind != "physical") continue;
+        if (scope == LiveScope::kEachRoceNetdev && !in.ecn.count(s.name)) continue;
+        out.push_back(s.name);
+      }
+      break;
+    case LiveScope::kEachCard: {
+      std::set<std::string> cards;
+      for (const NetdevSnapshot& s : in.netdevs) {
+        if (!s.pci_bdf.empty()) cards.insert(s.pci_bdf);
+      }
+      out.assign(cards.begin(), cards.end());
+      break;
     }
+    case LiveScope::kEachIbstatCa:
+      if (in.ibstat) {
+        for (const IbstatCa& ca : ParseIbstat(*in.ibstat).cas) out.push_back(ca.name);
+      }
+      break;
   }
+  return out;
 }
 
-// ethtool for every interface but the loopback; module, statistics and mlnx_qos (MLNX_OFED / mlnx-tools,
-// asked only about Mellanox ports) for the physical ones.
-void RunPerNetdevTools(const ToolRunner& run, CollectInputs& in) {
-  const bool have_mlnx_qos = OnPath("mlnx_qos");
-  for (const NetdevSnapshot& s : in.netdevs) {
-    if (s.kind == "loopback") continue;
-    if (auto out = run({"ethtool", "-i", s.name}, "ethtool -i " + s.name)) in.ethtool_info[s.name] = *out;
-    if (auto out = run({"ethtool", s.name}, "ethtool " + s.name)) in.ethtool[s.name] = *out;
-    if (s.kind != "physical") continue;
-    if (auto out = run({"ethtool", "-m", s.name}, "ethtool -m " + s.name)) in.ethtool_module[s.name] = *out;
-    if (auto out = run({"ethtool", "-S", s.name}, "ethtool -S " + s.name)) in.ethtool_stats[s.name] = *out;
-    if (have_mlnx_qos && in.ecn.count(s.name)) {
-      if (auto out = run({"mlnx_qos", "-i", s.name}, "mlnx_qos -i " + s.name)) in.mlnx_qos[s.name] = *out;
-    }
-  }
+std::vector<std::string> WithObject(const std::vector<const char*>& argv, const std::string& object) {
+  std::vector<std::string> out;
+  for (const char* arg : argv) out.push_back(std::string_view(arg) == "{}" ? object : arg);
+  return out;
 }
 
-// The Mellanox tools: firmware per card, the RDMA ports, images carried offline (no network, seconds per
-// card), ibdev2netdev and each CA's link.
-void RunMellanoxTools(const ToolRunner& run, CollectInputs& in, SourceLog& note) {
-  std::set<std::string> cards;
-  for (const NetdevSnapshot& s : in.netdevs) {
-    if (!s.pci_bdf.empty()) cards.insert(s.pci_bdf);
-  }
-  if (OnPath("mstflint")) {
-    for (const std::string& bdf : cards) {
-      if (auto out = run({"mstflint", "-d", bdf, "q"}, "mstflint q " + bdf)) in.flint[bdf] = *out;
+// Runs each slot's live command (capture_slots.cc) in the table's order, for each of its objects, into
+// the slot's member, under the slot's source name, so that a live host's facts name their sources as a
+// capture's do ("ethtool -S eth0", "flint q 0000:19:00.0").
+void RunLiveCommands(const ToolRunner& run, CollectInputs& in, SourceLog& note) {
+  for (const CaptureSlot& slot : CaptureSlots()) {
+    const LiveCommand& live = slot.live;
+    if (live.scope == LiveScope::kNone) continue;
+    bool answered = false;
+    for (auto member : live.unless) answered |= (in.*member).has_value();
+    if (answered) continue;
+    const std::vector<std::string> objects = LiveObjects(live.scope, in);
+    if (objects.empty()) continue;
+    std::string tool = slot.tool ? slot.tool : live.argv[0];
+    if (!OnPath(live.argv[0])) {
+      while (tool.ends_with(' ')) tool.pop_back();
+      if (!live.only_if_installed) note(tool, false, std::string(live.argv[0]) + " not installed");
+      continue;
     }
-  } else if (!cards.empty()) {
-    note("mstflint q", false, "mstflint not installed");
-  }
-  in.ibstat = run({"ibstat"}, "ibstat");
-  if (!in.ibstat && OnPath("ibstatus")) in.ibstatus = run({"ibstatus"}, "ibstatus");
-  if (!in.ibstat && !in.ibstatus && OnPath("rdma")) in.rdma_link = run({"rdma", "link", "show"}, "rdma link");
-  if (OnPath("mst")) in.mst_status = run({"mst", "status", "-v"}, "mst status -v");
-  if (OnPath("devlink")) in.devlink = run({"devlink", "dev", "info"}, "devlink dev info");
-  if (OnPath("mlxfwmanager")) in.mlxfwmanager = run({"mlxfwmanager", "--query"}, "mlxfwmanager --query");
-  in.ibdev2netdev = run({"ibdev2netdev", "-v"}, "ibdev2netdev -v");
-  if (in.ibstat && OnPath("mlxlink")) {
-    for (const IbstatCa& ca : ParseIbstat(*in.ibstat).cas) {
-      if (auto out = run({"mlxlink", "-d", ca.name, "-c", "-m"}, "mlxlink " + ca.name)) in.mlxlink[ca.name] = *out;
+    for (const std::string& object : objects) {
+      std::optional<std::string> out = run(WithObject(live.argv, object), tool + object, live.empty_ok);
+      for (const auto& more : live.also) {
+        RunResult r = RunTool(WithObject(more, object), run.timeout_ms());
+        if (!r.started || r.timed_out || r.exit_code != 0 || r.output.empty()) continue;
+        if (!out) out = std::string();
+        *out += (out->empty() || out->ends_with("\n") ? "" : "\n") + r.output;
+      }
+      if (!out) continue;
+      if (slot.per_object) {
+        (in.*slot.per_object)[object] = std::move(*out);
+      } else if (slot.text) {
+        in.*slot.text = std::move(*out);
+      } else if (slot.identity) {
+        std::string line = out->substr(0, out->find('\n'));
+        if (!line.empty() && line.back() == ':') line.pop_back();  // "MLNX_OFED_LINUX-24.10-1.1.4.0:"
+        in.*slot.identity = std::move(line);
+      }
     }
-  }
-}
-
-void RunTools(const LiveOptions& o, CollectInputs& in, SourceLog& note) {
-  const ToolRunner run(o.tool_timeout_ms, note);
-  RunLspci(run, in);
-  if (OnPath("lsusb")) in.lsusb = run({"lsusb", "-t"}, "lsusb -t", true);
-  in.dmesg = run({"dmesg"}, "dmesg");  // needs root where kernel.dmesg_restrict is set
-  in.nmcli = run({"nmcli", "-t", "device", "status"}, "nmcli -t device status");
-  RunPerNetdevTools(run, in);
-  RunMellanoxTools(run, in, note);
-  // The host's own LLDP neighbours (lldpd running on the host): which switch port each NIC reaches.
-  if (OnPath("lldpctl")) in.lldpctl = run({"lldpctl", "-f", "json"}, "lldpctl -f json");
-  if (auto out = run({"ofed_info", "-s"}, "ofed_info -s")) {
-    std::string line = out->substr(0, out->find('\n'));
-    if (!line.empty() && line.back() == ':') line.pop_back();
-    in.ofed = line;
   }
 }
 
@@ -398,7 +406,10 @@ CollectInputs CollectLive(const LiveOptions& o) {
   ReadBonding(o, in, note);
   ReadVpd(o, in, note);
   ReadNetworkConfiguration(o, in, note);
-  if (o.run_tools) RunTools(o, in, note);
+  if (o.run_tools) {
+    const ToolRunner run(o.tool_timeout_ms, note);
+    RunLiveCommands(run, in, note);
+  }
   return in;
 }
 
