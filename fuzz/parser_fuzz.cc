@@ -194,14 +194,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     railyard::ParseDmesg(text);
   else if (parser == "other_nics") {
     // Nodes beyond ConnectX: lsusb -t, ibv_devinfo, and the four esxcli outputs.
-    std::vector<railyard::ParseWarning> w;
-    bool complete = false;
     railyard::ParseLsusbTree(text);
     railyard::ParseIbvDevinfo(text);
-    railyard::ParseEsxcliNicList(text, &w);
+    railyard::ParseEsxcliNicList(text);
     railyard::ParseEsxcliNicGet(text);
-    railyard::ParseEsxcliVibList(text, &complete, &w);
-    railyard::ParseEsxcliPciList(text, &w);
+    railyard::ParseEsxcliVibList(text);
+    railyard::ParseEsxcliPciList(text);
     // The server and OS identity (compatibility matrix), and the matrix itself.
     railyard::ParseDmidecode(text);
     railyard::ParseOsRelease(text);

@@ -224,9 +224,9 @@ void AttributeUsbAdapters(HostFacts& f, const CollectInputs& in) {
 void BuildEsxiFacts(HostFacts& f, const CollectInputs& in) {
   f.platform = "esxi";
   if (in.vmware_version) f.kernel = FirstLine(*in.vmware_version);
-  std::vector<ParseWarning> w;
-  std::vector<EsxiNic> nics = ParseEsxcliNicList(*in.esxcli_nic_list, &w);
-  Account(f, {"esxcli network nic list"}, w, !nics.empty(), "vmnic row");
+  const Parsed<EsxiNic> list = ParseEsxcliNicList(*in.esxcli_nic_list);
+  const std::vector<EsxiNic>& nics = list.rows;
+  Account(f, {"esxcli network nic list"}, list.warnings, !nics.empty(), "vmnic row");
   for (const EsxiNic& e : nics) {
     NetdevFacts n;
     n.name = e.name;
@@ -249,8 +249,9 @@ void BuildEsxiFacts(HostFacts& f, const CollectInputs& in) {
     f.netdevs.push_back(std::move(n));
   }
   if (in.esxcli_pci_list) {
-    std::vector<ParseWarning> pw;
-    for (const EsxiPciDevice& d : ParseEsxcliPciList(*in.esxcli_pci_list, &pw)) {
+    const Parsed<EsxiPciDevice> pci = ParseEsxcliPciList(*in.esxcli_pci_list);
+    const std::vector<ParseWarning>& pw = pci.warnings;
+    for (const EsxiPciDevice& d : pci.rows) {
       if (d.device_class.rfind("02", 0) != 0 && d.class_name.find("Ethernet") == std::string::npos &&
           d.class_name.find("Network") == std::string::npos && d.class_name.find("Infiniband") == std::string::npos) {
         continue;
@@ -269,12 +270,12 @@ void BuildEsxiFacts(HostFacts& f, const CollectInputs& in) {
     Account(f, {"esxcli hardware pci list"}, pw, true, "");
   }
   if (in.esxcli_vib_list) {
-    std::vector<ParseWarning> vw;
-    bool complete = false;
-    for (const EsxiVib& v : ParseEsxcliVibList(*in.esxcli_vib_list, &complete, &vw)) {
+    const EsxiVibList vibs = ParseEsxcliVibList(*in.esxcli_vib_list);
+    const bool complete = vibs.complete;
+    for (const EsxiVib& v : vibs.rows) {
       f.packages.push_back({v.name, v.version, v.vendor, v.acceptance, v.install_date});
     }
-    Account(f, {"esxcli software vib list"}, vw, !f.packages.empty(), "VIB row");
+    Account(f, {"esxcli software vib list"}, vibs.warnings, !f.packages.empty(), "VIB row");
   }
   // Linux outputs in an ESXi capture describe some other machine (or none): said, not mixed in.
   for (const auto& [name, present] :
@@ -380,9 +381,9 @@ void ReadFirmwareAndBonds(HostFacts& f, const CollectInputs& in) {
 void ReadRdmaPorts(HostFacts& f, const CollectInputs& in) {
   std::vector<RdmaNetdev> map;
   if (in.ibdev2netdev) {
-    std::vector<ParseWarning> w;
-    map = ParseIbdev2netdev(*in.ibdev2netdev, &w);
-    Account(f, {"ibdev2netdev"}, w, !map.empty(), "`mlx5_0 port 1 ==> ib0 (Up)` line");
+    Parsed<RdmaNetdev> parsed = ParseIbdev2netdev(*in.ibdev2netdev);
+    map = std::move(parsed.rows);
+    Account(f, {"ibdev2netdev"}, parsed.warnings, !map.empty(), "`mlx5_0 port 1 ==> ib0 (Up)` line");
   }
   if (in.ibstat) {
     IbstatReport report = ParseIbstat(*in.ibstat);
@@ -409,9 +410,9 @@ void ReadRdmaPorts(HostFacts& f, const CollectInputs& in) {
       if (s == "ARMED") return std::string("Armed");
       return s;
     };
-    std::vector<ParseWarning> w;
-    std::vector<IbstatusPort> ports = ParseIbstatus(*in.ibstatus, &w);
-    Account(f, {"ibstatus"}, w, !ports.empty(), "`Infiniband device ... port N status:` block");
+    const Parsed<IbstatusPort> parsed = ParseIbstatus(*in.ibstatus);
+    const std::vector<IbstatusPort>& ports = parsed.rows;
+    Account(f, {"ibstatus"}, parsed.warnings, !ports.empty(), "`Infiniband device ... port N status:` block");
     for (const IbstatusPort& p : ports) {
       if (f.rdma.empty() || f.rdma.back().ca.name != p.device) {
         RdmaFacts r;
@@ -436,9 +437,9 @@ void ReadRdmaPorts(HostFacts& f, const CollectInputs& in) {
     Account(f, {"ibv_devinfo"}, report.warnings, !report.cas.empty(), "`hca_id:` block");
     std::vector<RdmaLink> links;
     if (in.rdma_link) {
-      std::vector<ParseWarning> w;
-      links = ParseRdmaLink(*in.rdma_link, &w);
-      Account(f, {"rdma link"}, w, !links.empty(), "`link DEV/PORT ... state ...` line");
+      Parsed<RdmaLink> parsed = ParseRdmaLink(*in.rdma_link);
+      links = std::move(parsed.rows);
+      Account(f, {"rdma link"}, parsed.warnings, !links.empty(), "`link DEV/PORT ... state ...` line");
     }
     for (IbstatCa& ca : report.cas) {
       RdmaFacts r;
@@ -456,9 +457,9 @@ void ReadRdmaPorts(HostFacts& f, const CollectInputs& in) {
     }
   }
   if (!in.ibstat && !in.ibstatus && !in.ibv_devinfo && in.rdma_link) {
-    std::vector<ParseWarning> w;
-    std::vector<RdmaLink> ports = ParseRdmaLink(*in.rdma_link, &w);
-    Account(f, {"rdma link"}, w, !ports.empty(), "`link DEV/PORT ... state ...` line");
+    const Parsed<RdmaLink> parsed = ParseRdmaLink(*in.rdma_link);
+    const std::vector<RdmaLink>& ports = parsed.rows;
+    Account(f, {"rdma link"}, parsed.warnings, !ports.empty(), "`link DEV/PORT ... state ...` line");
     auto words = [](const std::string& s) {
       static const std::map<std::string, std::string> kStates = {{"ACTIVE", "Active"},
                                                                  {"DOWN", "Down"},
@@ -576,9 +577,9 @@ void ReadToolReports(HostFacts& f, const CollectInputs& in) {
     f.vpd.emplace(bdf, std::move(v));  // the raw sysfs bytes, where also captured, carry the checksum: they win
   }
   if (in.nmcli) {
-    std::vector<ParseWarning> w;
-    f.networkmanager = ParseNmcli(*in.nmcli, &w);
-    Account(f, {"nmcli"}, w, !f.networkmanager.empty(), "NetworkManager device");
+    Parsed<NmDevice> parsed = ParseNmcli(*in.nmcli);
+    f.networkmanager = std::move(parsed.rows);
+    Account(f, {"nmcli"}, parsed.warnings, !f.networkmanager.empty(), "NetworkManager device");
   }
   for (const auto& [name, text] : in.ifcfg) {
     IfcfgFile x = ParseIfcfg(text);

@@ -173,20 +173,20 @@ TEST(Nmcli, DeviceStatusAndShow) {
                         "nmcli/device-show-centos7-multi-device-unmanaged-state-10.txt"}) {
     RAILYARD_REQUIRE_FIXTURE(FixturePath(f));
   }
-  auto status = ParseNmcli(ReadText(FixturePath("nmcli/device-status-centos7-bridge-and-lo-unmanaged.txt")));
+  auto status = ParseNmcli(ReadText(FixturePath("nmcli/device-status-centos7-bridge-and-lo-unmanaged.txt"))).rows;
   ASSERT_EQ(status.size(), 3u);
   EXPECT_EQ(status[1].device, "docker0");
   EXPECT_EQ(status[1].type, "bridge");
   EXPECT_EQ(status[1].state, "unmanaged");
   EXPECT_EQ(status[1].connection, "");  // "--"
-  auto show = ParseNmcli(ReadText(FixturePath("nmcli/device-show-centos7-multi-device-unmanaged-state-10.txt")));
+  auto show = ParseNmcli(ReadText(FixturePath("nmcli/device-show-centos7-multi-device-unmanaged-state-10.txt"))).rows;
   ASSERT_EQ(show.size(), 3u);  // IP4/IP6 properties are not devices
   EXPECT_EQ(show[0].state_code, 100);
   EXPECT_EQ(show[0].state, "connected");
   EXPECT_EQ(show[0].mtu, 1500u);
   EXPECT_EQ(show[0].carrier, true);
   EXPECT_EQ(show[1].state_code, 10);  // unmanaged
-  auto terse = ParseNmcli("ens1f0np0:ethernet:unmanaged:--\nib0:infiniband:connected:ib0\n");
+  auto terse = ParseNmcli("ens1f0np0:ethernet:unmanaged:--\nib0:infiniband:connected:ib0\n").rows;
   ASSERT_EQ(terse.size(), 2u);
   EXPECT_EQ(terse[0].state, "unmanaged");
   EXPECT_EQ(terse[1].connection, "ib0");

@@ -36,7 +36,7 @@ std::string Hex(std::string_view v) {
 
 }  // namespace
 
-std::vector<EsxiNic> ParseEsxcliNicList(std::string_view text, std::vector<ParseWarning>* warnings) {
+static std::vector<EsxiNic> ReadNicListRows(std::string_view text, std::vector<ParseWarning>* warnings) {
   std::vector<EsxiNic> nics;
   LineReader lines(text);
   std::string_view raw;
@@ -154,7 +154,7 @@ EsxiNicDetail ParseEsxcliNicGet(std::string_view text) {
   return d;
 }
 
-std::vector<EsxiVib> ParseEsxcliVibList(std::string_view text, bool* complete, std::vector<ParseWarning>* warnings) {
+static std::vector<EsxiVib> ReadVibListRows(std::string_view text, bool* complete, std::vector<ParseWarning>* warnings) {
   static const std::vector<std::string_view> kAcceptance = {"VMwareCertified", "VMwareAccepted", "PartnerSupported",
                                                             "CommunitySupported"};
   std::vector<EsxiVib> vibs;
@@ -190,7 +190,7 @@ std::vector<EsxiVib> ParseEsxcliVibList(std::string_view text, bool* complete, s
   return vibs;
 }
 
-std::vector<EsxiPciDevice> ParseEsxcliPciList(std::string_view text, std::vector<ParseWarning>* warnings) {
+static std::vector<EsxiPciDevice> ReadPciListRows(std::string_view text, std::vector<ParseWarning>* warnings) {
   std::vector<EsxiPciDevice> devices;
   LineReader lines(text);
   std::string_view raw;
@@ -250,6 +250,24 @@ std::vector<EsxiPciDevice> ParseEsxcliPciList(std::string_view text, std::vector
       d->module_name = value == "None" ? std::string() : std::string(value);
   }
   return devices;
+}
+
+Parsed<EsxiNic> ParseEsxcliNicList(std::string_view text) {
+  Parsed<EsxiNic> out;
+  out.rows = ReadNicListRows(text, &out.warnings);
+  return out;
+}
+
+EsxiVibList ParseEsxcliVibList(std::string_view text) {
+  EsxiVibList out;
+  out.rows = ReadVibListRows(text, &out.complete, &out.warnings);
+  return out;
+}
+
+Parsed<EsxiPciDevice> ParseEsxcliPciList(std::string_view text) {
+  Parsed<EsxiPciDevice> out;
+  out.rows = ReadPciListRows(text, &out.warnings);
+  return out;
 }
 
 }  // namespace railyard

@@ -53,10 +53,13 @@ struct EsxiPciDevice {
   int line = 0;
 };
 
-std::vector<EsxiNic> ParseEsxcliNicList(std::string_view text, std::vector<ParseWarning>* warnings);
+Parsed<EsxiNic> ParseEsxcliNicList(std::string_view text);
 EsxiNicDetail ParseEsxcliNicGet(std::string_view text);
 // `complete` is false when the list has no header (a `| grep` of it): absence proves nothing then.
-std::vector<EsxiVib> ParseEsxcliVibList(std::string_view text, bool* complete, std::vector<ParseWarning>* warnings);
-std::vector<EsxiPciDevice> ParseEsxcliPciList(std::string_view text, std::vector<ParseWarning>* warnings);
+struct EsxiVibList : Parsed<EsxiVib> {
+  bool complete = true;
+};
+EsxiVibList ParseEsxcliVibList(std::string_view text);
+Parsed<EsxiPciDevice> ParseEsxcliPciList(std::string_view text);
 
 }  // namespace railyard

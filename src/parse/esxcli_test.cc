@@ -19,9 +19,19 @@ std::string Esxi(const std::string& name) {
   return testing::ReadText(path);
 }
 
+// The rows of a parse, its warnings added to `w` (and a VIB list's completeness into `complete`).
+template <class Parse>
+auto Rows(const Parse& parsed, std::vector<ParseWarning>& w, bool* complete = nullptr) {
+  w.insert(w.end(), parsed.warnings.begin(), parsed.warnings.end());
+  if constexpr (requires { parsed.complete; }) {
+    if (complete) *complete = parsed.complete;
+  }
+  return parsed.rows;
+}
+
 TEST(Esxcli, NicListTableWithSpacesInTheDescription) {
   std::vector<ParseWarning> w;
-  auto nics = ParseEsxcliNicList(Esxi("esxcli-nic-list-ixgben-x550-down-icen-e810-100G-joined.txt"), &w);
+  auto nics = Rows(ParseEsxcliNicList(Esxi("esxcli-nic-list-ixgben-x550-down-icen-e810-100G-joined.txt")), w);
   ASSERT_EQ(nics.size(), 4u);
   EXPECT_EQ(nics[1].name, "vmnic1");
   EXPECT_EQ(nics[1].link_status, "Down");
@@ -35,15 +45,16 @@ TEST(Esxcli, NicListTableWithSpacesInTheDescription) {
 
 TEST(Esxcli, NicListPastedFormsAndLocalcli) {
   std::vector<ParseWarning> w;
-  auto nics = ParseEsxcliNicList(
-      Esxi("esxcli-nic-list-ne1000-igbn-atlantic-esxi70U1c-mdquoted-AQtion-esxi-issue18-jonesxcli-EXCERPT.txt"), &w);
+  auto nics = Rows(ParseEsxcliNicList(
+                       Esxi("esxcli-nic-list-ne1000-igbn-atlantic-esxi70U1c-mdquoted-AQtion-esxi-issue18-jonesxcli-EXCERPT.txt")),
+                   w);
   ASSERT_GE(nics.size(), 2u);
   EXPECT_EQ(nics[0].driver, "ne1000");
   EXPECT_EQ(nics[0].mtu, 9000u);
   ASSERT_FALSE(w.empty());  // the "# esxcli network nic list" line
   EXPECT_EQ(w[0].line, 1);
   w.clear();
-  nics = ParseEsxcliNicList(Esxi("localcli-nic-list-tg3-vmklinux-esxi67-single-rule-AQtion-esxi-issue10.txt"), &w);
+  nics = Rows(ParseEsxcliNicList(Esxi("localcli-nic-list-tg3-vmklinux-esxi67-single-rule-AQtion-esxi-issue10.txt")), w);
   ASSERT_EQ(nics.size(), 1u);
   EXPECT_EQ(nics[0].driver, "tg3");
   EXPECT_EQ(nics[0].description, "Broadcom Corporation NetXtreme BCM57766 Gigabit Ethernet");
@@ -52,7 +63,7 @@ TEST(Esxcli, NicListPastedFormsAndLocalcli) {
 
 TEST(Esxcli, PowerCliRecords) {
   std::vector<ParseWarning> w;
-  auto nics = ParseEsxcliNicList(Esxi("powercli-esxcli-v2-nic-list-bnx2x-4nics-AsBuiltReport-issue33.txt"), &w);
+  auto nics = Rows(ParseEsxcliNicList(Esxi("powercli-esxcli-v2-nic-list-bnx2x-4nics-AsBuiltReport-issue33.txt")), w);
   ASSERT_EQ(nics.size(), 4u);
   EXPECT_EQ(nics[0].name, "vmnic0");
   EXPECT_EQ(nics[0].pci, "0000:04:00.0");
@@ -72,19 +83,20 @@ TEST(Esxcli, NicGetNestedDriverInfo) {
 TEST(Esxcli, VibListWholeFilteredAndPastedOntoItsHeader) {
   std::vector<ParseWarning> w;
   bool complete = false;
-  auto vibs = ParseEsxcliVibList(
-      Esxi("esxcli-software-vib-list-dell-r640-bnxtnet-esxi67-check_esxi_hardware-issue37-EXCERPT.txt"), &complete, &w);
+  auto vibs =
+      Rows(ParseEsxcliVibList(Esxi("esxcli-software-vib-list-dell-r640-bnxtnet-esxi67-check_esxi_hardware-issue37-EXCERPT.txt")),
+           w, &complete);
   EXPECT_TRUE(complete);
   bool bnxtnet = false;
   for (const EsxiVib& v : vibs) bnxtnet |= v.name == "bnxtnet" && v.vendor == "BCM" && v.acceptance == "VMwareCertified";
   EXPECT_TRUE(bnxtnet);
-  vibs = ParseEsxcliVibList(Esxi("esxcli-software-vib-list-grep-atlantic-platforms-col-esxi802-AQtion-esxi-issue26.txt"),
-                            &complete, &w);
+  vibs = Rows(ParseEsxcliVibList(Esxi("esxcli-software-vib-list-grep-atlantic-platforms-col-esxi802-AQtion-esxi-issue26.txt")), w,
+              &complete);
   EXPECT_FALSE(complete);
   ASSERT_EQ(vibs.size(), 1u);
   EXPECT_EQ(vibs[0].name, "atlantic");
-  vibs = ParseEsxcliVibList(Esxi("esxcli-software-vib-list-header-joined-to-row-esxi67U3-AQtion-esxi-issue17-EXCERPT.txt"),
-                            &complete, &w);
+  vibs = Rows(ParseEsxcliVibList(Esxi("esxcli-software-vib-list-header-joined-to-row-esxi67U3-AQtion-esxi-issue17-EXCERPT.txt")),
+              w, &complete);
   EXPECT_TRUE(complete);
   EXPECT_FALSE(vibs.empty());
 }
@@ -92,7 +104,7 @@ TEST(Esxcli, VibListWholeFilteredAndPastedOntoItsHeader) {
 TEST(Esxcli, PciListDeviceWithNoModule) {
   std::vector<ParseWarning> w;
   auto devices =
-      ParseEsxcliPciList(Esxi("esxcli-hardware-pci-list-grep-A23-x722-module-None-AsBuiltReport-pr75-EXCERPT.txt"), &w);
+      Rows(ParseEsxcliPciList(Esxi("esxcli-hardware-pci-list-grep-A23-x722-module-None-AsBuiltReport-pr75-EXCERPT.txt")), w);
   ASSERT_EQ(devices.size(), 1u);
   EXPECT_EQ(devices[0].vmkernel_name, "vmnic0");
   EXPECT_EQ(devices[0].vendor_id, "8086");

@@ -107,9 +107,10 @@ TEST(Ibdev2netdev, VerboseAndPlain) {
        {"ibdev2netdev/mixed-cx4lx-cx5-cx6-socket-direct-vf-verbose.txt", "ibdev2netdev/mixed-cx4lx-cx5-cx6-vf-plain.txt"}) {
     RAILYARD_REQUIRE_FIXTURE(FixturePath(f));
   }
-  std::vector<ParseWarning> warnings;
-  auto v = ParseIbdev2netdev(ReadText(FixturePath("ibdev2netdev/mixed-cx4lx-cx5-cx6-socket-direct-vf-verbose.txt")), &warnings);
-  EXPECT_TRUE(warnings.empty());
+  const Parsed<RdmaNetdev> verbose =
+      ParseIbdev2netdev(ReadText(FixturePath("ibdev2netdev/mixed-cx4lx-cx5-cx6-socket-direct-vf-verbose.txt")));
+  EXPECT_TRUE(verbose.warnings.empty());
+  const std::vector<RdmaNetdev>& v = verbose.rows;
   ASSERT_GE(v.size(), 8u);
   EXPECT_EQ(v[2].pci_bdf, "0000:4b:00.0");
   EXPECT_EQ(v[2].rdma_device, "mlx5_2");
@@ -122,12 +123,14 @@ TEST(Ibdev2netdev, VerboseAndPlain) {
   EXPECT_EQ(v[5].netdev, "ib0");
   EXPECT_EQ(v[6].part, "NA");  // a VF: no part
   EXPECT_EQ(v[6].description, "");
-  auto plain = ParseIbdev2netdev(ReadText(FixturePath("ibdev2netdev/mixed-cx4lx-cx5-cx6-vf-plain.txt")));
+  auto plain = ParseIbdev2netdev(ReadText(FixturePath("ibdev2netdev/mixed-cx4lx-cx5-cx6-vf-plain.txt"))).rows;
   ASSERT_GE(plain.size(), 8u);
   EXPECT_EQ(plain[0].rdma_device, "mlx5_0");
   EXPECT_EQ(plain[0].netdev, "ens4f0");
   EXPECT_EQ(plain[0].netdev_state, "Down");
-  EXPECT_EQ(ParseIbdev2netdev("junk\n", &warnings).size(), 0u);
+  const Parsed<RdmaNetdev> junk = ParseIbdev2netdev("junk\n");
+  EXPECT_EQ(junk.rows.size(), 0u);
+  EXPECT_EQ(junk.warnings.size(), 1u);
 }
 
 TEST(RdmaLink, NewAndOldIproute2Forms) {
@@ -135,7 +138,9 @@ TEST(RdmaLink, NewAndOldIproute2Forms) {
   auto read = [&](const char* name) {
     std::string text = ReadText(FixturePath(std::string("rdma-link/") + name));
     EXPECT_FALSE(text.empty()) << name;
-    return ParseRdmaLink(text, &w);
+    Parsed<RdmaLink> parsed = ParseRdmaLink(text);
+    w.insert(w.end(), parsed.warnings.begin(), parsed.warnings.end());
+    return parsed.rows;
   };
   std::vector<RdmaLink> ib;
   ib = read("dgx-spark-ib-port1-active-port2-down-polling-trailing-space.txt");
@@ -161,9 +166,9 @@ TEST(RdmaLink, NewAndOldIproute2Forms) {
     EXPECT_FALSE(l.empty()) << f;
   }
   EXPECT_TRUE(w.empty());
-  std::vector<ParseWarning> bad;
-  EXPECT_TRUE(ParseRdmaLink("mlx5_0 port 1 ==> ib0 (Up)\n", &bad).empty());
-  EXPECT_EQ(bad.size(), 1u);
+  const Parsed<RdmaLink> bad = ParseRdmaLink("mlx5_0 port 1 ==> ib0 (Up)\n");
+  EXPECT_TRUE(bad.rows.empty());
+  EXPECT_EQ(bad.warnings.size(), 1u);
 }
 
 TEST(Mlxlink, ModuleInfoOfThirdPartyCables) {

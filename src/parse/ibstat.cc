@@ -82,7 +82,7 @@ IbstatReport ParseIbstat(std::string_view text) {
   return report;
 }
 
-std::vector<RdmaNetdev> ParseIbdev2netdev(std::string_view text, std::vector<ParseWarning>* warnings) {
+static std::vector<RdmaNetdev> ReadIbdev2netdevRows(std::string_view text, std::vector<ParseWarning>* warnings) {
   std::vector<RdmaNetdev> out;
   LineReader lines(text);
   std::string_view line;
@@ -144,7 +144,7 @@ std::vector<RdmaNetdev> ParseIbdev2netdev(std::string_view text, std::vector<Par
   return out;
 }
 
-std::vector<RdmaLink> ParseRdmaLink(std::string_view text, std::vector<ParseWarning>* warnings) {
+static std::vector<RdmaLink> ReadRdmaLinkRows(std::string_view text, std::vector<ParseWarning>* warnings) {
   std::vector<RdmaLink> out;
   LineReader lines(text);
   std::string_view line;
@@ -277,6 +277,18 @@ IbstatReport ParseIbvDevinfo(std::string_view text) {
   finish_port();
   if (r.cas.empty() && !TrimView(text).empty()) r.warnings.push_back({1, "no hca_id: line: not ibv_devinfo output"});
   return r;
+}
+
+Parsed<RdmaNetdev> ParseIbdev2netdev(std::string_view text) {
+  Parsed<RdmaNetdev> out;
+  out.rows = ReadIbdev2netdevRows(text, &out.warnings);
+  return out;
+}
+
+Parsed<RdmaLink> ParseRdmaLink(std::string_view text) {
+  Parsed<RdmaLink> out;
+  out.rows = ReadRdmaLinkRows(text, &out.warnings);
+  return out;
 }
 
 }  // namespace railyard

@@ -48,7 +48,7 @@ struct RdmaNetdev {
   std::string netdev_state;  // Up / Down
 };
 
-std::vector<RdmaNetdev> ParseIbdev2netdev(std::string_view text, std::vector<ParseWarning>* warnings = nullptr);
+Parsed<RdmaNetdev> ParseIbdev2netdev(std::string_view text);
 
 // One RDMA port as iproute2's `rdma link [show]` prints it: "link mlx5_7/1 subnet_prefix ... lid 3403
 // sm_lid 1 lmc 0 state ACTIVE physical_state LINK_UP netdev ib0", or the older "2/1: mlx5_0/1: state DOWN
@@ -69,6 +69,6 @@ struct RdmaLink {
 // rate = lanes x lane speed for an Active port (a down port prints placeholder "1X", "2.5 Gbps": not a rate).
 IbstatReport ParseIbvDevinfo(std::string_view text);
 
-std::vector<RdmaLink> ParseRdmaLink(std::string_view text, std::vector<ParseWarning>* warnings = nullptr);
+Parsed<RdmaLink> ParseRdmaLink(std::string_view text);
 
 }  // namespace railyard

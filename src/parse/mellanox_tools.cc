@@ -200,7 +200,7 @@ MstStatus ParseMstStatus(std::string_view text) {
   return s;
 }
 
-std::vector<IbstatusPort> ParseIbstatus(std::string_view text, std::vector<ParseWarning>* warnings) {
+static std::vector<IbstatusPort> ReadIbstatusRows(std::string_view text, std::vector<ParseWarning>* warnings) {
   std::vector<IbstatusPort> out;
   LineReader lines(text);
   std::string_view line;
@@ -293,6 +293,12 @@ DevlinkReport ParseDevlinkDevInfo(std::string_view text) {
     r.warnings.push_back({1, "no `pci/...:` handle: not `devlink dev info` output"});
   }
   return r;
+}
+
+Parsed<IbstatusPort> ParseIbstatus(std::string_view text) {
+  Parsed<IbstatusPort> out;
+  out.rows = ReadIbstatusRows(text, &out.warnings);
+  return out;
 }
 
 }  // namespace railyard

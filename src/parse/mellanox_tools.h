@@ -91,6 +91,6 @@ struct IbstatusPort {
   std::string sm_lid;
 };
 
-std::vector<IbstatusPort> ParseIbstatus(std::string_view text, std::vector<ParseWarning>* warnings = nullptr);
+Parsed<IbstatusPort> ParseIbstatus(std::string_view text);
 
 }  // namespace railyard

@@ -140,20 +140,20 @@ TEST(Ibstatus, ActiveHdrAndDisabledRocePort) {
   for (const char* f : {"ibstatus/a100-hdr-all-active-plus-eth.txt", "ibstatus/cx6dx-roce-one-port-disabled.txt"}) {
     RAILYARD_REQUIRE_FIXTURE(FixturePath(f));
   }
-  auto a100 = ParseIbstatus(ReadText(FixturePath("ibstatus/a100-hdr-all-active-plus-eth.txt")));
+  auto a100 = ParseIbstatus(ReadText(FixturePath("ibstatus/a100-hdr-all-active-plus-eth.txt"))).rows;
   ASSERT_GE(a100.size(), 4u);
   EXPECT_EQ(a100[0].device, "mlx5_0");
   EXPECT_EQ(a100[0].state, "ACTIVE");
   EXPECT_EQ(a100[0].rate_gbps, 200u);
   EXPECT_EQ(a100[0].rate_detail, "4X HDR");
-  auto roce = ParseIbstatus(ReadText(FixturePath("ibstatus/cx6dx-roce-one-port-disabled.txt")));
+  auto roce = ParseIbstatus(ReadText(FixturePath("ibstatus/cx6dx-roce-one-port-disabled.txt"))).rows;
   ASSERT_EQ(roce.size(), 2u);
   EXPECT_EQ(roce[0].state, "DOWN");
   EXPECT_EQ(roce[0].phys_state, "Disabled");
   EXPECT_EQ(roce[0].link_layer, "Ethernet");
-  std::vector<ParseWarning> w;
-  EXPECT_TRUE(ParseIbstatus("nothing", &w).empty());
-  EXPECT_EQ(w.size(), 1u);
+  const Parsed<IbstatusPort> nothing = ParseIbstatus("nothing");
+  EXPECT_TRUE(nothing.rows.empty());
+  EXPECT_EQ(nothing.warnings.size(), 1u);
 }
 
 TEST(Iblinkinfo, EdrLinksThatCouldBeHdr) {

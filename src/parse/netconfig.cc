@@ -23,7 +23,7 @@ std::string Unquote(std::string_view v) {
 
 }  // namespace
 
-std::vector<NmDevice> ParseNmcli(std::string_view text, std::vector<ParseWarning>* warnings) {
+static std::vector<NmDevice> ReadNmcliRows(std::string_view text, std::vector<ParseWarning>* warnings) {
   std::vector<NmDevice> out;
   LineReader lines(text);
   std::string_view line;
@@ -298,5 +298,11 @@ void ReadNetplanSections(const YAML::Node& network, NetplanConfig& c) {
   }
 }
 }  // namespace
+
+Parsed<NmDevice> ParseNmcli(std::string_view text) {
+  Parsed<NmDevice> out;
+  out.rows = ReadNmcliRows(text, &out.warnings);
+  return out;
+}
 
 }  // namespace railyard

@@ -23,7 +23,7 @@ struct NmDevice {
   std::optional<bool> carrier;
 };
 
-std::vector<NmDevice> ParseNmcli(std::string_view text, std::vector<ParseWarning>* warnings = nullptr);
+Parsed<NmDevice> ParseNmcli(std::string_view text);
 
 struct IfcfgFile {
   // Assignments the ifcfg loaders (initscripts, NetworkManager's ifcfg-rh) accept: KEY=VALUE

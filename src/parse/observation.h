@@ -43,6 +43,15 @@ struct ParseWarning {
   std::string message;
 };
 
+// What a parser of a list-shaped output returns: the rows it read and a warning, with its line, for
+// what it could not read. Returned, never an out-parameter, so that no caller can drop the warnings
+// by passing nothing for them.
+template <class Row>
+struct Parsed {
+  std::vector<Row> rows;
+  std::vector<ParseWarning> warnings;
+};
+
 // Lines a parser met and could not place, counted, so that one warning says how many and which
 // came first: noise (prompts, banners of other tools) must not flood the warnings, nor pass unsaid.
 class UnreadLines {

@@ -119,8 +119,12 @@ void NameResolver::LoadIbdev2netdevDir(const std::string& dir) {
     if (!device)
       throw InputError(entry.path().string(), 0, 0, "",
                        fmt::format("host '{}' (the file name) is not a device of the plan", host));
-    std::vector<ParseWarning> warnings;
-    std::vector<RdmaNetdev> map = ParseIbdev2netdev(ReadWholeFile(entry.path().string()), &warnings);
+    const Parsed<RdmaNetdev> parsed = ParseIbdev2netdev(ReadWholeFile(entry.path().string()));
+    // A name map is read strictly: a line it cannot read may be a port it would then fail to map.
+    if (!parsed.warnings.empty()) {
+      throw InputError(entry.path().string(), parsed.warnings[0].line, 0, "", parsed.warnings[0].message);
+    }
+    const std::vector<RdmaNetdev>& map = parsed.rows;
     if (map.empty()) {
       throw InputError(entry.path().string(), 0, 0, "", "no `mlx5_0 port 1 ==> IF` line: not ibdev2netdev output");
     }
