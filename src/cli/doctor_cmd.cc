@@ -1,5 +1,4 @@
 // railyard doctor FACTS... [--plan plan.json] [--policy FILE] [--format table|json|csv|junit|prometheus] [--fail-on SEVERITY]
-#include <any>
 #include <iostream>
 
 #include <fmt/format.h>
@@ -120,8 +119,8 @@ std::function<int()> AddDoctorCommand(CLI::App& app) {
     if (plan) doctor.SetSwitchConfigPlan(a->plan);  // switch-config-drift, read when a running configuration is given
     // Each host's rules run on the thread that parsed it; the report is assembled here, in input order.
     ForEachExaminedFacts(
-        a->facts, [&](HostFacts&& f) -> std::any { return doctor.Examine(f); },
-        [&](std::any&& examined) { doctor.Add(std::move(*std::any_cast<Doctor::HostExamination>(&examined))); },
+        a->facts, [&](HostFacts&& f) { return doctor.Examine(f); },
+        [&](Doctor::HostExamination&& examined) { doctor.Add(std::move(examined)); },
         [&](SwitchFacts&& f) { doctor.AddSwitch(f); });
     DoctorReport report = doctor.Finish();
     // No facts at all is nothing examined, not a clean bill of health.

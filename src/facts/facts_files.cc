@@ -2,7 +2,6 @@
 #include "util/json_input.h"
 
 #include <algorithm>
-#include <any>
 #include <condition_variable>
 #include <cstdio>
 #include <cstring>
@@ -121,11 +120,11 @@ struct ReadDocument {
   std::string text;     // the bytes, when `known` said the reader has read them before (then no facts)
   std::optional<HostFacts> host;
   std::optional<SwitchFacts> switch_facts;
-  std::any examined;  // what the reader's `examine` made of `host` (then freed), where it asked for that
+  std::unique_ptr<facts_files_detail::Examined> examined;  // what the reader's `examine` made of `host` (then freed)
   std::exception_ptr error;
 };
 
-using Examine = std::function<std::any(HostFacts&&)>;
+using Examine = std::function<std::unique_ptr<facts_files_detail::Examined>(HostFacts&&)>;
 
 // Runs the reader's `examine` on a host document and frees its facts, on the thread that parsed them.
 // What `examine` throws becomes an error at the document's line.
@@ -528,8 +527,9 @@ void ForEachFacts(const std::vector<std::string>& paths, const std::function<voi
       each_switch != nullptr, nullptr);
 }
 
-void ForEachExaminedFacts(const std::vector<std::string>& paths, const std::function<std::any(HostFacts&&)>& examine,
-                          const std::function<void(std::any&&)>& each, const std::function<void(SwitchFacts&&)>& each_switch) {
+void facts_files_detail::ForEachExaminedFacts(const std::vector<std::string>& paths, const Examine& examine,
+                                              const std::function<void(std::unique_ptr<Examined>&&)>& each,
+                                              const std::function<void(SwitchFacts&&)>& each_switch) {
   ReadFactsPaths(
       paths,
       [&](ReadDocument&& document) {

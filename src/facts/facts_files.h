@@ -3,12 +3,14 @@
 // read facts this way.
 #pragma once
 
-#include <any>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "facts/host_facts.h"
@@ -35,8 +37,33 @@ void ForEachFacts(const std::vector<std::string>& paths, const std::function<voi
 // there (on a large file several at once, so it may only read what it shares) and the facts are freed
 // there; `each` receives what it returned, in file order, on the caller's thread. What `examine` throws
 // stops the file at that document, as a parse error does.
-void ForEachExaminedFacts(const std::vector<std::string>& paths, const std::function<std::any(HostFacts&&)>& examine,
-                          const std::function<void(std::any&&)>& each, const std::function<void(SwitchFacts&&)>& each_switch);
+// `each` takes what `examine` returns, by type: ForEachExaminedFacts(paths, [&](HostFacts&& f) { return
+// doctor.Examine(f); }, [&](Doctor::HostExamination&& e) { ... }, ...). The result may be move-only.
+namespace facts_files_detail {
+struct Examined {  // one host's result, on its way from the parsing thread to the caller's
+  virtual ~Examined() = default;
+};
+void ForEachExaminedFacts(const std::vector<std::string>& paths,
+                          const std::function<std::unique_ptr<Examined>(HostFacts&&)>& examine,
+                          const std::function<void(std::unique_ptr<Examined>&&)>& each,
+                          const std::function<void(SwitchFacts&&)>& each_switch);
+}  // namespace facts_files_detail
+
+template <class Examine, class Each>
+void ForEachExaminedFacts(const std::vector<std::string>& paths, Examine&& examine, Each&& each,
+                          const std::function<void(SwitchFacts&&)>& each_switch) {
+  using Result = std::invoke_result_t<Examine&, HostFacts&&>;
+  struct Box : facts_files_detail::Examined {
+    explicit Box(Result v) : value(std::move(v)) {}
+    Result value;
+  };
+  facts_files_detail::ForEachExaminedFacts(
+      paths,
+      [&](HostFacts&& f) -> std::unique_ptr<facts_files_detail::Examined> {
+        return std::make_unique<Box>(examine(std::move(f)));
+      },
+      [&](std::unique_ptr<facts_files_detail::Examined>&& e) { each(std::move(static_cast<Box&>(*e).value)); }, each_switch);
+}
 
 // One document of a facts file as read for a reader that remembers documents by their bytes (the
 // ledger's re-import): the 64-bit digest of its bytes (util/content_hash.h) and, unless the reader

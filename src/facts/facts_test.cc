@@ -1,9 +1,9 @@
 #include "facts/collect.h"
 #include "facts/facts_files.h"
 
-#include <any>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 
 #include <unistd.h>
 
@@ -348,19 +348,19 @@ TEST(FactsFiles, LargeFilesAreParsedAheadInOrder) {
   write(600, 0);
   std::vector<std::string> examined;
   ForEachExaminedFacts(
-      {file.string()}, [](HostFacts&& h) -> std::any { return h.hostname + "!"; },
-      [&](std::any&& result) { examined.push_back(std::any_cast<std::string>(result)); }, nullptr);
+      {file.string()}, [](HostFacts&& h) { return std::make_unique<std::string>(h.hostname + "!"); },
+      [&](std::unique_ptr<std::string>&& result) { examined.push_back(*result); }, nullptr);  // move-only results too
   ASSERT_EQ(examined.size(), 600u);
   for (size_t i = 0; i < examined.size(); ++i) EXPECT_EQ(examined[i], "h" + std::to_string(i + 1) + "!");
   examined.clear();
   try {
     ForEachExaminedFacts(
         {file.string()},
-        [](HostFacts&& h) -> std::any {
+        [](HostFacts&& h) {
           if (h.hostname == "h321") throw std::runtime_error("rule failed");
           return h.hostname;
         },
-        [&](std::any&& result) { examined.push_back(std::any_cast<std::string>(result)); }, nullptr);
+        [&](std::string&& result) { examined.push_back(std::move(result)); }, nullptr);
     FAIL();
   } catch (const FactsInputError& e) {
     EXPECT_NE(std::string(e.what()).find(":321: rule failed"), std::string::npos) << e.what();
