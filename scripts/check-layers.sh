@@ -76,6 +76,26 @@ for dir in "$root"/src/*/; do
   done
 done
 
+# The CLI is thin: a command parses its options and calls a part. A function of src/cli longer than
+# 60 lines (from its first line at column 0 to its closing brace there) is a pipeline that belongs in
+# a part.
+for file in "$root"/src/cli/*.cc; do
+  case $file in *_test.cc) continue ;; esac
+  while IFS= read -r breach; do
+    echo "src/cli/$(basename "$file"):$breach"
+    breaches=$((breaches + 1))
+  done < <(awk '
+    start == 0 && /^[A-Za-z]/ && !/^(namespace|struct|class|using|enum|template|constexpr|static const|const )/ && !/;[[:space:]]*$/ {
+      start = NR; name = $0; opened = 0
+    }
+    start && !opened && /\{[[:space:]]*$/ { opened = 1; next }
+    start && !opened && /;[[:space:]]*$/ { start = 0; next }
+    start && opened && /^\}/ {
+      if (NR - start + 1 > 60) printf "%d: %d lines, over the CLI'"'"'s 60: %s\n", start, NR - start + 1, substr(name, 1, 70)
+      start = 0
+    }' "$file")
+done
+
 if ((breaches)); then
   echo "check-layers: $breaches breach(es) of src/layers.txt"
   exit 1

@@ -16,21 +16,63 @@ namespace {
 
 std::string Now() { return UtcNow("%Y-%m-%d %H:%M UTC"); }
 
+struct AcceptArgs {
+  std::string db = "railyard.db";
+  std::string policy;
+  std::string batch;
+  std::string actor;
+  std::string csv;
+  std::string html;
+  std::string serial;
+  std::string state;
+  std::string reason;
+};
+
+int RunVerdicts(LedgerStore& ledger, const AcceptancePolicy& policy, const AcceptArgs& a, const std::string& actor) {
+  std::vector<AcceptanceVerdict> verdicts = RunAcceptance(ledger, policy, a.batch, actor);
+  std::map<std::string, size_t> counts;
+  size_t moved = 0;
+  for (const AcceptanceVerdict& v : verdicts) {
+    ++counts[v.to];
+    moved += v.to != v.from;
+  }
+  std::cout << fmt::format("{} assets, {} changed state:", verdicts.size(), moved);
+  for (const char* s : kAcceptanceStates) {
+    if (counts[s]) std::cout << fmt::format(" {} {}", counts[s], s);
+  }
+  std::cout << "\n";
+  return counts["rejected"] ? kExitFindings : kExitOk;
+}
+
+// Both outputs or neither: each is written to its temporary file first, then the pair is committed.
+int WriteReport(const LedgerStore& ledger, const AcceptancePolicy& policy, const AcceptArgs& a) {
+  const std::vector<AcceptanceVerdict> verdicts = RecordedVerdicts(ledger, policy, a.batch);
+  if (a.csv.empty() && a.html.empty()) {
+    std::cout << AcceptanceCsv(verdicts);
+    return kExitOk;
+  }
+  std::vector<std::unique_ptr<OutputFile>> outputs;
+  if (!a.csv.empty()) outputs.emplace_back(std::make_unique<OutputFile>(a.csv))->Append(AcceptanceCsv(verdicts));
+  if (!a.html.empty())
+    outputs.emplace_back(std::make_unique<OutputFile>(a.html))->Append(AcceptanceHtml(verdicts, a.batch, Now()));
+  std::vector<OutputFile*> set;
+  for (auto& o : outputs) set.push_back(o.get());
+  CommitAll(set);
+  return kExitOk;
+}
+
+int SetByHand(LedgerStore& ledger, const AcceptArgs& a, const std::string& actor) {
+  std::optional<Asset> asset = ledger.Get(a.serial);
+  if (!asset) throw UsageError(fmt::format("{}: no such serial in {}", a.serial, a.db));
+  ledger.Record({{a.serial, asset->kind, {{"state", a.state}, {"state.reasons", a.reason}}, 0}}, actor, "railyard accept set");
+  std::cout << fmt::format("{}: {}\n", a.serial, a.state);
+  return kExitOk;
+}
+
 }  // namespace
 
 std::function<int()> AddAcceptCommand(CLI::App& app) {
-  struct Args {
-    std::string db = "railyard.db";
-    std::string policy;
-    std::string batch;
-    std::string actor;
-    std::string csv;
-    std::string html;
-    std::string serial;
-    std::string state;
-    std::string reason;
-  };
-  auto a = std::make_shared<Args>();
+  auto a = std::make_shared<AcceptArgs>();
   CLI::App* cmd =
       app.add_subcommand("accept", "Acceptance: move assets through identity, firmware and link checks to accepted or rejected");
   cmd->add_option("--db", a->db, "the ledger: a SQLite file or postgresql://user@host:port/db")->envname("RAILYARD_DB");
@@ -61,65 +103,16 @@ std::function<int()> AddAcceptCommand(CLI::App& app) {
   set->add_option("--actor", a->actor, "who (default: $USER)");
   return [a, run, report, sign, set] {
     std::unique_ptr<LedgerStore> ledger = OpenLedger(a->db, report->parsed() ? LedgerAccess::kRead : LedgerAccess::kWrite);
-    std::string actor = a->actor.empty() ? (std::getenv("USER") ? std::getenv("USER") : "unknown") : a->actor;
-    AcceptancePolicy policy = a->policy.empty() ? AcceptancePolicy{} : LoadAcceptancePolicy(a->policy);
-    if (run->parsed()) {
-      std::vector<AcceptanceVerdict> verdicts = RunAcceptance(*ledger, policy, a->batch, actor);
-      std::map<std::string, size_t> counts;
-      size_t moved = 0;
-      for (const AcceptanceVerdict& v : verdicts) {
-        ++counts[v.to];
-        moved += v.to != v.from;
-      }
-      std::cout << fmt::format("{} assets, {} changed state:", verdicts.size(), moved);
-      for (const char* s : kAcceptanceStates) {
-        if (counts[s]) std::cout << fmt::format(" {} {}", counts[s], s);
-      }
-      std::cout << "\n";
-      return counts["rejected"] ? kExitFindings : kExitOk;
-    }
-    if (report->parsed()) {
-      // The report shows the recorded states: evaluate without recording.
-      std::vector<AcceptanceVerdict> verdicts;
-      ledger->ForEachAsset([&](const Asset& asset) {
-        auto b = asset.fields.find("batch");
-        if (!a->batch.empty() && (b == asset.fields.end() || b->second != a->batch)) return;
-        AcceptanceVerdict v = Evaluate(asset, policy);
-        auto state = asset.fields.find("state");
-        v.to = state == asset.fields.end() ? "received" : state->second;
-        if (auto r = asset.fields.find("state.reasons"); r != asset.fields.end() && r->second != "-")
-          v.reasons = {r->second};
-        else
-          v.reasons.clear();
-        verdicts.push_back(std::move(v));
-      });
-      if (verdicts.empty()) throw UsageError(fmt::format("no asset in batch '{}'", a->batch));
-      // Both outputs or neither: each is written to its temporary file first, then the pair is committed.
-      std::vector<std::unique_ptr<OutputFile>> outputs;
-      if (!a->csv.empty()) outputs.push_back(std::make_unique<OutputFile>(a->csv));
-      if (!a->html.empty()) outputs.push_back(std::make_unique<OutputFile>(a->html));
-      size_t next = 0;
-      if (!a->csv.empty()) outputs[next++]->Append(AcceptanceCsv(verdicts));
-      if (!a->html.empty()) outputs[next++]->Append(AcceptanceHtml(verdicts, a->batch, Now()));
-      std::vector<OutputFile*> outputs_set;
-      for (auto& o : outputs) outputs_set.push_back(o.get());
-      CommitAll(outputs_set);
-      if (a->csv.empty() && a->html.empty()) std::cout << AcceptanceCsv(verdicts);
-      return kExitOk;
-    }
+    const std::string actor = a->actor.empty() ? (std::getenv("USER") ? std::getenv("USER") : "unknown") : a->actor;
+    const AcceptancePolicy policy = a->policy.empty() ? AcceptancePolicy{} : LoadAcceptancePolicy(a->policy);
+    if (run->parsed()) return RunVerdicts(*ledger, policy, *a, actor);
+    if (report->parsed()) return WriteReport(*ledger, policy, *a);
     if (sign->parsed()) {
       std::vector<std::string> serials = SignOffBatch(*ledger, a->batch, actor);
       std::cout << fmt::format("batch {}: {} assets accepted by {}\n", a->batch, serials.size(), actor);
       return kExitOk;
     }
-    if (set->parsed()) {
-      std::optional<Asset> asset = ledger->Get(a->serial);
-      if (!asset) throw UsageError(fmt::format("{}: no such serial in {}", a->serial, a->db));
-      ledger->Record({{a->serial, asset->kind, {{"state", a->state}, {"state.reasons", a->reason}}, 0}}, actor,
-                     "railyard accept set");
-      std::cout << fmt::format("{}: {}\n", a->serial, a->state);
-      return kExitOk;
-    }
+    if (set->parsed()) return SetByHand(*ledger, *a, actor);
     return kExitInput;
   };
 }

@@ -54,7 +54,7 @@ SubVerb AddPlan(CLI::App& verb) {
   cmd->add_option("-o,--output", a->out, "directory: burnin-plan.json, round-NNN.sh, run-all.sh (or FILE.tar)")->required();
   return [a, cmd]() -> std::optional<int> {
     if (!cmd->parsed()) return std::nullopt;
-    return ReportingErrors([&] {
+    return [&]() -> int {
       PlannedFabric fabric = LoadPlanNoting(a->plan);
       BurninPlan p = PlanBurnin(fabric, a->options);
       std::vector<HostFile> files = BurninScripts(p, a->launcher);
@@ -66,7 +66,7 @@ SubVerb AddPlan(CLI::App& verb) {
       Note(fmt::format("{} pattern on plane {}: {} round(s), {} pair(s) over {} host(s); wrote {}", p.pattern, p.plane,
                        p.rounds.size(), pairs, p.hosts, a->out));
       return kExitOk;
-    });
+    }();
   };
 }
 
@@ -116,7 +116,7 @@ SubVerb AddCheck(CLI::App& verb) {
   cmd->add_option("--by", c->by, "who ran the campaign (default $USER), for the ledger")->envname("USER");
   return [c, cmd]() -> std::optional<int> {
     if (!cmd->parsed()) return std::nullopt;
-    return ReportingErrors([&] {
+    return [&]() -> int {
       // Opened before the check, so a wrong --ledger stops here, before anything is recorded.
       std::unique_ptr<LedgerStore> ledger;
       if (!c->ledger.empty()) {
@@ -137,7 +137,7 @@ SubVerb AddCheck(CLI::App& verb) {
                     : c->format == "html" ? BurninCheckHtml(result)
                                           : BurninCheckTable(result));
       return result.failed > 0 || !result.missing.empty() ? kExitFindings : kExitOk;
-    });
+    }();
   };
 }
 
@@ -157,7 +157,7 @@ SubVerb AddBisect(CLI::App& verb) {
   cmd->add_option("-o,--output", b->out, "directory for the next round's burnin-plan.json and scripts")->required();
   return [b, cmd]() -> std::optional<int> {
     if (!cmd->parsed()) return std::nullopt;
-    return ReportingErrors([&] {
+    return [&]() -> int {
       std::string burnin;
       BurninCheck result = CheckResults(b->results, burnin);
       if (result.next_round.pairs.empty()) {
@@ -177,7 +177,7 @@ SubVerb AddBisect(CLI::App& verb) {
                       result.next_round.pairs.size(), result.localization.suspects.size(), b->out, b->results.plan,
                       b->results.results, b->out));
       return kExitOk;
-    });
+    }();
   };
 }
 

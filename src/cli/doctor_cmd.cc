@@ -15,22 +15,114 @@
 
 namespace railyard::cli {
 
+namespace {
+
+struct DoctorArgs {
+  std::vector<std::string> facts;
+  std::string policy;
+  std::string hcl;
+  std::string compat;
+  std::string plan;
+  std::string names;
+  std::string format = "table";
+  std::string fail_on = "error";
+  bool list_rules = false;
+  bool list_policy = false;
+  std::string symptom;
+  bool list_symptoms = false;
+};
+
+int ListRules() {
+  auto line = [](const auto& r) { std::cout << fmt::format("{:<26} {:<8} {}\n", r.id, ToString(r.severity), r.summary); };
+  for (const HostRule& r : HostRules()) line(r);
+  for (const FleetRule& r : FleetRules()) line(r);
+  for (const FleetRule& r : PlanRules()) line(r);
+  for (const FleetRule& r : SwitchRules()) line(r);
+  return kExitOk;
+}
+
+// --symptom: the expert's checks for one symptom, in order, on every host (switches read first: a walk
+// may look at the switch end).
+int WalkSymptom(const DoctorArgs& a, const DoctorPolicy& policy, const std::shared_ptr<HostPlan>& plan) {
+  if (a.format != "table" && a.format != "json") throw UsageError("--symptom prints table or json");
+  RunSymptom(a.symptom, HostFacts{}, policy);  // an unknown symptom is an input error before any reading
+  bool failed = false;
+  nlohmann::json hosts = nlohmann::json::array();
+  std::vector<SwitchFacts> switches;
+  ForEachFacts(
+      a.facts, [](HostFacts&&) {}, [&](SwitchFacts&& s) { switches.push_back(std::move(s)); });
+  ForEachFacts(
+      a.facts,
+      [&](HostFacts&& f) {
+        std::vector<StepResult> steps = RunSymptom(a.symptom, f, policy, switches, plan);
+        for (const StepResult& s : steps) failed = failed || s.status == StepStatus::kFailed;
+        if (a.format == "json")
+          hosts.push_back(SymptomJson(a.symptom, f.hostname, steps));
+        else
+          std::cout << SymptomTable(f.hostname, steps);
+      },
+      [](SwitchFacts&&) {});
+  if (a.format == "json") {
+    std::cout << nlohmann::json{{"schema", kSymptomSchema}, {"symptom", a.symptom}, {"hosts", hosts}}.dump(
+                     2, ' ', false, nlohmann::json::error_handler_t::replace)
+              << "\n";
+  }
+  return failed ? kExitFindings : kExitOk;
+}
+
+// Every rule over every host and switch; each host's rules run on the thread that parsed it, and the
+// report is assembled here, in input order.
+int Examine(const DoctorArgs& a, const DoctorPolicy& policy, const std::shared_ptr<HostPlan>& plan) {
+  Doctor doctor(policy, plan);
+  if (plan) doctor.SetSwitchConfigPlan(a.plan);  // switch-config-drift, read when a running configuration is given
+  ForEachExaminedFacts(
+      a.facts, [&](HostFacts&& f) { return doctor.Examine(f); },
+      [&](Doctor::HostExamination&& examined) { doctor.Add(std::move(examined)); },
+      [&](SwitchFacts&& f) { doctor.AddSwitch(f); });
+  DoctorReport report = doctor.Finish();
+  // No facts at all is nothing examined, not a clean bill of health.
+  if (report.hosts.empty() && report.switches.empty())
+    throw InputError(fmt::format("{}: no host or switch facts in it: nothing was examined",
+                                 a.facts.size() == 1 ? ShownPath(a.facts[0]) : "the inputs"));
+  Detail(fmt::format("{} host(s) and {} switch(es) from {} input(s); {} rule(s) ran{}; {} finding(s)", report.hosts.size(),
+                     report.switches.size(), a.facts.size(), report.rules_run.size(), plan ? " with the plan" : "",
+                     report.findings.size()));
+  if (a.format == "json")
+    std::cout << DoctorJson(report);
+  else if (a.format == "table")
+    std::cout << DoctorTable(report);
+  else
+    std::cout << RenderFindings(report.findings, DoctorScope(report), *ParseFindingsFormat(a.format));
+  return AnyAtOrAbove(report.findings, *ParseSeverity(a.fail_on)) ? kExitFindings : kExitOk;
+}
+
+int RunDoctor(const DoctorArgs& a) {
+  if (a.list_rules) return ListRules();
+  if (a.list_policy) {
+    std::cout << PolicyListing();
+    return kExitOk;
+  }
+  if (a.list_symptoms) {
+    for (const Symptom& s : Symptoms()) std::cout << fmt::format("{:<24} {}\n", s.id, s.summary);
+    return kExitOk;
+  }
+  if (a.facts.empty()) throw UsageError("give FACTS (files, directories or NDJSON from `railyard collect`)");
+  DoctorPolicy policy = a.policy.empty() ? DoctorPolicy{} : LoadPolicy(a.policy);
+  if (!a.hcl.empty()) LoadHcl(policy, a.hcl);
+  if (!a.compat.empty()) policy.compat = LoadCompatMatrix(a.compat);
+  std::shared_ptr<HostPlan> plan;
+  if (!a.plan.empty()) plan = std::make_shared<HostPlan>(LoadPlanNoting(a.plan, true));
+  if (!a.names.empty()) {
+    if (!plan) throw UsageError("--names needs --plan");
+    plan->LoadNames(a.names);
+  }
+  return a.symptom.empty() ? Examine(a, policy, plan) : WalkSymptom(a, policy, plan);
+}
+
+}  // namespace
+
 std::function<int()> AddDoctorCommand(CLI::App& app) {
-  struct Args {
-    std::vector<std::string> facts;
-    std::string policy;
-    std::string hcl;
-    std::string compat;
-    std::string plan;
-    std::string names;
-    std::string format = "table";
-    std::string fail_on = "error";
-    bool list_rules = false;
-    bool list_policy = false;
-    std::string symptom;
-    bool list_symptoms = false;
-  };
-  auto a = std::make_shared<Args>();
+  auto a = std::make_shared<DoctorArgs>();
   CLI::App* cmd = app.add_subcommand("doctor", "Find NIC, link and configuration faults in host facts");
   cmd->footer(
       "Examples:\n"
@@ -57,87 +149,7 @@ std::function<int()> AddDoctorCommand(CLI::App& app) {
   cmd->add_flag("--list-policy", a->list_policy, "print every policy key (default, meaning, the rules that read it) and exit");
   cmd->add_option("--symptom", a->symptom, "guided mode: walk the checks for a symptom (see --list-symptoms)");
   cmd->add_flag("--list-symptoms", a->list_symptoms, "print every symptom and exit");
-  return [a] {
-    if (a->list_rules) {
-      for (const HostRule& r : HostRules()) std::cout << fmt::format("{:<26} {:<8} {}\n", r.id, ToString(r.severity), r.summary);
-      for (const FleetRule& r : FleetRules())
-        std::cout << fmt::format("{:<26} {:<8} {}\n", r.id, ToString(r.severity), r.summary);
-      for (const FleetRule& r : PlanRules()) std::cout << fmt::format("{:<26} {:<8} {}\n", r.id, ToString(r.severity), r.summary);
-      for (const FleetRule& r : SwitchRules())
-        std::cout << fmt::format("{:<26} {:<8} {}\n", r.id, ToString(r.severity), r.summary);
-      return kExitOk;
-    }
-    if (a->list_policy) {
-      std::cout << PolicyListing();
-      return kExitOk;
-    }
-    if (a->list_symptoms) {
-      for (const Symptom& s : Symptoms()) std::cout << fmt::format("{:<24} {}\n", s.id, s.summary);
-      return kExitOk;
-    }
-    if (a->facts.empty()) {
-      std::cerr << "railyard doctor: give FACTS (files, directories or NDJSON from `railyard collect`)\n";
-      return kExitInput;
-    }
-    DoctorPolicy policy = a->policy.empty() ? DoctorPolicy{} : LoadPolicy(a->policy);
-    if (!a->hcl.empty()) LoadHcl(policy, a->hcl);
-    if (!a->compat.empty()) policy.compat = LoadCompatMatrix(a->compat);
-    std::shared_ptr<HostPlan> plan;
-    if (!a->plan.empty()) plan = std::make_shared<HostPlan>(LoadPlanNoting(a->plan, true));
-    if (!a->names.empty()) {
-      if (!plan) throw UsageError("--names needs --plan");
-      plan->LoadNames(a->names);
-    }
-    if (!a->symptom.empty()) {
-      if (a->format != "table" && a->format != "json") throw UsageError("--symptom prints table or json");
-      bool failed = false;
-      RunSymptom(a->symptom, HostFacts{}, policy);  // an unknown symptom is an input error before any reading
-      nlohmann::json hosts = nlohmann::json::array();
-      // The switches first (a walk may look at the switch end), then each host.
-      std::vector<SwitchFacts> switches;
-      ForEachFacts(
-          a->facts, [](HostFacts&&) {}, [&](SwitchFacts&& s) { switches.push_back(std::move(s)); });
-      ForEachFacts(
-          a->facts,
-          [&](HostFacts&& f) {
-            std::vector<StepResult> steps = RunSymptom(a->symptom, f, policy, switches, plan);
-            for (const StepResult& s : steps) failed = failed || s.status == StepStatus::kFailed;
-            if (a->format == "json")
-              hosts.push_back(SymptomJson(a->symptom, f.hostname, steps));
-            else
-              std::cout << SymptomTable(f.hostname, steps);
-          },
-          [](SwitchFacts&&) {});
-      if (a->format == "json") {
-        std::cout << nlohmann::json{{"schema", kSymptomSchema}, {"symptom", a->symptom}, {"hosts", hosts}}.dump(
-                         2, ' ', false, nlohmann::json::error_handler_t::replace)
-                  << "\n";
-      }
-      return failed ? kExitFindings : kExitOk;
-    }
-    Doctor doctor(policy, plan);
-    if (plan) doctor.SetSwitchConfigPlan(a->plan);  // switch-config-drift, read when a running configuration is given
-    // Each host's rules run on the thread that parsed it; the report is assembled here, in input order.
-    ForEachExaminedFacts(
-        a->facts, [&](HostFacts&& f) { return doctor.Examine(f); },
-        [&](Doctor::HostExamination&& examined) { doctor.Add(std::move(examined)); },
-        [&](SwitchFacts&& f) { doctor.AddSwitch(f); });
-    DoctorReport report = doctor.Finish();
-    // No facts at all is nothing examined, not a clean bill of health.
-    if (report.hosts.empty() && report.switches.empty())
-      throw InputError(fmt::format("{}: no host or switch facts in it: nothing was examined",
-                                   a->facts.size() == 1 ? ShownPath(a->facts[0]) : "the inputs"));
-    Detail(fmt::format("{} host(s) and {} switch(es) from {} input(s); {} rule(s) ran{}; {} finding(s)", report.hosts.size(),
-                       report.switches.size(), a->facts.size(), report.rules_run.size(), plan ? " with the plan" : "",
-                       report.findings.size()));
-    if (a->format == "json")
-      std::cout << DoctorJson(report);
-    else if (a->format == "table")
-      std::cout << DoctorTable(report);
-    else
-      std::cout << RenderFindings(report.findings, DoctorScope(report), *ParseFindingsFormat(a->format));
-    return AnyAtOrAbove(report.findings, *ParseSeverity(a->fail_on)) ? kExitFindings : kExitOk;
-  };
+  return [a] { return RunDoctor(*a); };
 }
 
 }  // namespace railyard::cli

@@ -16,6 +16,52 @@
 #include "util/terminal.h"
 #include "util/version.h"
 
+namespace {
+
+// A mistyped verb ("railyard plna") gets the verb it most likely meant, not CLI11's generic complaint.
+bool RefusedUnknownVerb(const CLI::App& app, int argc, char** argv) {
+  int first = 1;  // past the global options
+  while (first < argc && argv[first][0] == '-' && std::string_view(argv[first]) != "-") {
+    first += std::string_view(argv[first]) == "--color" ? 2 : 1;
+  }
+  if (first >= argc) return false;
+  std::vector<std::string> verbs;
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) verbs.push_back(sub->get_name());
+  const std::string verb = argv[first];
+  if (std::find(verbs.begin(), verbs.end(), verb) != verbs.end()) return false;
+  std::string guess = railyard::ClosestMatch(verb, verbs);
+  for (const std::string& v : verbs) {
+    // Short verbs: a transposition ("plna") or a prefix ("ver") is the likelier slip than a far edit.
+    std::string a = v, b = verb;
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    if (guess.empty() && (a == b || (verb.size() >= 3 && v.starts_with(verb)))) guess = v;
+  }
+  std::cerr << "railyard: error: '" << verb << "' is not a command" << (guess.empty() ? "" : "; did you mean '" + guess + "'?")
+            << " (railyard --help lists them)\n";
+  return true;
+}
+
+// Standard input can be read once: two inputs both "-" would be handed the same bytes.
+bool RefusedStdinTwice(int argc, char** argv) {
+  if (std::count_if(argv + 1, argv + argc, [](const char* arg) { return std::string_view(arg) == "-"; }) <= 1) return false;
+  std::cerr << "railyard: error: '-' (standard input) is given for more than one input; give files for the others\n";
+  return true;
+}
+
+// With --verbose: "ledger import: exit 0 after 1.20 s, peak memory 80 MiB".
+void SayHowItWent(const CLI::App& app, int code, std::chrono::duration<double> took) {
+  std::string command;  // the command and its sub-command
+  for (const CLI::App* sub = &app; !sub->get_subcommands().empty();) {
+    sub = sub->get_subcommands().front();
+    command += (command.empty() ? "" : " ") + sub->get_name();
+  }
+  railyard::cli::Detail(fmt::format("{}: exit {} after {:.2f} s, peak memory {:.0f} MiB", command, code, took.count(),
+                                    railyard::cli::PeakMemoryMiB()));
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   railyard::ProtectTerminal();  // outside names (LLDP, captures, serials) may carry escape sequences
   CLI::App app{"railyard: the network of 1,000 to 100,000-GPU training clusters, from plan to acceptance.", "railyard"};
@@ -53,34 +99,7 @@ int main(int argc, char** argv) {
       {"config", railyard::cli::AddConfigCommand(app)}, {"burnin", railyard::cli::AddBurninCommand(app)},
       {"serve", railyard::cli::AddServeCommand(app)},   {"completion", railyard::cli::AddCompletionCommand(app)},
   };
-  // A mistyped verb ("railyard plna") gets the verb it most likely meant, not CLI11's generic complaint.
-  int first = 1;  // past the global options
-  while (first < argc && argv[first][0] == '-' && std::string_view(argv[first]) != "-") {
-    first += std::string_view(argv[first]) == "--color" ? 2 : 1;
-  }
-  if (first < argc) {
-    std::vector<std::string> verbs;
-    for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) verbs.push_back(sub->get_name());
-    std::string verb = argv[first];
-    if (std::find(verbs.begin(), verbs.end(), verb) == verbs.end()) {
-      std::string guess = railyard::ClosestMatch(verb, verbs);
-      for (const std::string& v : verbs) {
-        // Short verbs: a transposition ("plna") or a prefix ("ver") is the likelier slip than a far edit.
-        std::string a = v, b = verb;
-        std::sort(a.begin(), a.end());
-        std::sort(b.begin(), b.end());
-        if (guess.empty() && (a == b || (verb.size() >= 3 && v.starts_with(verb)))) guess = v;
-      }
-      std::cerr << "railyard: error: '" << verb << "' is not a command"
-                << (guess.empty() ? "" : "; did you mean '" + guess + "'?") << " (railyard --help lists them)\n";
-      return railyard::cli::kExitInput;
-    }
-  }
-  // Standard input can be read once: two inputs both "-" would be handed the same bytes.
-  if (std::count_if(argv + 1, argv + argc, [](const char* arg) { return std::string_view(arg) == "-"; }) > 1) {
-    std::cerr << "railyard: error: '-' (standard input) is given for more than one input; give files for the others\n";
-    return railyard::cli::kExitInput;
-  }
+  if (RefusedUnknownVerb(app, argc, argv) || RefusedStdinTwice(argc, argv)) return railyard::cli::kExitInput;
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -96,13 +115,6 @@ int main(int argc, char** argv) {
   for (const auto& [name, run] : commands) {
     if (app.got_subcommand(name)) code = railyard::cli::ReportingErrors(run);
   }
-  const std::chrono::duration<double> took = std::chrono::steady_clock::now() - started;
-  std::string command;  // "ledger import": the command and its sub-command
-  for (const CLI::App* sub = &app; !sub->get_subcommands().empty();) {
-    sub = sub->get_subcommands().front();
-    command += (command.empty() ? "" : " ") + sub->get_name();
-  }
-  railyard::cli::Detail(fmt::format("{}: exit {} after {:.2f} s, peak memory {:.0f} MiB", command, code, took.count(),
-                                    railyard::cli::PeakMemoryMiB()));
+  SayHowItWent(app, code, std::chrono::steady_clock::now() - started);
   return code;
 }

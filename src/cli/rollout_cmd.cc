@@ -46,13 +46,47 @@ class TempCopy {
   std::string path_;
 };
 
+struct RolloutPlanArgs {
+  std::vector<std::string> facts;
+  std::string target, plan, policy, out, format = "table", by, ledger, switches;
+  bool replace = false;
+};
+
+// rollout plan: the fleet's facts, the target and the policy into waves, written to the state
+// directory when -o names one.
+int RunRolloutPlan(const RolloutPlanArgs& a) {
+  RolloutTarget target = LoadRolloutTarget(a.target);
+  RolloutPolicy policy = a.policy.empty() ? RolloutPolicy{} : LoadRolloutPolicy(a.policy);
+  std::unique_ptr<PlannedFabric> plan;
+  if (!a.plan.empty()) plan = std::make_unique<PlannedFabric>(LoadPlanNoting(a.plan));
+  std::vector<FleetHost> fleet;
+  // "-" is read whole first (and kept): facts-before copies the same bytes after the plan.
+  std::vector<std::string> inputs = a.facts;
+  TempCopy stdin_copy;
+  for (std::string& input : inputs) {
+    if (input == "-") input = stdin_copy.Of(ReadWholeFile("-"));
+  }
+  ForEachFacts(inputs, [&](HostFacts&& facts) { fleet.push_back(FleetHostFromFacts(facts)); });
+  if (fleet.empty()) throw InputError("no host facts in the given --facts");
+  std::map<std::string, std::string> suspect;
+  if (!a.ledger.empty()) suspect = SuspectCards(*OpenLedger(a.ledger, LedgerAccess::kRead));
+  std::vector<SwitchFirmwareSeen> switches;
+  if (!a.switches.empty()) switches = LoadSwitchInventory(a.switches);
+  RolloutPlan rollout = PlanRollout(plan.get(), fleet, target, policy, suspect, switches);
+  if (!a.out.empty()) {
+    if (policy.two_person && NormalizedApprover(a.by, "--by").empty())
+      throw UsageError("--by: the policy wants two people, and who plans is unknown ($USER is unset): give --by NAME");
+    StateDirLock lock(a.out);
+    if (std::string done = PrepareStateDir(a.out, a.replace); !done.empty()) Note(done);
+    WriteRolloutState(rollout, target, policy, a.out, a.by, inputs);
+  }
+  std::cout << (a.format == "json" ? RolloutJsonText(rollout, target, policy) : RolloutPlanTable(rollout, fleet.size()));
+  if (!a.out.empty() && a.format != "json") Note("wrote the rollout to " + a.out);
+  return kExitOk;
+}
+
 SubVerb AddPlan(CLI::App& verb) {
-  struct Args {
-    std::vector<std::string> facts;
-    std::string target, plan, policy, out, format = "table", by, ledger, switches;
-    bool replace = false;
-  };
-  auto a = std::make_shared<Args>();
+  auto a = std::make_shared<RolloutPlanArgs>();
   CLI::App* cmd = verb.add_subcommand("plan", "Plan the waves: test, canary, rolling; gates that hold devices back");
   cmd->footer(
       "Examples:\n"
@@ -77,36 +111,7 @@ SubVerb AddPlan(CLI::App& verb) {
                 "-o holds a rollout already: move it into DIR/superseded-<time>/ and plan anew (without it: refused)");
   return [a, cmd]() -> std::optional<int> {
     if (!cmd->parsed()) return std::nullopt;
-    return ReportingErrors([&] {
-      RolloutTarget target = LoadRolloutTarget(a->target);
-      RolloutPolicy policy = a->policy.empty() ? RolloutPolicy{} : LoadRolloutPolicy(a->policy);
-      std::unique_ptr<PlannedFabric> plan;
-      if (!a->plan.empty()) plan = std::make_unique<PlannedFabric>(LoadPlanNoting(a->plan));
-      std::vector<FleetHost> fleet;
-      // "-" is read whole first (and kept): facts-before copies the same bytes after the plan.
-      std::vector<std::string> inputs = a->facts;
-      TempCopy stdin_copy;
-      for (std::string& input : inputs) {
-        if (input == "-") input = stdin_copy.Of(ReadWholeFile("-"));
-      }
-      ForEachFacts(inputs, [&](HostFacts&& facts) { fleet.push_back(FleetHostFromFacts(facts)); });
-      if (fleet.empty()) throw InputError("no host facts in the given --facts");
-      std::map<std::string, std::string> suspect;
-      if (!a->ledger.empty()) suspect = SuspectCards(*OpenLedger(a->ledger, LedgerAccess::kRead));
-      std::vector<SwitchFirmwareSeen> switches;
-      if (!a->switches.empty()) switches = LoadSwitchInventory(a->switches);
-      RolloutPlan rollout = PlanRollout(plan.get(), fleet, target, policy, suspect, switches);
-      if (!a->out.empty()) {
-        if (policy.two_person && NormalizedApprover(a->by, "--by").empty())
-          throw UsageError("--by: the policy wants two people, and who plans is unknown ($USER is unset): give --by NAME");
-        StateDirLock lock(a->out);
-        if (std::string done = PrepareStateDir(a->out, a->replace); !done.empty()) Note(done);
-        WriteRolloutState(rollout, target, policy, a->out, a->by, inputs);
-      }
-      std::cout << (a->format == "json" ? RolloutJsonText(rollout, target, policy) : RolloutPlanTable(rollout, fleet.size()));
-      if (!a->out.empty() && a->format != "json") Note("wrote the rollout to " + a->out);
-      return kExitOk;
-    });
+    return RunRolloutPlan(*a);
   };
 }
 
@@ -116,10 +121,10 @@ SubVerb AddStatus(CLI::App& verb) {
   cmd->add_option("--state", *state, "the state directory")->required()->check(CLI::ExistingDirectory);
   return [state, cmd]() -> std::optional<int> {
     if (!cmd->parsed()) return std::nullopt;
-    return ReportingErrors([&] {
+    return [&]() -> int {
       std::cout << RolloutStatusTable(RolloutStatus(*state));
       return kExitOk;
-    });
+    }();
   };
 }
 
@@ -133,10 +138,10 @@ SubVerb AddReport(CLI::App& verb) {
   cmd->add_option("--format", a->format, "html (default) or csv")->check(CLI::IsMember({"html", "csv"}));
   return [a, cmd]() -> std::optional<int> {
     if (!cmd->parsed()) return std::nullopt;
-    return ReportingErrors([&] {
+    return [&]() -> int {
       std::cout << (a->format == "csv" ? RolloutReportCsv(a->state) : RolloutReportHtml(a->state));
       return kExitOk;
-    });
+    }();
   };
 }
 
@@ -152,11 +157,11 @@ SubVerb AddApprove(CLI::App& verb) {
   cmd->add_option("--by", a->by, "who approves")->required();
   return [a, cmd]() -> std::optional<int> {
     if (!cmd->parsed()) return std::nullopt;
-    return ReportingErrors([&] {
+    return [&]() -> int {
       ApproveWave(a->state, a->wave, a->by);
       std::cout << fmt::format("wave {} approved by {}\n", a->wave, a->by);
       return kExitOk;
-    });
+    }();
   };
 }
 
@@ -183,7 +188,7 @@ SubVerb AddCheck(CLI::App& verb) {
   cmd->add_option("--format", c->format, "table (default) or json")->check(CLI::IsMember({"table", "json"}));
   return [c, cmd]() -> std::optional<int> {
     if (!cmd->parsed()) return std::nullopt;
-    return ReportingErrors([&] {
+    return [&]() -> int {
       std::shared_ptr<const HostPlan> plan;
       if (!c->plan.empty()) plan = std::make_shared<HostPlan>(LoadPlanNoting(c->plan, true));
       std::vector<SwitchFirmwareSeen> switches;
@@ -207,7 +212,7 @@ SubVerb AddCheck(CLI::App& verb) {
         if (!check.pass) std::cout << fmt::format("\nrollback script: {}/{}-rollback.sh\n", c->state, check.wave);
       }
       return check.pass ? kExitOk : kExitFindings;
-    });
+    }();
   };
 }
 

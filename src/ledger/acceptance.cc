@@ -316,6 +316,25 @@ AcceptanceVerdict Evaluate(const Asset& asset, const AcceptancePolicy& policy) {
   return EvaluateWith(asset, policy, CheckAsset(asset));
 }
 
+std::vector<AcceptanceVerdict> RecordedVerdicts(const LedgerStore& ledger, const AcceptancePolicy& policy,
+                                                const std::string& batch) {
+  std::vector<AcceptanceVerdict> verdicts;
+  ledger.ForEachAsset([&](const Asset& asset) {
+    auto b = asset.fields.find("batch");
+    if (!batch.empty() && (b == asset.fields.end() || b->second != batch)) return;
+    AcceptanceVerdict v = Evaluate(asset, policy);
+    auto state = asset.fields.find("state");
+    v.to = state == asset.fields.end() ? "received" : state->second;
+    if (auto r = asset.fields.find("state.reasons"); r != asset.fields.end() && r->second != "-")
+      v.reasons = {r->second};
+    else
+      v.reasons.clear();
+    verdicts.push_back(std::move(v));
+  });
+  if (verdicts.empty()) throw UsageError(fmt::format("no asset in batch '{}'", batch));
+  return verdicts;
+}
+
 std::vector<AcceptanceVerdict> RunAcceptance(LedgerStore& ledger, const AcceptancePolicy& policy, const std::string& batch,
                                              const std::string& actor) {
   // One pass of the authenticity checks over the whole ledger: each asset's own findings plus

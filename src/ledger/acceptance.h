@@ -53,6 +53,12 @@ AcceptanceVerdict Evaluate(const Asset& asset, const AcceptancePolicy& policy);
 std::vector<AcceptanceVerdict> RunAcceptance(LedgerStore& ledger, const AcceptancePolicy& policy, const std::string& batch,
                                              const std::string& actor);
 
+// What the ledger records for each asset (of `batch`, or all), with the policy's evidence: the report of
+// a batch shows the recorded states and reasons, evaluated again for the evidence but not recorded.
+// Throws UsageError when the batch has no asset.
+std::vector<AcceptanceVerdict> RecordedVerdicts(const LedgerStore& ledger, const AcceptancePolicy& policy,
+                                                const std::string& batch);
+
 // The technical lead's sign-off: every link-tested asset of the batch becomes accepted (an event
 // naming who signed). Returns their serials.
 std::vector<std::string> SignOffBatch(LedgerStore& ledger, const std::string& batch, const std::string& actor);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # scripts/check-layers.sh passes on the tree as it is, and fails, naming file and line, on a copy
-# with one include across the layers, a cycle in the table, or a part missing from it.
+# with one include across the layers, a cycle in the table, a part missing from it, or a CLI function
+# over 60 lines.
 # Usage: layering_test.sh SOURCE_DIR
 set -euo pipefail
 src=$1
@@ -37,3 +38,12 @@ expect_breach "a cycle in the table" "cycle:"
 fresh_copy
 mkdir "$work/tree/src/telemetry" && touch "$work/tree/src/telemetry/counters.cc"
 expect_breach "a part missing from the table" "src/telemetry/: a part missing from src/layers.txt"
+
+fresh_copy  # the CLI is thin: a command function grown past 60 lines is named with its line
+{
+  printf 'int TooLong() {\n'
+  for i in $(seq 1 60); do printf '  int x%d = %d;\n' "$i" "$i"; done
+  printf '  return 0;\n}\n'
+} >> "$work/tree/src/cli/catalog_cmd.cc"
+line=$(grep -n '^int TooLong' "$work/tree/src/cli/catalog_cmd.cc" | cut -d: -f1)
+expect_breach "a CLI function over 60 lines" "src/cli/catalog_cmd.cc:$line: 63 lines, over the CLI's 60: int TooLong() {"
