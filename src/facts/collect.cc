@@ -271,7 +271,6 @@ void BuildEsxiFacts(HostFacts& f, const CollectInputs& in) {
   }
   if (in.esxcli_vib_list) {
     const EsxiVibList vibs = ParseEsxcliVibList(*in.esxcli_vib_list);
-    const bool complete = vibs.complete;
     for (const EsxiVib& v : vibs.rows) {
       f.packages.push_back({v.name, v.version, v.vendor, v.acceptance, v.install_date});
     }
