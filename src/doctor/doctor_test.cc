@@ -1,6 +1,7 @@
 // Every rule: a real sample that triggers it and one that does not. Where no real sample shows
 // the fault, a healthy real sample is loaded and one value is changed in memory (said so).
 #include "doctor/doctor.h"
+#include "doctor/counter_read.h"
 #include "doctor/symptoms.h"
 
 #include <filesystem>
@@ -1165,20 +1166,28 @@ TEST(DoctorPolicy, ParsesAndRejectsWithTheLine) {
 namespace railyard {
 namespace {
 
-// kept_counters.csv's read_by names rules that exist: the file says truly which rule needs a counter.
-TEST(KeptCounters, ReadByNamesRealRules) {
+// The counters rules declare (doctor/counter_read.h) and kept_counters.csv's read_by agree both ways:
+// every declared counter is kept and names its rule, every read_by is a rule's declaration, and each
+// declaring rule exists. A rule cannot read a counter the collector drops; the file claims no reader.
+TEST(KeptCounters, EveryCounterARuleReadsIsKeptAndNamesIt) {
   std::set<std::string> rules;
   for (const HostRule& r : HostRules()) rules.insert(r.id);
-  CsvTable t = ParseCsv(EmbeddedFileText("kept_counters.csv"), "kept_counters.csv");
-  size_t read = 0;
-  for (const CsvRow& r : t.rows) {
-    const std::string& by = r.fields[static_cast<size_t>(t.Column("read_by"))];
-    for (std::string_view rule : SplitWords(by)) {
-      EXPECT_TRUE(rules.count(std::string(rule))) << r.fields[0] << " is read by " << rule << ", which is no rule";
-      ++read;
+  std::set<std::pair<std::string, std::string>> declared;  // counter, rule
+  for (const CounterRead* read : CounterReads()) {
+    EXPECT_TRUE(rules.count(read->rule)) << read->rule << " declares counters but is no rule";
+    for (const std::string& counter : read->counters) {
+      EXPECT_TRUE(IsKeptCounter(counter)) << read->rule << " reads " << counter << ", which the collector does not keep";
+      declared.insert({counter, read->rule});
     }
   }
-  EXPECT_GE(read, 2u);  // rx-drops-high reads two
+  std::set<std::pair<std::string, std::string>> listed;
+  CsvTable t = ParseCsv(EmbeddedFileText("kept_counters.csv"), "kept_counters.csv");
+  for (const CsvRow& r : t.rows) {
+    for (std::string_view rule : SplitWords(r.fields[static_cast<size_t>(t.Column("read_by"))]))
+      listed.insert({r.fields[0], std::string(rule)});
+  }
+  EXPECT_EQ(listed, declared) << "kept_counters.csv's read_by and the rules' CounterRead declarations differ";
+  EXPECT_GE(declared.size(), 2u);  // rx-drops-high reads two
 }
 
 }  // namespace

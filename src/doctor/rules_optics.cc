@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "doctor/counter_read.h"
 #include "doctor/rules.h"
 
 namespace railyard {
@@ -141,10 +142,12 @@ void ModuleLaneFault(RuleContext& c) {
   }
 }
 
+const CounterRead kDropCounters{"rx-drops-high", {"rx_discards_phy", "rx_out_of_buffer"}};
+
 void RxDropsHigh(RuleContext& c) {
   for (const NetdevFacts& n : c.facts.netdevs) {
     std::vector<std::pair<std::string, std::string>> evidence;
-    for (const char* counter : {"rx_discards_phy", "rx_out_of_buffer"}) {
+    for (const std::string& counter : kDropCounters.counters) {
       if (std::optional<uint64_t> v = KeptCounter(n, counter); v && *v > c.policy.Get(kMaxRxDiscards))
         evidence.emplace_back(counter, std::to_string(*v));
     }
