@@ -1,5 +1,6 @@
 // railyard advise --spec SPEC [--answers answers.yaml] [--format table|json|md] [--catalog DIR]
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "advise/advise.h"
 #include "cli/commands.h"

@@ -12,6 +12,7 @@
 #include <set>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "catalog/catalog.h"
 #include "doctor/rules.h"

@@ -3,6 +3,7 @@
 #include "model/schemas.h"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "export/exporters.h"
 

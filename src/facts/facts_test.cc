@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "parse/fixtures.h"
 #include "util/csv.h"

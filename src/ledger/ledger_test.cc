@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "catalog/catalog.h"
 #include "export/write_all.h"

@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include <unistd.h>
+#include <nlohmann/json.hpp>
 
 #include "doctor/rules.h"
 #include "facts/collect.h"

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 #include <utf8proc.h>
+#include <nlohmann/json.hpp>
 
 #include "model/schemas.h"
 #include "util/input_error.h"

@@ -20,6 +20,7 @@
 #include <set>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "model/finding.h"
 #include "model/findings_formats.h"

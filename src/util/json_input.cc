@@ -1,6 +1,7 @@
 #include "util/json_input.h"
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 
 #include "util/file.h"
 #include "util/input_error.h"

@@ -1,6 +1,7 @@
 #include "util/json_input.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "util/input_error.h"
 

@@ -2,6 +2,7 @@
 #include "model/schemas.h"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 namespace railyard {
 
