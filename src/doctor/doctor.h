@@ -64,6 +64,7 @@ class Doctor {
   std::shared_ptr<const HostPlan> plan_;
   std::shared_ptr<const SwitchConfigs> configs_;
   std::string config_plan_;
+  std::string config_error_;                          // why the plan gave no switch configuration to compare with, once tried
   std::vector<HostLinkEnd> host_ends_;                // with a plan: each host's view of its planned ports
   std::map<std::string, SwitchPortEnd> switch_ends_;  // with a plan: "switch|port" (plan names) -> the switch's view
   std::map<std::string, SwitchQos> switch_qos_;  // with a plan: "switch|port" -> its RoCE QoS (the port's, else the switch's)

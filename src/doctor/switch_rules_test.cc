@@ -784,6 +784,26 @@ TEST(SwitchRules, ConfigDriftOnEosSonicAndNvue) {
   found = run("- set:\n    system:\n      hostname: x\n", "nvue");
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(found[0].severity, Severity::kInfo);
+  // A plan that yields no switch configuration (here: none can be read): the running configuration
+  // is said as not compared, with why, not passed as clean.
+  {
+    TempDir sw;
+    sw.Put("hostname.txt", "compute-leaf-su01-r1\n");
+    sw.Put("eos-show-interfaces-status.txt",
+           "Port       Name        Status       Vlan     Duplex Speed  Type         Flags Encapsulation\n"
+           "Et1/1      COMP-000001 connected    routed   full   400G   400GBASE-SR4                   \n");
+    sw.Put("eos-show-running-config.txt", eos);
+    Doctor doctor(DoctorPolicy{}, plan);
+    doctor.SetSwitchConfigPlan((d.path / "no-such-plan.json").string());
+    doctor.AddSwitch(CollectSwitchFrom(sw.path.string()));
+    std::vector<Finding> unchecked;
+    for (const Finding& x : doctor.Finish().findings) {
+      if (x.rule == "switch-config-drift") unchecked.push_back(x);
+    }
+    ASSERT_EQ(unchecked.size(), 1u);
+    EXPECT_EQ(unchecked[0].severity, Severity::kInfo);
+    EXPECT_NE(unchecked[0].message.find("was not compared"), std::string::npos) << unchecked[0].message;
+  }
 }
 
 TEST(ConfigDrift, SonicAndNvueEntriesCompareByValue) {
