@@ -55,6 +55,17 @@ printf '\x01firmware_baseline: {ConnectX-7: 28.42.1000, MT_0000000838: 28.43.101
   > "$BUILD/corpus/ledger/policy"
 echo "fuzz: ledger (receiving lists, acceptance policy) for ${SECONDS_EACH}s"
 "$BUILD/ledger_fuzz" -max_total_time="$SECONDS_EACH" -max_len=16384 -timeout=10 "$BUILD/corpus/ledger" 2>&1 | tail -n 2
+# Every capture slot's parser through BuildHostFacts and the host rules (the slot is the first byte):
+# every real sample, each seeded into a different slot; the fuzzer moves them between slots.
+mkdir -p "$BUILD/corpus/capture"
+i=0
+while IFS= read -r -d '' f; do
+  printf "\\$(printf '%03o' $((i % 256)))" > "$BUILD/corpus/capture/seed-$i"
+  head -c 16383 "$f" >> "$BUILD/corpus/capture/seed-$i"
+  i=$((i + 1))
+done < <(find "$SHARED" -type f ! -name '*.md' -print0 | sort -z)
+echo "fuzz: capture slots (BuildHostFacts, host rules) for ${SECONDS_EACH}s"
+"$BUILD/capture_fuzz" -max_total_time="$SECONDS_EACH" -max_len=16384 -timeout=10 "$BUILD/corpus/capture" 2>&1 | tail -n 2
 parsers=$(RAILYARD_FUZZ_PARSER=list "$BUILD/parser_fuzz")  # the binary's own list
 [ -n "$parsers" ] || { echo "fuzz: parser_fuzz listed no parsers" >&2; exit 1; }
 for parser in $parsers; do
