@@ -54,19 +54,17 @@ SubVerb AddPlan(CLI::App& verb) {
   cmd->add_option("-o,--output", a->out, "directory: burnin-plan.json, round-NNN.sh, run-all.sh (or FILE.tar)")->required();
   return [a, cmd]() -> std::optional<int> {
     if (!cmd->parsed()) return std::nullopt;
-    return [&]() -> int {
-      PlannedFabric fabric = LoadPlanNoting(a->plan);
-      BurninPlan p = PlanBurnin(fabric, a->options);
-      std::vector<HostFile> files = BurninScripts(p, a->launcher);
-      files.push_back({"burnin-plan.json", 0644, BurninPlanJson(p)});
-      WriteFileTree(files, a->out);
-      size_t pairs = 0;
-      for (const BurninRound& r : p.rounds) pairs += r.pairs.size();
-      for (const std::string& note : p.notes) Note("note: " + note);
-      Note(fmt::format("{} pattern on plane {}: {} round(s), {} pair(s) over {} host(s); wrote {}", p.pattern, p.plane,
-                       p.rounds.size(), pairs, p.hosts, a->out));
-      return kExitOk;
-    }();
+    PlannedFabric fabric = LoadPlanNoting(a->plan);
+    BurninPlan p = PlanBurnin(fabric, a->options);
+    std::vector<HostFile> files = BurninScripts(p, a->launcher);
+    files.push_back({"burnin-plan.json", 0644, BurninPlanJson(p)});
+    WriteFileTree(files, a->out);
+    size_t pairs = 0;
+    for (const BurninRound& r : p.rounds) pairs += r.pairs.size();
+    for (const std::string& note : p.notes) Note("note: " + note);
+    Note(fmt::format("{} pattern on plane {}: {} round(s), {} pair(s) over {} host(s); wrote {}", p.pattern, p.plane,
+                     p.rounds.size(), pairs, p.hosts, a->out));
+    return kExitOk;
   };
 }
 
@@ -116,28 +114,26 @@ SubVerb AddCheck(CLI::App& verb) {
   cmd->add_option("--by", c->by, "who ran the campaign (default $USER), for the ledger")->envname("USER");
   return [c, cmd]() -> std::optional<int> {
     if (!cmd->parsed()) return std::nullopt;
-    return [&]() -> int {
-      // Opened before the check, so a wrong --ledger stops here, before anything is recorded.
-      std::unique_ptr<LedgerStore> ledger;
-      if (!c->ledger.empty()) {
-        if (c->facts.empty()) throw UsageError("--ledger needs --facts: the host facts map each RDMA device to its card");
-        ledger = OpenLedger(c->ledger, LedgerAccess::kWrite);
-      }
-      std::string burnin;
-      BurninCheck result = CheckResults(c->results, burnin);
-      if (ledger) {
-        BurninLedgerUpdate update = RecordBurninVerdicts(result, c->facts, *ledger, c->by, "railyard burnin check " + burnin);
-        Note(fmt::format("recorded the burn-in verdict of {} NIC(s) in the ledger{}", update.observations.size(),
-                         update.unmapped.empty() ? ""
-                                                 : fmt::format("; {} measured NIC(s) have no card in it at their PCI address "
-                                                               "(the first: {})",
-                                                               update.unmapped.size(), update.unmapped.front())));
-      }
-      std::cout << (c->format == "json"   ? BurninCheckJson(result)
-                    : c->format == "html" ? BurninCheckHtml(result)
-                                          : BurninCheckTable(result));
-      return result.failed > 0 || !result.missing.empty() ? kExitFindings : kExitOk;
-    }();
+    // Opened before the check, so a wrong --ledger stops here, before anything is recorded.
+    std::unique_ptr<LedgerStore> ledger;
+    if (!c->ledger.empty()) {
+      if (c->facts.empty()) throw UsageError("--ledger needs --facts: the host facts map each RDMA device to its card");
+      ledger = OpenLedger(c->ledger, LedgerAccess::kWrite);
+    }
+    std::string burnin;
+    BurninCheck result = CheckResults(c->results, burnin);
+    if (ledger) {
+      BurninLedgerUpdate update = RecordBurninVerdicts(result, c->facts, *ledger, c->by, "railyard burnin check " + burnin);
+      Note(fmt::format("recorded the burn-in verdict of {} NIC(s) in the ledger{}", update.observations.size(),
+                       update.unmapped.empty() ? ""
+                                               : fmt::format("; {} measured NIC(s) have no card in it at their PCI address "
+                                                             "(the first: {})",
+                                                             update.unmapped.size(), update.unmapped.front())));
+    }
+    std::cout << (c->format == "json"   ? BurninCheckJson(result)
+                  : c->format == "html" ? BurninCheckHtml(result)
+                                        : BurninCheckTable(result));
+    return result.failed > 0 || !result.missing.empty() ? kExitFindings : kExitOk;
   };
 }
 
@@ -157,27 +153,25 @@ SubVerb AddBisect(CLI::App& verb) {
   cmd->add_option("-o,--output", b->out, "directory for the next round's burnin-plan.json and scripts")->required();
   return [b, cmd]() -> std::optional<int> {
     if (!cmd->parsed()) return std::nullopt;
-    return [&]() -> int {
-      std::string burnin;
-      BurninCheck result = CheckResults(b->results, burnin);
-      if (result.next_round.pairs.empty()) {
-        Note("no suspect to bisect: no next round written");
-        return kExitOk;
-      }
-      BurninPlan next = BisectPlan(result);
-      // Scripts for the new round only, writing beside the campaign's results: checked with
-      // --burnin DIR/burnin-plan.json, the new round is judged with the history of the others.
-      std::vector<HostFile> files =
-          BurninScripts(next, b->launcher, result.next_round.index, std::filesystem::absolute(b->results.results).string());
-      files.push_back({"burnin-plan.json", 0644, BurninPlanJson(next)});
-      WriteFileTree(files, b->out);
-      Note(
-          fmt::format("next round: {} pair(s) for {} suspect(s); wrote {} (then: railyard burnin check --plan {} {} "
-                      "--burnin {}/burnin-plan.json)",
-                      result.next_round.pairs.size(), result.localization.suspects.size(), b->out, b->results.plan,
-                      b->results.results, b->out));
+    std::string burnin;
+    BurninCheck result = CheckResults(b->results, burnin);
+    if (result.next_round.pairs.empty()) {
+      Note("no suspect to bisect: no next round written");
       return kExitOk;
-    }();
+    }
+    BurninPlan next = BisectPlan(result);
+    // Scripts for the new round only, writing beside the campaign's results: checked with
+    // --burnin DIR/burnin-plan.json, the new round is judged with the history of the others.
+    std::vector<HostFile> files =
+        BurninScripts(next, b->launcher, result.next_round.index, std::filesystem::absolute(b->results.results).string());
+    files.push_back({"burnin-plan.json", 0644, BurninPlanJson(next)});
+    WriteFileTree(files, b->out);
+    Note(
+        fmt::format("next round: {} pair(s) for {} suspect(s); wrote {} (then: railyard burnin check --plan {} {} "
+                    "--burnin {}/burnin-plan.json)",
+                    result.next_round.pairs.size(), result.localization.suspects.size(), b->out, b->results.plan,
+                    b->results.results, b->out));
+    return kExitOk;
   };
 }
 

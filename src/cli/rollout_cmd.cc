@@ -121,10 +121,8 @@ SubVerb AddStatus(CLI::App& verb) {
   cmd->add_option("--state", *state, "the state directory")->required()->check(CLI::ExistingDirectory);
   return [state, cmd]() -> std::optional<int> {
     if (!cmd->parsed()) return std::nullopt;
-    return [&]() -> int {
-      std::cout << RolloutStatusTable(RolloutStatus(*state));
-      return kExitOk;
-    }();
+    std::cout << RolloutStatusTable(RolloutStatus(*state));
+    return kExitOk;
   };
 }
 
@@ -138,10 +136,8 @@ SubVerb AddReport(CLI::App& verb) {
   cmd->add_option("--format", a->format, "html (default) or csv")->check(CLI::IsMember({"html", "csv"}));
   return [a, cmd]() -> std::optional<int> {
     if (!cmd->parsed()) return std::nullopt;
-    return [&]() -> int {
-      std::cout << (a->format == "csv" ? RolloutReportCsv(a->state) : RolloutReportHtml(a->state));
-      return kExitOk;
-    }();
+    std::cout << (a->format == "csv" ? RolloutReportCsv(a->state) : RolloutReportHtml(a->state));
+    return kExitOk;
   };
 }
 
@@ -157,11 +153,9 @@ SubVerb AddApprove(CLI::App& verb) {
   cmd->add_option("--by", a->by, "who approves")->required();
   return [a, cmd]() -> std::optional<int> {
     if (!cmd->parsed()) return std::nullopt;
-    return [&]() -> int {
-      ApproveWave(a->state, a->wave, a->by);
-      std::cout << fmt::format("wave {} approved by {}\n", a->wave, a->by);
-      return kExitOk;
-    }();
+    ApproveWave(a->state, a->wave, a->by);
+    std::cout << fmt::format("wave {} approved by {}\n", a->wave, a->by);
+    return kExitOk;
   };
 }
 
@@ -188,31 +182,29 @@ SubVerb AddCheck(CLI::App& verb) {
   cmd->add_option("--format", c->format, "table (default) or json")->check(CLI::IsMember({"table", "json"}));
   return [c, cmd]() -> std::optional<int> {
     if (!cmd->parsed()) return std::nullopt;
-    return [&]() -> int {
-      std::shared_ptr<const HostPlan> plan;
-      if (!c->plan.empty()) plan = std::make_shared<HostPlan>(LoadPlanNoting(c->plan, true));
-      std::vector<SwitchFirmwareSeen> switches;
-      if (!c->switches.empty()) switches = LoadSwitchInventory(c->switches);
-      // Opened before the check so that a wrong --ledger stops here, before anything is recorded.
-      std::unique_ptr<LedgerStore> ledger;
-      if (!c->ledger.empty()) ledger = OpenLedger(c->ledger, LedgerAccess::kWrite);
-      WaveCheckRun run =
-          CheckWaveInState(c->state, c->wave, c->facts, plan, c->switches.empty() ? nullptr : &switches, ledger.get(), c->by);
-      const WaveCheck& check = run.check;
-      if (ledger) {
-        Note(fmt::format("recorded {} device result(s) in the ledger ({} without a serial)", run.recorded,
-                         check.results.size() - run.recorded));
-      }
-      if (c->format == "json") {
-        std::cout << run.json;
-      } else {
-        std::cout << fmt::format("{}: {} ({} of {} devices at target)\n", check.wave,
-                                 check.pass ? "pass: the next wave may start" : "HALT", check.at_target, check.devices);
-        if (!check.findings.empty()) std::cout << "\n" << FindingsTable(check.findings);
-        if (!check.pass) std::cout << fmt::format("\nrollback script: {}/{}-rollback.sh\n", c->state, check.wave);
-      }
-      return check.pass ? kExitOk : kExitFindings;
-    }();
+    std::shared_ptr<const HostPlan> plan;
+    if (!c->plan.empty()) plan = std::make_shared<HostPlan>(LoadPlanNoting(c->plan, true));
+    std::vector<SwitchFirmwareSeen> switches;
+    if (!c->switches.empty()) switches = LoadSwitchInventory(c->switches);
+    // Opened before the check so that a wrong --ledger stops here, before anything is recorded.
+    std::unique_ptr<LedgerStore> ledger;
+    if (!c->ledger.empty()) ledger = OpenLedger(c->ledger, LedgerAccess::kWrite);
+    WaveCheckRun run =
+        CheckWaveInState(c->state, c->wave, c->facts, plan, c->switches.empty() ? nullptr : &switches, ledger.get(), c->by);
+    const WaveCheck& check = run.check;
+    if (ledger) {
+      Note(fmt::format("recorded {} device result(s) in the ledger ({} without a serial)", run.recorded,
+                       check.results.size() - run.recorded));
+    }
+    if (c->format == "json") {
+      std::cout << run.json;
+    } else {
+      std::cout << fmt::format("{}: {} ({} of {} devices at target)\n", check.wave,
+                               check.pass ? "pass: the next wave may start" : "HALT", check.at_target, check.devices);
+      if (!check.findings.empty()) std::cout << "\n" << FindingsTable(check.findings);
+      if (!check.pass) std::cout << fmt::format("\nrollback script: {}/{}-rollback.sh\n", c->state, check.wave);
+    }
+    return check.pass ? kExitOk : kExitFindings;
   };
 }
 

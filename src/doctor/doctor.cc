@@ -65,21 +65,10 @@ void Doctor::AddSwitch(const SwitchFacts& facts) {
     }
     config_plan_.clear();  // tried once
   }
-  // A running configuration that could not be held to the plan is said, never passed as clean.
-  if (!configs_ && !config_error_.empty() && !facts.running.empty() && !policy_.disabled_rules.count("switch-config-drift")) {
-    Finding f;
-    f.rule = "switch-config-drift";
-    f.severity = Severity::kInfo;
-    f.host = facts.hostname;
-    f.object = "running configuration";
-    f.message = "the running configuration was not compared: the plan gives no switch configuration to hold it to (" +
-                config_error_ + ")";
-    f.fix = "plan the switch on an Ethernet plane (config switches writes those), or compare by hand";
-    f.evidence = {{"source", facts.running_source}};
-    report_.findings.push_back(std::move(f));
-  }
-  if (configs_ && !facts.running.empty()) {
-    std::vector<Finding> drift = ConfigDriftRules(facts, name, *configs_, policy_);
+  if (!facts.running.empty() && (configs_ || !config_error_.empty())) {
+    // A running configuration that could not be held to the plan is said, never passed as clean.
+    std::vector<Finding> drift =
+        configs_ ? ConfigDriftRules(facts, name, *configs_, policy_) : ConfigNotComparedRules(facts, config_error_, policy_);
     report_.findings.insert(report_.findings.end(), std::make_move_iterator(drift.begin()), std::make_move_iterator(drift.end()));
   }
   for (const SwitchPortFacts& p : facts.ports) {

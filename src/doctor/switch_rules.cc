@@ -296,6 +296,16 @@ std::vector<Finding> RoceQosRules(const std::map<std::string, SwitchQos>& qos, c
   return out;
 }
 
+std::vector<Finding> ConfigNotComparedRules(const SwitchFacts& sw, const std::string& why, const DoctorPolicy& policy) {
+  std::vector<Finding> out;
+  if (policy.disabled_rules.count("switch-config-drift") || sw.running.empty()) return out;
+  Add(out, "switch-config-drift", Severity::kInfo, sw.hostname, "running configuration",
+      fmt::format("the running configuration was not compared: the plan gives no switch configuration to hold it to ({})", why),
+      "plan the switch on an Ethernet plane (config switches writes those), or compare by hand")
+      .evidence = {{"source", sw.running_source}};
+  return out;
+}
+
 std::vector<Finding> ConfigDriftRules(const SwitchFacts& sw, const std::string& plan_name, const SwitchConfigs& configs,
                                       const DoctorPolicy& policy) {
   std::vector<Finding> out;

@@ -44,6 +44,9 @@ std::vector<Finding> RoceQosRules(const std::map<std::string, SwitchQos>& qos, c
 // is compared.
 std::vector<Finding> ConfigDriftRules(const SwitchFacts& sw, const std::string& plan_name, const SwitchConfigs& configs,
                                       const DoctorPolicy& policy);
+// switch-config-drift when the plan gives no switch configuration to compare with (`why`): an info
+// finding saying the running configuration was not compared, never silence.
+std::vector<Finding> ConfigNotComparedRules(const SwitchFacts& sw, const std::string& why, const DoctorPolicy& policy);
 
 // vlan-not-allowed-on-trunk: a host that tags VLAN V on a port whose LLDP neighbour is a switch port
 // that does not carry V tagged (a trunk without V in its allowed list, an access or routed port).

@@ -330,6 +330,13 @@ std::vector<std::string> DocumentedNames(const CaptureSlot& slot) {
   return {slot.names.begin(), slot.names.end()};
 }
 
+std::string IdentityValue(const std::string& text) {
+  std::string line = text.substr(0, text.find('\n'));
+  while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+  if (!line.empty() && line.back() == ':') line.pop_back();
+  return line;
+}
+
 std::string LiveCommandText(const CaptureSlot& slot) {
   const char* word = "";
   switch (slot.live.scope) {

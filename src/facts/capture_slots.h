@@ -76,6 +76,10 @@ std::vector<std::string> ExampleCaptureFileNames();
 // The slot's file names as docs/facts.md writes them: "ethtool-S-<if>.txt", "lspci-vvv.txt".
 std::vector<std::string> DocumentedNames(const CaptureSlot& slot);
 
+// An identity slot's value, from a capture file or a live run alike: the first line, trailing CR and
+// spaces dropped, then a trailing ':' ("MLNX_OFED_LINUX-24.10-1.1.4.0:" is how ofed_info -s ends).
+std::string IdentityValue(const std::string& text);
+
 // The live command as docs/facts.md writes it, the object as its word: "ethtool -S IF"; "" when not run.
 std::string LiveCommandText(const CaptureSlot& slot);
 

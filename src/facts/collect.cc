@@ -809,11 +809,7 @@ void ReadCaptureIdentity(const fs::path& root, CollectInputs& in) {
     if (slot.kind != SlotKind::kIdentity) continue;
     const char* name = slot.names[0];
     std::optional<std::string> t = one_line(name);
-    if (t) {
-      std::string& into = in.*slot.identity;
-      into = std::move(*t);
-      if (!into.empty() && into.back() == ':') into.pop_back();  // "MLNX_OFED_LINUX-24.10-1.1.4.0:"
-    }
+    if (t) in.*slot.identity = IdentityValue(*t);
     if (!slot.tool) continue;
     if (t)
       in.sources.push_back({slot.tool, true, (root / name).string(), {}});

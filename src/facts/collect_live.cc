@@ -381,9 +381,7 @@ void RunLiveCommands(const ToolRunner& run, CollectInputs& in, SourceLog& note) 
       } else if (slot.text) {
         in.*slot.text = std::move(*out);
       } else if (slot.identity) {
-        std::string line = out->substr(0, out->find('\n'));
-        if (!line.empty() && line.back() == ':') line.pop_back();  // "MLNX_OFED_LINUX-24.10-1.1.4.0:"
-        in.*slot.identity = std::move(line);
+        in.*slot.identity = IdentityValue(*out);
       }
     }
   }
